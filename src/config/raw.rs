@@ -1,0 +1,103 @@
+//! The serde mirror of the experiment TOML. Every table denies unknown keys, so a
+//! misspelt key is an error with its line and column rather than a silent default.
+//! Only [`super::plan`] consumes these types.
+
+use serde::{Deserialize, Serialize};
+
+#[derive(Debug, Clone, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawExperiment {
+    pub name: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    pub seed: Option<u64>,
+    pub data: RawData,
+    #[serde(default)]
+    pub prior: RawPrior,
+    #[serde(default)]
+    pub evaluation: RawEvaluation,
+    #[serde(default, rename = "method")]
+    pub methods: Vec<RawMethod>,
+}
+
+#[derive(Debug, Clone, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawData {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub path: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub train: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub test: Option<String>,
+    pub target: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub features: Option<Vec<String>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub positive: Option<Label>,
+    pub standardize: Option<bool>,
+    pub intercept: Option<bool>,
+    pub missing: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub split: Option<RawSplit>,
+}
+
+/// A label value as written in TOML: `positive = "Yes"`, `positive = 2` or `positive = true`.
+#[derive(Debug, Clone, Deserialize, Serialize)]
+#[serde(untagged)]
+pub enum Label {
+    Text(String),
+    Integer(i64),
+    Bool(bool),
+}
+
+impl std::fmt::Display for Label {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Label::Text(s) => f.write_str(s),
+            Label::Integer(i) => write!(f, "{i}"),
+            Label::Bool(b) => write!(f, "{b}"),
+        }
+    }
+}
+
+#[derive(Debug, Clone, Default, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawSplit {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub every: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub offset: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub test_fraction: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub seed: Option<u64>,
+}
+
+#[derive(Debug, Clone, Default, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawPrior {
+    pub precision: Option<f64>,
+}
+
+#[derive(Debug, Clone, Default, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawEvaluation {
+    pub calibration_bins: Option<u64>,
+}
+
+#[derive(Debug, Clone, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawMethod {
+    pub kind: String,
+    pub id: Option<String>,
+    pub predictive: Option<Vec<String>>,
+    pub optimizer: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub learning_rate: Option<f64>,
+    pub max_iter: Option<u64>,
+    pub tolerance: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub mc_samples: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub quadrature_nodes: Option<u64>,
+}

@@ -1,0 +1,266 @@
+//! Data: load a CSV or Parquet file (polars, in [`table`] only), parse the labels, split,
+//! handle missing values, standardise and add the intercept.
+
+mod labels;
+mod prepare;
+mod table;
+
+use std::path::{Path, PathBuf};
+
+use faer::Mat;
+use serde::Serialize;
+
+use crate::config::{DataPlan, DataSource, Missing};
+use crate::error::{Error, Result};
+pub use prepare::is_constant;
+
+/// Name of the intercept column in the design matrix.
+pub const INTERCEPT: &str = "intercept";
+
+/// One side of the split: the design matrix, 0/1 labels and each row's 0-based data row in
+/// its file.
+#[derive(Debug, Clone)]
+pub struct Design {
+    pub x: Mat<f64>,
+    pub y: Vec<f64>,
+    pub source_rows: Vec<usize>,
+}
+
+impl Design {
+    pub fn rows(&self) -> usize {
+        self.y.len()
+    }
+
+    pub fn positives(&self) -> usize {
+        self.y.iter().filter(|&&y| y == 1.0).count()
+    }
+}
+
+/// Summary statistics of one raw (unstandardised) feature on the training rows.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct FeatureSummary {
+    pub name: String,
+    pub mean: f64,
+    pub sd: f64,
+    pub min: f64,
+    pub max: f64,
+    pub missing: usize,
+}
+
+#[derive(Debug, Clone)]
+pub struct Dataset {
+    pub files: Vec<PathBuf>,
+    pub target: String,
+    /// The raw feature columns used, in order.
+    pub features: Vec<String>,
+    /// Design-matrix columns: the intercept first when present, then the features.
+    pub columns: Vec<String>,
+    pub train: Design,
+    pub test: Design,
+    pub summaries: Vec<FeatureSummary>,
+    /// Things the user should know: dropped rows, ignored columns.
+    pub notes: Vec<String>,
+}
+
+/// The rows of one file after label parsing: features column-wise, labels, and missing flags.
+struct Loaded {
+    features: Vec<String>,
+    cols: Vec<Vec<Option<f64>>>,
+    y: Vec<Option<f64>>,
+    skipped: Vec<String>,
+}
+
+fn load_file(path: &Path, plan: &DataPlan, features: Option<&[String]>) -> Result<Loaded> {
+    let t = table::read(path, &plan.target, features)?;
+    let y = labels::binary(&t.target, plan.positive.as_deref(), &plan.target)
+        .map_err(|m| Error::data(path, m))?;
+    let (features, cols) = t.features.into_iter().unzip();
+    Ok(Loaded {
+        features,
+        cols,
+        y,
+        skipped: t.skipped,
+    })
+}
+
+/// Rows (in `keep` order) where the label and every feature are present; the rest are
+/// missing. With `Missing::Error` any missing value is an error naming the column.
+fn complete_rows(
+    path: &Path,
+    l: &Loaded,
+    missing: Missing,
+    notes: &mut Vec<String>,
+    target: &str,
+) -> Result<Vec<usize>> {
+    let n = l.y.len();
+    let ok: Vec<bool> = (0..n)
+        .map(|i| l.y[i].is_some() && l.cols.iter().all(|c| c[i].is_some()))
+        .collect();
+    let bad = ok.iter().filter(|&&o| !o).count();
+    if bad > 0 {
+        if missing == Missing::Error {
+            let mut per_col: Vec<String> = Vec::new();
+            let target_missing = l.y.iter().filter(|v| v.is_none()).count();
+            if target_missing > 0 {
+                per_col.push(format!("\"{target}\" (target) {target_missing}"));
+            }
+            for (name, c) in l.features.iter().zip(&l.cols) {
+                let m = c.iter().filter(|v| v.is_none()).count();
+                if m > 0 {
+                    per_col.push(format!("\"{name}\" {m}"));
+                }
+            }
+            let first = ok.iter().position(|o| !o).unwrap_or(0);
+            return Err(Error::data(
+                path,
+                format!(
+                    "{bad} rows have missing values (empty, NA or NaN) — per column: {}; first at data row {first}. \
+                     Set [data] missing = \"drop\" to drop those rows",
+                    per_col.join(", ")
+                ),
+            ));
+        }
+        notes.push(format!(
+            "{}: dropped {bad} of {n} rows with missing values",
+            path.display()
+        ));
+    }
+    Ok((0..n).filter(|&i| ok[i]).collect())
+}
+
+fn gather(l: &Loaded, rows: &[usize]) -> (Vec<Vec<f64>>, Vec<f64>) {
+    let cols = l
+        .cols
+        .iter()
+        .map(|c| rows.iter().map(|&i| c[i].unwrap_or(f64::NAN)).collect())
+        .collect();
+    let y = rows.iter().map(|&i| l.y[i].unwrap_or(f64::NAN)).collect();
+    (cols, y)
+}
+
+/// Load and prepare the data described by `plan`.
+pub fn load(plan: &DataPlan) -> Result<Dataset> {
+    let mut notes = Vec::new();
+    let (files, train_part, test_part, features, summary_src) = match &plan.source {
+        DataSource::Single { path, split } => {
+            let l = load_file(path, plan, plan.features.as_deref())?;
+            let rows = complete_rows(path, &l, plan.missing, &mut notes, &plan.target)?;
+            let is_test = prepare::test_rows(l.y.len(), *split);
+            let train: Vec<usize> = rows.iter().copied().filter(|&i| !is_test[i]).collect();
+            let test: Vec<usize> = rows.iter().copied().filter(|&i| is_test[i]).collect();
+            note_skipped(&mut notes, path, &l.skipped);
+            let tr = (gather(&l, &train), train);
+            let te = (gather(&l, &test), test);
+            (
+                vec![path.clone()],
+                tr,
+                te,
+                l.features.clone(),
+                (l, path.clone()),
+            )
+        }
+        DataSource::TrainTest { train, test } => {
+            let lt = load_file(train, plan, plan.features.as_deref())?;
+            let le = load_file(test, plan, Some(&lt.features))?;
+            let rt = complete_rows(train, &lt, plan.missing, &mut notes, &plan.target)?;
+            let re = complete_rows(test, &le, plan.missing, &mut notes, &plan.target)?;
+            note_skipped(&mut notes, train, &lt.skipped);
+            let tr = (gather(&lt, &rt), rt);
+            let te = (gather(&le, &re), re);
+            (
+                vec![train.clone(), test.clone()],
+                tr,
+                te,
+                lt.features.clone(),
+                (lt, train.clone()),
+            )
+        }
+    };
+    let (((train_cols, train_y), train_rows), ((test_cols, test_y), test_rows)) =
+        (train_part, test_part);
+    let train_file = &summary_src.1;
+    if train_y.is_empty() {
+        return Err(Error::data(
+            train_file,
+            "no training rows are left after the split; change [data] split",
+        ));
+    }
+    if test_y.is_empty() {
+        return Err(Error::data(
+            train_file,
+            "no test rows are left after the split; change [data] split",
+        ));
+    }
+    let positives = train_y.iter().filter(|&&y| y == 1.0).count();
+    if positives == 0 || positives == train_y.len() {
+        let class = if positives == 0 { 0 } else { 1 };
+        return Err(Error::data(
+            train_file,
+            format!(
+                "the training set has only class {class} ({} rows of target \"{}\"): a classifier needs both; \
+                 check [data] target, positive and split",
+                train_y.len(),
+                plan.target
+            ),
+        ));
+    }
+    let stats = prepare::column_stats(&train_cols);
+    let summaries = features
+        .iter()
+        .zip(&train_cols)
+        .zip(&stats)
+        .map(|((name, col), &(mean, sd))| {
+            let idx = summary_src
+                .0
+                .features
+                .iter()
+                .position(|f| f == name)
+                .unwrap_or(0);
+            FeatureSummary {
+                name: name.clone(),
+                mean,
+                sd,
+                min: col.iter().copied().fold(f64::INFINITY, f64::min),
+                max: col.iter().copied().fold(f64::NEG_INFINITY, f64::max),
+                missing: summary_src.0.cols[idx]
+                    .iter()
+                    .filter(|v| v.is_none())
+                    .count(),
+            }
+        })
+        .collect();
+    let s = plan.standardize.then_some(stats.as_slice());
+    let mut columns: Vec<String> = Vec::new();
+    if plan.intercept {
+        columns.push(INTERCEPT.to_string());
+    }
+    columns.extend(features.iter().cloned());
+    Ok(Dataset {
+        files,
+        target: plan.target.clone(),
+        train: Design {
+            x: prepare::design(&train_cols, s, plan.intercept),
+            y: train_y,
+            source_rows: train_rows,
+        },
+        test: Design {
+            x: prepare::design(&test_cols, s, plan.intercept),
+            y: test_y,
+            source_rows: test_rows,
+        },
+        features,
+        columns,
+        summaries,
+        notes,
+    })
+}
+
+fn note_skipped(notes: &mut Vec<String>, path: &Path, skipped: &[String]) {
+    if !skipped.is_empty() {
+        notes.push(format!(
+            "{}: non-numeric columns not used as features: {}",
+            path.display(),
+            skipped.join(", ")
+        ));
+    }
+}

@@ -1,0 +1,130 @@
+//! From raw columns to design matrices: the train/test split, missing rows, standardisation
+//! with training statistics, and the intercept column.
+
+use faer::Mat;
+use rand::seq::SliceRandom;
+
+use crate::config::Split;
+use crate::numeric::rng;
+
+/// Test-row flags for `n` rows under `split`.
+pub fn test_rows(n: usize, split: Split) -> Vec<bool> {
+    match split {
+        Split::Every { every, offset } => (0..n).map(|i| i % every == offset).collect(),
+        Split::Fraction {
+            test_fraction,
+            seed,
+        } => {
+            let k =
+                ((test_fraction * n as f64).round() as usize).clamp(1, n.saturating_sub(1).max(1));
+            let mut idx: Vec<usize> = (0..n).collect();
+            idx.shuffle(&mut rng::stream(seed, "split"));
+            let mut test = vec![false; n];
+            for &i in &idx[..k] {
+                test[i] = true;
+            }
+            test
+        }
+    }
+}
+
+/// Per-feature (mean, sd) on the training rows; sd is the population standard deviation.
+pub fn column_stats(x: &[Vec<f64>]) -> Vec<(f64, f64)> {
+    x.iter()
+        .map(|col| {
+            let n = col.len() as f64;
+            let mean = col.iter().sum::<f64>() / n;
+            let var = col.iter().map(|v| (v - mean).powi(2)).sum::<f64>() / n;
+            (mean, var.sqrt())
+        })
+        .collect()
+}
+
+/// Whether a column with these statistics is constant (then it is centred, not scaled).
+pub fn is_constant(mean: f64, sd: f64) -> bool {
+    sd <= 1e-12 * mean.abs().max(1.0)
+}
+
+/// The design matrix of feature columns `cols` (each a full column of values): optionally
+/// standardised with `stats`, with a leading column of ones when `intercept`.
+pub fn design(cols: &[Vec<f64>], stats: Option<&[(f64, f64)]>, intercept: bool) -> Mat<f64> {
+    let n = cols.first().map_or(0, Vec::len);
+    let shift = usize::from(intercept);
+    Mat::from_fn(n, cols.len() + shift, |i, j| {
+        if j < shift {
+            return 1.0;
+        }
+        let v = cols[j - shift][i];
+        match stats {
+            Some(s) => {
+                let (mean, sd) = s[j - shift];
+                if is_constant(mean, sd) {
+                    v - mean
+                } else {
+                    (v - mean) / sd
+                }
+            }
+            None => v,
+        }
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_k_split_is_by_row_index() {
+        let t = test_rows(
+            10,
+            Split::Every {
+                every: 5,
+                offset: 4,
+            },
+        );
+        let idx: Vec<usize> = (0..10).filter(|&i| t[i]).collect();
+        assert_eq!(idx, vec![4, 9]);
+    }
+
+    #[test]
+    fn fraction_split_is_seeded_and_sized() {
+        let a = test_rows(
+            100,
+            Split::Fraction {
+                test_fraction: 0.2,
+                seed: 5,
+            },
+        );
+        let b = test_rows(
+            100,
+            Split::Fraction {
+                test_fraction: 0.2,
+                seed: 5,
+            },
+        );
+        let c = test_rows(
+            100,
+            Split::Fraction {
+                test_fraction: 0.2,
+                seed: 6,
+            },
+        );
+        assert_eq!(a, b);
+        assert_ne!(a, c);
+        assert_eq!(a.iter().filter(|&&t| t).count(), 20);
+    }
+
+    #[test]
+    fn standardisation_uses_population_sd_and_centres_constants() {
+        let cols = vec![vec![1.0, 2.0, 3.0, 4.0], vec![7.0, 7.0, 7.0, 7.0]];
+        let stats = column_stats(&cols);
+        assert_eq!(stats[0].0, 2.5);
+        assert!((stats[0].1 - 1.25f64.sqrt()).abs() < 1e-15);
+        let x = design(&cols, Some(&stats), true);
+        assert_eq!(x.ncols(), 3);
+        assert!((0..4).all(|i| x[(i, 0)] == 1.0 && x[(i, 2)] == 0.0));
+        let mean: f64 = (0..4).map(|i| x[(i, 1)]).sum::<f64>() / 4.0;
+        let var: f64 = (0..4).map(|i| x[(i, 1)].powi(2)).sum::<f64>() / 4.0;
+        assert!(mean.abs() < 1e-15 && (var - 1.0).abs() < 1e-12);
+    }
+}

@@ -1,0 +1,216 @@
+//! Reading CSV and Parquet files with polars into plain columns. This is the only
+//! file in bayeslab that touches polars' types.
+
+use std::path::Path;
+
+use polars::prelude::*;
+
+use crate::error::{Error, Result};
+
+/// The raw values of the selected columns of one file, in file order.
+#[derive(Debug, Clone)]
+pub struct Table {
+    /// (name, values) per feature; `None` is a missing value (null or NaN).
+    pub features: Vec<(String, Vec<Option<f64>>)>,
+    pub target: Labels,
+    /// Columns present in the file but not used (non-numeric ones when features are defaulted).
+    pub skipped: Vec<String>,
+}
+
+/// The target column's values, kept in their own type so that label parsing can be exact.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Labels {
+    Numeric(Vec<Option<f64>>),
+    Text(Vec<Option<String>>),
+    Bool(Vec<Option<bool>>),
+}
+
+fn read_frame(path: &Path) -> Result<DataFrame> {
+    let ext = path
+        .extension()
+        .and_then(|e| e.to_str())
+        .unwrap_or("")
+        .to_ascii_lowercase();
+    let df = match ext.as_str() {
+        "parquet" | "pq" => {
+            let file = std::fs::File::open(path)
+                .map_err(|e| Error::data(path, format!("cannot open: {e}")))?;
+            ParquetReader::new(file)
+                .finish()
+                .map_err(|e| Error::data(path, format!("cannot read as Parquet: {e}")))?
+        }
+        _ => {
+            if std::fs::metadata(path)
+                .map(|m| m.len() == 0)
+                .unwrap_or(false)
+            {
+                return Err(Error::data(
+                    path,
+                    "the file is empty: a CSV needs a header row and data rows",
+                ));
+            }
+            CsvReadOptions::default()
+                .with_has_header(true)
+                .with_infer_schema_length(None)
+                .map_parse_options(|o| {
+                    o.with_null_values(Some(NullValues::AllColumns(vec!["NA".into(), "".into()])))
+                })
+                .try_into_reader_with_file_path(Some(path.to_path_buf()))
+                .and_then(|r| r.finish())
+                .map_err(|e| Error::data(path, format!("cannot read as CSV: {e}")))?
+        }
+    };
+    if df.height() == 0 {
+        return Err(Error::data(path, "the file has a header but no data rows"));
+    }
+    Ok(df)
+}
+
+/// Read `target` and the feature columns (`features`, or every other numeric column).
+pub fn read(path: &Path, target: &str, features: Option<&[String]>) -> Result<Table> {
+    let df = read_frame(path)?;
+    let names: Vec<String> = df
+        .get_column_names()
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+    let column = |name: &str, role: &str| -> Result<&Column> {
+        df.column(name).map_err(|_| {
+            Error::data(
+                path,
+                format!(
+                    "{role} column \"{name}\" does not exist{}; the file has columns: {}",
+                    crate::config::did_you_mean(name, names.iter().map(String::as_str)),
+                    names.join(", ")
+                ),
+            )
+        })
+    };
+    let target_col = column(target, "the target")?;
+    let (feature_names, skipped) = match features {
+        Some(list) => (list.to_vec(), Vec::new()),
+        None => {
+            let mut use_ = Vec::new();
+            let mut skip = Vec::new();
+            for c in df.columns() {
+                let name = c.name().to_string();
+                if name == target {
+                    continue;
+                }
+                if c.dtype().is_primitive_numeric() || c.dtype().is_bool() {
+                    use_.push(name);
+                } else {
+                    skip.push(name);
+                }
+            }
+            if use_.is_empty() {
+                return Err(Error::data(
+                    path,
+                    format!("no numeric feature columns besides the target \"{target}\"; list them in [data] features"),
+                ));
+            }
+            (use_, skip)
+        }
+    };
+    let mut out = Vec::with_capacity(feature_names.len());
+    for name in feature_names {
+        let values = numeric_values(path, column(&name, "feature")?)?;
+        out.push((name, values));
+    }
+    Ok(Table {
+        features: out,
+        target: labels(path, target_col)?,
+        skipped,
+    })
+}
+
+/// A feature column as f64 values with nulls and NaN as `None`. A value that is not a
+/// number is an error naming the column, the row and the value.
+fn numeric_values(path: &Path, col: &Column) -> Result<Vec<Option<f64>>> {
+    let name = col.name().to_string();
+    let dtype = col.dtype().clone();
+    if dtype.is_nested() {
+        return Err(Error::data(
+            path,
+            format!("feature column \"{name}\" has the nested type {dtype}; only numeric columns can be features"),
+        ));
+    }
+    let cast = col.cast(&DataType::Float64).map_err(|e| {
+        Error::data(
+            path,
+            format!("feature column \"{name}\" ({dtype}) is not numeric: {e}"),
+        )
+    })?;
+    let ca = cast
+        .f64()
+        .map_err(|e| Error::data(path, format!("feature column \"{name}\": {e}")))?;
+    if cast.null_count() > col.null_count() {
+        // Some non-null value failed to parse as a number: find the first one.
+        if let Ok(text) = col.cast(&DataType::String) {
+            if let Ok(s) = text.str() {
+                for (i, (orig, num)) in s.iter().zip(ca.iter()).enumerate() {
+                    if let (Some(orig), None) = (orig, num) {
+                        return Err(Error::data(
+                            path,
+                            format!(
+                                "feature column \"{name}\", data row {} (line {}): \"{orig}\" is not a number; \
+                                 fix the value or leave it out of [data] features",
+                                i,
+                                i + 2
+                            ),
+                        ));
+                    }
+                }
+            }
+        }
+        return Err(Error::data(
+            path,
+            format!("feature column \"{name}\" ({dtype}) is not numeric"),
+        ));
+    }
+    let mut values = Vec::with_capacity(ca.len());
+    for (i, v) in ca.iter().enumerate() {
+        match v {
+            Some(x) if x.is_infinite() => {
+                return Err(Error::data(
+                    path,
+                    format!("feature column \"{name}\", data row {i} (line {}): the value is infinite; fix or remove it", i + 2),
+                ))
+            }
+            Some(x) if x.is_nan() => values.push(None),
+            other => values.push(other),
+        }
+    }
+    Ok(values)
+}
+
+fn labels(path: &Path, col: &Column) -> Result<Labels> {
+    let dtype = col.dtype();
+    let name = col.name();
+    let bad = |e: PolarsError| Error::data(path, format!("target column \"{name}\": {e}"));
+    if dtype.is_bool() {
+        Ok(Labels::Bool(col.bool().map_err(bad)?.iter().collect()))
+    } else if dtype.is_primitive_numeric() {
+        let c = col.cast(&DataType::Float64).map_err(bad)?;
+        let vals = c
+            .f64()
+            .map_err(bad)?
+            .iter()
+            .map(|v| v.filter(|x| !x.is_nan()))
+            .collect();
+        Ok(Labels::Numeric(vals))
+    } else if dtype.is_string() {
+        Ok(Labels::Text(
+            col.str()
+                .map_err(bad)?
+                .iter()
+                .map(|s| s.map(|s| s.trim().to_string()))
+                .collect(),
+        ))
+    } else {
+        Err(Error::data(
+            path,
+            format!("target column \"{name}\" has type {dtype}; use a column of numbers, booleans or strings"),
+        ))
+    }
+}

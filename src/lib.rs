@@ -1,0 +1,20 @@
+//! bayeslab: a workbench for approximate Bayesian classification.
+//!
+//! The library is UI-free: [`config`] turns an experiment TOML into a validated [`config::Plan`],
+//! [`data`] loads and prepares the data (the only module that uses polars), [`model`] fits and
+//! predicts on top of the [`numeric`] core (faer) and the shared [`optim`] loop, [`metrics`]
+//! evaluates, [`experiment`] runs a plan into one [`record::ExperimentRecord`], and [`output`]
+//! renders that record to files.
+
+pub mod config;
+pub mod data;
+pub mod error;
+pub mod experiment;
+pub mod metrics;
+pub mod model;
+pub mod numeric;
+pub mod optim;
+pub mod output;
+pub mod record;
+
+pub use error::{Error, Result};

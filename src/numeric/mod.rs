@@ -1,0 +1,6 @@
+//! The numeric core: special functions, quadrature and dense linear algebra (faer).
+
+pub mod linalg;
+pub mod quadrature;
+pub mod rng;
+pub mod special;

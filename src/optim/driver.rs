@@ -1,0 +1,152 @@
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Instant;
+
+use crate::error::NumericError;
+
+/// One observed iteration. Iteration 0 is the starting point.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct Iterate {
+    pub iteration: usize,
+    pub objective: f64,
+    pub grad_norm: f64,
+    /// Step multiplier taken to reach this iterate (Newton's halved step t, or the
+    /// gradient-descent learning rate); 0 at iteration 0.
+    pub step: f64,
+    pub elapsed_s: f64,
+}
+
+/// Anything that watches iterations: the trace recorder, a progress line, the TUI.
+pub trait Observer {
+    fn observe(&mut self, run: &str, iterate: &Iterate);
+}
+
+impl<F: FnMut(&str, &Iterate)> Observer for F {
+    fn observe(&mut self, run: &str, iterate: &Iterate) {
+        self(run, iterate)
+    }
+}
+
+/// Why an optimisation stopped.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Termination {
+    /// The gradient norm fell below the tolerance.
+    Converged,
+    /// The iteration budget ran out first.
+    MaxIterations,
+    /// The minimiser does not exist: the weights run away (separable data under MLE).
+    Separable,
+    /// No step along the search direction decreased the objective.
+    Stalled,
+    /// The cancellation flag was raised.
+    Cancelled,
+}
+
+impl Termination {
+    pub fn converged(self) -> bool {
+        self == Termination::Converged
+    }
+
+    /// The name used in results.json and the reports.
+    pub fn name(self) -> &'static str {
+        match self {
+            Termination::Converged => "converged",
+            Termination::MaxIterations => "max-iterations",
+            Termination::Separable => "separable",
+            Termination::Stalled => "stalled",
+            Termination::Cancelled => "cancelled",
+        }
+    }
+}
+
+impl std::fmt::Display for Termination {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// What one solver step did.
+pub enum Step {
+    /// Moved to a new iterate with this step multiplier.
+    Moved(f64),
+    /// Could not continue, for this reason.
+    Stop(Termination),
+}
+
+/// A single-step optimiser. It holds its own current iterate.
+pub trait Solver {
+    fn objective(&self) -> f64;
+    fn grad_norm(&self) -> f64;
+    fn step(&mut self) -> Result<Step, NumericError>;
+}
+
+/// Budget and stopping rule for [`drive`].
+#[derive(Debug, Clone, Copy)]
+pub struct Control<'a> {
+    pub max_iter: usize,
+    pub tolerance: f64,
+    pub cancel: Option<&'a AtomicBool>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Outcome {
+    pub termination: Termination,
+    pub iterations: usize,
+}
+
+/// Run `solver` until the gradient norm is at most `control.tolerance`, the budget
+/// runs out, the solver stops, or the cancellation flag is raised. Every iterate,
+/// including the start, is passed to `observer` under the name `run`.
+pub fn drive(
+    run: &str,
+    solver: &mut dyn Solver,
+    control: &Control<'_>,
+    observer: &mut dyn Observer,
+) -> Result<Outcome, NumericError> {
+    let start = Instant::now();
+    let mut emit = |iteration: usize, step: f64, solver: &dyn Solver| {
+        let objective = solver.objective();
+        let grad_norm = solver.grad_norm();
+        if !objective.is_finite() || !grad_norm.is_finite() {
+            return Err(NumericError::NonFinite(format!(
+                "{run}: the objective or its gradient became non-finite at iteration {iteration}"
+            )));
+        }
+        let elapsed_s = start.elapsed().as_secs_f64();
+        observer.observe(
+            run,
+            &Iterate {
+                iteration,
+                objective,
+                grad_norm,
+                step,
+                elapsed_s,
+            },
+        );
+        Ok(())
+    };
+    emit(0, 0.0, solver)?;
+    let mut iterations = 0;
+    let termination = loop {
+        if solver.grad_norm() <= control.tolerance {
+            break Termination::Converged;
+        }
+        if iterations >= control.max_iter {
+            break Termination::MaxIterations;
+        }
+        if control.cancel.is_some_and(|c| c.load(Ordering::Relaxed)) {
+            break Termination::Cancelled;
+        }
+        match solver.step()? {
+            Step::Moved(step) => {
+                iterations += 1;
+                emit(iterations, step, solver)?;
+            }
+            Step::Stop(reason) => break reason,
+        }
+    };
+    Ok(Outcome {
+        termination,
+        iterations,
+    })
+}

@@ -1,0 +1,33 @@
+//! Iterative optimisation as step functions driven by one shared loop.
+//!
+//! A solver only knows how to take one step; [`drive`] owns counting, timing,
+//! cancellation, the stopping rule and the observer calls, so the trace recorder,
+//! the progress printer and the TUI's live plots all see the same iterations.
+
+mod driver;
+mod gradient;
+mod newton;
+
+pub use driver::{drive, Control, Iterate, Observer, Outcome, Solver, Step, Termination};
+pub use gradient::GradientDescent;
+pub use newton::Newton;
+
+use faer::Mat;
+
+/// A smooth objective E(w) to minimise (a negative log joint density).
+pub trait Objective {
+    fn dim(&self) -> usize;
+    fn value(&self, w: &[f64]) -> f64;
+    fn gradient(&self, w: &[f64]) -> Vec<f64>;
+    fn hessian(&self, w: &[f64]) -> Mat<f64>;
+    /// True when the minimiser does not exist and the iterates run away from here
+    /// (for example perfectly separable data under maximum likelihood).
+    fn diverging(&self, _w: &[f64]) -> bool {
+        false
+    }
+    /// Number of observations the objective sums over (gradient descent scales its
+    /// learning rate by 1/scale so that the rate is per observation).
+    fn scale(&self) -> f64 {
+        1.0
+    }
+}

@@ -1,0 +1,119 @@
+//! The run record: one serialisable value that every output (results.json, the CSVs, the
+//! Markdown report, the TUI tables) is a view of. Field names are part of the output
+//! contract documented in the README; keep them stable.
+
+use serde::Serialize;
+
+use crate::data::FeatureSummary;
+use crate::metrics::{Bin, Metrics};
+use crate::optim::{Iterate, Termination};
+
+pub const SCHEMA_VERSION: u32 = 1;
+
+#[derive(Debug, Clone, Serialize)]
+pub struct ExperimentRecord {
+    pub schema_version: u32,
+    pub experiment: ExperimentInfo,
+    pub dataset: DatasetInfo,
+    pub runs: Vec<RunRecord>,
+    /// Test labels in test-set order (the `y` column of predictions.csv).
+    #[serde(skip)]
+    pub test_y: Vec<f64>,
+    /// Every observed iteration of every run (trace.csv).
+    #[serde(skip)]
+    pub trace: Vec<TraceRow>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct ExperimentInfo {
+    pub name: String,
+    pub seed: u64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    pub file: String,
+    pub prior_precision: f64,
+    pub calibration_bins: usize,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct DatasetInfo {
+    pub files: Vec<String>,
+    pub target: String,
+    pub rows_train: usize,
+    pub rows_test: usize,
+    /// Number of raw feature columns (the intercept not counted).
+    pub features: usize,
+    /// Design-matrix column names, in weight order (intercept first when present).
+    pub columns: Vec<String>,
+    pub positives_train: usize,
+    pub positives_test: usize,
+    pub summaries: Vec<FeatureSummary>,
+    pub notes: Vec<String>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct RunRecord {
+    pub id: String,
+    pub kind: String,
+    pub converged: bool,
+    pub termination: Option<Termination>,
+    pub iterations: usize,
+    pub fit_seconds: f64,
+    /// The minimised objective E(w) at the returned weights.
+    pub objective: Option<f64>,
+    /// Why the run produced no results; `null` when it succeeded.
+    pub error: Option<String>,
+    /// The point estimate (MLE or MAP), in design-matrix column order.
+    pub weights: Vec<f64>,
+    pub posterior: Option<PosteriorRecord>,
+    pub predictives: Vec<PredictiveRecord>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct PosteriorRecord {
+    pub mean: Vec<f64>,
+    pub cov_diag: Vec<f64>,
+    pub log_evidence: Option<f64>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct PredictiveRecord {
+    pub name: String,
+    pub metrics: Metrics,
+    pub calibration: Vec<Bin>,
+    /// p(y = 1) per test row (predictions.csv).
+    #[serde(skip)]
+    pub probabilities: Vec<f64>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct TraceRow {
+    pub run: String,
+    #[serde(flatten)]
+    pub iterate: Iterate,
+}
+
+impl RunRecord {
+    /// A run that failed before producing results.
+    pub fn failed(id: &str, kind: &str, fit_seconds: f64, error: String) -> Self {
+        RunRecord {
+            id: id.to_string(),
+            kind: kind.to_string(),
+            converged: false,
+            termination: None,
+            iterations: 0,
+            fit_seconds,
+            objective: None,
+            error: Some(error),
+            weights: Vec::new(),
+            posterior: None,
+            predictives: Vec::new(),
+        }
+    }
+}
+
+impl ExperimentRecord {
+    pub fn failed_runs(&self) -> impl Iterator<Item = &RunRecord> {
+        self.runs.iter().filter(|r| r.error.is_some())
+    }
+}

@@ -1,0 +1,74 @@
+//! One invalid experiment per error message (tests/invalid_configs/*.toml). Each file states
+//! the substrings its error must contain in `# expect:` lines and, optionally, the command
+//! (`# command: run`; default `check`). Every one must exit with code 2 and no panic.
+
+use std::path::Path;
+use std::process::Command;
+
+fn expectations(text: &str) -> (String, Vec<String>) {
+    let mut command = "check".to_string();
+    let mut expect = Vec::new();
+    for line in text.lines() {
+        if let Some(e) = line.strip_prefix("# expect: ") {
+            expect.push(e.to_string());
+        } else if let Some(c) = line.strip_prefix("# command: ") {
+            command = c.trim().to_string();
+        }
+    }
+    (command, expect)
+}
+
+#[test]
+fn every_invalid_config_fails_with_its_message_and_exit_code_2() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/invalid_configs");
+    let out = tempfile::tempdir().unwrap();
+    let mut files: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    files.sort();
+    assert!(files.len() >= 20, "the invalid-config corpus went missing");
+    let mut failures = Vec::new();
+    for file in files {
+        let text = std::fs::read_to_string(&file).unwrap();
+        let (command, expect) = expectations(&text);
+        assert!(!expect.is_empty(), "{}: no # expect: line", file.display());
+        let mut cmd = Command::new(env!("CARGO_BIN_EXE_bayeslab"));
+        cmd.arg(&command).arg(&file);
+        if command == "run" {
+            cmd.arg("--quiet")
+                .arg("--out")
+                .arg(out.path().join(file.file_stem().unwrap()));
+        }
+        let output = cmd.output().unwrap();
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        if output.status.code() != Some(2) {
+            failures.push(format!(
+                "{}: exit {:?}, stderr:\n{stderr}",
+                file.display(),
+                output.status.code()
+            ));
+            continue;
+        }
+        if stderr.contains("panicked") {
+            failures.push(format!("{}: panicked:\n{stderr}", file.display()));
+        }
+        for e in &expect {
+            if !stderr.contains(e.as_str()) {
+                failures.push(format!(
+                    "{}: stderr lacks {e:?}; it was:\n{stderr}",
+                    file.display()
+                ));
+            }
+        }
+        // The message names the experiment file (or the data file it points to).
+        let name = file.file_name().unwrap().to_string_lossy().to_string();
+        if !stderr.contains(&name) && !stderr.contains(".csv") && command == "check" {
+            failures.push(format!(
+                "{}: the message names no file:\n{stderr}",
+                file.display()
+            ));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+}
