@@ -5,7 +5,7 @@
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
-use crate::config::{MethodPlan, Plan};
+use crate::config::{Evaluation, MethodPlan, Plan};
 use crate::data::{self, Dataset};
 use crate::error::{Error, Result};
 use crate::metrics;
@@ -15,6 +15,7 @@ use crate::model::predictive::{self, PredictiveSettings};
 use crate::model::{MethodKind, PredictiveKind};
 use crate::numeric::rng;
 use crate::optim::{Iterate, Observer, Termination};
+use crate::provenance::Provenance;
 use crate::record::{
     DatasetInfo, ExperimentInfo, ExperimentRecord, PosteriorRecord, PredictiveRecord, RunRecord,
     TraceRow, SCHEMA_VERSION,
@@ -91,6 +92,7 @@ pub fn run_on(
             file: plan.file.display().to_string(),
             prior_precision: plan.prior.precision,
             calibration_bins: plan.evaluation.calibration_bins,
+            calibration_binning: plan.evaluation.binning,
         },
         dataset: DatasetInfo {
             files: dataset
@@ -109,6 +111,7 @@ pub fn run_on(
             notes: dataset.notes.clone(),
         },
         runs,
+        provenance: Provenance::collect(plan, &dataset.files)?,
         test_y: dataset.test.y.clone(),
         trace: recorder.rows,
     })
@@ -200,22 +203,37 @@ fn run_method(
     for &kind in &method.predictives {
         let mut stream = rng::stream(plan.seed, &format!("{}/{}", method.id, kind.name()));
         let p = predictive::predict(kind, &activations, settings, &mut stream);
-        record.predictives.push(evaluate(
-            kind,
-            p,
-            &dataset.test.y,
-            plan.evaluation.calibration_bins,
-        ));
+        let mut ece_stream = rng::stream(plan.seed, &format!("{}/{}/ece", method.id, kind.name()));
+        let eval = &plan.evaluation;
+        record
+            .predictives
+            .push(evaluate(kind, p, &dataset.test.y, eval, &mut ece_stream));
     }
     Ok(record)
 }
 
-fn evaluate(kind: PredictiveKind, p: Vec<f64>, y: &[f64], bins: usize) -> PredictiveRecord {
-    let (metrics, reliability) = metrics::evaluate(&p, y, bins);
+fn evaluate(
+    kind: PredictiveKind,
+    p: Vec<f64>,
+    y: &[f64],
+    eval: &Evaluation,
+    stream: &mut rng::Stream,
+) -> PredictiveRecord {
+    let (bins, binning) = (eval.calibration_bins, eval.binning);
+    let (metrics, reliability) = metrics::evaluate(&p, y, bins, binning);
+    let ece_ci = Some(metrics::ece_interval(
+        &p,
+        y,
+        bins,
+        binning,
+        eval.resamples,
+        stream,
+    ));
     PredictiveRecord {
         name: kind.name().to_string(),
         metrics,
         calibration: reliability.bins,
+        ece_ci,
         probabilities: p,
     }
 }

@@ -15,6 +15,7 @@ pub mod model;
 pub mod numeric;
 pub mod optim;
 pub mod output;
+pub mod provenance;
 pub mod record;
 
 pub use error::{Error, Result};

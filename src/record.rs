@@ -5,8 +5,9 @@
 use serde::Serialize;
 
 use crate::data::FeatureSummary;
-use crate::metrics::{Bin, Metrics};
+use crate::metrics::{Bin, Binning, Metrics};
 use crate::optim::{Iterate, Termination};
+use crate::provenance::Provenance;
 
 pub const SCHEMA_VERSION: u32 = 1;
 
@@ -16,6 +17,7 @@ pub struct ExperimentRecord {
     pub experiment: ExperimentInfo,
     pub dataset: DatasetInfo,
     pub runs: Vec<RunRecord>,
+    pub provenance: Provenance,
     /// Test labels in test-set order (the `y` column of predictions.csv).
     #[serde(skip)]
     pub test_y: Vec<f64>,
@@ -33,6 +35,7 @@ pub struct ExperimentInfo {
     pub file: String,
     pub prior_precision: f64,
     pub calibration_bins: usize,
+    pub calibration_binning: Binning,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -81,6 +84,8 @@ pub struct PredictiveRecord {
     pub name: String,
     pub metrics: Metrics,
     pub calibration: Vec<Bin>,
+    /// 95 % percentile-bootstrap interval of the ECE over test rows.
+    pub ece_ci: Option<[f64; 2]>,
     /// p(y = 1) per test row (predictions.csv).
     #[serde(skip)]
     pub probabilities: Vec<f64>,

@@ -3,6 +3,7 @@
 
 pub mod plan;
 pub mod raw;
+mod resolve;
 mod suggest;
 
 use std::path::Path;

@@ -6,11 +6,13 @@ use std::path::{Path, PathBuf};
 use super::raw::{RawExperiment, RawMethod, RawSplit};
 use super::suggest::did_you_mean;
 use crate::error::{Error, Result};
+use crate::metrics::Binning;
 use crate::model::{MethodKind, PredictiveKind};
 
 pub const DEFAULT_SEED: u64 = 0;
 pub const DEFAULT_PRECISION: f64 = 1.0;
 pub const DEFAULT_BINS: usize = 10;
+pub const DEFAULT_RESAMPLES: usize = 2_000;
 pub const DEFAULT_TEST_FRACTION: f64 = 0.2;
 pub const DEFAULT_MC_SAMPLES: usize = 10_000;
 pub const DEFAULT_QUADRATURE_NODES: usize = 64;
@@ -80,6 +82,9 @@ pub struct Prior {
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Evaluation {
     pub calibration_bins: usize,
+    pub binning: Binning,
+    /// Bootstrap resamples for the ECE interval (and `bayeslab compare`).
+    pub resamples: usize,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -173,6 +178,20 @@ impl Plan {
             .calibration_bins
             .unwrap_or(DEFAULT_BINS as u64);
         let calibration_bins = ctx.count("[evaluation] calibration_bins", bins, 1)?;
+        let binning = match raw.evaluation.calibration_binning.as_deref() {
+            None => Binning::default(),
+            Some(b) => Binning::parse(b).ok_or_else(|| {
+                ctx.err(format!(
+                    "[evaluation] calibration_binning = \"{b}\": expected \"equal-width\" or \"equal-mass\"{}",
+                    did_you_mean(b, ["equal-width", "equal-mass"])
+                ))
+            })?,
+        };
+        let resamples = ctx.count(
+            "[evaluation] resamples",
+            raw.evaluation.resamples.unwrap_or(DEFAULT_RESAMPLES as u64),
+            1,
+        )?;
         if raw.methods.is_empty() {
             return Err(ctx.err(
                 "no [[method]] tables: add at least one, e.g.\n[[method]]\nkind = \"logistic-laplace\"",
@@ -197,7 +216,11 @@ impl Plan {
             seed,
             data,
             prior: Prior { precision },
-            evaluation: Evaluation { calibration_bins },
+            evaluation: Evaluation {
+                calibration_bins,
+                binning,
+                resamples,
+            },
             methods,
         })
     }

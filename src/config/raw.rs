@@ -83,6 +83,8 @@ pub struct RawPrior {
 #[serde(deny_unknown_fields)]
 pub struct RawEvaluation {
     pub calibration_bins: Option<u64>,
+    pub calibration_binning: Option<String>,
+    pub resamples: Option<u64>,
 }
 
 #[derive(Debug, Clone, Deserialize, Serialize)]

@@ -3,23 +3,27 @@
 
 mod atomic;
 mod csv;
+pub mod html;
 mod markdown;
+pub mod plots;
+pub mod tables;
 
 pub use atomic::write_dir;
 
 use crate::record::ExperimentRecord;
 
-/// One output file: its name inside the run directory and its bytes.
+/// One output file: its path inside the run directory and its bytes.
 #[derive(Debug, Clone)]
 pub struct Artifact {
     pub name: String,
     pub bytes: Vec<u8>,
 }
 
-/// results.json, predictions.csv, trace.csv and report.md for `record`.
+/// results.json, predictions.csv, trace.csv, report.md, report.html and plots/*.svg.
 pub fn render(record: &ExperimentRecord) -> Vec<Artifact> {
     let json = serde_json::to_vec_pretty(record).expect("the run record serialises to JSON");
-    vec![
+    let figures = plots::figures(record);
+    let mut out = vec![
         Artifact {
             name: "results.json".into(),
             bytes: json,
@@ -34,7 +38,16 @@ pub fn render(record: &ExperimentRecord) -> Vec<Artifact> {
         },
         Artifact {
             name: "report.md".into(),
-            bytes: markdown::report(record).into_bytes(),
+            bytes: markdown::report(record, &figures).into_bytes(),
         },
-    ]
+        Artifact {
+            name: "report.html".into(),
+            bytes: html::report(record, &figures).into_bytes(),
+        },
+    ];
+    out.extend(figures.into_iter().map(|f| Artifact {
+        name: format!("plots/{}.svg", f.stem),
+        bytes: f.svg.into_bytes(),
+    }));
+    out
 }
