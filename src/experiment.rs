@@ -5,6 +5,7 @@
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
+use crate::compare;
 use crate::config::{Evaluation, MethodPlan, Plan};
 use crate::data::{self, Dataset};
 use crate::error::{Error, Result};
@@ -17,8 +18,8 @@ use crate::numeric::rng;
 use crate::optim::{Iterate, Observer, Termination};
 use crate::provenance::Provenance;
 use crate::record::{
-    DatasetInfo, ExperimentInfo, ExperimentRecord, PosteriorRecord, PredictiveRecord, RunRecord,
-    TraceRow, SCHEMA_VERSION,
+    ComparisonRecord, DatasetInfo, ExperimentInfo, ExperimentRecord, PosteriorRecord,
+    PredictiveRecord, RunRecord, TraceRow, SCHEMA_VERSION,
 };
 
 /// Receives the progress of an experiment: iterations (as an [`Observer`]) plus the start
@@ -60,7 +61,19 @@ pub fn run(
     cancel: Option<&AtomicBool>,
 ) -> Result<ExperimentRecord> {
     let dataset = data::load(&plan.data)?;
-    run_on(plan, &dataset, monitor, cancel)
+    let mut record = run_on(plan, &dataset, monitor, cancel)?;
+    if let Some(dir) = &plan.baseline {
+        let a = compare::Predictions::from_dir(dir)?;
+        let b = compare::Predictions::from_record(&record);
+        let resamples = plan.evaluation.resamples;
+        let rows = compare::compare(&a, &b, resamples, plan.seed, dir, &plan.file)?;
+        record.comparison = Some(ComparisonRecord {
+            baseline: dir.display().to_string(),
+            resamples,
+            rows,
+        });
+    }
+    Ok(record)
 }
 
 /// Run every method of `plan` on an already loaded dataset.
@@ -112,6 +125,7 @@ pub fn run_on(
         },
         runs,
         provenance: Provenance::collect(plan, &dataset.files)?,
+        comparison: None,
         test_y: dataset.test.y.clone(),
         trace: recorder.rows,
     })

@@ -6,6 +6,7 @@
 //! evaluates, [`experiment`] runs a plan into one [`record::ExperimentRecord`], and [`output`]
 //! renders that record to files.
 
+pub mod compare;
 pub mod config;
 pub mod data;
 pub mod error;

@@ -18,12 +18,22 @@ pub struct ExperimentRecord {
     pub dataset: DatasetInfo,
     pub runs: Vec<RunRecord>,
     pub provenance: Provenance,
+    /// The paired comparison with `baseline`, when the experiment names one.
+    pub comparison: Option<ComparisonRecord>,
     /// Test labels in test-set order (the `y` column of predictions.csv).
     #[serde(skip)]
     pub test_y: Vec<f64>,
     /// Every observed iteration of every run (trace.csv).
     #[serde(skip)]
     pub trace: Vec<TraceRow>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct ComparisonRecord {
+    /// The baseline run directory (A); this run is B.
+    pub baseline: String,
+    pub resamples: usize,
+    pub rows: Vec<crate::compare::Comparison>,
 }
 
 #[derive(Debug, Clone, Serialize)]

@@ -43,6 +43,24 @@ enum Command {
         /// The experiment file.
         experiment: PathBuf,
     },
+    /// Compare two run directories on the same test rows: paired-bootstrap 95 % intervals of
+    /// the difference B − A in log-loss, Brier and ECE for every shared run and predictive.
+    /// Prints the table and writes comparison.json and comparison.md.
+    Compare {
+        /// The reference run directory (A).
+        a: PathBuf,
+        /// The run directory compared against it (B).
+        b: PathBuf,
+        /// Where to write comparison.json and comparison.md [default: B].
+        #[arg(long, short)]
+        out: Option<PathBuf>,
+        /// Bootstrap resamples.
+        #[arg(long, default_value_t = 2000)]
+        resamples: usize,
+        /// Seed of the resampling stream.
+        #[arg(long, default_value_t = 0)]
+        seed: u64,
+    },
 }
 
 /// Parse the arguments, run the command, and return the process exit code.
@@ -55,6 +73,13 @@ pub fn main() -> i32 {
             quiet,
         } => run(&experiment, out, quiet),
         Command::Check { experiment } => check(&experiment),
+        Command::Compare {
+            a,
+            b,
+            out,
+            resamples,
+            seed,
+        } => compare(&a, &b, out, resamples, seed),
     };
     match result {
         Ok(code) => code,
@@ -90,6 +115,39 @@ fn run(path: &Path, out: Option<PathBuf>, quiet: bool) -> Result<i32, Error> {
         );
     }
     Ok(if failed.is_empty() { 0 } else { 2 })
+}
+
+fn compare(
+    a: &Path,
+    b: &Path,
+    out: Option<PathBuf>,
+    resamples: usize,
+    seed: u64,
+) -> Result<i32, Error> {
+    if resamples == 0 {
+        return Err(Error::Config {
+            file: b.to_path_buf(),
+            message: "--resamples must be at least 1".into(),
+        });
+    }
+    let pa = bayeslab::compare::Predictions::from_dir(a)?;
+    let pb = bayeslab::compare::Predictions::from_dir(b)?;
+    let rows = bayeslab::compare::compare(&pa, &pb, resamples, seed, a, b)?;
+    let mut md = format!(
+        "# bayeslab comparison\n\nA = `{}`, B = `{}`; paired bootstrap over {} test rows ({resamples} resamples, seed {seed}); \
+         lower is better, so a negative B − A is an improvement.\n\n",
+        a.display(),
+        b.display(),
+        pa.y.len()
+    );
+    output::markdown::table(&mut md, &output::tables::comparison(&rows));
+    print!("{md}");
+    let dir = out.unwrap_or_else(|| b.to_path_buf());
+    let json = serde_json::to_vec_pretty(&rows).expect("comparisons serialise to JSON");
+    output::write_file(&dir.join("comparison.json"), &json)?;
+    output::write_file(&dir.join("comparison.md"), md.as_bytes())?;
+    eprintln!("wrote {}/comparison.json and comparison.md", dir.display());
+    Ok(0)
 }
 
 fn check(path: &Path) -> Result<i32, Error> {

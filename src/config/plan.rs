@@ -32,6 +32,8 @@ pub struct Plan {
     pub name: String,
     pub description: Option<String>,
     pub seed: u64,
+    /// A previous run directory to compare this run against (paired bootstrap).
+    pub baseline: Option<PathBuf>,
     pub data: DataPlan,
     pub prior: Prior,
     pub evaluation: Evaluation,
@@ -168,6 +170,20 @@ impl Plan {
                 .unwrap_or_else(|| "experiment".into()),
         };
         let data = data_plan(&ctx, raw.data, seed)?;
+        let baseline = match raw.baseline {
+            None => None,
+            Some(b) => {
+                let dir = ctx.dir.join(&b);
+                if !dir.join("results.json").is_file() || !dir.join("predictions.csv").is_file() {
+                    return Err(ctx.err(format!(
+                        "baseline = \"{b}\": {} is not a bayeslab run directory (no results.json and predictions.csv); \
+                         run the baseline experiment first, with --out pointing there",
+                        dir.display()
+                    )));
+                }
+                Some(dir)
+            }
+        };
         let precision = ctx.positive_f64(
             "[prior] precision",
             raw.prior.precision.unwrap_or(DEFAULT_PRECISION),
@@ -214,6 +230,7 @@ impl Plan {
             name,
             description: raw.description,
             seed,
+            baseline,
             data,
             prior: Prior { precision },
             evaluation: Evaluation {

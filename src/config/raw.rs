@@ -11,6 +11,8 @@ pub struct RawExperiment {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
     pub seed: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub baseline: Option<String>,
     pub data: RawData,
     #[serde(default)]
     pub prior: RawPrior,

@@ -46,6 +46,7 @@ impl Plan {
             name: Some(self.name.clone()),
             description: self.description.clone(),
             seed: Some(self.seed),
+            baseline: self.baseline.as_ref().map(|b| relative(self, b)),
             data: RawData {
                 path,
                 train,

@@ -25,6 +25,24 @@ fn sibling(dir: &Path, tag: &str) -> PathBuf {
     dir.with_file_name(format!(".{name}.{tag}-{}-{nanos}", std::process::id()))
 }
 
+/// Write one file atomically: a hidden temporary beside it, flushed, then renamed over it.
+pub fn write_file(path: &Path, bytes: &[u8]) -> Result<(), Error> {
+    if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
+        fs::create_dir_all(parent).map_err(output_err(parent))?;
+    }
+    let tmp = sibling(path, "tmp");
+    let result = (|| {
+        let mut f = fs::File::create(&tmp).map_err(output_err(&tmp))?;
+        f.write_all(bytes).map_err(output_err(&tmp))?;
+        f.sync_all().map_err(output_err(&tmp))?;
+        fs::rename(&tmp, path).map_err(output_err(path))
+    })();
+    if result.is_err() {
+        let _ = fs::remove_file(&tmp);
+    }
+    result
+}
+
 /// Replace directory `dir` with one holding exactly `artifacts`.
 pub fn write_dir(dir: &Path, artifacts: &[Artifact]) -> Result<(), Error> {
     if let Some(parent) = dir.parent().filter(|p| !p.as_os_str().is_empty()) {

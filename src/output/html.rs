@@ -51,10 +51,10 @@ fn table(s: &mut String, t: &Table) {
 }
 
 fn figure(s: &mut String, f: &Figure) {
-    // plotters writes an XML prolog-free <svg> element, valid inline in HTML5.
-    let _ = write!(
+    // plotters writes a prolog-free <svg> element, valid inline in HTML5.
+    let _ = writeln!(
         s,
-        "<figure class=\"fig\" id=\"{}\">{}<figcaption>{}</figcaption></figure>\n",
+        "<figure class=\"fig\" id=\"{}\">{}<figcaption>{}</figcaption></figure>",
         escape(&f.stem),
         f.svg,
         escape(&f.caption)
@@ -178,6 +178,12 @@ pub fn report(r: &ExperimentRecord, figures: &[Figure]) -> String {
         let _ = writeln!(s, "<details><summary>table of weights</summary>");
         table(&mut s, &t);
         s.push_str("</details>\n");
+    }
+
+    if let Some(c) = &r.comparison {
+        let _ = writeln!(s, "<h2>Comparison with the baseline</h2>");
+        let _ = writeln!(s, "<p>A = <code>{}</code>, B = this run; paired bootstrap over test rows ({} resamples); lower is better, so a negative B − A is an improvement.</p>", escape(&c.baseline), c.resamples);
+        table(&mut s, &tables::comparison(&c.rows));
     }
 
     let pv = &r.provenance;

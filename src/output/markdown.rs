@@ -128,6 +128,12 @@ pub fn report(r: &ExperimentRecord, figures: &[Figure]) -> String {
         let _ = writeln!(s, "ECE {:.4}, MCE {:.4}\n", p.metrics.ece, p.metrics.mce);
     }
 
+    if let Some(c) = &r.comparison {
+        let _ = writeln!(s, "## Comparison with the baseline\n");
+        let _ = writeln!(s, "A = `{}`, B = this run; paired bootstrap over test rows ({} resamples); lower is better, so a negative B − A is an improvement.\n", c.baseline, c.resamples);
+        table(&mut s, &tables::comparison(&c.rows));
+    }
+
     let pv = &r.provenance;
     let _ = writeln!(s, "## Reproducibility\n");
     let _ = writeln!(

@@ -4,11 +4,11 @@
 mod atomic;
 mod csv;
 pub mod html;
-mod markdown;
+pub mod markdown;
 pub mod plots;
 pub mod tables;
 
-pub use atomic::write_dir;
+pub use atomic::{write_dir, write_file};
 
 use crate::record::ExperimentRecord;
 
@@ -45,6 +45,13 @@ pub fn render(record: &ExperimentRecord) -> Vec<Artifact> {
             bytes: html::report(record, &figures).into_bytes(),
         },
     ];
+    if let Some(c) = &record.comparison {
+        let json = serde_json::to_vec_pretty(&c.rows).expect("comparisons serialise to JSON");
+        out.push(Artifact {
+            name: "comparison.json".into(),
+            bytes: json,
+        });
+    }
     out.extend(figures.into_iter().map(|f| Artifact {
         name: format!("plots/{}.svg", f.stem),
         bytes: f.svg.into_bytes(),

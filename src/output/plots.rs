@@ -188,6 +188,7 @@ pub fn convergence(r: &ExperimentRecord, gradient: bool) -> Figure {
             chart
                 .configure_mesh()
                 .x_desc("iteration")
+                .x_label_formatter(&|v| format!("{v:.0}"))
                 .y_desc("‖g‖ (log scale)")
                 .y_label_formatter(&|v| format!("{v:.0e}"))
                 .draw()?;
@@ -198,6 +199,7 @@ pub fn convergence(r: &ExperimentRecord, gradient: bool) -> Figure {
             chart
                 .configure_mesh()
                 .x_desc("iteration")
+                .x_label_formatter(&|v| format!("{v:.0}"))
                 .y_desc("E(w)")
                 .draw()?;
             draw_lines(&mut chart, &series)?;
@@ -273,7 +275,7 @@ pub fn weights(r: &ExperimentRecord) -> Figure {
         let mut chart = ChartBuilder::on(&root)
             .caption(&caption, (FONT, 16))
             .margin(12)
-            .x_label_area_size(70)
+            .x_label_area_size(84)
             .y_label_area_size(56)
             .build_cartesian_2d(-0.5f64..(cols.len() as f64 - 0.5), (lo - pad)..(hi + pad))?;
         chart
