@@ -94,19 +94,43 @@ fn run(path: &Path, out: Option<PathBuf>, quiet: bool) -> Result<i32, Error> {
     let plan = config::load(path)?;
     let mut printer = progress::Printer::new();
     let monitor: &mut dyn Monitor = if quiet { &mut Silent } else { &mut printer };
-    let record = experiment::run(&plan, monitor, None)?;
     let dir = out.unwrap_or_else(|| PathBuf::from("runs").join(&plan.name));
-    output::write_dir(&dir, &output::render(&record))?;
+    let (artifacts, records) = match &plan.sweep {
+        None => {
+            let record = experiment::run(&plan, monitor, None)?;
+            (output::render(&record), vec![record])
+        }
+        Some(sweep) => {
+            let mut points = Vec::with_capacity(sweep.points.len());
+            for (i, (value, p)) in sweep.points.iter().enumerate() {
+                if !quiet {
+                    eprintln!(
+                        "[sweep {}/{}] {} = {value}",
+                        i + 1,
+                        sweep.points.len(),
+                        sweep.key
+                    );
+                }
+                points.push((*value, experiment::run(p, monitor, None)?));
+            }
+            let artifacts = output::render_sweep(&plan.name, &sweep.key, &points);
+            (artifacts, points.into_iter().map(|(_, r)| r).collect())
+        }
+    };
+    output::write_dir(&dir, &artifacts)?;
+    let mut notes: Vec<&String> = records.iter().flat_map(|r| &r.dataset.notes).collect();
+    notes.dedup();
     if !quiet {
-        for note in &record.dataset.notes {
+        for note in notes {
             eprintln!("note: {note}");
         }
         eprintln!(
-            "wrote {}/{{results.json, predictions.csv, trace.csv, report.md}}",
+            "wrote {} files to {}/ (open report.html)",
+            artifacts.len(),
             dir.display()
         );
     }
-    let failed: Vec<_> = record.failed_runs().collect();
+    let failed: Vec<_> = records.iter().flat_map(|r| r.failed_runs()).collect();
     for run in &failed {
         eprintln!(
             "error: run \"{}\" failed: {}",

@@ -38,6 +38,8 @@ pub struct Plan {
     pub prior: Prior,
     pub evaluation: Evaluation,
     pub methods: Vec<MethodPlan>,
+    /// `[sweep]`: the same experiment once per value of one key.
+    pub sweep: Option<super::sweep::Sweep>,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -239,6 +241,7 @@ impl Plan {
                 resamples,
             },
             methods,
+            sweep: None,
         })
     }
 }

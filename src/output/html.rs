@@ -7,7 +7,7 @@ use super::plots::Figure;
 use super::tables::{self, Table};
 use crate::record::ExperimentRecord;
 
-const STYLE: &str = "body{font-family:system-ui,-apple-system,'Segoe UI',sans-serif;max-width:1100px;margin:2em auto;padding:0 1em;color:#222;line-height:1.45}\
+pub const STYLE: &str = "body{font-family:system-ui,-apple-system,'Segoe UI',sans-serif;max-width:1100px;margin:2em auto;padding:0 1em;color:#222;line-height:1.45}\
 h1{font-size:1.6em;border-bottom:2px solid #1f77b4;padding-bottom:.2em}h2{margin-top:2em;border-bottom:1px solid #ddd}\
 table{border-collapse:collapse;margin:.6em 0 1.2em;font-size:.9em}th,td{border:1px solid #ccc;padding:.25em .6em}\
 th{background:#f3f6fa}td.num{text-align:right;font-variant-numeric:tabular-nums}td.best{font-weight:bold;background:#e8f4e8}\
@@ -22,7 +22,7 @@ pub fn escape(s: &str) -> String {
         .replace('"', "&quot;")
 }
 
-fn table(s: &mut String, t: &Table) {
+pub fn table(s: &mut String, t: &Table) {
     s.push_str("<table><thead><tr>");
     for h in &t.headers {
         let _ = write!(s, "<th>{}</th>", escape(h));
@@ -50,7 +50,7 @@ fn table(s: &mut String, t: &Table) {
     s.push_str("</tbody></table>\n");
 }
 
-fn figure(s: &mut String, f: &Figure) {
+pub fn figure(s: &mut String, f: &Figure) {
     // plotters writes a prolog-free <svg> element, valid inline in HTML5.
     let _ = writeln!(
         s,

@@ -6,7 +6,10 @@ mod csv;
 pub mod html;
 pub mod markdown;
 pub mod plots;
+mod sweep;
 pub mod tables;
+
+pub use sweep::{point_dir, render_sweep};
 
 pub use atomic::{write_dir, write_file};
 
