@@ -364,3 +364,52 @@ fn string_labels_with_positive() {
         + r["dataset"]["positives_test"].as_u64().unwrap();
     assert_eq!(pos, 14);
 }
+
+#[test]
+fn an_interrupted_run_leaves_the_previous_report_untouched() {
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("bc");
+    std::fs::create_dir_all(&out).unwrap();
+    std::fs::write(out.join("results.json"), "previous").unwrap();
+    // A gradient-descent fit of thousands of iterations: long enough to interrupt.
+    let exp = tmp.path().join("slow.toml");
+    let data = root().join("datasets/breast_cancer.csv");
+    std::fs::write(
+        &exp,
+        format!(
+            "[data]\npath = {:?}\ntarget = \"y\"\n\n[prior]\nprecision = 0.01\n\n[[method]]\nkind = \"logistic-map\"\noptimizer = \"gradient\"\nlearning_rate = 0.01\nmax_iter = 100000000\ntolerance = 1e-12\n",
+            data.display().to_string()
+        ),
+    )
+    .unwrap();
+    let mut child = bin()
+        .arg("run")
+        .arg(&exp)
+        .arg("--out")
+        .arg(&out)
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    // wait until the fit is under way (its first progress line), then interrupt
+    let mut stderr = std::io::BufReader::new(child.stderr.take().unwrap());
+    let mut line = String::new();
+    std::io::BufRead::read_line(&mut stderr, &mut line).unwrap();
+    assert!(line.contains("logistic-map"), "{line}");
+    let status = Command::new("kill")
+        .arg("-INT")
+        .arg(child.id().to_string())
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let status = child.wait().unwrap();
+    assert!(!status.success(), "the run was interrupted");
+    assert_eq!(
+        std::fs::read_to_string(out.join("results.json")).unwrap(),
+        "previous"
+    );
+    let siblings = std::fs::read_dir(tmp.path()).unwrap().count();
+    assert_eq!(
+        siblings, 3,
+        "no temporary directories are left beside the output"
+    );
+}
