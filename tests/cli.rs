@@ -409,7 +409,7 @@ fn an_interrupted_run_leaves_the_previous_report_untouched() {
     );
     let siblings = std::fs::read_dir(tmp.path()).unwrap().count();
     assert_eq!(
-        siblings, 3,
-        "no temporary directories are left beside the output"
+        siblings, 2,
+        "only the experiment and the untouched output: no temporaries"
     );
 }
