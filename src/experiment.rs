@@ -8,6 +8,7 @@ use std::time::Instant;
 use crate::config::{MethodPlan, Plan};
 use crate::data::{self, Dataset};
 use crate::error::{Error, Result};
+use crate::lab;
 use crate::metrics;
 use crate::model::gaussian::Activations;
 use crate::model::logistic::{self, FitSettings};
@@ -52,14 +53,50 @@ impl Observer for Recorder<'_> {
     }
 }
 
-/// Load the data of `plan` and run it.
+/// Load the data of `plan` and run it. An experiment with only `[[posterior]]` tables has
+/// no dataset: its record's dataset section is empty and it has no runs.
 pub fn run(
     plan: &Plan,
     monitor: &mut dyn Monitor,
     cancel: Option<&AtomicBool>,
 ) -> Result<ExperimentRecord> {
-    let dataset = data::load(&plan.data)?;
-    run_on(plan, &dataset, monitor, cancel)
+    match &plan.data {
+        Some(data) if !plan.methods.is_empty() => {
+            let dataset = data::load(data)?;
+            run_on(plan, &dataset, monitor, cancel)
+        }
+        _ => Ok(ExperimentRecord {
+            schema_version: SCHEMA_VERSION,
+            experiment: experiment_info(plan),
+            dataset: DatasetInfo {
+                files: Vec::new(),
+                target: String::new(),
+                rows_train: 0,
+                rows_test: 0,
+                features: 0,
+                columns: Vec::new(),
+                positives_train: 0,
+                positives_test: 0,
+                summaries: Vec::new(),
+                notes: Vec::new(),
+            },
+            runs: Vec::new(),
+            posteriors: lab::run_all(&plan.posteriors, plan.seed)?,
+            test_y: Vec::new(),
+            trace: Vec::new(),
+        }),
+    }
+}
+
+fn experiment_info(plan: &Plan) -> ExperimentInfo {
+    ExperimentInfo {
+        name: plan.name.clone(),
+        seed: plan.seed,
+        description: plan.description.clone(),
+        file: plan.file.display().to_string(),
+        prior_precision: plan.prior.precision,
+        calibration_bins: plan.evaluation.calibration_bins,
+    }
 }
 
 /// Run every method of `plan` on an already loaded dataset.
@@ -84,14 +121,7 @@ pub fn run_on(
     }
     Ok(ExperimentRecord {
         schema_version: SCHEMA_VERSION,
-        experiment: ExperimentInfo {
-            name: plan.name.clone(),
-            seed: plan.seed,
-            description: plan.description.clone(),
-            file: plan.file.display().to_string(),
-            prior_precision: plan.prior.precision,
-            calibration_bins: plan.evaluation.calibration_bins,
-        },
+        experiment: experiment_info(plan),
         dataset: DatasetInfo {
             files: dataset
                 .files
@@ -109,6 +139,7 @@ pub fn run_on(
             notes: dataset.notes.clone(),
         },
         runs,
+        posteriors: lab::run_all(&plan.posteriors, plan.seed)?,
         test_y: dataset.test.y.clone(),
         trace: recorder.rows,
     })

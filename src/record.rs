@@ -16,6 +16,8 @@ pub struct ExperimentRecord {
     pub experiment: ExperimentInfo,
     pub dataset: DatasetInfo,
     pub runs: Vec<RunRecord>,
+    /// The approximation lab: one entry per `[[posterior]]` and subset size.
+    pub posteriors: Vec<crate::lab::PosteriorResult>,
     /// Test labels in test-set order (the `y` column of predictions.csv).
     #[serde(skip)]
     pub test_y: Vec<f64>,

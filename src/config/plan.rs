@@ -3,6 +3,7 @@
 
 use std::path::{Path, PathBuf};
 
+use super::posterior::PosteriorPlan;
 use super::raw::{RawExperiment, RawMethod, RawSplit};
 use super::suggest::did_you_mean;
 use crate::error::{Error, Result};
@@ -30,10 +31,13 @@ pub struct Plan {
     pub name: String,
     pub description: Option<String>,
     pub seed: u64,
-    pub data: DataPlan,
+    /// `None` only when the experiment has no `[[method]]` (a pure approximation lab).
+    pub data: Option<DataPlan>,
     pub prior: Prior,
     pub evaluation: Evaluation,
     pub methods: Vec<MethodPlan>,
+    /// The approximation lab's `[[posterior]]` tables.
+    pub posteriors: Vec<PosteriorPlan>,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -162,7 +166,14 @@ impl Plan {
                 .map(str::to_string)
                 .unwrap_or_else(|| "experiment".into()),
         };
-        let data = data_plan(&ctx, raw.data, seed)?;
+        let data = match raw.data {
+            Some(d) => Some(data_plan(&ctx, d, seed)?),
+            None if raw.methods.is_empty() && !raw.posteriors.is_empty() => None,
+            None => return Err(ctx.err(
+                "no [data] table: [[method]] needs one, e.g.\n[data]\npath = \"data.csv\"\ntarget = \"y\"",
+            )),
+        };
+        let posteriors = super::posterior::plans(file, &ctx.dir, raw.posteriors)?;
         let precision = ctx.positive_f64(
             "[prior] precision",
             raw.prior.precision.unwrap_or(DEFAULT_PRECISION),
@@ -173,9 +184,9 @@ impl Plan {
             .calibration_bins
             .unwrap_or(DEFAULT_BINS as u64);
         let calibration_bins = ctx.count("[evaluation] calibration_bins", bins, 1)?;
-        if raw.methods.is_empty() {
+        if raw.methods.is_empty() && posteriors.is_empty() {
             return Err(ctx.err(
-                "no [[method]] tables: add at least one, e.g.\n[[method]]\nkind = \"logistic-laplace\"",
+                "no [[method]] tables: add at least one, e.g.\n[[method]]\nkind = \"logistic-laplace\"\n(or a [[posterior]] table for the approximation lab)",
             ));
         }
         let mut methods = Vec::with_capacity(raw.methods.len());
@@ -199,6 +210,7 @@ impl Plan {
             prior: Prior { precision },
             evaluation: Evaluation { calibration_bins },
             methods,
+            posteriors,
         })
     }
 }

@@ -11,13 +11,17 @@ pub struct RawExperiment {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
     pub seed: Option<u64>,
-    pub data: RawData,
+    /// Required by `[[method]]`; optional for an experiment with only `[[posterior]]` tables.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub data: Option<RawData>,
     #[serde(default)]
     pub prior: RawPrior,
     #[serde(default)]
     pub evaluation: RawEvaluation,
     #[serde(default, rename = "method")]
     pub methods: Vec<RawMethod>,
+    #[serde(default, rename = "posterior")]
+    pub posteriors: Vec<super::posterior::RawPosterior>,
 }
 
 #[derive(Debug, Clone, Deserialize, Serialize)]

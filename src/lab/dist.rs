@@ -1,0 +1,254 @@
+//! One-dimensional distributions of a scalar parameter: the exact posteriors and their
+//! approximations, all on the original parameter scale. Each gives its log density, CDF,
+//! quantiles and support; means and sds come from [`super::moments`].
+
+use statrs::distribution::{Beta, ChiSquared, Continuous, ContinuousCDF, Gamma, Normal, StudentsT};
+
+use super::cauchy::CauchyPosterior;
+use crate::numeric::special::{log_sum_exp, norm_cdf, sigmoid};
+
+/// A distribution of one scalar parameter.
+#[derive(Debug, Clone)]
+pub enum Dist {
+    Normal {
+        mean: f64,
+        sd: f64,
+    },
+    StudentT {
+        loc: f64,
+        scale: f64,
+        df: f64,
+    },
+    /// Gamma with rate parameterisation.
+    Gamma {
+        shape: f64,
+        rate: f64,
+    },
+    Beta {
+        a: f64,
+        b: f64,
+    },
+    /// exp(Z) with Z ~ N(mu, sigma²).
+    LogNormal {
+        mu: f64,
+        sigma: f64,
+    },
+    /// sigmoid(Z) with Z ~ N(mu, sigma²).
+    LogitNormal {
+        mu: f64,
+        sigma: f64,
+    },
+    /// Σ w_k N(mean_k, sd_k²), weights summing to 1.
+    Mixture(Vec<Component>),
+    /// The Gini coefficient G = 2Φ(σ/√2) - 1 when log σ² ~ N(mu, sd²).
+    GiniNormal {
+        mu: f64,
+        sd: f64,
+    },
+    /// The Gini coefficient when σ² ~ scaled-inv-χ²(nu, s2), i.e. nu s2 / σ² ~ χ²_nu.
+    GiniExact {
+        nu: f64,
+        s2: f64,
+    },
+    /// The exact Cauchy-location posterior, normalised by quadrature.
+    Cauchy(Box<CauchyPosterior>),
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, serde::Serialize)]
+pub struct Component {
+    pub weight: f64,
+    pub mean: f64,
+    pub sd: f64,
+}
+
+fn normal(mean: f64, sd: f64) -> Normal {
+    Normal::new(mean, sd).expect("validated: sd > 0")
+}
+
+/// G(σ) = 2Φ(σ/√2) - 1 and its inverse σ(G) = √2 Φ^{-1}((G + 1)/2).
+fn gini_of_sigma(sigma: f64) -> f64 {
+    2.0 * norm_cdf(sigma / std::f64::consts::SQRT_2) - 1.0
+}
+
+fn sigma_of_gini(g: f64) -> f64 {
+    std::f64::consts::SQRT_2 * normal(0.0, 1.0).inverse_cdf(0.5 * (g + 1.0))
+}
+
+/// log dσ/dG = -log(√2 φ(σ/√2)), from dG/dσ = √2 φ(σ/√2).
+fn ln_dsigma_dgini(sigma: f64) -> f64 {
+    -(std::f64::consts::SQRT_2.ln() + normal(0.0, 1.0).ln_pdf(sigma / std::f64::consts::SQRT_2))
+}
+
+impl Dist {
+    /// The closed interval outside which the density is zero.
+    pub fn support(&self) -> (f64, f64) {
+        match self {
+            Dist::Gamma { .. } | Dist::LogNormal { .. } => (0.0, f64::INFINITY),
+            Dist::Beta { .. }
+            | Dist::LogitNormal { .. }
+            | Dist::GiniNormal { .. }
+            | Dist::GiniExact { .. } => (0.0, 1.0),
+            _ => (f64::NEG_INFINITY, f64::INFINITY),
+        }
+    }
+
+    pub fn ln_pdf(&self, x: f64) -> f64 {
+        let (lo, hi) = self.support();
+        if !(x > lo && x < hi) && (lo.is_finite() || hi.is_finite()) {
+            return f64::NEG_INFINITY;
+        }
+        match self {
+            Dist::Normal { mean, sd } => normal(*mean, *sd).ln_pdf(x),
+            Dist::StudentT { loc, scale, df } => StudentsT::new(*loc, *scale, *df)
+                .expect("validated: scale, df > 0")
+                .ln_pdf(x),
+            Dist::Gamma { shape, rate } => Gamma::new(*shape, *rate)
+                .expect("validated: shape, rate > 0")
+                .ln_pdf(x),
+            Dist::Beta { a, b } => Beta::new(*a, *b).expect("validated: a, b > 0").ln_pdf(x),
+            // Change of variables: p(x) = N(ln x) / x.
+            Dist::LogNormal { mu, sigma } => normal(*mu, *sigma).ln_pdf(x.ln()) - x.ln(),
+            // p(x) = N(logit x) / (x (1 - x)).
+            Dist::LogitNormal { mu, sigma } => {
+                let z = x.ln() - (-x).ln_1p();
+                normal(*mu, *sigma).ln_pdf(z) - x.ln() - (-x).ln_1p()
+            }
+            Dist::Mixture(cs) => {
+                let terms: Vec<f64> = cs
+                    .iter()
+                    .map(|c| c.weight.ln() + normal(c.mean, c.sd).ln_pdf(x))
+                    .collect();
+                log_sum_exp(&terms)
+            }
+            // z = log σ² = 2 log σ, dz/dσ = 2/σ.
+            Dist::GiniNormal { mu, sd } => {
+                let sigma = sigma_of_gini(x);
+                normal(*mu, *sd).ln_pdf(2.0 * sigma.ln())
+                    + (2.0 / sigma).ln()
+                    + ln_dsigma_dgini(sigma)
+            }
+            // X = nu s2 / σ², |dX/dσ| = 2 nu s2 / σ³.
+            Dist::GiniExact { nu, s2 } => {
+                let sigma = sigma_of_gini(x);
+                let chi = ChiSquared::new(*nu).expect("validated: nu > 0");
+                chi.ln_pdf(nu * s2 / (sigma * sigma))
+                    + (2.0 * nu * s2 / sigma.powi(3)).ln()
+                    + ln_dsigma_dgini(sigma)
+            }
+            Dist::Cauchy(c) => c.ln_pdf(x),
+        }
+    }
+
+    pub fn cdf(&self, x: f64) -> f64 {
+        let (lo, hi) = self.support();
+        if x <= lo {
+            return 0.0;
+        }
+        if x >= hi {
+            return 1.0;
+        }
+        match self {
+            Dist::Normal { mean, sd } => normal(*mean, *sd).cdf(x),
+            Dist::StudentT { loc, scale, df } => {
+                StudentsT::new(*loc, *scale, *df).expect("validated").cdf(x)
+            }
+            Dist::Gamma { shape, rate } => Gamma::new(*shape, *rate).expect("validated").cdf(x),
+            Dist::Beta { a, b } => Beta::new(*a, *b).expect("validated").cdf(x),
+            Dist::LogNormal { mu, sigma } => normal(*mu, *sigma).cdf(x.ln()),
+            Dist::LogitNormal { mu, sigma } => normal(*mu, *sigma).cdf(x.ln() - (-x).ln_1p()),
+            Dist::Mixture(cs) => cs
+                .iter()
+                .map(|c| c.weight * normal(c.mean, c.sd).cdf(x))
+                .sum(),
+            Dist::GiniNormal { mu, sd } => normal(*mu, *sd).cdf(2.0 * sigma_of_gini(x).ln()),
+            // G <= g  <=>  σ <= σ_g  <=>  X >= nu s2 / σ_g².
+            Dist::GiniExact { nu, s2 } => {
+                let sigma = sigma_of_gini(x);
+                ChiSquared::new(*nu)
+                    .expect("validated")
+                    .sf(nu * s2 / (sigma * sigma))
+            }
+            Dist::Cauchy(c) => c.cdf(x),
+        }
+    }
+
+    /// The p-quantile, 0 < p < 1.
+    pub fn quantile(&self, p: f64) -> f64 {
+        match self {
+            Dist::Normal { mean, sd } => normal(*mean, *sd).inverse_cdf(p),
+            Dist::StudentT { loc, scale, df } => StudentsT::new(*loc, *scale, *df)
+                .expect("validated")
+                .inverse_cdf(p),
+            Dist::Gamma { shape, rate } => {
+                Gamma::new(*shape, *rate).expect("validated").inverse_cdf(p)
+            }
+            Dist::Beta { a, b } => Beta::new(*a, *b).expect("validated").inverse_cdf(p),
+            Dist::LogNormal { mu, sigma } => normal(*mu, *sigma).inverse_cdf(p).exp(),
+            Dist::LogitNormal { mu, sigma } => sigmoid(normal(*mu, *sigma).inverse_cdf(p)),
+            Dist::GiniNormal { mu, sd } => {
+                gini_of_sigma((0.5 * normal(*mu, *sd).inverse_cdf(p)).exp())
+            }
+            Dist::GiniExact { nu, s2 } => {
+                let x = ChiSquared::new(*nu)
+                    .expect("validated")
+                    .inverse_cdf(1.0 - p);
+                gini_of_sigma((nu * s2 / x).sqrt())
+            }
+            Dist::Mixture(_) | Dist::Cauchy(_) => self.bisect_quantile(p),
+        }
+    }
+
+    /// Invert the CDF by bisection between bracketing points found by doubling.
+    fn bisect_quantile(&self, p: f64) -> f64 {
+        let (mut lo, mut hi) = (-1.0, 1.0);
+        while self.cdf(lo) > p {
+            lo *= 2.0;
+        }
+        while self.cdf(hi) < p {
+            hi *= 2.0;
+        }
+        for _ in 0..200 {
+            let mid = 0.5 * (lo + hi);
+            if self.cdf(mid) < p {
+                lo = mid;
+            } else {
+                hi = mid;
+            }
+            if hi - lo <= 1e-13 * (1.0 + mid.abs()) {
+                break;
+            }
+        }
+        0.5 * (lo + hi)
+    }
+
+    /// Closed-form mean and sd where they exist in a simple form.
+    pub fn closed_moments(&self) -> Option<(f64, f64)> {
+        match self {
+            Dist::Normal { mean, sd } => Some((*mean, *sd)),
+            Dist::StudentT { loc, scale, df } if *df > 2.0 => {
+                Some((*loc, scale * (df / (df - 2.0)).sqrt()))
+            }
+            Dist::Gamma { shape, rate } => Some((shape / rate, shape.sqrt() / rate)),
+            Dist::Beta { a, b } => {
+                let s = a + b;
+                Some((a / s, (a * b / (s * s * (s + 1.0))).sqrt()))
+            }
+            Dist::LogNormal { mu, sigma } => {
+                let v = sigma * sigma;
+                Some((
+                    (mu + 0.5 * v).exp(),
+                    ((v.exp() - 1.0) * (2.0 * mu + v).exp()).sqrt(),
+                ))
+            }
+            Dist::Mixture(cs) => {
+                let mean: f64 = cs.iter().map(|c| c.weight * c.mean).sum();
+                let second: f64 = cs
+                    .iter()
+                    .map(|c| c.weight * (c.sd * c.sd + c.mean * c.mean))
+                    .sum();
+                Some((mean, (second - mean * mean).max(0.0).sqrt()))
+            }
+            _ => None,
+        }
+    }
+}
