@@ -7,7 +7,7 @@
 //! (a-1)/(a+b-2), J = (a+b-2)^3 / ((a-1)(b-1)); logit mode log(a/b), J = a b / (a+b).
 
 use super::dist::Dist;
-use super::family::{impossible, numeric, Built};
+use super::family::{impossible, Built};
 use super::mode::{find_mode, LogDensity, Mode};
 use crate::config::ApproxKind;
 use crate::error::Result;
@@ -61,11 +61,11 @@ pub fn theta_mode(a: f64, b: f64, what: &str) -> Result<Mode> {
             ),
         ));
     }
-    find_mode(&Theta { a, b }, vec![0.5], what).map_err(|e| numeric(what, e))
+    find_mode(&Theta { a, b }, vec![0.5], what).map_err(Into::into)
 }
 
 pub fn logit_mode(a: f64, b: f64, what: &str) -> Result<Mode> {
-    find_mode(&LogitTheta { a, b }, vec![0.0], what).map_err(|e| numeric(what, e))
+    find_mode(&LogitTheta { a, b }, vec![0.0], what).map_err(Into::into)
 }
 
 pub fn build(
@@ -121,6 +121,7 @@ pub fn build(
         exact_form: format!("Beta(a = {a}, b = {b})"),
         exact: Dist::Beta { a, b },
         approximations,
+        distance_scale: None,
         gini: None,
         modes: Vec::new(),
     })

@@ -50,6 +50,11 @@ pub enum Dist {
         nu: f64,
         s2: f64,
     },
+    /// log σ² when σ² ~ scaled-inv-χ²(nu, s2): the Gini posterior's working scale.
+    LogScaledInvChi2 {
+        nu: f64,
+        s2: f64,
+    },
     /// The exact Cauchy-location posterior, normalised by quadrature.
     Cauchy(Box<CauchyPosterior>),
 }
@@ -135,6 +140,12 @@ impl Dist {
                     + (2.0 * nu * s2 / sigma.powi(3)).ln()
                     + ln_dsigma_dgini(sigma)
             }
+            // X = nu s2 e^-eta, |dX/deta| = X.
+            Dist::LogScaledInvChi2 { nu, s2 } => {
+                let chi = ChiSquared::new(*nu).expect("validated: nu > 0");
+                let big_x = nu * s2 * (-x).exp();
+                chi.ln_pdf(big_x) + big_x.ln()
+            }
             Dist::Cauchy(c) => c.ln_pdf(x),
         }
     }
@@ -168,6 +179,9 @@ impl Dist {
                     .expect("validated")
                     .sf(nu * s2 / (sigma * sigma))
             }
+            Dist::LogScaledInvChi2 { nu, s2 } => ChiSquared::new(*nu)
+                .expect("validated")
+                .sf(nu * s2 * (-x).exp()),
             Dist::Cauchy(c) => c.cdf(x),
         }
     }
@@ -193,6 +207,12 @@ impl Dist {
                     .expect("validated")
                     .inverse_cdf(1.0 - p);
                 gini_of_sigma((nu * s2 / x).sqrt())
+            }
+            Dist::LogScaledInvChi2 { nu, s2 } => {
+                let x = ChiSquared::new(*nu)
+                    .expect("validated")
+                    .inverse_cdf(1.0 - p);
+                (nu * s2 / x).ln()
             }
             Dist::Mixture(_) | Dist::Cauchy(_) => self.bisect_quantile(p),
         }

@@ -11,13 +11,22 @@ pub struct Built {
     pub exact: Dist,
     /// (contract name, fitted form, distribution on the original scale).
     pub approximations: Vec<(&'static str, String, Dist)>,
+    /// The same exact posterior and approximations on another scale, for the distances only.
+    pub distance_scale: Option<DistanceScale>,
     pub gini: Option<GiniResult>,
     pub modes: Vec<ModeRecord>,
 }
 
-/// A mode-finding failure, named after the posterior and subset it belongs to.
-pub fn numeric(what: &str, e: NumericError) -> Error {
-    Error::Numeric(NumericError::NonFinite(format!("{what}: {e}")))
+/// KL, TV and Hellinger are invariant under a smooth monotone change of variable (the
+/// Jacobian cancels in q/p and moves p dx to p' du), so they may be integrated on whichever
+/// scale the densities are smooth and well resolved. The Gini coefficient needs this: near
+/// G = 1 the map G -> sigma loses all precision, while on log sigma² both densities are
+/// smooth.
+pub struct DistanceScale {
+    pub name: &'static str,
+    pub exact: Dist,
+    /// One per approximation, in the same order.
+    pub approximations: Vec<Dist>,
 }
 
 /// A case where an approximation cannot exist (for example a mode on the boundary).

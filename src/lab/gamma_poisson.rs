@@ -7,7 +7,7 @@
 //! whose closed forms ((a-1)/b, (a-1)/b² and log(a/b), 1/a) are the tests.
 
 use super::dist::Dist;
-use super::family::{impossible, numeric, Built};
+use super::family::{impossible, Built};
 use super::mode::{find_mode, LogDensity, Mode};
 use crate::config::ApproxKind;
 use crate::error::Result;
@@ -64,12 +64,12 @@ pub fn theta_mode(a: f64, b: f64, what: &str) -> Result<Mode> {
     }
     // Start one posterior sd above the mean: a generic point, not the answer.
     let start = a / b + a.sqrt() / b;
-    find_mode(&Theta { a, b }, vec![start], what).map_err(|e| numeric(what, e))
+    find_mode(&Theta { a, b }, vec![start], what).map_err(Into::into)
 }
 
 pub fn log_theta_mode(a: f64, b: f64, what: &str) -> Result<Mode> {
     let start = (a / b + a.sqrt() / b).ln();
-    find_mode(&LogTheta { a, b }, vec![start], what).map_err(|e| numeric(what, e))
+    find_mode(&LogTheta { a, b }, vec![start], what).map_err(Into::into)
 }
 
 pub fn build(
@@ -125,6 +125,7 @@ pub fn build(
         exact_form: format!("Gamma(shape = {a}, rate = {b})"),
         exact: Dist::Gamma { shape: a, rate: b },
         approximations,
+        distance_scale: None,
         gini: None,
         modes: Vec::new(),
     })

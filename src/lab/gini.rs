@@ -11,7 +11,7 @@
 use rand_distr::{ChiSquared, Distribution};
 
 use super::dist::Dist;
-use super::family::{impossible, numeric, Built};
+use super::family::{impossible, Built, DistanceScale};
 use super::mode::{find_mode, LogDensity, Mode};
 use super::summary::{GiniResult, GiniSummary};
 use crate::error::Result;
@@ -100,7 +100,7 @@ pub fn mode(x: &[f64], what: &str) -> Result<Mode> {
     }
     // A generic start, one sd off in mu and a factor e off in sigma².
     let start = vec![mean + var.sqrt(), var.ln() + 1.0];
-    find_mode(&LogNormalModel { x: x.to_vec() }, start, what).map_err(|e| numeric(what, e))
+    find_mode(&LogNormalModel { x: x.to_vec() }, start, what).map_err(Into::into)
 }
 
 pub fn build(
@@ -139,6 +139,14 @@ pub fn build(
                 sd: eta_sd,
             },
         )],
+        distance_scale: Some(DistanceScale {
+            name: "log sigma^2",
+            exact: Dist::LogScaledInvChi2 { nu, s2 },
+            approximations: vec![Dist::Normal {
+                mean: eta,
+                sd: eta_sd,
+            }],
+        }),
         gini: Some(result),
         modes: Vec::new(),
     })

@@ -115,6 +115,7 @@ pub fn build(
         ),
         exact: Dist::Cauchy(Box::new(exact)),
         approximations,
+        distance_scale: None,
         gini: None,
         modes,
     })

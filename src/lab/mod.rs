@@ -10,7 +10,7 @@ pub mod beta_binomial;
 pub mod cauchy;
 pub mod dist;
 pub mod distances;
-mod family;
+pub mod family;
 pub mod gamma_poisson;
 pub mod gini;
 pub mod integrate;
@@ -105,7 +105,11 @@ pub fn run_one(
             )?
         }
     };
-    let (exact, approximations, curves) = summary::compare(&built.exact, built.approximations);
+    let (exact, approximations, curves) = summary::compare(
+        &built.exact,
+        built.approximations,
+        built.distance_scale.as_ref(),
+    );
     Ok(PosteriorResult {
         id: plan.id.clone(),
         kind: plan.kind.name().to_string(),

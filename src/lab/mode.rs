@@ -89,20 +89,29 @@ impl Objective for Negated<'_> {
         let h = self.0.hessian(w);
         let d = h.nrows();
         let neg = Mat::from_fn(d, d, |i, j| -h[(i, j)]);
-        if Cholesky::factor(neg.as_ref(), "").is_ok() {
+        let scale = (0..d).map(|i| neg[(i, i)].abs()).fold(1e-8, f64::max);
+        if well_conditioned(&neg, scale) {
             return neg;
         }
-        let scale = (0..d).map(|i| neg[(i, i)].abs()).fold(1e-8, f64::max);
         let mut tau = 1e-3 * scale;
         for _ in 0..200 {
             let damped = Mat::from_fn(d, d, |i, j| neg[(i, j)] + if i == j { tau } else { 0.0 });
-            if Cholesky::factor(damped.as_ref(), "").is_ok() {
+            if well_conditioned(&damped, scale) {
                 return damped;
             }
             tau *= 2.0;
         }
         neg
     }
+}
+
+/// Positive definite with every Cholesky pivot at least 1e-8 of the largest diagonal entry,
+/// so that a Newton step is not thrown along a nearly flat direction.
+fn well_conditioned(m: &Mat<f64>, scale: f64) -> bool {
+    Cholesky::factor(m.as_ref(), "").is_ok_and(|f| {
+        let l = f.lower();
+        (0..l.nrows()).all(|i| l[(i, i)] * l[(i, i)] >= 1e-8 * scale)
+    })
 }
 
 /// A posterior mode with its observed information.

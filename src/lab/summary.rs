@@ -7,6 +7,7 @@ use serde::Serialize;
 
 use super::dist::{Component, Dist};
 use super::distances::{distances, mass_outside, Distances};
+use super::family::DistanceScale;
 use super::integrate::Integration;
 use super::moments::{mean_sd, quantiles};
 
@@ -56,6 +57,8 @@ pub struct ApproxResult {
     pub mass_outside_support: f64,
     /// The distances' grid: final interval count and the last halving's change.
     pub integration: Integration,
+    /// The scale the distances were integrated on (they are invariant under the change).
+    pub distance_scale: String,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
@@ -112,10 +115,12 @@ pub fn summarise(d: &Dist) -> Summary {
     }
 }
 
-/// Compare every (name, form, approximation) with `exact`.
+/// Compare every (name, form, approximation) with `exact`; the distances are integrated on
+/// `scale` when given (the same distributions after a monotone change of variable).
 pub fn compare(
     exact: &Dist,
     approximations: Vec<(&str, String, Dist)>,
+    scale: Option<&DistanceScale>,
 ) -> (Summary, Vec<ApproxResult>, Curves) {
     let (lo, hi) = (exact.quantile(5e-4), exact.quantile(1.0 - 5e-4));
     let pad = 0.15 * (hi - lo);
@@ -131,14 +136,18 @@ pub fn compare(
     };
     let results = approximations
         .into_iter()
-        .map(|(name, form, q)| {
+        .enumerate()
+        .map(|(i, (name, form, q))| {
             let s = summarise(&q);
             let Distances {
                 kl,
                 tv,
                 hellinger,
                 integration,
-            } = distances(exact, &q);
+            } = match scale {
+                Some(sc) => distances(&sc.exact, &sc.approximations[i]),
+                None => distances(exact, &q),
+            };
             curves.approximations.push((name.to_string(), density(&q)));
             ApproxResult {
                 name: name.to_string(),
@@ -151,6 +160,7 @@ pub fn compare(
                 hellinger,
                 mass_outside_support: mass_outside(exact, &q),
                 integration,
+                distance_scale: scale.map_or("parameter", |sc| sc.name).to_string(),
             }
         })
         .collect();
