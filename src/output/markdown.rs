@@ -38,13 +38,18 @@ pub fn report(r: &ExperimentRecord) -> String {
     }
     let _ = writeln!(s, "- experiment file: `{}`", e.file);
     let _ = writeln!(s, "- seed: {}", e.seed);
-    let _ = writeln!(s, "- prior: w ~ N(0, {}^-1 I)", e.prior_precision);
-    let _ = writeln!(s, "- calibration bins: {}\n", e.calibration_bins);
-    dataset(&mut s, r);
-    metrics_table(&mut s, r);
-    convergence(&mut s, r);
-    weights(&mut s, r);
-    calibration(&mut s, r);
+    if r.runs.is_empty() {
+        s.push('\n');
+    } else {
+        let _ = writeln!(s, "- prior: w ~ N(0, {}^-1 I)", e.prior_precision);
+        let _ = writeln!(s, "- calibration bins: {}\n", e.calibration_bins);
+        dataset(&mut s, r);
+        metrics_table(&mut s, r);
+        convergence(&mut s, r);
+        weights(&mut s, r);
+        calibration(&mut s, r);
+    }
+    super::lab_markdown::approximation_lab(&mut s, &r.posteriors);
     s
 }
 

@@ -3,6 +3,7 @@
 
 mod atomic;
 mod csv;
+mod lab_markdown;
 mod markdown;
 
 pub use atomic::write_dir;
