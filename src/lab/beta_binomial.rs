@@ -6,8 +6,8 @@
 //! (the Jacobian theta (1 - theta) turns a-1, b-1 into a, b). Closed forms: mode
 //! (a-1)/(a+b-2), J = (a+b-2)^3 / ((a-1)(b-1)); logit mode log(a/b), J = a b / (a+b).
 
-use super::dist::Dist;
-use super::family::{impossible, Built};
+use super::dist::{Dist, Map};
+use super::family::{impossible, Built, DistanceScale};
 use super::mode::{find_mode, LogDensity, Mode};
 use crate::config::ApproxKind;
 use crate::error::Result;
@@ -116,12 +116,14 @@ pub fn build(
             }
         }
     }
+    let exact = Dist::Beta { a, b };
+    let distance_scale = Some(DistanceScale::mapped(Map::Logit, &exact, &approximations));
     Ok(Built {
         parameter: "theta",
         exact_form: format!("Beta(a = {a}, b = {b})"),
-        exact: Dist::Beta { a, b },
+        exact,
         approximations,
-        distance_scale: None,
+        distance_scale,
         gini: None,
         modes: Vec::new(),
     })

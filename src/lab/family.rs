@@ -1,7 +1,7 @@
 //! What a family hands to the comparison: the exact posterior of one scalar parameter and
 //! the approximations built from modes found by the general routine ([`super::mode`]).
 
-use super::dist::Dist;
+use super::dist::{Dist, Map};
 use super::summary::{GiniResult, ModeRecord};
 use crate::error::{Error, NumericError};
 
@@ -27,6 +27,21 @@ pub struct DistanceScale {
     pub exact: Dist,
     /// One per approximation, in the same order.
     pub approximations: Vec<Dist>,
+}
+
+impl DistanceScale {
+    /// Everything carried to the working scale u = map(theta).
+    pub fn mapped(map: Map, exact: &Dist, approximations: &[(&'static str, String, Dist)]) -> Self {
+        let to = |d: &Dist| Dist::Mapped {
+            base: Box::new(d.clone()),
+            map,
+        };
+        DistanceScale {
+            name: map.name(),
+            exact: to(exact),
+            approximations: approximations.iter().map(|a| to(&a.2)).collect(),
+        }
+    }
 }
 
 /// A case where an approximation cannot exist (for example a mode on the boundary).

@@ -6,8 +6,8 @@
 //!
 //! whose closed forms ((a-1)/b, (a-1)/b² and log(a/b), 1/a) are the tests.
 
-use super::dist::Dist;
-use super::family::{impossible, Built};
+use super::dist::{Dist, Map};
+use super::family::{impossible, Built, DistanceScale};
 use super::mode::{find_mode, LogDensity, Mode};
 use crate::config::ApproxKind;
 use crate::error::Result;
@@ -120,12 +120,14 @@ pub fn build(
             }
         }
     }
+    let exact = Dist::Gamma { shape: a, rate: b };
+    let distance_scale = Some(DistanceScale::mapped(Map::Log, &exact, &approximations));
     Ok(Built {
         parameter: "theta",
         exact_form: format!("Gamma(shape = {a}, rate = {b})"),
-        exact: Dist::Gamma { shape: a, rate: b },
+        exact,
         approximations,
-        distance_scale: None,
+        distance_scale,
         gini: None,
         modes: Vec::new(),
     })
@@ -193,6 +195,42 @@ mod tests {
                 kl[1]
             );
         }
+    }
+
+    /// KL(Gamma(a, b) || LogNormal(log(a/b), 1/a)) on phi = log theta, where
+    /// E log p = a psi(a) - a - log Gamma(a) and E log q = -1/2 log(2π/a) - a (Var + bias²)/2 with
+    /// Var = psi'(a), bias = psi(a) - log b - log(a/b). For a = 1/2: psi = -γ - 2 log 2,
+    /// psi' = π²/2. A density singular at theta = 0, integrated on the log scale.
+    #[test]
+    fn kl_of_the_lognormal_matches_its_closed_form_for_a_singular_gamma() {
+        let built = build(
+            &[0.0, 0.0, 0.0],
+            0.5,
+            1.0,
+            4.0,
+            &[ApproxKind::LogNormal],
+            "t",
+        )
+        .unwrap();
+        let (_, results, _) = crate::lab::summary::compare(
+            &built.exact,
+            built.approximations,
+            built.distance_scale.as_ref(),
+        );
+        let (a, b) = (0.5f64, 4.0f64);
+        let psi = -0.577_215_664_901_532_9 - 2.0 * 2f64.ln();
+        let trigamma = std::f64::consts::PI.powi(2) / 2.0;
+        let e_log_p = a * psi - a - std::f64::consts::PI.sqrt().ln();
+        let bias = psi - b.ln() - (a / b).ln();
+        let e_log_q =
+            -0.5 * (2.0 * std::f64::consts::PI / a).ln() - a * (trigamma + bias * bias) / 2.0;
+        let kl = e_log_p - e_log_q;
+        assert!(
+            (results[0].kl - kl).abs() < 1e-6,
+            "{} vs {kl}",
+            results[0].kl
+        );
+        assert!(results[0].integration.converged);
     }
 
     #[test]

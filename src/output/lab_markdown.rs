@@ -29,7 +29,8 @@ pub fn approximation_lab(s: &mut String, posteriors: &[PosteriorResult]) {
         "Exact posteriors against approximations found at the mode by Newton's method with the observed \
          information (MATH.md 4). KL is KL(exact || approximation); TV is the total-variation distance; \
          Hellinger is sqrt(1 - ∫ sqrt(p q)). They are integrated by Simpson's rule between the exact \
-         posterior's 1e-10 and 1 - 1e-10 quantiles, halving the grid spacing from 256 intervals until no \
+         posterior's 1e-10 and 1 - 1e-10 quantiles on the scale named below each table (the distances \
+         do not change under a monotone change of variable), halving the grid spacing from 256 intervals until no \
          figure changes by more than 1e-6 (the `grid` column gives the final number of intervals; `*` \
          marks a grid that stopped at 2^22 intervals without meeting that). \"outside\" is the mass the \
          approximation puts outside the exact posterior's support. Quantiles are 2.5 % / 50 % / 97.5 %.\n"
