@@ -5,7 +5,8 @@
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
-use crate::config::{MethodPlan, Plan};
+use crate::compare;
+use crate::config::{Evaluation, MethodPlan, Plan};
 use crate::data::{self, Dataset};
 use crate::error::{Error, Result};
 use crate::lab;
@@ -16,9 +17,10 @@ use crate::model::predictive::{self, PredictiveSettings};
 use crate::model::{MethodKind, PredictiveKind};
 use crate::numeric::rng;
 use crate::optim::{Iterate, Observer, Termination};
+use crate::provenance::Provenance;
 use crate::record::{
-    DatasetInfo, ExperimentInfo, ExperimentRecord, PosteriorRecord, PredictiveRecord, RunRecord,
-    TraceRow, SCHEMA_VERSION,
+    ComparisonRecord, DatasetInfo, ExperimentInfo, ExperimentRecord, PosteriorRecord,
+    PredictiveRecord, RunRecord, TraceRow, SCHEMA_VERSION,
 };
 
 /// Receives the progress of an experiment: iterations (as an [`Observer`]) plus the start
@@ -60,12 +62,12 @@ pub fn run(
     monitor: &mut dyn Monitor,
     cancel: Option<&AtomicBool>,
 ) -> Result<ExperimentRecord> {
-    match &plan.data {
+    let mut record = match &plan.data {
         Some(data) if !plan.methods.is_empty() => {
             let dataset = data::load(data)?;
-            run_on(plan, &dataset, monitor, cancel)
+            run_on(plan, &dataset, monitor, cancel)?
         }
-        _ => Ok(ExperimentRecord {
+        _ => ExperimentRecord {
             schema_version: SCHEMA_VERSION,
             experiment: experiment_info(plan),
             dataset: DatasetInfo {
@@ -81,11 +83,36 @@ pub fn run(
                 notes: Vec::new(),
             },
             runs: Vec::new(),
+            provenance: Provenance::collect(plan, &lab_files(plan))?,
+            comparison: None,
             posteriors: lab::run_all(&plan.posteriors, plan.seed)?,
             test_y: Vec::new(),
             trace: Vec::new(),
-        }),
+        },
+    };
+    if let (Some(dir), false) = (&plan.baseline, record.runs.is_empty()) {
+        let a = compare::Predictions::from_dir(dir)?;
+        let b = compare::Predictions::from_record(&record);
+        let resamples = plan.evaluation.resamples;
+        let rows = compare::compare(&a, &b, resamples, plan.seed, dir, &plan.file)?;
+        record.comparison = Some(ComparisonRecord {
+            baseline: dir.display().to_string(),
+            resamples,
+            rows,
+        });
     }
+    Ok(record)
+}
+
+/// The data files of the `[[posterior]]` tables (for the provenance digests).
+fn lab_files(plan: &Plan) -> Vec<std::path::PathBuf> {
+    plan.posteriors
+        .iter()
+        .filter_map(|p| match &p.source {
+            crate::config::PosteriorSource::Column { path, .. } => Some(path.clone()),
+            _ => None,
+        })
+        .collect()
 }
 
 fn experiment_info(plan: &Plan) -> ExperimentInfo {
@@ -96,6 +123,7 @@ fn experiment_info(plan: &Plan) -> ExperimentInfo {
         file: plan.file.display().to_string(),
         prior_precision: plan.prior.precision,
         calibration_bins: plan.evaluation.calibration_bins,
+        calibration_binning: plan.evaluation.binning,
     }
 }
 
@@ -139,6 +167,8 @@ pub fn run_on(
             notes: dataset.notes.clone(),
         },
         runs,
+        provenance: Provenance::collect(plan, &[dataset.files.clone(), lab_files(plan)].concat())?,
+        comparison: None,
         posteriors: lab::run_all(&plan.posteriors, plan.seed)?,
         test_y: dataset.test.y.clone(),
         trace: recorder.rows,
@@ -231,22 +261,37 @@ fn run_method(
     for &kind in &method.predictives {
         let mut stream = rng::stream(plan.seed, &format!("{}/{}", method.id, kind.name()));
         let p = predictive::predict(kind, &activations, settings, &mut stream);
-        record.predictives.push(evaluate(
-            kind,
-            p,
-            &dataset.test.y,
-            plan.evaluation.calibration_bins,
-        ));
+        let mut ece_stream = rng::stream(plan.seed, &format!("{}/{}/ece", method.id, kind.name()));
+        let eval = &plan.evaluation;
+        record
+            .predictives
+            .push(evaluate(kind, p, &dataset.test.y, eval, &mut ece_stream));
     }
     Ok(record)
 }
 
-fn evaluate(kind: PredictiveKind, p: Vec<f64>, y: &[f64], bins: usize) -> PredictiveRecord {
-    let (metrics, reliability) = metrics::evaluate(&p, y, bins);
+fn evaluate(
+    kind: PredictiveKind,
+    p: Vec<f64>,
+    y: &[f64],
+    eval: &Evaluation,
+    stream: &mut rng::Stream,
+) -> PredictiveRecord {
+    let (bins, binning) = (eval.calibration_bins, eval.binning);
+    let (metrics, reliability) = metrics::evaluate(&p, y, bins, binning);
+    let ece_ci = Some(metrics::ece_interval(
+        &p,
+        y,
+        bins,
+        binning,
+        eval.resamples,
+        stream,
+    ));
     PredictiveRecord {
         name: kind.name().to_string(),
         metrics,
         calibration: reliability.bins,
+        ece_ci,
         probabilities: p,
     }
 }

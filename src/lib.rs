@@ -6,6 +6,7 @@
 //! evaluates, [`experiment`] runs a plan into one [`record::ExperimentRecord`], and [`output`]
 //! renders that record to files.
 
+pub mod compare;
 pub mod config;
 pub mod data;
 pub mod error;
@@ -16,6 +17,7 @@ pub mod model;
 pub mod numeric;
 pub mod optim;
 pub mod output;
+pub mod provenance;
 pub mod record;
 
 pub use error::{Error, Result};

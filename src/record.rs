@@ -5,8 +5,9 @@
 use serde::Serialize;
 
 use crate::data::FeatureSummary;
-use crate::metrics::{Bin, Metrics};
+use crate::metrics::{Bin, Binning, Metrics};
 use crate::optim::{Iterate, Termination};
+use crate::provenance::Provenance;
 
 pub const SCHEMA_VERSION: u32 = 1;
 
@@ -16,6 +17,9 @@ pub struct ExperimentRecord {
     pub experiment: ExperimentInfo,
     pub dataset: DatasetInfo,
     pub runs: Vec<RunRecord>,
+    pub provenance: Provenance,
+    /// The paired comparison with `baseline`, when the experiment names one.
+    pub comparison: Option<ComparisonRecord>,
     /// The approximation lab: one entry per `[[posterior]]` and subset size.
     pub posteriors: Vec<crate::lab::PosteriorResult>,
     /// Test labels in test-set order (the `y` column of predictions.csv).
@@ -27,6 +31,14 @@ pub struct ExperimentRecord {
 }
 
 #[derive(Debug, Clone, Serialize)]
+pub struct ComparisonRecord {
+    /// The baseline run directory (A); this run is B.
+    pub baseline: String,
+    pub resamples: usize,
+    pub rows: Vec<crate::compare::Comparison>,
+}
+
+#[derive(Debug, Clone, Serialize)]
 pub struct ExperimentInfo {
     pub name: String,
     pub seed: u64,
@@ -35,6 +47,7 @@ pub struct ExperimentInfo {
     pub file: String,
     pub prior_precision: f64,
     pub calibration_bins: usize,
+    pub calibration_binning: Binning,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -83,6 +96,8 @@ pub struct PredictiveRecord {
     pub name: String,
     pub metrics: Metrics,
     pub calibration: Vec<Bin>,
+    /// 95 % percentile-bootstrap interval of the ECE over test rows.
+    pub ece_ci: Option<[f64; 2]>,
     /// p(y = 1) per test row (predictions.csv).
     #[serde(skip)]
     pub probabilities: Vec<f64>,

@@ -188,8 +188,80 @@ fn quickstart_writes_every_file_of_the_contract() {
     names.sort();
     assert_eq!(
         names,
-        ["predictions.csv", "report.md", "results.json", "trace.csv"]
+        [
+            "plots",
+            "predictions.csv",
+            "report.html",
+            "report.md",
+            "results.json",
+            "trace.csv"
+        ]
     );
+
+    // report.html: self-contained, one inline SVG per promised figure: a reliability diagram
+    // per run and predictive (1 + 1 + 5), two convergence plots, the weights.
+    let html = std::fs::read_to_string(out.join("report.html")).unwrap();
+    assert!(html.starts_with("<!DOCTYPE html>") && html.trim_end().ends_with("</html>"));
+    assert_eq!(html.matches("<svg").count(), 10);
+    assert_eq!(html.matches("</svg>").count(), 10);
+    let without_ns = html.replace("xmlns=\"http://www.w3.org/2000/svg\"", "");
+    for external in [
+        "http://", "https://", "<script", "<link", " src=", "url(", "@import",
+    ] {
+        assert!(
+            !without_ns.contains(external),
+            "report.html references something external: {external}"
+        );
+    }
+    for id in [
+        "reliability-logistic-laplace-exact",
+        "convergence-gradient",
+        "convergence-objective",
+        "weights",
+    ] {
+        assert!(
+            html.contains(&format!("id=\"{id}\"")),
+            "figure {id} missing"
+        );
+    }
+    // report.md references the same figures as files written beside it
+    let plots: Vec<String> = std::fs::read_dir(out.join("plots"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into())
+        .collect();
+    assert_eq!(plots.len(), 10);
+    for p in &plots {
+        assert!(
+            report.contains(&format!("(plots/{p})")),
+            "report.md does not show {p}"
+        );
+        let svg = std::fs::read_to_string(out.join("plots").join(p)).unwrap();
+        assert!(svg.starts_with("<svg") && svg.trim_end().ends_with("</svg>"));
+    }
+    // provenance
+    let pv = &r["provenance"];
+    assert_eq!(pv["seed"], 42);
+    assert_eq!(pv["version"], env!("CARGO_PKG_VERSION"));
+    assert!(pv["cores"].as_u64().unwrap() >= 1);
+    assert!(pv["created"].as_str().unwrap().ends_with('Z'));
+    let shas = pv["data_sha256"].as_object().unwrap();
+    assert_eq!(shas.len(), 1);
+    assert_eq!(
+        shas.values().next().unwrap(),
+        "e4b1b2bb886f814ef9f2fd9b323b18315189f25b21d713a469f09bb61a49468e"
+    );
+    let config = pv["config"].as_str().unwrap();
+    for key in [
+        "calibration_binning = \"equal-width\"",
+        "resamples = 2000",
+        "mc_samples = 10000",
+        "quadrature_nodes = 64",
+    ] {
+        assert!(
+            config.contains(key),
+            "resolved config lacks {key}:\n{config}"
+        );
+    }
 }
 
 #[test]

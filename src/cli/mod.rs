@@ -43,6 +43,24 @@ enum Command {
         /// The experiment file.
         experiment: PathBuf,
     },
+    /// Compare two run directories on the same test rows: paired-bootstrap 95 % intervals of
+    /// the difference B − A in log-loss, Brier and ECE for every shared run and predictive.
+    /// Prints the table and writes comparison.json and comparison.md.
+    Compare {
+        /// The reference run directory (A).
+        a: PathBuf,
+        /// The run directory compared against it (B).
+        b: PathBuf,
+        /// Where to write comparison.json and comparison.md [default: B].
+        #[arg(long, short)]
+        out: Option<PathBuf>,
+        /// Bootstrap resamples.
+        #[arg(long, default_value_t = 2000)]
+        resamples: usize,
+        /// Seed of the resampling stream.
+        #[arg(long, default_value_t = 0)]
+        seed: u64,
+    },
 }
 
 /// Parse the arguments, run the command, and return the process exit code.
@@ -55,6 +73,13 @@ pub fn main() -> i32 {
             quiet,
         } => run(&experiment, out, quiet),
         Command::Check { experiment } => check(&experiment),
+        Command::Compare {
+            a,
+            b,
+            out,
+            resamples,
+            seed,
+        } => compare(&a, &b, out, resamples, seed),
     };
     match result {
         Ok(code) => code,
@@ -69,19 +94,43 @@ fn run(path: &Path, out: Option<PathBuf>, quiet: bool) -> Result<i32, Error> {
     let plan = config::load(path)?;
     let mut printer = progress::Printer::new();
     let monitor: &mut dyn Monitor = if quiet { &mut Silent } else { &mut printer };
-    let record = experiment::run(&plan, monitor, None)?;
     let dir = out.unwrap_or_else(|| PathBuf::from("runs").join(&plan.name));
-    output::write_dir(&dir, &output::render(&record))?;
+    let (artifacts, records) = match &plan.sweep {
+        None => {
+            let record = experiment::run(&plan, monitor, None)?;
+            (output::render(&record), vec![record])
+        }
+        Some(sweep) => {
+            let mut points = Vec::with_capacity(sweep.points.len());
+            for (i, (value, p)) in sweep.points.iter().enumerate() {
+                if !quiet {
+                    eprintln!(
+                        "[sweep {}/{}] {} = {value}",
+                        i + 1,
+                        sweep.points.len(),
+                        sweep.key
+                    );
+                }
+                points.push((*value, experiment::run(p, monitor, None)?));
+            }
+            let artifacts = output::render_sweep(&plan.name, &sweep.key, &points);
+            (artifacts, points.into_iter().map(|(_, r)| r).collect())
+        }
+    };
+    output::write_dir(&dir, &artifacts)?;
+    let mut notes: Vec<&String> = records.iter().flat_map(|r| &r.dataset.notes).collect();
+    notes.dedup();
     if !quiet {
-        for note in &record.dataset.notes {
+        for note in notes {
             eprintln!("note: {note}");
         }
         eprintln!(
-            "wrote {}/{{results.json, predictions.csv, trace.csv, report.md}}",
+            "wrote {} files to {}/ (open report.html)",
+            artifacts.len(),
             dir.display()
         );
     }
-    let failed: Vec<_> = record.failed_runs().collect();
+    let failed: Vec<_> = records.iter().flat_map(|r| r.failed_runs()).collect();
     for run in &failed {
         eprintln!(
             "error: run \"{}\" failed: {}",
@@ -90,6 +139,39 @@ fn run(path: &Path, out: Option<PathBuf>, quiet: bool) -> Result<i32, Error> {
         );
     }
     Ok(if failed.is_empty() { 0 } else { 2 })
+}
+
+fn compare(
+    a: &Path,
+    b: &Path,
+    out: Option<PathBuf>,
+    resamples: usize,
+    seed: u64,
+) -> Result<i32, Error> {
+    if resamples == 0 {
+        return Err(Error::Config {
+            file: b.to_path_buf(),
+            message: "--resamples must be at least 1".into(),
+        });
+    }
+    let pa = bayeslab::compare::Predictions::from_dir(a)?;
+    let pb = bayeslab::compare::Predictions::from_dir(b)?;
+    let rows = bayeslab::compare::compare(&pa, &pb, resamples, seed, a, b)?;
+    let mut md = format!(
+        "# bayeslab comparison\n\nA = `{}`, B = `{}`; paired bootstrap over {} test rows ({resamples} resamples, seed {seed}); \
+         lower is better, so a negative B − A is an improvement.\n\n",
+        a.display(),
+        b.display(),
+        pa.y.len()
+    );
+    output::markdown::table(&mut md, &output::tables::comparison(&rows));
+    print!("{md}");
+    let dir = out.unwrap_or_else(|| b.to_path_buf());
+    let json = serde_json::to_vec_pretty(&rows).expect("comparisons serialise to JSON");
+    output::write_file(&dir.join("comparison.json"), &json)?;
+    output::write_file(&dir.join("comparison.md"), md.as_bytes())?;
+    eprintln!("wrote {}/comparison.json and comparison.md", dir.display());
+    Ok(0)
 }
 
 fn check(path: &Path) -> Result<i32, Error> {

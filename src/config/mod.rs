@@ -4,7 +4,9 @@
 pub mod plan;
 pub mod posterior;
 pub mod raw;
+mod resolve;
 mod suggest;
+pub mod sweep;
 
 use std::path::Path;
 
@@ -25,7 +27,18 @@ pub fn load(path: &Path) -> Result<Plan> {
 
 /// Parse and validate experiment text as if it were read from `path`.
 pub fn parse(text: &str, path: &Path) -> Result<Plan> {
-    let raw: raw::RawExperiment = toml::from_str(text)
-        .map_err(|e| Error::config(path, suggest::enrich_unknown_field(&e.to_string())))?;
-    Plan::from_raw(raw, path)
+    let bad =
+        |e: toml::de::Error| Error::config(path, suggest::enrich_unknown_field(&e.to_string()));
+    let mut doc: toml::Table = toml::from_str(text).map_err(bad)?;
+    let sweep = sweep::extract(&mut doc, path)?;
+    // Re-parse the text without [sweep] (rather than converting `doc`) so that errors keep
+    // their line and column.
+    let raw: raw::RawExperiment = if sweep.is_some() {
+        toml::Value::Table(doc).try_into().map_err(bad)?
+    } else {
+        toml::from_str(text).map_err(bad)?
+    };
+    let mut plan = Plan::from_raw(raw, path)?;
+    plan.sweep = sweep;
+    Ok(plan)
 }

@@ -7,11 +7,13 @@ use super::posterior::PosteriorPlan;
 use super::raw::{RawExperiment, RawMethod, RawSplit};
 use super::suggest::did_you_mean;
 use crate::error::{Error, Result};
+use crate::metrics::Binning;
 use crate::model::{MethodKind, PredictiveKind};
 
 pub const DEFAULT_SEED: u64 = 0;
 pub const DEFAULT_PRECISION: f64 = 1.0;
 pub const DEFAULT_BINS: usize = 10;
+pub const DEFAULT_RESAMPLES: usize = 2_000;
 pub const DEFAULT_TEST_FRACTION: f64 = 0.2;
 pub const DEFAULT_MC_SAMPLES: usize = 10_000;
 pub const DEFAULT_QUADRATURE_NODES: usize = 64;
@@ -31,11 +33,15 @@ pub struct Plan {
     pub name: String,
     pub description: Option<String>,
     pub seed: u64,
+    /// A previous run directory to compare this run against (paired bootstrap).
+    pub baseline: Option<PathBuf>,
     /// `None` only when the experiment has no `[[method]]` (a pure approximation lab).
     pub data: Option<DataPlan>,
     pub prior: Prior,
     pub evaluation: Evaluation,
     pub methods: Vec<MethodPlan>,
+    /// `[sweep]`: the same experiment once per value of one key.
+    pub sweep: Option<super::sweep::Sweep>,
     /// The approximation lab's `[[posterior]]` tables.
     pub posteriors: Vec<PosteriorPlan>,
 }
@@ -84,6 +90,9 @@ pub struct Prior {
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Evaluation {
     pub calibration_bins: usize,
+    pub binning: Binning,
+    /// Bootstrap resamples for the ECE interval (and `bayeslab compare`).
+    pub resamples: usize,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -174,6 +183,20 @@ impl Plan {
             )),
         };
         let posteriors = super::posterior::plans(file, &ctx.dir, raw.posteriors)?;
+        let baseline = match raw.baseline {
+            None => None,
+            Some(b) => {
+                let dir = ctx.dir.join(&b);
+                if !dir.join("results.json").is_file() || !dir.join("predictions.csv").is_file() {
+                    return Err(ctx.err(format!(
+                        "baseline = \"{b}\": {} is not a bayeslab run directory (no results.json and predictions.csv); \
+                         run the baseline experiment first, with --out pointing there",
+                        dir.display()
+                    )));
+                }
+                Some(dir)
+            }
+        };
         let precision = ctx.positive_f64(
             "[prior] precision",
             raw.prior.precision.unwrap_or(DEFAULT_PRECISION),
@@ -184,6 +207,20 @@ impl Plan {
             .calibration_bins
             .unwrap_or(DEFAULT_BINS as u64);
         let calibration_bins = ctx.count("[evaluation] calibration_bins", bins, 1)?;
+        let binning = match raw.evaluation.calibration_binning.as_deref() {
+            None => Binning::default(),
+            Some(b) => Binning::parse(b).ok_or_else(|| {
+                ctx.err(format!(
+                    "[evaluation] calibration_binning = \"{b}\": expected \"equal-width\" or \"equal-mass\"{}",
+                    did_you_mean(b, ["equal-width", "equal-mass"])
+                ))
+            })?,
+        };
+        let resamples = ctx.count(
+            "[evaluation] resamples",
+            raw.evaluation.resamples.unwrap_or(DEFAULT_RESAMPLES as u64),
+            1,
+        )?;
         if raw.methods.is_empty() && posteriors.is_empty() {
             return Err(ctx.err(
                 "no [[method]] tables: add at least one, e.g.\n[[method]]\nkind = \"logistic-laplace\"\n(or a [[posterior]] table for the approximation lab)",
@@ -206,10 +243,16 @@ impl Plan {
             name,
             description: raw.description,
             seed,
+            baseline,
             data,
             prior: Prior { precision },
-            evaluation: Evaluation { calibration_bins },
+            evaluation: Evaluation {
+                calibration_bins,
+                binning,
+                resamples,
+            },
             methods,
+            sweep: None,
             posteriors,
         })
     }

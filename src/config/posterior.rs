@@ -159,6 +159,88 @@ impl Subset {
     }
 }
 
+impl PosteriorPlan {
+    /// The serde mirror with every default filled in (the resolved experiment); `relative`
+    /// writes a data path relative to the experiment file's folder.
+    pub fn to_raw(&self, relative: &dyn Fn(&Path) -> String) -> RawPosterior {
+        let mut r = RawPosterior {
+            kind: self.kind.name().into(),
+            id: Some(self.id.clone()),
+            data: None,
+            counts: None,
+            successes: None,
+            trials: None,
+            values: None,
+            shape: None,
+            rate: None,
+            a: None,
+            b: None,
+            approximations: Some(
+                self.approximations
+                    .iter()
+                    .map(|a| a.name().into())
+                    .collect(),
+            ),
+            t_df: None,
+            subset: Some(
+                self.subsets
+                    .iter()
+                    .map(|s| match s {
+                        Subset::First(n) => RawSubset::Size(*n as i64),
+                        Subset::All => RawSubset::Word("all".into()),
+                    })
+                    .collect(),
+            ),
+            draws: None,
+            scale: None,
+            prior_mean: None,
+            prior_sd: None,
+            starts: None,
+        };
+        match &self.source {
+            PosteriorSource::Column { path, column } => {
+                r.data = Some(RawColumn {
+                    path: relative(path),
+                    column: column.clone(),
+                })
+            }
+            PosteriorSource::Values(v) => match self.kind {
+                PosteriorKind::GammaPoisson { .. } => {
+                    r.counts = Some(v.iter().map(|&c| c as i64).collect())
+                }
+                _ => r.values = Some(v.clone()),
+            },
+            PosteriorSource::Binomial { successes, trials } => {
+                r.successes = Some(*successes as i64);
+                r.trials = Some(*trials as i64);
+                // Inline successes/trials have no subsets.
+                r.subset = None;
+            }
+        }
+        match self.kind {
+            PosteriorKind::GammaPoisson { shape, rate, t_df } => {
+                (r.shape, r.rate, r.t_df) = (Some(shape), Some(rate), Some(t_df))
+            }
+            PosteriorKind::BetaBinomial { a, b, t_df } => {
+                (r.a, r.b, r.t_df) = (Some(a), Some(b), Some(t_df))
+            }
+            PosteriorKind::LognormalGini { draws } => r.draws = Some(draws as u64),
+            PosteriorKind::MixtureLaplace {
+                scale,
+                prior_mean,
+                prior_sd,
+                starts,
+            } => {
+                r.scale = Some(scale);
+                r.prior_mean = Some(prior_mean);
+                r.prior_sd = Some(prior_sd);
+                r.starts = Some(starts as u64);
+            }
+        }
+        r
+    }
+}
+
 /// (allowed approximations, defaults) per kind.
 fn approximations_of(kind: &str) -> (&'static [ApproxKind], &'static [ApproxKind]) {
     use ApproxKind::*;

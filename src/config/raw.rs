@@ -11,6 +11,8 @@ pub struct RawExperiment {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
     pub seed: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub baseline: Option<String>,
     /// Required by `[[method]]`; optional for an experiment with only `[[posterior]]` tables.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub data: Option<RawData>,
@@ -20,7 +22,7 @@ pub struct RawExperiment {
     pub evaluation: RawEvaluation,
     #[serde(default, rename = "method")]
     pub methods: Vec<RawMethod>,
-    #[serde(default, rename = "posterior")]
+    #[serde(default, rename = "posterior", skip_serializing_if = "Vec::is_empty")]
     pub posteriors: Vec<super::posterior::RawPosterior>,
 }
 
@@ -87,6 +89,8 @@ pub struct RawPrior {
 #[serde(deny_unknown_fields)]
 pub struct RawEvaluation {
     pub calibration_bins: Option<u64>,
+    pub calibration_binning: Option<String>,
+    pub resamples: Option<u64>,
 }
 
 #[derive(Debug, Clone, Deserialize, Serialize)]

@@ -4,6 +4,8 @@
 mod labels;
 mod prepare;
 mod table;
+#[cfg(test)]
+mod tests;
 
 use std::path::{Path, PathBuf};
 

@@ -1,7 +1,34 @@
-//! Reliability tables, ECE and MCE on B equal-width bins of the predicted probability
-//! (bin b holds lower <= p < upper; the last bin also holds p = 1).
+//! Reliability tables, ECE and MCE. Equal-width bins split [0, 1] into B intervals (bin b
+//! holds lower <= p < upper; the last bin also holds p = 1). Equal-mass bins sort the rows by
+//! p and cut them into B groups of (nearly) equal size; their edges are the smallest and
+//! largest p in the group.
 
+use rand::{Rng, RngExt};
 use serde::Serialize;
+
+/// How the calibration bins are formed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Binning {
+    #[default]
+    EqualWidth,
+    EqualMass,
+}
+
+impl Binning {
+    pub fn name(self) -> &'static str {
+        match self {
+            Binning::EqualWidth => "equal-width",
+            Binning::EqualMass => "equal-mass",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<Self> {
+        [Binning::EqualWidth, Binning::EqualMass]
+            .into_iter()
+            .find(|b| b.name() == s)
+    }
+}
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Bin {
@@ -23,21 +50,71 @@ pub struct Reliability {
     pub mce: f64,
 }
 
-pub fn reliability(p: &[f64], y: &[f64], bins: usize) -> Reliability {
+/// The reliability table of predictions `p` for labels `y`.
+pub fn reliability(p: &[f64], y: &[f64], bins: usize, binning: Binning) -> Reliability {
+    match binning {
+        Binning::EqualWidth => equal_width(p, y, bins),
+        Binning::EqualMass => equal_mass(p, y, bins),
+    }
+}
+
+/// Percentile bootstrap interval (2.5 %, 97.5 %) of the ECE over rows resampled with
+/// replacement, `resamples` times from `rng`.
+pub fn ece_interval<R: Rng + ?Sized>(
+    p: &[f64],
+    y: &[f64],
+    bins: usize,
+    binning: Binning,
+    resamples: usize,
+    rng: &mut R,
+) -> [f64; 2] {
+    let n = p.len();
+    let mut eces: Vec<f64> = (0..resamples)
+        .map(|_| {
+            let idx: Vec<usize> = (0..n).map(|_| rng.random_range(0..n)).collect();
+            let ps: Vec<f64> = idx.iter().map(|&i| p[i]).collect();
+            let ys: Vec<f64> = idx.iter().map(|&i| y[i]).collect();
+            reliability(&ps, &ys, bins, binning).ece
+        })
+        .collect();
+    eces.sort_by(f64::total_cmp);
+    [percentile(&eces, 0.025), percentile(&eces, 0.975)]
+}
+
+/// The q-quantile of sorted values by linear interpolation between order statistics.
+pub fn percentile(sorted: &[f64], q: f64) -> f64 {
+    if sorted.is_empty() {
+        return f64::NAN;
+    }
+    let h = q * (sorted.len() - 1) as f64;
+    let (lo, hi) = (h.floor() as usize, h.ceil() as usize);
+    sorted[lo] + (h - lo as f64) * (sorted[hi] - sorted[lo])
+}
+
+/// Accumulate rows into bins given each row's bin index, then summarise.
+fn summarise(
+    p: &[f64],
+    y: &[f64],
+    bin_of: impl Fn(usize) -> usize,
+    edges: Vec<(f64, f64)>,
+) -> Reliability {
+    let bins = edges.len();
     let mut count = vec![0usize; bins];
     let mut sum_p = vec![0.0; bins];
     let mut sum_y = vec![0.0; bins];
-    for (&p, &y) in p.iter().zip(y) {
-        let b = ((p * bins as f64).floor() as usize).min(bins - 1);
+    for i in 0..p.len() {
+        let b = bin_of(i);
         count[b] += 1;
-        sum_p[b] += p;
-        sum_y[b] += y;
+        sum_p[b] += p[i];
+        sum_y[b] += y[i];
     }
     let n = p.len() as f64;
     let mut ece = 0.0;
     let mut mce: f64 = 0.0;
-    let bins: Vec<Bin> = (0..bins)
-        .map(|b| {
+    let bins: Vec<Bin> = edges
+        .into_iter()
+        .enumerate()
+        .map(|(b, (lower, upper))| {
             let (mean_predicted, observed_frequency) = if count[b] > 0 {
                 let c = count[b] as f64;
                 let gap = (sum_y[b] / c - sum_p[b] / c).abs();
@@ -48,8 +125,8 @@ pub fn reliability(p: &[f64], y: &[f64], bins: usize) -> Reliability {
                 (None, None)
             };
             Bin {
-                lower: b as f64 / bins as f64,
-                upper: (b + 1) as f64 / bins as f64,
+                lower,
+                upper,
                 count: count[b],
                 mean_predicted,
                 observed_frequency,
@@ -57,6 +134,41 @@ pub fn reliability(p: &[f64], y: &[f64], bins: usize) -> Reliability {
         })
         .collect();
     Reliability { bins, ece, mce }
+}
+
+fn equal_width(p: &[f64], y: &[f64], bins: usize) -> Reliability {
+    let edges = (0..bins)
+        .map(|b| (b as f64 / bins as f64, (b + 1) as f64 / bins as f64))
+        .collect();
+    summarise(
+        p,
+        y,
+        |i| ((p[i] * bins as f64).floor() as usize).min(bins - 1),
+        edges,
+    )
+}
+
+fn equal_mass(p: &[f64], y: &[f64], bins: usize) -> Reliability {
+    let n = p.len();
+    let bins = bins.min(n.max(1));
+    let mut order: Vec<usize> = (0..n).collect();
+    order.sort_by(|&a, &b| p[a].total_cmp(&p[b]));
+    let mut bin_of = vec![0usize; n];
+    let mut edges = Vec::with_capacity(bins);
+    for b in 0..bins {
+        let (start, end) = (b * n / bins, (b + 1) * n / bins);
+        for &i in &order[start..end] {
+            bin_of[i] = b;
+        }
+        let lower = order.get(start).map_or(0.0, |&i| p[i]);
+        let upper = if end > start {
+            p[order[end - 1]]
+        } else {
+            lower
+        };
+        edges.push((lower, upper));
+    }
+    summarise(p, y, |i| bin_of[i], edges)
 }
 
 #[cfg(test)]
@@ -68,7 +180,7 @@ mod tests {
         // two bins: [0, .5) holds .1, .2, .3 with labels 0, 0, 1; [.5, 1] holds .8, 1.0 with 1, 1
         let p = [0.1, 0.2, 0.3, 0.8, 1.0];
         let y = [0.0, 0.0, 1.0, 1.0, 1.0];
-        let r = reliability(&p, &y, 2);
+        let r = reliability(&p, &y, 2, Binning::EqualWidth);
         assert_eq!(r.bins[0].count, 3);
         assert_eq!(r.bins[1].count, 2);
         let gap0 = (1.0f64 / 3.0 - 0.2).abs();
@@ -80,9 +192,61 @@ mod tests {
 
     #[test]
     fn empty_bins_are_null_and_perfect_calibration_is_zero() {
-        let r = reliability(&[0.25, 0.25, 0.25, 0.25], &[1.0, 0.0, 0.0, 0.0], 10);
+        let r = reliability(
+            &[0.25, 0.25, 0.25, 0.25],
+            &[1.0, 0.0, 0.0, 0.0],
+            10,
+            Binning::EqualWidth,
+        );
         assert_eq!(r.bins.iter().filter(|b| b.count > 0).count(), 1);
         assert!(r.bins[0].mean_predicted.is_none());
         assert!(r.ece.abs() < 1e-15);
+    }
+
+    #[test]
+    fn equal_mass_bins_hold_equal_counts() {
+        let p: Vec<f64> = (0..10)
+            .map(|i| (i as f64 + 0.5) / 10.0)
+            .map(|v: f64| v * v)
+            .collect();
+        let y: Vec<f64> = (0..10).map(|i| f64::from(u8::from(i % 3 == 0))).collect();
+        let r = reliability(&p, &y, 5, Binning::EqualMass);
+        assert!(r.bins.iter().all(|b| b.count == 2));
+        // the first bin holds the two smallest predictions
+        assert_eq!((r.bins[0].lower, r.bins[0].upper), (p[0], p[1]));
+        let manual: f64 = r
+            .bins
+            .iter()
+            .map(|b| 0.2 * (b.observed_frequency.unwrap() - b.mean_predicted.unwrap()).abs())
+            .sum();
+        assert!((r.ece - manual).abs() < 1e-15);
+    }
+
+    #[test]
+    fn percentile_interpolates_order_statistics() {
+        let v = [1.0, 2.0, 3.0, 4.0, 5.0];
+        assert_eq!(percentile(&v, 0.5), 3.0);
+        assert_eq!(percentile(&v, 0.125), 1.5);
+    }
+
+    #[test]
+    fn ece_interval_brackets_the_estimate() {
+        let p: Vec<f64> = (0..200).map(|i| (i as f64 + 0.5) / 200.0).collect();
+        let y: Vec<f64> = (0..200)
+            .map(|i| f64::from(u8::from((i * 7919) % 200 < i)))
+            .collect();
+        let ece = reliability(&p, &y, 10, Binning::EqualWidth).ece;
+        let [lo, hi] = ece_interval(
+            &p,
+            &y,
+            10,
+            Binning::EqualWidth,
+            500,
+            &mut crate::numeric::rng::stream(1, "t"),
+        );
+        assert!(
+            lo < hi && lo <= ece + 0.02 && hi >= ece - 0.02,
+            "{lo} {ece} {hi}"
+        );
     }
 }

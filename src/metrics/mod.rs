@@ -2,7 +2,7 @@
 
 mod calibration;
 
-pub use calibration::{reliability, Bin, Reliability};
+pub use calibration::{ece_interval, percentile, reliability, Bin, Binning, Reliability};
 
 use serde::Serialize;
 
@@ -21,9 +21,9 @@ pub struct Metrics {
     pub mce: f64,
 }
 
-/// Every metric for predictions `p` of labels `y` (0/1) with `bins` equal-width calibration bins.
-pub fn evaluate(p: &[f64], y: &[f64], bins: usize) -> (Metrics, Reliability) {
-    let rel = reliability(p, y, bins);
+/// Every metric for predictions `p` of labels `y` (0/1) with `bins` calibration bins.
+pub fn evaluate(p: &[f64], y: &[f64], bins: usize, binning: Binning) -> (Metrics, Reliability) {
+    let rel = reliability(p, y, bins, binning);
     let metrics = Metrics {
         log_loss: log_loss(p, y),
         brier: brier(p, y),

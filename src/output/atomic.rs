@@ -25,6 +25,24 @@ fn sibling(dir: &Path, tag: &str) -> PathBuf {
     dir.with_file_name(format!(".{name}.{tag}-{}-{nanos}", std::process::id()))
 }
 
+/// Write one file atomically: a hidden temporary beside it, flushed, then renamed over it.
+pub fn write_file(path: &Path, bytes: &[u8]) -> Result<(), Error> {
+    if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
+        fs::create_dir_all(parent).map_err(output_err(parent))?;
+    }
+    let tmp = sibling(path, "tmp");
+    let result = (|| {
+        let mut f = fs::File::create(&tmp).map_err(output_err(&tmp))?;
+        f.write_all(bytes).map_err(output_err(&tmp))?;
+        f.sync_all().map_err(output_err(&tmp))?;
+        fs::rename(&tmp, path).map_err(output_err(path))
+    })();
+    if result.is_err() {
+        let _ = fs::remove_file(&tmp);
+    }
+    result
+}
+
 /// Replace directory `dir` with one holding exactly `artifacts`.
 pub fn write_dir(dir: &Path, artifacts: &[Artifact]) -> Result<(), Error> {
     if let Some(parent) = dir.parent().filter(|p| !p.as_os_str().is_empty()) {
@@ -35,6 +53,9 @@ pub fn write_dir(dir: &Path, artifacts: &[Artifact]) -> Result<(), Error> {
         fs::create_dir(&tmp).map_err(output_err(&tmp))?;
         for a in artifacts {
             let path = tmp.join(&a.name);
+            if let Some(parent) = path.parent().filter(|p| *p != tmp) {
+                fs::create_dir_all(parent).map_err(output_err(parent))?;
+            }
             let mut f = fs::File::create(&path).map_err(output_err(&path))?;
             f.write_all(&a.bytes).map_err(output_err(&path))?;
             f.sync_all().map_err(output_err(&path))?;
@@ -85,7 +106,19 @@ mod tests {
     fn replaces_the_whole_directory_and_leaves_no_temporaries() {
         let root = tempfile::tempdir().unwrap();
         let dir = root.path().join("runs").join("exp");
-        write_dir(&dir, &[art("a.txt", "1"), art("b.txt", "2")]).unwrap();
+        write_dir(
+            &dir,
+            &[
+                art("a.txt", "1"),
+                art("b.txt", "2"),
+                art("plots/p.svg", "<svg/>"),
+            ],
+        )
+        .unwrap();
+        assert_eq!(
+            fs::read_to_string(dir.join("plots/p.svg")).unwrap(),
+            "<svg/>"
+        );
         write_dir(&dir, &[art("a.txt", "3")]).unwrap();
         assert_eq!(fs::read_to_string(dir.join("a.txt")).unwrap(), "3");
         assert!(
@@ -104,8 +137,15 @@ mod tests {
         let root = tempfile::tempdir().unwrap();
         let dir = root.path().join("exp");
         write_dir(&dir, &[art("a.txt", "old")]).unwrap();
-        // A file name that cannot be created (a path into a missing folder) fails mid-way.
-        let err = write_dir(&dir, &[art("a.txt", "new"), art("missing/b.txt", "x")]);
+        // A file name that cannot be created (it contains NUL) fails mid-way.
+        let err = write_dir(
+            &dir,
+            &[
+                art("a.txt", "new"),
+                art("plots/x.svg", "<svg/>"),
+                art("b\0.txt", "x"),
+            ],
+        );
         assert!(err.is_err());
         assert_eq!(fs::read_to_string(dir.join("a.txt")).unwrap(), "old");
         assert_eq!(fs::read_dir(root.path()).unwrap().count(), 1);

@@ -1,35 +1,43 @@
-//! report.md: the experiment, the dataset, the metrics table (best value per column in
-//! bold), convergence, posterior weights and the calibration tables.
+//! report.md: the tables of [`super::tables`] as Markdown, with the figures referenced as
+//! SVG files written beside it (`plots/<stem>.svg`).
 
 use std::fmt::Write;
 
-use crate::record::{ExperimentRecord, RunRecord};
+use super::plots::Figure;
+use super::tables::{self, Table};
+use crate::record::ExperimentRecord;
 
-/// Metric columns of the summary table: (header, accessor, lower is better).
-type Column = (
-    &'static str,
-    fn(&crate::metrics::Metrics) -> Option<f64>,
-    bool,
-);
+pub fn table(s: &mut String, t: &Table) {
+    let _ = writeln!(s, "| {} |", t.headers.join(" | "));
+    let aligns: Vec<&str> = t
+        .numeric
+        .iter()
+        .map(|&n| if n { "---:" } else { "---" })
+        .collect();
+    let _ = writeln!(s, "|{}|", aligns.join("|"));
+    for row in &t.rows {
+        let cells: Vec<String> = row
+            .iter()
+            .map(|c| {
+                if c.strong {
+                    format!("**{}**", c.text)
+                } else {
+                    c.text.replace('|', "\\|")
+                }
+            })
+            .collect();
+        let _ = writeln!(s, "| {} |", cells.join(" | "));
+    }
+    s.push('\n');
+}
 
-const COLUMNS: [Column; 6] = [
-    ("log-loss", |m| Some(m.log_loss), true),
-    ("Brier", |m| Some(m.brier), true),
-    ("accuracy", |m| Some(m.accuracy), false),
-    ("AUC", |m| m.auc, false),
-    ("ECE", |m| Some(m.ece), true),
-    ("MCE", |m| Some(m.mce), true),
-];
-
-fn num(v: Option<f64>) -> String {
-    match v {
-        Some(v) if v.is_finite() => format!("{v:.4}"),
-        Some(v) => v.to_string(),
-        None => "–".into(),
+fn figure(s: &mut String, figures: &[Figure], stem: &str) {
+    if let Some(f) = figures.iter().find(|f| f.stem == stem) {
+        let _ = writeln!(s, "![{}](plots/{}.svg)\n", f.caption, f.stem);
     }
 }
 
-pub fn report(r: &ExperimentRecord) -> String {
+pub fn report(r: &ExperimentRecord, figures: &[Figure]) -> String {
     let mut s = String::new();
     let e = &r.experiment;
     let _ = writeln!(s, "# bayeslab report: {}\n", e.name);
@@ -39,21 +47,15 @@ pub fn report(r: &ExperimentRecord) -> String {
     let _ = writeln!(s, "- experiment file: `{}`", e.file);
     let _ = writeln!(s, "- seed: {}", e.seed);
     if r.runs.is_empty() {
+        // An approximation-lab experiment: no dataset, metrics or calibration to show.
         s.push('\n');
-    } else {
-        let _ = writeln!(s, "- prior: w ~ N(0, {}^-1 I)", e.prior_precision);
-        let _ = writeln!(s, "- calibration bins: {}\n", e.calibration_bins);
-        dataset(&mut s, r);
-        metrics_table(&mut s, r);
-        convergence(&mut s, r);
-        weights(&mut s, r);
-        calibration(&mut s, r);
+        super::lab_markdown::approximation_lab(&mut s, &r.posteriors);
+        reproducibility(&mut s, r);
+        return s;
     }
-    super::lab_markdown::approximation_lab(&mut s, &r.posteriors);
-    s
-}
+    let _ = writeln!(s, "- prior: w ~ N(0, {}^-1 I)", e.prior_precision);
+    let _ = writeln!(s, "- calibration bins: {}\n", e.calibration_bins);
 
-fn dataset(s: &mut String, r: &ExperimentRecord) {
     let d = &r.dataset;
     let _ = writeln!(s, "## Dataset\n");
     let _ = writeln!(
@@ -85,167 +87,77 @@ fn dataset(s: &mut String, r: &ExperimentRecord) {
     for n in &d.notes {
         let _ = writeln!(s, "- note: {n}");
     }
-    let _ = writeln!(
-        s,
-        "\n| feature | mean | sd | min | max | missing |\n|---|---:|---:|---:|---:|---:|"
-    );
-    for f in &d.summaries {
-        let _ = writeln!(
-            s,
-            "| {} | {:.4} | {:.4} | {} | {} | {} |",
-            f.name, f.mean, f.sd, f.min, f.max, f.missing
-        );
-    }
     s.push('\n');
-}
+    table(&mut s, &tables::features(r));
 
-fn metrics_table(s: &mut String, r: &ExperimentRecord) {
     let _ = writeln!(s, "## Test-set metrics\n");
-    let rows: Vec<(&RunRecord, &crate::record::PredictiveRecord)> = r
-        .runs
-        .iter()
-        .flat_map(|run| run.predictives.iter().map(move |p| (run, p)))
-        .collect();
-    if rows.is_empty() {
+    if tables::predictive_rows(r).is_empty() {
         let _ = writeln!(s, "No run produced predictions.\n");
-        return;
+    } else {
+        table(&mut s, &tables::metrics(r));
+        let _ = writeln!(s, "Bold marks the best value per column. Log-loss clips p to [1e-15, 1 - 1e-15]. The ECE interval is a bootstrap percentile interval over test rows.\n");
     }
-    let best: Vec<Option<f64>> = COLUMNS
-        .iter()
-        .map(|(_, get, lower)| {
-            let vals = rows.iter().filter_map(|(_, p)| get(&p.metrics));
-            if *lower {
-                vals.reduce(f64::min)
-            } else {
-                vals.reduce(f64::max)
-            }
-        })
-        .collect();
-    let _ = write!(s, "| run | predictive |");
-    for (h, _, lower) in COLUMNS {
-        let _ = write!(s, " {h} {} |", if lower { "↓" } else { "↑" });
-    }
-    let _ = writeln!(s, "\n|---|---|{}", "---:|".repeat(COLUMNS.len()));
-    for (run, p) in &rows {
-        let _ = write!(s, "| {} | {} |", run.id, p.name);
-        for ((_, get, _), b) in COLUMNS.iter().zip(&best) {
-            let v = get(&p.metrics);
-            let cell = num(v);
-            // compare as displayed, so rows that print the same value are all marked
-            if v.is_some() && cell == num(*b) {
-                let _ = write!(s, " **{cell}** |");
-            } else {
-                let _ = write!(s, " {cell} |");
-            }
-        }
-        s.push('\n');
-    }
-    let _ = writeln!(
-        s,
-        "\nBold marks the best value per column. Log-loss clips p to [1e-15, 1 - 1e-15].\n"
-    );
-}
 
-fn convergence(s: &mut String, r: &ExperimentRecord) {
     let _ = writeln!(s, "## Convergence\n");
-    let _ = writeln!(
-        s,
-        "| run | kind | termination | iterations | objective | final gradient norm | fit seconds | log evidence |\n|---|---|---|---:|---:|---:|---:|---:|"
-    );
-    for run in &r.runs {
-        let last = r
-            .trace
-            .iter()
-            .rev()
-            .find(|t| t.run == run.id)
-            .map(|t| t.iterate.grad_norm);
-        let term = run
-            .termination
-            .map(|t| t.to_string())
-            .unwrap_or_else(|| "failed".into());
-        let ev = run.posterior.as_ref().and_then(|p| p.log_evidence);
-        let _ = writeln!(
-            s,
-            "| {} | {} | {} | {} | {} | {} | {:.3} | {} |",
-            run.id,
-            run.kind,
-            term,
-            run.iterations,
-            num(run.objective),
-            last.map(|g| format!("{g:.2e}"))
-                .unwrap_or_else(|| "–".into()),
-            run.fit_seconds,
-            num(ev)
-        );
-    }
+    table(&mut s, &tables::convergence(r));
     for run in r.failed_runs() {
         let _ = writeln!(
             s,
-            "\n**{} failed:** {}",
+            "**{} failed:** {}\n",
             run.id,
             run.error.as_deref().unwrap_or("")
         );
     }
-    s.push('\n');
+    figure(&mut s, figures, "convergence-gradient");
+    figure(&mut s, figures, "convergence-objective");
+
+    if let Some(t) = tables::weights(r) {
+        let _ = writeln!(
+            s,
+            "## Weights\n\nPoint estimates; for runs with a posterior, mean ± 2 sd.\n"
+        );
+        table(&mut s, &t);
+        figure(&mut s, figures, "weights");
+        for run in &r.runs {
+            figure(&mut s, figures, &format!("heatmaps-{}", run.id));
+        }
+    }
+
+    let _ = writeln!(s, "## Calibration\n");
+    for (run, p) in tables::predictive_rows(r) {
+        let _ = writeln!(s, "### {} / {}\n", run.id, p.name);
+        figure(
+            &mut s,
+            figures,
+            &format!("reliability-{}-{}", run.id, p.name),
+        );
+        table(&mut s, &tables::calibration(p));
+        let _ = writeln!(s, "ECE {:.4}, MCE {:.4}\n", p.metrics.ece, p.metrics.mce);
+    }
+
+    if let Some(c) = &r.comparison {
+        let _ = writeln!(s, "## Comparison with the baseline\n");
+        let _ = writeln!(s, "A = `{}`, B = this run; paired bootstrap over test rows ({} resamples); lower is better, so a negative B − A is an improvement.\n", c.baseline, c.resamples);
+        table(&mut s, &tables::comparison(&c.rows));
+    }
+
+    super::lab_markdown::approximation_lab(&mut s, &r.posteriors);
+    reproducibility(&mut s, r);
+    s
 }
 
-fn weights(s: &mut String, r: &ExperimentRecord) {
-    let runs: Vec<&RunRecord> = r
-        .runs
-        .iter()
-        .filter(|run| !run.weights.is_empty())
-        .collect();
-    if runs.is_empty() {
-        return;
-    }
+fn reproducibility(s: &mut String, r: &ExperimentRecord) {
+    let pv = &r.provenance;
+    let _ = writeln!(s, "## Reproducibility\n");
     let _ = writeln!(
         s,
-        "## Weights\n\nPoint estimates; for runs with a posterior, mean ± 2 sd.\n"
+        "- bayeslab {}; seed {}; created {}; {} cores\n",
+        pv.version, pv.seed, pv.created, pv.cores
     );
-    let _ = write!(s, "| column |");
-    for run in &runs {
-        let _ = write!(s, " {} |", run.id);
-    }
-    let _ = writeln!(s, "\n|---|{}", "---:|".repeat(runs.len()));
-    for (j, col) in r.dataset.columns.iter().enumerate() {
-        let _ = write!(s, "| {col} |");
-        for run in &runs {
-            match &run.posterior {
-                Some(p) => {
-                    let _ = write!(s, " {:.4} ± {:.4} |", p.mean[j], 2.0 * p.cov_diag[j].sqrt());
-                }
-                None => {
-                    let _ = write!(s, " {:.4} |", run.weights[j]);
-                }
-            }
-        }
-        s.push('\n');
-    }
-    s.push('\n');
-}
-
-fn calibration(s: &mut String, r: &ExperimentRecord) {
-    let _ = writeln!(s, "## Calibration\n");
-    for run in &r.runs {
-        for p in &run.predictives {
-            let _ = writeln!(s, "### {} / {}\n", run.id, p.name);
-            let _ = writeln!(
-                s,
-                "| bin | count | mean predicted | observed frequency |\n|---|---:|---:|---:|"
-            );
-            for b in &p.calibration {
-                let _ = writeln!(
-                    s,
-                    "| [{:.2}, {:.2}{} | {} | {} | {} |",
-                    b.lower,
-                    b.upper,
-                    if b.upper >= 1.0 { "]" } else { ")" },
-                    b.count,
-                    num(b.mean_predicted),
-                    num(b.observed_frequency)
-                );
-            }
-            let _ = writeln!(s, "\nECE {:.4}, MCE {:.4}\n", p.metrics.ece, p.metrics.mce);
-        }
-    }
+    table(s, &tables::data_files(r));
+    let _ = writeln!(
+        s,
+        "The resolved experiment (every default filled in):\n\n```toml\n{}```",
+        pv.config
+    );
 }

@@ -3,24 +3,31 @@
 
 mod atomic;
 mod csv;
+pub mod html;
 mod lab_markdown;
-mod markdown;
+pub mod markdown;
+pub mod plots;
+mod sweep;
+pub mod tables;
 
-pub use atomic::write_dir;
+pub use sweep::{point_dir, render_sweep};
+
+pub use atomic::{write_dir, write_file};
 
 use crate::record::ExperimentRecord;
 
-/// One output file: its name inside the run directory and its bytes.
+/// One output file: its path inside the run directory and its bytes.
 #[derive(Debug, Clone)]
 pub struct Artifact {
     pub name: String,
     pub bytes: Vec<u8>,
 }
 
-/// results.json, predictions.csv, trace.csv and report.md for `record`.
+/// results.json, predictions.csv, trace.csv, report.md, report.html and plots/*.svg.
 pub fn render(record: &ExperimentRecord) -> Vec<Artifact> {
     let json = serde_json::to_vec_pretty(record).expect("the run record serialises to JSON");
-    vec![
+    let figures = plots::figures(record);
+    let mut out = vec![
         Artifact {
             name: "results.json".into(),
             bytes: json,
@@ -35,7 +42,23 @@ pub fn render(record: &ExperimentRecord) -> Vec<Artifact> {
         },
         Artifact {
             name: "report.md".into(),
-            bytes: markdown::report(record).into_bytes(),
+            bytes: markdown::report(record, &figures).into_bytes(),
         },
-    ]
+        Artifact {
+            name: "report.html".into(),
+            bytes: html::report(record, &figures).into_bytes(),
+        },
+    ];
+    if let Some(c) = &record.comparison {
+        let json = serde_json::to_vec_pretty(&c.rows).expect("comparisons serialise to JSON");
+        out.push(Artifact {
+            name: "comparison.json".into(),
+            bytes: json,
+        });
+    }
+    out.extend(figures.into_iter().map(|f| Artifact {
+        name: format!("plots/{}.svg", f.stem),
+        bytes: f.svg.into_bytes(),
+    }));
+    out
 }

@@ -1,0 +1,207 @@
+//! report.html: one self-contained file (inline CSS and SVG, no scripts, fonts or links) with
+//! the same tables as report.md and every figure drawn inline.
+
+use std::fmt::Write;
+
+use super::plots::Figure;
+use super::tables::{self, Table};
+use crate::record::ExperimentRecord;
+
+pub const STYLE: &str = "body{font-family:system-ui,-apple-system,'Segoe UI',sans-serif;max-width:1100px;margin:2em auto;padding:0 1em;color:#222;line-height:1.45}\
+h1{font-size:1.6em;border-bottom:2px solid #1f77b4;padding-bottom:.2em}h2{margin-top:2em;border-bottom:1px solid #ddd}\
+table{border-collapse:collapse;margin:.6em 0 1.2em;font-size:.9em}th,td{border:1px solid #ccc;padding:.25em .6em}\
+th{background:#f3f6fa}td.num{text-align:right;font-variant-numeric:tabular-nums}td.best{font-weight:bold;background:#e8f4e8}\
+.figs{display:flex;flex-wrap:wrap;gap:1em}.fig{margin:0}.fig figcaption{font-size:.85em;color:#555}\
+pre{background:#f6f8fa;padding:1em;overflow:auto;font-size:.85em}.failed{color:#b00}code{background:#f3f3f3;padding:0 .2em}";
+
+/// Escape text for HTML element content and attribute values.
+pub fn escape(s: &str) -> String {
+    s.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
+}
+
+pub fn table(s: &mut String, t: &Table) {
+    s.push_str("<table><thead><tr>");
+    for h in &t.headers {
+        let _ = write!(s, "<th>{}</th>", escape(h));
+    }
+    s.push_str("</tr></thead><tbody>\n");
+    for row in &t.rows {
+        s.push_str("<tr>");
+        for (c, numeric) in row.iter().zip(&t.numeric) {
+            let mut class = Vec::new();
+            if *numeric {
+                class.push("num");
+            }
+            if c.strong {
+                class.push("best");
+            }
+            let attr = if class.is_empty() {
+                String::new()
+            } else {
+                format!(" class=\"{}\"", class.join(" "))
+            };
+            let _ = write!(s, "<td{attr}>{}</td>", escape(&c.text));
+        }
+        s.push_str("</tr>\n");
+    }
+    s.push_str("</tbody></table>\n");
+}
+
+pub fn figure(s: &mut String, f: &Figure) {
+    // plotters writes a prolog-free <svg> element, valid inline in HTML5.
+    let _ = writeln!(
+        s,
+        "<figure class=\"fig\" id=\"{}\">{}<figcaption>{}</figcaption></figure>",
+        escape(&f.stem),
+        f.svg,
+        escape(&f.caption)
+    );
+}
+
+fn figures_with_prefix(s: &mut String, figures: &[Figure], prefix: &str) {
+    let mine: Vec<&Figure> = figures
+        .iter()
+        .filter(|f| f.stem.starts_with(prefix))
+        .collect();
+    if mine.is_empty() {
+        return;
+    }
+    s.push_str("<div class=\"figs\">\n");
+    for f in mine {
+        figure(s, f);
+    }
+    s.push_str("</div>\n");
+}
+
+pub fn report(r: &ExperimentRecord, figures: &[Figure]) -> String {
+    let e = &r.experiment;
+    let d = &r.dataset;
+    let mut s = String::new();
+    let _ = write!(
+        s,
+        "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>bayeslab report: {}</title><style>{STYLE}</style></head><body>\n",
+        escape(&e.name)
+    );
+    let _ = writeln!(s, "<h1>bayeslab report: {}</h1>", escape(&e.name));
+    if let Some(desc) = &e.description {
+        let _ = writeln!(s, "<p>{}</p>", escape(desc));
+    }
+    let _ = writeln!(
+        s,
+        "<ul><li>experiment file: <code>{}</code></li><li>seed: {}</li><li>prior: w ~ N(0, {}<sup>-1</sup> I)</li><li>calibration bins: {}</li></ul>",
+        escape(&e.file),
+        e.seed,
+        e.prior_precision,
+        e.calibration_bins
+    );
+
+    let _ = writeln!(s, "<h2>Dataset</h2><ul>");
+    let files: Vec<String> = d
+        .files
+        .iter()
+        .map(|f| format!("<code>{}</code>", escape(f)))
+        .collect();
+    let _ = writeln!(
+        s,
+        "<li>files: {}</li><li>target: <code>{}</code></li>",
+        files.join(", "),
+        escape(&d.target)
+    );
+    let _ = writeln!(
+        s,
+        "<li>training rows: {} ({} positive); test rows: {} ({} positive)</li>",
+        d.rows_train, d.positives_train, d.rows_test, d.positives_test
+    );
+    let _ = writeln!(
+        s,
+        "<li>design columns ({}): {}</li>",
+        d.columns.len(),
+        escape(&d.columns.join(", "))
+    );
+    for n in &d.notes {
+        let _ = writeln!(s, "<li>note: {}</li>", escape(n));
+    }
+    s.push_str("</ul>\n");
+    table(&mut s, &tables::features(r));
+
+    let _ = writeln!(s, "<h2>Test-set metrics</h2>");
+    if tables::predictive_rows(r).is_empty() {
+        s.push_str("<p>No run produced predictions.</p>\n");
+    } else {
+        table(&mut s, &tables::metrics(r));
+        s.push_str("<p>Highlighted: the best value per column. Log-loss clips p to [1e-15, 1 − 1e-15]; the ECE interval is a bootstrap percentile interval over test rows.</p>\n");
+    }
+
+    let _ = writeln!(s, "<h2>Calibration</h2>");
+    s.push_str("<div class=\"figs\">\n");
+    for (run, p) in tables::predictive_rows(r) {
+        if let Some(f) = figures
+            .iter()
+            .find(|f| f.stem == format!("reliability-{}-{}", run.id, p.name))
+        {
+            figure(&mut s, f);
+        }
+    }
+    s.push_str("</div>\n");
+    for (run, p) in tables::predictive_rows(r) {
+        let _ = writeln!(
+            s,
+            "<details><summary>bins of {} / {} (ECE {:.4}, MCE {:.4})</summary>",
+            escape(&run.id),
+            escape(&p.name),
+            p.metrics.ece,
+            p.metrics.mce
+        );
+        table(&mut s, &tables::calibration(p));
+        s.push_str("</details>\n");
+    }
+
+    let _ = writeln!(s, "<h2>Convergence</h2>");
+    table(&mut s, &tables::convergence(r));
+    for run in r.failed_runs() {
+        let _ = writeln!(
+            s,
+            "<p class=\"failed\"><b>{} failed:</b> {}</p>",
+            escape(&run.id),
+            escape(run.error.as_deref().unwrap_or(""))
+        );
+    }
+    figures_with_prefix(&mut s, figures, "convergence-");
+
+    if let Some(t) = tables::weights(r) {
+        let _ = writeln!(s, "<h2>Weights</h2>");
+        figures_with_prefix(&mut s, figures, "weights");
+        figures_with_prefix(&mut s, figures, "heatmaps-");
+        let _ = writeln!(s, "<details><summary>table of weights</summary>");
+        table(&mut s, &t);
+        s.push_str("</details>\n");
+    }
+
+    if let Some(c) = &r.comparison {
+        let _ = writeln!(s, "<h2>Comparison with the baseline</h2>");
+        let _ = writeln!(s, "<p>A = <code>{}</code>, B = this run; paired bootstrap over test rows ({} resamples); lower is better, so a negative B − A is an improvement.</p>", escape(&c.baseline), c.resamples);
+        table(&mut s, &tables::comparison(&c.rows));
+    }
+
+    let pv = &r.provenance;
+    let _ = writeln!(s, "<h2>Reproducibility</h2>");
+    let _ = writeln!(
+        s,
+        "<p>bayeslab {}; seed {}; created {}; {} cores</p>",
+        escape(&pv.version),
+        pv.seed,
+        escape(&pv.created),
+        pv.cores
+    );
+    table(&mut s, &tables::data_files(r));
+    let _ = writeln!(
+        s,
+        "<p>The resolved experiment (every default filled in):</p><pre>{}</pre>",
+        escape(&pv.config)
+    );
+    s.push_str("</body></html>\n");
+    s
+}

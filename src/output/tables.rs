@@ -1,0 +1,293 @@
+//! The report's tables, built once from the record and rendered by both report.md and
+//! report.html, so the two can never disagree.
+
+use crate::metrics::Metrics;
+use crate::record::{ExperimentRecord, PredictiveRecord, RunRecord};
+
+/// A table of text cells; `strong` cells are the best value of their column.
+#[derive(Debug, Clone, Default)]
+pub struct Table {
+    pub headers: Vec<String>,
+    /// Per column: right-aligned (numbers) or not.
+    pub numeric: Vec<bool>,
+    pub rows: Vec<Vec<Cell>>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Cell {
+    pub text: String,
+    pub strong: bool,
+}
+
+impl From<String> for Cell {
+    fn from(text: String) -> Self {
+        Cell {
+            text,
+            strong: false,
+        }
+    }
+}
+
+impl From<&str> for Cell {
+    fn from(text: &str) -> Self {
+        Cell {
+            text: text.to_string(),
+            strong: false,
+        }
+    }
+}
+
+pub fn num(v: Option<f64>) -> String {
+    match v {
+        Some(v) if v.is_finite() => format!("{v:.4}"),
+        Some(v) => v.to_string(),
+        None => "–".into(),
+    }
+}
+
+/// Metric columns: (header, accessor, lower is better).
+type MetricColumn = (&'static str, fn(&Metrics) -> Option<f64>, bool);
+
+pub const METRICS: [MetricColumn; 6] = [
+    ("log-loss", |m| Some(m.log_loss), true),
+    ("Brier", |m| Some(m.brier), true),
+    ("accuracy", |m| Some(m.accuracy), false),
+    ("AUC", |m| m.auc, false),
+    ("ECE", |m| Some(m.ece), true),
+    ("MCE", |m| Some(m.mce), true),
+];
+
+/// (run, predictive) pairs in record order.
+pub fn predictive_rows(r: &ExperimentRecord) -> Vec<(&RunRecord, &PredictiveRecord)> {
+    r.runs
+        .iter()
+        .flat_map(|run| run.predictives.iter().map(move |p| (run, p)))
+        .collect()
+}
+
+/// One row per run and predictive; the best value per column (as displayed) is strong.
+pub fn metrics(r: &ExperimentRecord) -> Table {
+    let rows = predictive_rows(r);
+    let best: Vec<String> = METRICS
+        .iter()
+        .map(|(_, get, lower)| {
+            let vals = rows.iter().filter_map(|(_, p)| get(&p.metrics));
+            num(if *lower {
+                vals.reduce(f64::min)
+            } else {
+                vals.reduce(f64::max)
+            })
+        })
+        .collect();
+    let mut headers = vec!["run".to_string(), "predictive".to_string()];
+    headers.extend(
+        METRICS
+            .iter()
+            .map(|(h, _, lower)| format!("{h} {}", if *lower { "↓" } else { "↑" })),
+    );
+    headers.push("ECE 95% CI".into());
+    let mut numeric = vec![false, false];
+    numeric.extend([true; 7]);
+    let rows = rows
+        .iter()
+        .map(|(run, p)| {
+            let mut cells: Vec<Cell> = vec![run.id.as_str().into(), p.name.as_str().into()];
+            for ((_, get, _), b) in METRICS.iter().zip(&best) {
+                let text = num(get(&p.metrics));
+                let strong = text != "–" && &text == b;
+                cells.push(Cell { text, strong });
+            }
+            cells.push(match p.ece_ci {
+                Some([lo, hi]) => format!("[{lo:.4}, {hi:.4}]").into(),
+                None => "–".into(),
+            });
+            cells
+        })
+        .collect();
+    Table {
+        headers,
+        numeric,
+        rows,
+    }
+}
+
+pub fn convergence(r: &ExperimentRecord) -> Table {
+    let headers = [
+        "run",
+        "kind",
+        "termination",
+        "iterations",
+        "objective",
+        "final gradient norm",
+        "fit seconds",
+        "log evidence",
+    ];
+    let rows = r
+        .runs
+        .iter()
+        .map(|run| {
+            let last = r
+                .trace
+                .iter()
+                .rev()
+                .find(|t| t.run == run.id)
+                .map(|t| t.iterate.grad_norm);
+            vec![
+                run.id.as_str().into(),
+                run.kind.as_str().into(),
+                run.termination
+                    .map(|t| t.to_string())
+                    .unwrap_or_else(|| "failed".into())
+                    .into(),
+                run.iterations.to_string().into(),
+                num(run.objective).into(),
+                last.map(|g| format!("{g:.2e}"))
+                    .unwrap_or_else(|| "–".into())
+                    .into(),
+                format!("{:.3}", run.fit_seconds).into(),
+                num(run.posterior.as_ref().and_then(|p| p.log_evidence)).into(),
+            ]
+        })
+        .collect();
+    Table {
+        headers: headers.iter().map(|h| h.to_string()).collect(),
+        numeric: vec![false, false, false, true, true, true, true, true],
+        rows,
+    }
+}
+
+pub fn features(r: &ExperimentRecord) -> Table {
+    let rows = r
+        .dataset
+        .summaries
+        .iter()
+        .map(|f| {
+            vec![
+                f.name.as_str().into(),
+                format!("{:.4}", f.mean).into(),
+                format!("{:.4}", f.sd).into(),
+                f.min.to_string().into(),
+                f.max.to_string().into(),
+                f.missing.to_string().into(),
+            ]
+        })
+        .collect();
+    Table {
+        headers: ["feature", "mean", "sd", "min", "max", "missing"]
+            .iter()
+            .map(|h| h.to_string())
+            .collect(),
+        numeric: vec![false, true, true, true, true, true],
+        rows,
+    }
+}
+
+/// Weights per design column: mean ± 2 sd for posteriors, else the point estimate.
+pub fn weights(r: &ExperimentRecord) -> Option<Table> {
+    let runs: Vec<&RunRecord> = r
+        .runs
+        .iter()
+        .filter(|run| run.weights.len() == r.dataset.columns.len())
+        .collect();
+    if runs.is_empty() {
+        return None;
+    }
+    let mut headers = vec!["column".to_string()];
+    headers.extend(runs.iter().map(|run| run.id.clone()));
+    let rows = r
+        .dataset
+        .columns
+        .iter()
+        .enumerate()
+        .map(|(j, col)| {
+            let mut cells: Vec<Cell> = vec![col.as_str().into()];
+            cells.extend(runs.iter().map(|run| match &run.posterior {
+                Some(p) => format!("{:.4} ± {:.4}", p.mean[j], 2.0 * p.cov_diag[j].sqrt()).into(),
+                None => format!("{:.4}", run.weights[j]).into(),
+            }));
+            cells
+        })
+        .collect();
+    let numeric = std::iter::once(false)
+        .chain(runs.iter().map(|_| true))
+        .collect();
+    Some(Table {
+        headers,
+        numeric,
+        rows,
+    })
+}
+
+pub fn calibration(p: &PredictiveRecord) -> Table {
+    let rows = p
+        .calibration
+        .iter()
+        .map(|b| {
+            let close = if b.upper >= 1.0 { "]" } else { ")" };
+            vec![
+                format!("[{:.3}, {:.3}{close}", b.lower, b.upper).into(),
+                b.count.to_string().into(),
+                num(b.mean_predicted).into(),
+                num(b.observed_frequency).into(),
+            ]
+        })
+        .collect();
+    Table {
+        headers: ["bin", "count", "mean predicted", "observed frequency"]
+            .iter()
+            .map(|h| h.to_string())
+            .collect(),
+        numeric: vec![false, true, true, true],
+        rows,
+    }
+}
+
+/// The paired-bootstrap comparison of two runs, one row per run, predictive and metric.
+pub fn comparison(rows: &[crate::compare::Comparison]) -> Table {
+    let headers = [
+        "run",
+        "predictive",
+        "metric",
+        "A",
+        "B",
+        "B − A",
+        "95% CI",
+        "verdict",
+    ];
+    let rows = rows
+        .iter()
+        .map(|c| {
+            vec![
+                c.run.as_str().into(),
+                c.predictive.as_str().into(),
+                c.metric.as_str().into(),
+                format!("{:.4}", c.a).into(),
+                format!("{:.4}", c.b).into(),
+                format!("{:+.4}", c.diff).into(),
+                format!("[{:+.4}, {:+.4}]", c.ci_low, c.ci_high).into(),
+                Cell {
+                    text: c.verdict.name().into(),
+                    strong: c.verdict != crate::compare::Verdict::WithinNoise,
+                },
+            ]
+        })
+        .collect();
+    Table {
+        headers: headers.iter().map(|h| h.to_string()).collect(),
+        numeric: vec![false, false, false, true, true, true, true, false],
+        rows,
+    }
+}
+
+pub fn data_files(r: &ExperimentRecord) -> Table {
+    Table {
+        headers: vec!["data file".into(), "SHA-256".into()],
+        numeric: vec![false, false],
+        rows: r
+            .provenance
+            .data_sha256
+            .iter()
+            .map(|(f, h)| vec![f.as_str().into(), h.as_str().into()])
+            .collect(),
+    }
+}
