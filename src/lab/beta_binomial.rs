@@ -7,7 +7,7 @@
 //! (a-1)/(a+b-2), J = (a+b-2)^3 / ((a-1)(b-1)); logit mode log(a/b), J = a b / (a+b).
 
 use super::dist::{Dist, Map};
-use super::family::{impossible, Built, DistanceScale};
+use super::family::{impossible, unsupported, Built, DistanceScale};
 use super::mode::{find_mode, LogDensity, Mode};
 use crate::config::ApproxKind;
 use crate::error::Result;
@@ -112,7 +112,7 @@ pub fn build(
                 ));
             }
             ApproxKind::LogNormal | ApproxKind::Mixture => {
-                unreachable!("validated: not a beta-binomial approximation")
+                return Err(unsupported(what, k, "beta-binomial"))
             }
         }
     }

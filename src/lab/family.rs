@@ -48,3 +48,15 @@ impl DistanceScale {
 pub fn impossible(what: &str, message: String) -> Error {
     Error::Numeric(NumericError::NonFinite(format!("{what}: {message}")))
 }
+
+/// An approximation the kind does not offer. Configuration validation rejects these first;
+/// this keeps a direct library caller from a panic.
+pub fn unsupported(what: &str, k: crate::config::ApproxKind, kind: &str) -> Error {
+    impossible(
+        what,
+        format!(
+            "approximation \"{}\" is not available for kind = \"{kind}\"",
+            k.name()
+        ),
+    )
+}

@@ -7,7 +7,7 @@
 //! whose closed forms ((a-1)/b, (a-1)/b² and log(a/b), 1/a) are the tests.
 
 use super::dist::{Dist, Map};
-use super::family::{impossible, Built, DistanceScale};
+use super::family::{impossible, unsupported, Built, DistanceScale};
 use super::mode::{find_mode, LogDensity, Mode};
 use crate::config::ApproxKind;
 use crate::error::Result;
@@ -116,7 +116,7 @@ pub fn build(
                 ));
             }
             ApproxKind::LogitNormal | ApproxKind::Mixture => {
-                unreachable!("validated: not a gamma-poisson approximation")
+                return Err(unsupported(what, k, "gamma-poisson"))
             }
         }
     }

@@ -9,7 +9,7 @@ use rand_distr::{Distribution, StandardNormal};
 
 use super::cauchy::{CauchyModel, CauchyPosterior};
 use super::dist::Dist;
-use super::family::{impossible, Built};
+use super::family::{impossible, unsupported, Built};
 use super::mode::find_mode;
 use super::summary::ModeRecord;
 use crate::config::ApproxKind;
@@ -104,7 +104,7 @@ pub fn build(
                     .join(" + "),
                 Dist::Mixture(modes.iter().map(ModeRecord::component).collect()),
             )),
-            _ => unreachable!("validated: not a mixture-laplace approximation"),
+            _ => return Err(unsupported(what, k, "mixture-laplace")),
         }
     }
     Ok(Built {
