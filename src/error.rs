@@ -70,6 +70,11 @@ pub enum NumericError {
 
     #[error("{0}")]
     NonFinite(String),
+
+    /// Design column `column` (0-based) is a linear combination of the columns before it, so
+    /// an unpenalised fit has no unique optimum.
+    #[error("design column {column} is a linear combination of the columns before it")]
+    Collinear { column: usize },
 }
 
 pub type Result<T, E = Error> = std::result::Result<T, E>;

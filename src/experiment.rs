@@ -196,6 +196,36 @@ fn run_method(
     let x = dataset.train.x.as_ref();
     let fit = match logistic::fit(x, &dataset.train.y, &settings, &method.id, cancel, observer) {
         Ok(fit) => fit,
+        Err(crate::error::NumericError::Collinear { column }) => {
+            let name = dataset
+                .columns
+                .get(column)
+                .map(String::as_str)
+                .unwrap_or("?");
+            let x = &dataset.train.x;
+            let constant = (0..x.nrows()).all(|i| x[(i, column)] == x[(0, column)]);
+            let message = if constant {
+                format!(
+                    "{}: design column \"{name}\" is constant on the training rows, so under maximum likelihood its \
+                     weight is not identified (it duplicates the intercept). Drop it from [data] features, or use \
+                     logistic-map / logistic-laplace: the prior makes the optimum unique",
+                    method.id
+                )
+            } else {
+                format!(
+                "{}: design column \"{name}\" is a linear combination of the columns before it ({}), so the \
+                 maximum-likelihood weights are not unique. Drop the column from [data] features, or use logistic-map / logistic-laplace: the prior makes the optimum unique",
+                method.id,
+                dataset.columns[..column].join(", ")
+            )
+            };
+            return Ok(RunRecord::failed(
+                &method.id,
+                method.kind.name(),
+                start.elapsed().as_secs_f64(),
+                message,
+            ));
+        }
         Err(e) => {
             return Ok(RunRecord::failed(
                 &method.id,
@@ -234,7 +264,8 @@ fn run_method(
     if termination == Termination::Stalled {
         record.error = Some(format!(
             "{}: the optimiser could not decrease the objective any further before the gradient norm reached \
-             the tolerance {:e}; raise `tolerance` or standardise the features",
+             the tolerance {:e}; the columns may be nearly collinear or the features badly scaled: standardise them, \
+             drop near-duplicate columns, use a prior (logistic-map) or raise `tolerance`",
             method.id, method.tolerance
         ));
         return Ok(record);

@@ -49,6 +49,7 @@ fn read_frame(path: &Path) -> Result<DataFrame> {
                     "the file is empty: a CSV needs a header row and data rows",
                 ));
             }
+            check_header(path)?;
             CsvReadOptions::default()
                 .with_has_header(true)
                 .with_infer_schema_length(None)
@@ -64,6 +65,36 @@ fn read_frame(path: &Path) -> Result<DataFrame> {
         return Err(Error::data(path, "the file has a header but no data rows"));
     }
     Ok(df)
+}
+
+/// Polars renames a repeated CSV column silently; a repeated name is almost always a mistake
+/// in the file, so refuse it and name the column.
+fn check_header(path: &Path) -> Result<()> {
+    use std::io::BufRead;
+    let file =
+        std::fs::File::open(path).map_err(|e| Error::data(path, format!("cannot open: {e}")))?;
+    let mut header = String::new();
+    std::io::BufReader::new(file)
+        .read_line(&mut header)
+        .map_err(|e| Error::data(path, format!("cannot read the header: {e}")))?;
+    let names: Vec<&str> = header
+        .trim_end()
+        .split(',')
+        .map(|n| n.trim().trim_matches('"'))
+        .collect();
+    for (i, n) in names.iter().enumerate() {
+        if let Some(first) = names[..i].iter().position(|m| m == n) {
+            return Err(Error::data(
+                path,
+                format!(
+                    "the header names column \"{n}\" twice (columns {} and {}); rename one of them",
+                    first + 1,
+                    i + 1
+                ),
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// Read `target` and the feature columns (`features`, or every other numeric column).

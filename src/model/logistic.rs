@@ -127,6 +127,11 @@ pub fn fit(
     cancel: Option<&AtomicBool>,
     observer: &mut dyn Observer,
 ) -> Result<LogisticFit, NumericError> {
+    if settings.precision == 0.0 {
+        if let Some(column) = crate::numeric::linalg::dependent_column(x, 1e-10) {
+            return Err(NumericError::Collinear { column });
+        }
+    }
     let objective = LogisticObjective::new(x, y, settings.precision);
     let control = Control {
         max_iter: settings.max_iter,

@@ -111,6 +111,41 @@ impl Cholesky {
     }
 }
 
+/// The first column of X that is (numerically) a linear combination of the columns before it,
+/// by a Cholesky factorisation of the column-normalised Gram matrix with a relative pivot
+/// threshold: a pivot below `tol` means the column adds no new direction.
+pub fn dependent_column(x: MatRef<'_, f64>, tol: f64) -> Option<usize> {
+    let d = x.ncols();
+    let norms: Vec<f64> = (0..d)
+        .map(|j| {
+            (0..x.nrows())
+                .map(|i| x[(i, j)].powi(2))
+                .sum::<f64>()
+                .sqrt()
+        })
+        .collect();
+    let mut g = weighted_gram(x, &vec![1.0; x.nrows()]);
+    for i in 0..d {
+        for j in 0..d {
+            let s = norms[i] * norms[j];
+            g[(i, j)] = if s > 0.0 { g[(i, j)] / s } else { 0.0 };
+        }
+    }
+    let mut l = Mat::<f64>::zeros(d, d);
+    for j in 0..d {
+        let pivot = g[(j, j)] - (0..j).map(|k| l[(j, k)].powi(2)).sum::<f64>();
+        if pivot <= tol {
+            return Some(j);
+        }
+        l[(j, j)] = pivot.sqrt();
+        for i in j + 1..d {
+            l[(i, j)] =
+                (g[(i, j)] - (0..j).map(|k| l[(i, k)] * l[(j, k)]).sum::<f64>()) / l[(j, j)];
+        }
+    }
+    None
+}
+
 /// X^T diag(s) X for non-negative weights s (the Gauss-Newton/Fisher form of a GLM Hessian).
 pub fn weighted_gram(x: MatRef<'_, f64>, s: &[f64]) -> Mat<f64> {
     let (n, d) = (x.nrows(), x.ncols());
@@ -236,6 +271,22 @@ mod tests {
                 assert!((cov[i][j] - inv[(i, j)]).abs() < tol, "({i},{j})");
             }
         }
+    }
+
+    #[test]
+    fn finds_the_first_dependent_column() {
+        let x = Mat::<f64>::from_fn(6, 4, |i, j| match j {
+            0 => 1.0,
+            1 => i as f64,
+            2 => 3.0 - 2.0 * i as f64, // 3 * col0 - 2 * col1
+            _ => (i * i) as f64,
+        });
+        assert_eq!(dependent_column(x.as_ref(), 1e-10), Some(2));
+        let y = Mat::<f64>::from_fn(6, 2, |i, j| if j == 0 { 1.0 } else { i as f64 });
+        assert_eq!(dependent_column(y.as_ref(), 1e-10), None);
+        // an all-zero column has no direction at all
+        let z = Mat::<f64>::from_fn(6, 2, |i, j| if j == 0 { 1.0 + i as f64 } else { 0.0 });
+        assert_eq!(dependent_column(z.as_ref(), 1e-10), Some(1));
     }
 
     #[test]
