@@ -9,6 +9,7 @@ use crate::compare;
 use crate::config::{Evaluation, MethodPlan, Plan};
 use crate::data::{self, Dataset};
 use crate::error::{Error, Result};
+use crate::lab;
 use crate::metrics;
 use crate::model::gaussian::Activations;
 use crate::model::logistic::{self, FitSettings};
@@ -54,15 +55,42 @@ impl Observer for Recorder<'_> {
     }
 }
 
-/// Load the data of `plan` and run it.
+/// Load the data of `plan` and run it. An experiment with only `[[posterior]]` tables has
+/// no dataset: its record's dataset section is empty and it has no runs.
 pub fn run(
     plan: &Plan,
     monitor: &mut dyn Monitor,
     cancel: Option<&AtomicBool>,
 ) -> Result<ExperimentRecord> {
-    let dataset = data::load(&plan.data)?;
-    let mut record = run_on(plan, &dataset, monitor, cancel)?;
-    if let Some(dir) = &plan.baseline {
+    let mut record = match &plan.data {
+        Some(data) if !plan.methods.is_empty() => {
+            let dataset = data::load(data)?;
+            run_on(plan, &dataset, monitor, cancel)?
+        }
+        _ => ExperimentRecord {
+            schema_version: SCHEMA_VERSION,
+            experiment: experiment_info(plan),
+            dataset: DatasetInfo {
+                files: Vec::new(),
+                target: String::new(),
+                rows_train: 0,
+                rows_test: 0,
+                features: 0,
+                columns: Vec::new(),
+                positives_train: 0,
+                positives_test: 0,
+                summaries: Vec::new(),
+                notes: Vec::new(),
+            },
+            runs: Vec::new(),
+            provenance: Provenance::collect(plan, &lab_files(plan))?,
+            comparison: None,
+            posteriors: lab::run_all(&plan.posteriors, plan.seed)?,
+            test_y: Vec::new(),
+            trace: Vec::new(),
+        },
+    };
+    if let (Some(dir), false) = (&plan.baseline, record.runs.is_empty()) {
         let a = compare::Predictions::from_dir(dir)?;
         let b = compare::Predictions::from_record(&record);
         let resamples = plan.evaluation.resamples;
@@ -74,6 +102,29 @@ pub fn run(
         });
     }
     Ok(record)
+}
+
+/// The data files of the `[[posterior]]` tables (for the provenance digests).
+fn lab_files(plan: &Plan) -> Vec<std::path::PathBuf> {
+    plan.posteriors
+        .iter()
+        .filter_map(|p| match &p.source {
+            crate::config::PosteriorSource::Column { path, .. } => Some(path.clone()),
+            _ => None,
+        })
+        .collect()
+}
+
+fn experiment_info(plan: &Plan) -> ExperimentInfo {
+    ExperimentInfo {
+        name: plan.name.clone(),
+        seed: plan.seed,
+        description: plan.description.clone(),
+        file: plan.file.display().to_string(),
+        prior_precision: plan.prior.precision,
+        calibration_bins: plan.evaluation.calibration_bins,
+        calibration_binning: plan.evaluation.binning,
+    }
 }
 
 /// Run every method of `plan` on an already loaded dataset.
@@ -98,15 +149,7 @@ pub fn run_on(
     }
     Ok(ExperimentRecord {
         schema_version: SCHEMA_VERSION,
-        experiment: ExperimentInfo {
-            name: plan.name.clone(),
-            seed: plan.seed,
-            description: plan.description.clone(),
-            file: plan.file.display().to_string(),
-            prior_precision: plan.prior.precision,
-            calibration_bins: plan.evaluation.calibration_bins,
-            calibration_binning: plan.evaluation.binning,
-        },
+        experiment: experiment_info(plan),
         dataset: DatasetInfo {
             files: dataset
                 .files
@@ -124,8 +167,9 @@ pub fn run_on(
             notes: dataset.notes.clone(),
         },
         runs,
-        provenance: Provenance::collect(plan, &dataset.files)?,
+        provenance: Provenance::collect(plan, &[dataset.files.clone(), lab_files(plan)].concat())?,
         comparison: None,
+        posteriors: lab::run_all(&plan.posteriors, plan.seed)?,
         test_y: dataset.test.y.clone(),
         trace: recorder.rows,
     })

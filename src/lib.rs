@@ -11,6 +11,7 @@ pub mod config;
 pub mod data;
 pub mod error;
 pub mod experiment;
+pub mod lab;
 pub mod metrics;
 pub mod model;
 pub mod numeric;

@@ -20,6 +20,8 @@ pub struct ExperimentRecord {
     pub provenance: Provenance,
     /// The paired comparison with `baseline`, when the experiment names one.
     pub comparison: Option<ComparisonRecord>,
+    /// The approximation lab: one entry per `[[posterior]]` and subset size.
+    pub posteriors: Vec<crate::lab::PosteriorResult>,
     /// Test labels in test-set order (the `y` column of predictions.csv).
     #[serde(skip)]
     pub test_y: Vec<f64>,

@@ -178,17 +178,29 @@ fn compare(
 
 fn check(path: &Path) -> Result<i32, Error> {
     let plan = config::load(path)?;
-    let data = bayeslab::data::load(&plan.data)?;
-    println!(
-        "{}: ok — {} method(s); {} training and {} test rows, {} design columns",
-        path.display(),
-        plan.methods.len(),
-        data.train.rows(),
-        data.test.rows(),
-        data.columns.len()
-    );
-    for note in &data.notes {
-        println!("note: {note}");
+    if let (Some(data), false) = (&plan.data, plan.methods.is_empty()) {
+        let data = bayeslab::data::load(data)?;
+        println!(
+            "{}: ok — {} method(s); {} training and {} test rows, {} design columns",
+            path.display(),
+            plan.methods.len(),
+            data.train.rows(),
+            data.test.rows(),
+            data.columns.len()
+        );
+        for note in &data.notes {
+            println!("note: {note}");
+        }
+    }
+    for p in &plan.posteriors {
+        let obs = bayeslab::lab::observations::load(p)?;
+        println!(
+            "{}: ok — posterior \"{}\" ({}), {} data point(s)",
+            path.display(),
+            p.id,
+            p.kind.name(),
+            obs.len()
+        );
     }
     Ok(0)
 }

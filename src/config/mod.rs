@@ -2,6 +2,7 @@
 //! [`Plan`] ([`plan`]). Errors name the file, the key and the fix.
 
 pub mod plan;
+pub mod posterior;
 pub mod raw;
 mod resolve;
 mod suggest;
@@ -12,6 +13,7 @@ use std::path::Path;
 pub use plan::{
     DataPlan, DataSource, Evaluation, MethodPlan, Missing, Optimizer, Plan, Prior, Split,
 };
+pub use posterior::{ApproxKind, PosteriorKind, PosteriorPlan, PosteriorSource, Subset};
 pub use suggest::{did_you_mean, nearest};
 
 use crate::error::{Error, Result};

@@ -3,6 +3,7 @@
 
 use std::path::{Path, PathBuf};
 
+use super::posterior::PosteriorPlan;
 use super::raw::{RawExperiment, RawMethod, RawSplit};
 use super::suggest::did_you_mean;
 use crate::error::{Error, Result};
@@ -34,12 +35,15 @@ pub struct Plan {
     pub seed: u64,
     /// A previous run directory to compare this run against (paired bootstrap).
     pub baseline: Option<PathBuf>,
-    pub data: DataPlan,
+    /// `None` only when the experiment has no `[[method]]` (a pure approximation lab).
+    pub data: Option<DataPlan>,
     pub prior: Prior,
     pub evaluation: Evaluation,
     pub methods: Vec<MethodPlan>,
     /// `[sweep]`: the same experiment once per value of one key.
     pub sweep: Option<super::sweep::Sweep>,
+    /// The approximation lab's `[[posterior]]` tables.
+    pub posteriors: Vec<PosteriorPlan>,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -171,7 +175,14 @@ impl Plan {
                 .map(str::to_string)
                 .unwrap_or_else(|| "experiment".into()),
         };
-        let data = data_plan(&ctx, raw.data, seed)?;
+        let data = match raw.data {
+            Some(d) => Some(data_plan(&ctx, d, seed)?),
+            None if raw.methods.is_empty() && !raw.posteriors.is_empty() => None,
+            None => return Err(ctx.err(
+                "no [data] table: [[method]] needs one, e.g.\n[data]\npath = \"data.csv\"\ntarget = \"y\"",
+            )),
+        };
+        let posteriors = super::posterior::plans(file, &ctx.dir, raw.posteriors)?;
         let baseline = match raw.baseline {
             None => None,
             Some(b) => {
@@ -210,9 +221,9 @@ impl Plan {
             raw.evaluation.resamples.unwrap_or(DEFAULT_RESAMPLES as u64),
             1,
         )?;
-        if raw.methods.is_empty() {
+        if raw.methods.is_empty() && posteriors.is_empty() {
             return Err(ctx.err(
-                "no [[method]] tables: add at least one, e.g.\n[[method]]\nkind = \"logistic-laplace\"",
+                "no [[method]] tables: add at least one, e.g.\n[[method]]\nkind = \"logistic-laplace\"\n(or a [[posterior]] table for the approximation lab)",
             ));
         }
         let mut methods = Vec::with_capacity(raw.methods.len());
@@ -242,6 +253,7 @@ impl Plan {
             },
             methods,
             sweep: None,
+            posteriors,
         })
     }
 }

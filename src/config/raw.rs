@@ -13,13 +13,17 @@ pub struct RawExperiment {
     pub seed: Option<u64>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub baseline: Option<String>,
-    pub data: RawData,
+    /// Required by `[[method]]`; optional for an experiment with only `[[posterior]]` tables.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub data: Option<RawData>,
     #[serde(default)]
     pub prior: RawPrior,
     #[serde(default)]
     pub evaluation: RawEvaluation,
     #[serde(default, rename = "method")]
     pub methods: Vec<RawMethod>,
+    #[serde(default, rename = "posterior", skip_serializing_if = "Vec::is_empty")]
+    pub posteriors: Vec<super::posterior::RawPosterior>,
 }
 
 #[derive(Debug, Clone, Deserialize, Serialize)]

@@ -15,53 +15,13 @@ fn relative(plan: &Plan, path: &Path) -> String {
 impl Plan {
     /// The plan as a serde mirror with no `None` left where a default exists.
     pub fn to_raw(&self) -> RawExperiment {
-        let d = &self.data;
-        let (path, train, test, split) = match &d.source {
-            DataSource::Single { path, split } => {
-                let split = match *split {
-                    Split::Every { every, offset } => RawSplit {
-                        every: Some(every as u64),
-                        offset: Some(offset as u64),
-                        ..RawSplit::default()
-                    },
-                    Split::Fraction {
-                        test_fraction,
-                        seed,
-                    } => RawSplit {
-                        test_fraction: Some(test_fraction),
-                        seed: Some(seed),
-                        ..RawSplit::default()
-                    },
-                };
-                (Some(relative(self, path)), None, None, Some(split))
-            }
-            DataSource::TrainTest { train, test } => (
-                None,
-                Some(relative(self, train)),
-                Some(relative(self, test)),
-                None,
-            ),
-        };
+        let data = self.data.as_ref().map(|d| self.raw_data(d));
         RawExperiment {
             name: Some(self.name.clone()),
             description: self.description.clone(),
             seed: Some(self.seed),
             baseline: self.baseline.as_ref().map(|b| relative(self, b)),
-            data: RawData {
-                path,
-                train,
-                test,
-                target: d.target.clone(),
-                features: d.features.clone(),
-                positive: d.positive.clone().map(Label::Text),
-                standardize: Some(d.standardize),
-                intercept: Some(d.intercept),
-                missing: Some(match d.missing {
-                    Missing::Error => "error".into(),
-                    Missing::Drop => "drop".into(),
-                }),
-                split,
-            },
+            data,
             prior: RawPrior {
                 precision: Some(self.prior.precision),
             },
@@ -88,6 +48,55 @@ impl Plan {
                     quadrature_nodes: Some(m.quadrature_nodes as u64),
                 })
                 .collect(),
+            posteriors: self
+                .posteriors
+                .iter()
+                .map(|p| p.to_raw(&|path| relative(self, path)))
+                .collect(),
+        }
+    }
+
+    fn raw_data(&self, d: &super::plan::DataPlan) -> RawData {
+        let (path, train, test, split) = match &d.source {
+            DataSource::Single { path, split } => {
+                let split = match *split {
+                    Split::Every { every, offset } => RawSplit {
+                        every: Some(every as u64),
+                        offset: Some(offset as u64),
+                        ..RawSplit::default()
+                    },
+                    Split::Fraction {
+                        test_fraction,
+                        seed,
+                    } => RawSplit {
+                        test_fraction: Some(test_fraction),
+                        seed: Some(seed),
+                        ..RawSplit::default()
+                    },
+                };
+                (Some(relative(self, path)), None, None, Some(split))
+            }
+            DataSource::TrainTest { train, test } => (
+                None,
+                Some(relative(self, train)),
+                Some(relative(self, test)),
+                None,
+            ),
+        };
+        RawData {
+            path,
+            train,
+            test,
+            target: d.target.clone(),
+            features: d.features.clone(),
+            positive: d.positive.clone().map(Label::Text),
+            standardize: Some(d.standardize),
+            intercept: Some(d.intercept),
+            missing: Some(match d.missing {
+                Missing::Error => "error".into(),
+                Missing::Drop => "drop".into(),
+            }),
+            split,
         }
     }
 
@@ -104,7 +113,13 @@ mod tests {
     #[test]
     fn the_resolved_toml_parses_back_to_the_same_plan() {
         let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-        for name in ["quickstart", "breast_cancer", "spector"] {
+        for name in [
+            "quickstart",
+            "breast_cancer",
+            "spector",
+            "lab_counts",
+            "lab_incomes",
+        ] {
             let file = root.join("experiments").join(format!("{name}.toml"));
             let plan = crate::config::load(&file).unwrap();
             let text = plan.resolved_toml();
@@ -112,6 +127,11 @@ mod tests {
             assert_eq!(plan, again, "{name}:\n{text}");
             assert!(
                 text.contains("calibration_bins = 10") || text.contains("calibration_bins = 20")
+            );
+            assert_eq!(
+                text.contains("[[posterior]]"),
+                name.starts_with("lab_"),
+                "{text}"
             );
         }
     }

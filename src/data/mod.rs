@@ -15,6 +15,7 @@ use serde::Serialize;
 use crate::config::{DataPlan, DataSource, Missing};
 use crate::error::{Error, Result};
 pub use prepare::is_constant;
+pub use table::read_column;
 
 /// Name of the intercept column in the design matrix.
 pub const INTERCEPT: &str = "intercept";

@@ -155,6 +155,43 @@ pub fn read(path: &Path, target: &str, features: Option<&[String]>) -> Result<Ta
     })
 }
 
+/// One numeric column in file order (the approximation lab's data). Missing values are an
+/// error naming the row: the lab has no row-dropping policy to apply.
+pub fn read_column(path: &Path, name: &str) -> Result<Vec<f64>> {
+    let df = read_frame(path)?;
+    let col = df.column(name).map_err(|_| {
+        let names: Vec<String> = df
+            .get_column_names()
+            .iter()
+            .map(|s| s.to_string())
+            .collect();
+        Error::data(
+            path,
+            format!(
+                "column \"{name}\" does not exist{}; the file has columns: {}",
+                crate::config::did_you_mean(name, names.iter().map(String::as_str)),
+                names.join(", ")
+            ),
+        )
+    })?;
+    let values = numeric_values(path, col)?;
+    values
+        .iter()
+        .enumerate()
+        .map(|(i, v)| {
+            v.ok_or_else(|| {
+                Error::data(
+                    path,
+                    format!(
+                        "column \"{name}\", data row {i} (line {}): the value is missing; fill it in or remove the row",
+                        i + 2
+                    ),
+                )
+            })
+        })
+        .collect()
+}
+
 /// A feature column as f64 values with nulls and NaN as `None`. A value that is not a
 /// number is an error naming the column, the row and the value.
 fn numeric_values(path: &Path, col: &Column) -> Result<Vec<Option<f64>>> {

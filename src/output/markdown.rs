@@ -46,6 +46,13 @@ pub fn report(r: &ExperimentRecord, figures: &[Figure]) -> String {
     }
     let _ = writeln!(s, "- experiment file: `{}`", e.file);
     let _ = writeln!(s, "- seed: {}", e.seed);
+    if r.runs.is_empty() {
+        // An approximation-lab experiment: no dataset, metrics or calibration to show.
+        s.push('\n');
+        super::lab_markdown::approximation_lab(&mut s, &r.posteriors);
+        reproducibility(&mut s, r);
+        return s;
+    }
     let _ = writeln!(s, "- prior: w ~ N(0, {}^-1 I)", e.prior_precision);
     let _ = writeln!(s, "- calibration bins: {}\n", e.calibration_bins);
 
@@ -134,6 +141,12 @@ pub fn report(r: &ExperimentRecord, figures: &[Figure]) -> String {
         table(&mut s, &tables::comparison(&c.rows));
     }
 
+    super::lab_markdown::approximation_lab(&mut s, &r.posteriors);
+    reproducibility(&mut s, r);
+    s
+}
+
+fn reproducibility(s: &mut String, r: &ExperimentRecord) {
     let pv = &r.provenance;
     let _ = writeln!(s, "## Reproducibility\n");
     let _ = writeln!(
@@ -141,11 +154,10 @@ pub fn report(r: &ExperimentRecord, figures: &[Figure]) -> String {
         "- bayeslab {}; seed {}; created {}; {} cores\n",
         pv.version, pv.seed, pv.created, pv.cores
     );
-    table(&mut s, &tables::data_files(r));
+    table(s, &tables::data_files(r));
     let _ = writeln!(
         s,
         "The resolved experiment (every default filled in):\n\n```toml\n{}```",
         pv.config
     );
-    s
 }

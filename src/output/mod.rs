@@ -4,6 +4,7 @@
 mod atomic;
 mod csv;
 pub mod html;
+mod lab_markdown;
 pub mod markdown;
 pub mod plots;
 mod sweep;

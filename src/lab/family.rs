@@ -1,0 +1,62 @@
+//! What a family hands to the comparison: the exact posterior of one scalar parameter and
+//! the approximations built from modes found by the general routine ([`super::mode`]).
+
+use super::dist::{Dist, Map};
+use super::summary::{GiniResult, ModeRecord};
+use crate::error::{Error, NumericError};
+
+pub struct Built {
+    pub parameter: &'static str,
+    pub exact_form: String,
+    pub exact: Dist,
+    /// (contract name, fitted form, distribution on the original scale).
+    pub approximations: Vec<(&'static str, String, Dist)>,
+    /// The same exact posterior and approximations on another scale, for the distances only.
+    pub distance_scale: Option<DistanceScale>,
+    pub gini: Option<GiniResult>,
+    pub modes: Vec<ModeRecord>,
+}
+
+/// KL, TV and Hellinger are invariant under a smooth monotone change of variable (the
+/// Jacobian cancels in q/p and moves p dx to p' du), so they may be integrated on whichever
+/// scale the densities are smooth and well resolved. The Gini coefficient needs this: near
+/// G = 1 the map G -> sigma loses all precision, while on log sigma² both densities are
+/// smooth.
+pub struct DistanceScale {
+    pub name: &'static str,
+    pub exact: Dist,
+    /// One per approximation, in the same order.
+    pub approximations: Vec<Dist>,
+}
+
+impl DistanceScale {
+    /// Everything carried to the working scale u = map(theta).
+    pub fn mapped(map: Map, exact: &Dist, approximations: &[(&'static str, String, Dist)]) -> Self {
+        let to = |d: &Dist| Dist::Mapped {
+            base: Box::new(d.clone()),
+            map,
+        };
+        DistanceScale {
+            name: map.name(),
+            exact: to(exact),
+            approximations: approximations.iter().map(|a| to(&a.2)).collect(),
+        }
+    }
+}
+
+/// A case where an approximation cannot exist (for example a mode on the boundary).
+pub fn impossible(what: &str, message: String) -> Error {
+    Error::Numeric(NumericError::NonFinite(format!("{what}: {message}")))
+}
+
+/// An approximation the kind does not offer. Configuration validation rejects these first;
+/// this keeps a direct library caller from a panic.
+pub fn unsupported(what: &str, k: crate::config::ApproxKind, kind: &str) -> Error {
+    impossible(
+        what,
+        format!(
+            "approximation \"{}\" is not available for kind = \"{kind}\"",
+            k.name()
+        ),
+    )
+}

@@ -1,0 +1,189 @@
+//! A multimodal posterior approximated by a mixture of Laplace approximations (MATH.md 4):
+//! Newton from `starts` seeded points (a random observation plus N(0, scale²) jitter) finds
+//! the modes; each mode k gives N(theta_k, J_k^{-1}) and Laplace's evidence
+//! Z_k = p~(theta_k) sqrt(2π / J_k); the mixture weights are w_k = Z_k / Σ Z_j. Starts where
+//! Newton fails (a non-concave region) are skipped; distinct modes are kept once.
+
+use rand::RngExt;
+use rand_distr::{Distribution, StandardNormal};
+
+use super::cauchy::{CauchyModel, CauchyPosterior};
+use super::dist::Dist;
+use super::family::{impossible, unsupported, Built};
+use super::mode::find_mode;
+use super::summary::ModeRecord;
+use crate::config::ApproxKind;
+use crate::error::Result;
+use crate::numeric::rng::Stream;
+use crate::numeric::special::log_sum_exp;
+
+/// Modes closer than this (in Cauchy scales) are the same mode.
+const SAME_MODE: f64 = 1e-5;
+
+pub fn modes(
+    model: &CauchyModel,
+    starts: usize,
+    rng: &mut Stream,
+    what: &str,
+) -> Result<Vec<ModeRecord>> {
+    let mut found: Vec<(f64, f64, f64)> = Vec::new(); // (location, sd, ln evidence)
+    for _ in 0..starts {
+        let j = rng.random_range(0..model.y.len());
+        let z: f64 = StandardNormal.sample(rng);
+        let start = model.y[j] + model.scale * z;
+        let Ok(m) = find_mode(model, vec![start], what) else {
+            continue;
+        };
+        let t = m.x[0];
+        if found
+            .iter()
+            .any(|f| (f.0 - t).abs() < SAME_MODE * model.scale)
+        {
+            continue;
+        }
+        found.push((t, m.variances()[0].sqrt(), m.ln_evidence()));
+    }
+    if found.is_empty() {
+        return Err(impossible(
+            what,
+            format!("Newton's method converged from none of the {starts} starts; raise `starts`"),
+        ));
+    }
+    found.sort_by(|a, b| a.0.total_cmp(&b.0));
+    let ln_total = log_sum_exp(&found.iter().map(|f| f.2).collect::<Vec<_>>());
+    Ok(found
+        .into_iter()
+        .map(|(location, sd, ln_evidence)| ModeRecord {
+            location,
+            sd,
+            weight: (ln_evidence - ln_total).exp(),
+            ln_evidence,
+        })
+        .collect())
+}
+
+pub fn build(
+    model: CauchyModel,
+    starts: usize,
+    kinds: &[ApproxKind],
+    rng: &mut Stream,
+    what: &str,
+) -> Result<Built> {
+    let modes = modes(&model, starts, rng, what)?;
+    let exact = CauchyPosterior::new(model.clone());
+    // The single Laplace approximation at the highest mode.
+    let top = modes
+        .iter()
+        .max_by(|a, b| {
+            model
+                .ln_unnormalised(a.location)
+                .total_cmp(&model.ln_unnormalised(b.location))
+        })
+        .copied()
+        .expect("at least one mode");
+    let mut approximations = Vec::new();
+    for &k in kinds {
+        match k {
+            ApproxKind::Normal => approximations.push((
+                "normal",
+                format!(
+                    "theta ~ N({:.4}, {:.4}^2) at the highest mode",
+                    top.location, top.sd
+                ),
+                Dist::Normal {
+                    mean: top.location,
+                    sd: top.sd,
+                },
+            )),
+            ApproxKind::Mixture => approximations.push((
+                "mixture",
+                modes
+                    .iter()
+                    .map(|m| format!("{:.3} N({:.4}, {:.4}^2)", m.weight, m.location, m.sd))
+                    .collect::<Vec<_>>()
+                    .join(" + "),
+                Dist::Mixture(modes.iter().map(ModeRecord::component).collect()),
+            )),
+            _ => return Err(unsupported(what, k, "mixture-laplace")),
+        }
+    }
+    Ok(Built {
+        parameter: "theta",
+        exact_form: format!(
+            "Cauchy(theta, {}) likelihood x N({}, {}^2) prior, normalised by quadrature",
+            model.scale, model.prior_mean, model.prior_sd
+        ),
+        exact: Dist::Cauchy(Box::new(exact)),
+        approximations,
+        distance_scale: None,
+        gini: None,
+        modes,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::lab::distances::distances;
+    use crate::numeric::rng::stream;
+
+    fn two_clusters() -> CauchyModel {
+        CauchyModel {
+            y: vec![-4.3, -3.9, -4.1, 3.8, 4.2, 4.0, 4.4],
+            scale: 0.5,
+            prior_mean: 0.0,
+            prior_sd: 10.0,
+        }
+    }
+
+    #[test]
+    fn both_modes_are_found_and_the_weights_sum_to_one() {
+        let model = two_clusters();
+        let ms = modes(&model, 20, &mut stream(1, "mix"), "mix").unwrap();
+        assert_eq!(ms.len(), 2, "{ms:?}");
+        assert!(ms[0].location < -3.5 && ms[0].location > -4.5);
+        assert!(ms[1].location > 3.5 && ms[1].location < 4.5);
+        let total: f64 = ms.iter().map(|m| m.weight).sum();
+        assert!((total - 1.0).abs() < 1e-12);
+        // Four points outweigh three.
+        assert!(ms[1].weight > ms[0].weight);
+        for m in &ms {
+            assert!(model.gradient_at(m.location).abs() < 1e-7);
+        }
+    }
+
+    #[test]
+    fn the_mixture_is_closer_than_one_normal_and_laplace_evidence_is_close() {
+        let model = two_clusters();
+        let built = build(
+            model.clone(),
+            20,
+            &[ApproxKind::Normal, ApproxKind::Mixture],
+            &mut stream(1, "mix"),
+            "mix",
+        )
+        .unwrap();
+        let kl: Vec<f64> = built
+            .approximations
+            .iter()
+            .map(|a| distances(&built.exact, &a.2).kl)
+            .collect();
+        assert!(kl[1] < kl[0], "mixture {} vs normal {}", kl[1], kl[0]);
+        let Dist::Cauchy(exact) = &built.exact else {
+            panic!("exact is the Cauchy posterior")
+        };
+        let laplace = log_sum_exp(
+            &built
+                .modes
+                .iter()
+                .map(|m| m.ln_evidence)
+                .collect::<Vec<_>>(),
+        );
+        assert!(
+            (laplace - exact.ln_evidence()).abs() < 0.2,
+            "{laplace} vs {}",
+            exact.ln_evidence()
+        );
+        assert!((exact.cdf(f64::INFINITY) - 1.0).abs() < 1e-12);
+    }
+}

@@ -1,0 +1,219 @@
+//! The approximation lab end to end: the shipped lab experiments through the CLI, checked
+//! against the results.json contract of issue 5 (README.md, "The approximation lab").
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use serde_json::Value;
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn run(experiment: &Path, out: &Path) -> Value {
+    let output = Command::new(env!("CARGO_BIN_EXE_bayeslab"))
+        .arg("run")
+        .arg(experiment)
+        .arg("--out")
+        .arg(out)
+        .arg("--quiet")
+        .output()
+        .unwrap();
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    serde_json::from_str(&std::fs::read_to_string(out.join("results.json")).unwrap()).unwrap()
+}
+
+fn num(v: &Value, key: &str) -> f64 {
+    v[key]
+        .as_f64()
+        .unwrap_or_else(|| panic!("`{key}` is not a number in {v}"))
+}
+
+fn quantiles(v: &Value) -> [f64; 3] {
+    let q = v["quantiles"].as_array().expect("quantiles is a list");
+    assert_eq!(q.len(), 3, "quantiles are [2.5 %, 50 %, 97.5 %]");
+    let q = [
+        q[0].as_f64().unwrap(),
+        q[1].as_f64().unwrap(),
+        q[2].as_f64().unwrap(),
+    ];
+    assert!(q[0] < q[1] && q[1] < q[2], "quantiles out of order: {q:?}");
+    q
+}
+
+/// Every contract name of one `posteriors` entry, with sane values.
+fn check_entry(p: &Value) {
+    for key in ["id", "kind"] {
+        assert!(p[key].is_string(), "`{key}` missing in {p}");
+    }
+    assert!(p["n"].as_u64().unwrap() >= 1);
+    let exact = &p["exact"];
+    assert!(num(exact, "sd") > 0.0);
+    let q = quantiles(exact);
+    assert!(q[0] < num(exact, "mean") && num(exact, "mean") < q[2]);
+    let approximations = p["approximations"].as_array().unwrap();
+    assert!(!approximations.is_empty());
+    for a in approximations {
+        let name = a["name"].as_str().unwrap();
+        assert!(
+            ["normal", "lognormal", "logitnormal", "t", "mixture"].contains(&name),
+            "unknown approximation name {name}"
+        );
+        assert!(num(a, "sd") > 0.0);
+        num(a, "mean");
+        quantiles(a);
+        assert!(num(a, "kl") >= 0.0);
+        let tv = num(a, "tv");
+        let h = num(a, "hellinger");
+        assert!((0.0..=1.0).contains(&tv) && (0.0..=1.0).contains(&h));
+        // Hellinger and TV bound each other: H² <= TV <= H sqrt(2 - H²).
+        assert!(
+            h * h <= tv + 1e-6 && tv <= h * (2.0 - h * h).sqrt() + 1e-6,
+            "{a}"
+        );
+        let out = num(a, "mass_outside_support");
+        assert!((0.0..=1.0).contains(&out));
+        assert_eq!(a["integration"]["converged"], Value::Bool(true), "{a}");
+    }
+}
+
+fn entries<'a>(r: &'a Value, id: &str) -> Vec<&'a Value> {
+    r["posteriors"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|p| p["id"] == id)
+        .collect()
+}
+
+fn approx<'a>(p: &'a Value, name: &str) -> &'a Value {
+    p["approximations"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|a| a["name"] == name)
+        .unwrap_or_else(|| panic!("no approximation {name} in {p}"))
+}
+
+#[test]
+fn lab_counts_meets_the_contract_and_shows_the_sweep() {
+    let dir = tempfile::tempdir().unwrap();
+    let r = run(&root().join("experiments/lab_counts.toml"), dir.path());
+    let all = r["posteriors"].as_array().unwrap();
+    // 3 + 3 subset sizes, one beta-binomial, 2 subset sizes.
+    assert_eq!(all.len(), 9);
+    all.iter().for_each(check_entry);
+    assert!(r["runs"].as_array().unwrap().is_empty());
+
+    // The InsectSprays sweep: n follows the subset, and the normal approximation's KL falls
+    // as n grows (the notes' figure).
+    let sweep = entries(&r, "insects-all");
+    let ns: Vec<u64> = sweep.iter().map(|p| p["n"].as_u64().unwrap()).collect();
+    assert_eq!(ns, [5, 20, 72]);
+    let kl: Vec<f64> = sweep
+        .iter()
+        .map(|p| num(approx(p, "normal"), "kl"))
+        .collect();
+    assert!(kl[0] > kl[1] && kl[1] > kl[2], "{kl:?}");
+    // All 72 counts sum to 684; prior Gamma(1, 1): exact Gamma(685, 73).
+    let exact = &sweep[2]["exact"];
+    assert!((num(exact, "mean") - 685.0 / 73.0).abs() < 1e-9);
+    assert!((num(exact, "sd") - 685f64.sqrt() / 73.0).abs() < 1e-9);
+    let normal = approx(sweep[2], "normal");
+    assert!((num(normal, "mean") - 684.0 / 73.0).abs() < 1e-7);
+    assert!((num(normal, "sd") - 684f64.sqrt() / 73.0).abs() < 1e-7);
+
+    // Small counts: the log-normal is closer than the normal, and only the normal and the t
+    // put mass below zero.
+    for p in entries(&r, "insects-spray-c") {
+        assert!(num(approx(p, "lognormal"), "kl") < num(approx(p, "normal"), "kl"));
+        assert_eq!(num(approx(p, "lognormal"), "mass_outside_support"), 0.0);
+        assert!(num(approx(p, "normal"), "mass_outside_support") > 0.0);
+    }
+
+    // 6 of 9 under a flat prior: exact mean 7/11; logit-normal below, theta-scale normal above.
+    let six = entries(&r, "six-of-nine")[0];
+    let m = num(&six["exact"], "mean");
+    assert!((m - 7.0 / 11.0).abs() < 1e-12);
+    assert!(num(approx(six, "logitnormal"), "mean") < m);
+    assert!(num(approx(six, "normal"), "mean") > m);
+
+    let report = std::fs::read_to_string(dir.path().join("report.md")).unwrap();
+    assert!(report.contains("## Approximation lab"));
+    assert!(report.contains("### insects-all (gamma-poisson, subset 20, n = 20)"));
+}
+
+#[test]
+fn lab_incomes_reports_the_gini_and_both_modes_reproducibly() {
+    let dir = tempfile::tempdir().unwrap();
+    let r = run(&root().join("experiments/lab_incomes.toml"), dir.path());
+    r["posteriors"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .for_each(check_entry);
+    let gini = entries(&r, "wages-gini");
+    assert_eq!(
+        gini.iter()
+            .map(|p| p["n"].as_u64().unwrap())
+            .collect::<Vec<_>>(),
+        [5, 20, 100, 534]
+    );
+    for p in &gini {
+        for side in ["approx", "exact"] {
+            let g = &p["gini"][side];
+            let (mean, lo, hi, mcse) = (
+                num(g, "mean"),
+                num(g, "q025"),
+                num(g, "q975"),
+                num(g, "mcse"),
+            );
+            assert!(0.0 < lo && lo < mean && mean < hi && hi < 1.0, "{g}");
+            assert!(mcse > 0.0 && mcse < 0.01);
+        }
+        // The exact simulation agrees with the exact distribution of G (quadrature).
+        let sim = &p["gini"]["exact"];
+        assert!((num(sim, "mean") - num(&p["exact"], "mean")).abs() < 4.0 * num(sim, "mcse"));
+    }
+    let mix = entries(&r, "two-clusters")[0];
+    let modes = mix["modes"].as_array().unwrap();
+    assert_eq!(modes.len(), 2);
+    let w: f64 = modes.iter().map(|m| num(m, "weight")).sum();
+    assert!((w - 1.0).abs() < 1e-12);
+    assert!(num(approx(mix, "mixture"), "kl") < num(approx(mix, "normal"), "kl"));
+
+    // Same TOML, same numbers.
+    let again = tempfile::tempdir().unwrap();
+    let r2 = run(&root().join("experiments/lab_incomes.toml"), again.path());
+    assert_eq!(r["posteriors"], r2["posteriors"]);
+}
+
+#[test]
+fn methods_and_posteriors_run_together() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("both.toml");
+    let pima = root().join("datasets/pima.csv");
+    std::fs::write(
+        &file,
+        format!(
+            "seed = 1\n[data]\npath = {:?}\ntarget = \"y\"\n[[method]]\nkind = \"logistic-map\"\n\
+             [[posterior]]\nkind = \"beta-binomial\"\ndata = {{ path = {:?}, column = \"y\" }}\n",
+            pima.display().to_string(),
+            pima.display().to_string()
+        ),
+    )
+    .unwrap();
+    let r = run(&file, &dir.path().join("out"));
+    assert_eq!(r["runs"].as_array().unwrap().len(), 1);
+    let p = &r["posteriors"][0];
+    check_entry(p);
+    assert_eq!(p["id"], "beta-binomial");
+    assert_eq!(
+        p["n"].as_u64().unwrap(),
+        r["dataset"]["rows_train"].as_u64().unwrap() + r["dataset"]["rows_test"].as_u64().unwrap()
+    );
+}
