@@ -9,9 +9,8 @@ use crate::config::{MethodPlan, Plan};
 use crate::data::{self, Dataset};
 use crate::error::{Error, Result};
 use crate::metrics;
-use crate::model::gaussian::Activations;
-use crate::model::logistic::{self, FitSettings};
-use crate::model::predictive::{self, PredictiveSettings};
+use crate::model::method::{FitInput, Probabilities};
+use crate::model::predictive::PredictiveSettings;
 use crate::model::{MethodKind, PredictiveKind};
 use crate::numeric::rng;
 use crate::optim::{Iterate, Observer, Termination};
@@ -99,6 +98,7 @@ pub fn run_on(
                 .map(|f| f.display().to_string())
                 .collect(),
             target: dataset.target.clone(),
+            classes: dataset.classes.clone(),
             rows_train: dataset.train.rows(),
             rows_test: dataset.test.rows(),
             features: dataset.features.len(),
@@ -122,20 +122,22 @@ fn run_method(
     cancel: Option<&AtomicBool>,
 ) -> Result<RunRecord> {
     let start = Instant::now();
-    let settings = FitSettings {
-        precision: match method.kind {
-            MethodKind::LogisticMle => 0.0,
-            _ => plan.prior.precision,
-        },
-        optimizer: method.optimizer,
-        max_iter: method.max_iter,
-        tolerance: method.tolerance,
-        laplace: method.kind.has_posterior(),
+    let uses_prior = method.kind != MethodKind::LogisticMle && !method.kind.generative();
+    let input = FitInput {
+        file: &plan.file,
+        method,
+        precision: plan.prior.precision,
+        seed: plan.seed,
+        x: dataset.train.x.as_ref(),
+        y: &dataset.train.y,
+        classes: dataset.classes.len(),
+        intercept: dataset.columns.first().map(String::as_str) == Some(crate::data::INTERCEPT),
+        columns: &dataset.columns,
+        cancel,
     };
-    let x = dataset.train.x.as_ref();
-    let fit = match logistic::fit(x, &dataset.train.y, &settings, &method.id, cancel, observer) {
+    let fitted = match crate::model::method::fit(&input, observer) {
         Ok(fit) => fit,
-        Err(e) => {
+        Err(Error::Numeric(e)) => {
             return Ok(RunRecord::failed(
                 &method.id,
                 method.kind.name(),
@@ -143,9 +145,10 @@ fn run_method(
                 e.to_string(),
             ))
         }
+        Err(e) => return Err(e),
     };
     let fit_seconds = start.elapsed().as_secs_f64();
-    let termination = fit.outcome.termination;
+    let termination = fitted.outcome.termination;
     if termination == Termination::Cancelled {
         return Err(Error::Cancelled);
     }
@@ -154,13 +157,19 @@ fn run_method(
         kind: method.kind.name().to_string(),
         converged: termination.converged(),
         termination: Some(termination),
-        iterations: fit.outcome.iterations,
+        iterations: fitted.outcome.iterations,
         fit_seconds,
-        objective: Some(fit.objective),
+        objective: fitted.objective,
         error: None,
-        weights: fit.weights.clone(),
-        posterior: None,
+        weights: fitted.weights.clone(),
+        posterior: fitted.posterior.as_ref().map(|p| PosteriorRecord {
+            mean: p.mean.clone(),
+            cov_diag: p.cov_diag.clone(),
+            log_evidence: p.log_evidence,
+        }),
         predictives: Vec::new(),
+        prior_precision: uses_prior.then_some(plan.prior.precision),
+        evidence_curve: Vec::new(),
     };
     if termination == Termination::Separable {
         record.error = Some(format!(
@@ -178,28 +187,29 @@ fn run_method(
         ));
         return Ok(record);
     }
-    let test_x = dataset.test.x.as_ref();
-    let activations = match &fit.posterior {
-        Some(post) => {
-            record.posterior = Some(PosteriorRecord {
-                mean: post.mean.clone(),
-                cov_diag: post.cov_diag(),
-                log_evidence: post.log_evidence,
-            });
-            post.activations(test_x)
-        }
-        None => Activations {
-            mean: crate::numeric::linalg::mat_vec(test_x, &fit.weights),
-            var: vec![0.0; dataset.test.rows()],
-        },
-    };
     let settings = PredictiveSettings {
         mc_samples: method.mc_samples,
         quadrature_nodes: method.quadrature_nodes,
     };
     for &kind in &method.predictives {
         let mut stream = rng::stream(plan.seed, &format!("{}/{}", method.id, kind.name()));
-        let p = predictive::predict(kind, &activations, settings, &mut stream);
+        let p = fitted
+            .predictor
+            .predict(kind, dataset.test.x.as_ref(), settings, &mut stream);
+        let finite = match &p {
+            Probabilities::Binary(v) => v.iter().all(|p| p.is_finite()),
+            Probabilities::Classes(rows) => rows.iter().flatten().all(|p| p.is_finite()),
+        };
+        if !finite {
+            record.error = Some(format!(
+                "{}: predictive \"{}\" produced non-finite probabilities; the fit is numerically degenerate \
+                 (try a larger [prior] precision or fewer features)",
+                method.id,
+                kind.name()
+            ));
+            record.predictives.clear();
+            return Ok(record);
+        }
         record.predictives.push(evaluate(
             kind,
             p,
@@ -210,12 +220,38 @@ fn run_method(
     Ok(record)
 }
 
-fn evaluate(kind: PredictiveKind, p: Vec<f64>, y: &[f64], bins: usize) -> PredictiveRecord {
-    let (metrics, reliability) = metrics::evaluate(&p, y, bins);
-    PredictiveRecord {
-        name: kind.name().to_string(),
-        metrics,
-        calibration: reliability.bins,
-        probabilities: p,
+/// Binary predictions (or two-class rows, reduced to p(y = 1)) get the binary metrics; more
+/// classes the multiclass ones.
+fn evaluate(kind: PredictiveKind, p: Probabilities, y: &[f64], bins: usize) -> PredictiveRecord {
+    let p = match p {
+        Probabilities::Classes(rows) if rows.first().is_none_or(|r| r.len() == 2) => {
+            Probabilities::Binary(rows.iter().map(|r| r[1]).collect())
+        }
+        other => other,
+    };
+    match p {
+        Probabilities::Binary(p) => {
+            let (metrics, reliability) = metrics::evaluate(&p, y, bins);
+            PredictiveRecord {
+                name: kind.name().to_string(),
+                metrics,
+                calibration: reliability.bins,
+                probabilities: p,
+                class_probabilities: Vec::new(),
+            }
+        }
+        Probabilities::Classes(rows) => {
+            let (metrics, reliability) = metrics::multiclass::evaluate(&rows, y, bins);
+            PredictiveRecord {
+                name: kind.name().to_string(),
+                metrics,
+                calibration: reliability.bins,
+                probabilities: rows
+                    .iter()
+                    .map(|r| r[metrics::multiclass::argmax(r)])
+                    .collect(),
+                class_probabilities: rows,
+            }
+        }
     }
 }

@@ -8,7 +8,8 @@ mod suggest;
 use std::path::Path;
 
 pub use plan::{
-    DataPlan, DataSource, Evaluation, MethodPlan, Missing, Optimizer, Plan, Prior, Split,
+    ClassPrior, DataPlan, DataSource, Evaluation, MethodOptions, MethodPlan, Missing, Optimizer,
+    Plan, Prior, Split,
 };
 pub use suggest::{did_you_mean, nearest};
 

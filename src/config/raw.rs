@@ -100,4 +100,41 @@ pub struct RawMethod {
     pub mc_samples: Option<u64>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub quadrature_nodes: Option<u64>,
+    // Method-specific keys; [`super::plan`] rejects each with a kind that does not use it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub noise: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub damping: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reference_class: Option<bool>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub shared_covariance: Option<bool>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub class_prior: Option<Concentration>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub mu0: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub kappa0: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub alpha0: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub beta0: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub nu0: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub psi0: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub a: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub b: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub binarize: Option<f64>,
+}
+
+/// A Dirichlet concentration: one number for every class, or one per class.
+#[derive(Debug, Clone, Deserialize, Serialize)]
+#[serde(untagged)]
+pub enum Concentration {
+    Symmetric(f64),
+    PerClass(Vec<f64>),
 }

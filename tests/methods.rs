@@ -1,0 +1,94 @@
+//! The method catalogue end to end on shipped datasets, through the library API.
+
+use std::path::Path;
+
+use bayeslab::experiment::{run, Silent};
+
+fn plan(text: &str) -> bayeslab::config::Plan {
+    let file = Path::new(env!("CARGO_MANIFEST_DIR")).join("experiments/_test.toml");
+    bayeslab::config::parse(text, &file).unwrap()
+}
+
+fn column<'a>(rec: &'a bayeslab::record::ExperimentRecord, run: &str, p: &str) -> &'a [f64] {
+    let r = rec.runs.iter().find(|r| r.id == run).unwrap();
+    assert!(r.error.is_none(), "{run}: {:?}", r.error);
+    &r.predictives
+        .iter()
+        .find(|x| x.name == p)
+        .unwrap()
+        .probabilities
+}
+
+#[test]
+fn ep_predictive_is_within_a_hundredth_of_laplace_on_pima() {
+    // Pima: 399 training rows, 7 standardised features and a unit-precision prior, so the
+    // probit posterior is close to Gaussian and both approximations must nearly agree.
+    let p = plan(
+        r#"
+        [data]
+        path = "../datasets/pima.csv"
+        target = "y"
+        split = { every = 4, offset = 0 }
+        [[method]]
+        id = "laplace"
+        kind = "probit-laplace"
+        [[method]]
+        id = "ep"
+        kind = "ep-probit"
+        "#,
+    );
+    let rec = run(&p, &mut Silent, None).unwrap();
+    let (ep, la) = (
+        column(&rec, "ep", "exact"),
+        column(&rec, "laplace", "exact"),
+    );
+    let worst = ep
+        .iter()
+        .zip(la)
+        .map(|(a, b)| (a - b).abs())
+        .fold(0.0, f64::max);
+    assert!(worst < 0.01, "largest |EP - Laplace| = {worst}");
+    let ep_run = rec.runs.iter().find(|r| r.id == "ep").unwrap();
+    assert!(ep_run.converged);
+    assert!(ep_run.posterior.as_ref().unwrap().log_evidence.is_some());
+}
+
+#[test]
+fn multiclass_runs_report_one_probability_per_class() {
+    let p = plan(
+        r#"
+        [data]
+        path = "../datasets/iris.csv"
+        target = "y"
+        split = { every = 3, offset = 1 }
+        [[method]]
+        id = "softmax"
+        kind = "softmax-laplace"
+        predictive = ["plugin"]
+        [[method]]
+        id = "niw"
+        kind = "gaussian-generative"
+        [[method]]
+        id = "lda"
+        kind = "lda"
+        "#,
+    );
+    let rec = run(&p, &mut Silent, None).unwrap();
+    assert_eq!(rec.dataset.classes, vec!["0", "1", "2"]);
+    for r in &rec.runs {
+        assert!(r.error.is_none(), "{}: {:?}", r.id, r.error);
+        let pr = &r.predictives[0];
+        assert_eq!(pr.class_probabilities.len(), rec.test_y.len());
+        for row in &pr.class_probabilities {
+            assert_eq!(row.len(), 3);
+            assert!((row.iter().sum::<f64>() - 1.0).abs() < 1e-12);
+        }
+        assert!(
+            pr.metrics.accuracy > 0.9,
+            "{}: {}",
+            r.id,
+            pr.metrics.accuracy
+        );
+        assert_eq!(pr.metrics.auc, None);
+    }
+}
