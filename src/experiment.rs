@@ -15,8 +15,8 @@ use crate::model::{MethodKind, PredictiveKind};
 use crate::numeric::rng;
 use crate::optim::{Iterate, Observer, Termination};
 use crate::record::{
-    DatasetInfo, ExperimentInfo, ExperimentRecord, PosteriorRecord, PredictiveRecord, RunRecord,
-    TraceRow, SCHEMA_VERSION,
+    DatasetInfo, EvidencePoint, ExperimentInfo, ExperimentRecord, PosteriorRecord,
+    PredictiveRecord, RunRecord, TraceRow, SCHEMA_VERSION,
 };
 
 /// Receives the progress of an experiment: iterations (as an [`Observer`]) plus the start
@@ -89,6 +89,7 @@ pub fn run_on(
             description: plan.description.clone(),
             file: plan.file.display().to_string(),
             prior_precision: plan.prior.precision,
+            prior_evidence: plan.prior.evidence,
             calibration_bins: plan.evaluation.calibration_bins,
         },
         dataset: DatasetInfo {
@@ -123,10 +124,26 @@ fn run_method(
 ) -> Result<RunRecord> {
     let start = Instant::now();
     let uses_prior = method.kind != MethodKind::LogisticMle && !method.kind.generative();
+    let (precision, evidence_curve) = if plan.prior.evidence && method.kind.laplace_evidence() {
+        match choose_precision(plan, method, dataset, cancel) {
+            Ok(found) => found,
+            Err(Error::Numeric(e)) => {
+                return Ok(RunRecord::failed(
+                    &method.id,
+                    method.kind.name(),
+                    start.elapsed().as_secs_f64(),
+                    format!("choosing the prior precision by evidence: {e}"),
+                ))
+            }
+            Err(e) => return Err(e),
+        }
+    } else {
+        (plan.prior.precision, Vec::new())
+    };
     let input = FitInput {
         file: &plan.file,
         method,
-        precision: plan.prior.precision,
+        precision,
         seed: plan.seed,
         x: dataset.train.x.as_ref(),
         y: &dataset.train.y,
@@ -168,8 +185,8 @@ fn run_method(
             log_evidence: p.log_evidence,
         }),
         predictives: Vec::new(),
-        prior_precision: uses_prior.then_some(plan.prior.precision),
-        evidence_curve: Vec::new(),
+        prior_precision: uses_prior.then_some(precision),
+        evidence_curve,
     };
     if termination == Termination::Separable {
         record.error = Some(format!(
@@ -218,6 +235,65 @@ fn run_method(
         ));
     }
     Ok(record)
+}
+
+/// lambda maximising the method's Laplace evidence (logistic-map uses logistic-laplace's), and
+/// the evidence curve on the grid of [`crate::evidence::grid`] with the held-out log-loss of the
+/// plug-in predictive at each point. These fits are not traced: only the final fit is.
+fn choose_precision(
+    plan: &Plan,
+    method: &MethodPlan,
+    dataset: &Dataset,
+    cancel: Option<&AtomicBool>,
+) -> Result<(f64, Vec<EvidencePoint>)> {
+    let mut laplace = method.clone();
+    if laplace.kind == MethodKind::LogisticMap {
+        laplace.kind = MethodKind::LogisticLaplace;
+    }
+    let mut points: Vec<EvidencePoint> = Vec::new();
+    let mut evaluate_at = |precision: f64| -> Result<f64> {
+        let input = FitInput {
+            file: &plan.file,
+            method: &laplace,
+            precision,
+            seed: plan.seed,
+            x: dataset.train.x.as_ref(),
+            y: &dataset.train.y,
+            classes: dataset.classes.len(),
+            intercept: dataset.columns.first().map(String::as_str) == Some(crate::data::INTERCEPT),
+            columns: &dataset.columns,
+            cancel,
+        };
+        let fitted = crate::model::method::fit(&input, &mut |_: &str, _: &Iterate| {})?;
+        if fitted.outcome.termination == Termination::Cancelled {
+            return Err(Error::Cancelled);
+        }
+        let log_evidence = fitted
+            .posterior
+            .and_then(|p| p.log_evidence)
+            .unwrap_or(f64::NEG_INFINITY);
+        let p = fitted.predictor.predict(
+            PredictiveKind::Plugin,
+            dataset.test.x.as_ref(),
+            PredictiveSettings {
+                mc_samples: 1,
+                quadrature_nodes: 1,
+            },
+            &mut rng::stream(plan.seed, "evidence"),
+        );
+        let test_log_loss = evaluate(PredictiveKind::Plugin, p, &dataset.test.y, 1)
+            .metrics
+            .log_loss;
+        points.push(EvidencePoint {
+            precision,
+            log_evidence,
+            test_log_loss,
+        });
+        Ok(log_evidence)
+    };
+    let ((best, _), _) = crate::evidence::maximise(&mut evaluate_at)?;
+    points.truncate(crate::evidence::GRID_POINTS);
+    Ok((best, points))
 }
 
 /// Binary predictions (or two-class rows, reduced to p(y = 1)) get the binary metrics; more

@@ -9,6 +9,7 @@
 pub mod config;
 pub mod data;
 pub mod error;
+pub mod evidence;
 pub mod experiment;
 pub mod metrics;
 pub mod model;

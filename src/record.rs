@@ -32,6 +32,9 @@ pub struct ExperimentInfo {
     pub description: Option<String>,
     pub file: String,
     pub prior_precision: f64,
+    /// `[prior] precision = "evidence"`: each run's lambda is its `prior_precision`, chosen by
+    /// maximising the Laplace evidence; `prior_precision` above is then only the default.
+    pub prior_evidence: bool,
     pub calibration_bins: usize,
 }
 

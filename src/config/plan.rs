@@ -77,7 +77,11 @@ pub enum Missing {
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Prior {
     /// lambda in w ~ N(0, lambda^{-1} I), over every weight including the intercept.
+    /// Under `evidence` it is the default, used by the kinds that have no Laplace evidence.
     pub precision: f64,
+    /// `precision = "evidence"`: each Laplace-evidence kind chooses its own lambda by
+    /// maximising its Laplace log evidence (empirical Bayes).
+    pub evidence: bool,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -243,11 +247,21 @@ impl Plan {
                 .unwrap_or_else(|| "experiment".into()),
         };
         let data = data_plan(&ctx, raw.data, seed)?;
-        let precision = ctx.positive_f64(
-            "[prior] precision",
-            raw.prior.precision.unwrap_or(DEFAULT_PRECISION),
-            true,
-        )?;
+        let (precision, evidence) = match raw.prior.precision {
+            None => (DEFAULT_PRECISION, false),
+            Some(super::raw::RawPrecision::Value(v)) => {
+                (ctx.positive_f64("[prior] precision", v, true)?, false)
+            }
+            Some(super::raw::RawPrecision::Named(n)) if n == "evidence" => {
+                (DEFAULT_PRECISION, true)
+            }
+            Some(super::raw::RawPrecision::Named(n)) => {
+                return Err(ctx.err(format!(
+                    "[prior] precision = \"{n}\": give a number >= 0 or \"evidence\" (choose lambda by maximising the Laplace evidence){}",
+                    did_you_mean(&n, ["evidence"])
+                )))
+            }
+        };
         let bins = raw
             .evaluation
             .calibration_bins
@@ -282,6 +296,16 @@ impl Plan {
                 )));
             }
         }
+        if evidence {
+            if let Some(m) = methods.iter().find(|m| !m.kind.laplace_evidence()) {
+                return Err(ctx.err(format!(
+                    "[prior] precision = \"evidence\" maximises the Laplace evidence, which method \"{}\" (kind = \"{}\") does not have; \
+                     use it only with logistic-map, logistic-laplace, probit-laplace and softmax-laplace, or give a number",
+                    m.id,
+                    m.kind.name()
+                )));
+            }
+        }
         let mut data = data;
         data.binary_method = methods
             .iter()
@@ -293,7 +317,10 @@ impl Plan {
             description: raw.description,
             seed,
             data,
-            prior: Prior { precision },
+            prior: Prior {
+                precision,
+                evidence,
+            },
             evaluation: Evaluation { calibration_bins },
             methods,
         })

@@ -76,7 +76,15 @@ pub struct RawSplit {
 #[derive(Debug, Clone, Default, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct RawPrior {
-    pub precision: Option<f64>,
+    pub precision: Option<RawPrecision>,
+}
+
+/// `precision = 2.5` or `precision = "evidence"`.
+#[derive(Debug, Clone, Deserialize, Serialize)]
+#[serde(untagged)]
+pub enum RawPrecision {
+    Value(f64),
+    Named(String),
 }
 
 #[derive(Debug, Clone, Default, Deserialize, Serialize)]

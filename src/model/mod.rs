@@ -96,6 +96,18 @@ impl MethodKind {
         )
     }
 
+    /// Whether lambda can be chosen by maximising this kind's Laplace evidence
+    /// (`[prior] precision = "evidence"`); logistic-map uses the logistic Laplace evidence.
+    pub fn laplace_evidence(self) -> bool {
+        matches!(
+            self,
+            MethodKind::LogisticMap
+                | MethodKind::LogisticLaplace
+                | MethodKind::ProbitLaplace
+                | MethodKind::SoftmaxLaplace
+        )
+    }
+
     /// Whether the method only handles two classes.
     pub fn binary_only(self) -> bool {
         matches!(
