@@ -13,6 +13,9 @@ pub const GRID_POINTS: usize = 33;
 /// Golden-section search stops when the bracket in ln lambda is narrower than this.
 pub const LOG_TOLERANCE: f64 = 1e-4;
 
+/// (lambda, ln evidence at lambda).
+pub type Point = (f64, f64);
+
 pub fn grid() -> Vec<f64> {
     let (a, b) = (GRID_LOW.ln(), GRID_HIGH.ln());
     (0..GRID_POINTS)
@@ -24,7 +27,7 @@ pub fn grid() -> Vec<f64> {
 /// in ln lambda between its neighbours. Returns (lambda, ln evidence there) and the grid values.
 pub fn maximise(
     mut log_evidence: impl FnMut(f64) -> Result<f64>,
-) -> Result<((f64, f64), Vec<(f64, f64)>)> {
+) -> Result<(Point, Vec<Point>)> {
     let g = grid();
     let mut curve = Vec::with_capacity(g.len());
     for &l in &g {
