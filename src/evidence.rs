@@ -25,9 +25,7 @@ pub fn grid() -> Vec<f64> {
 
 /// The maximiser of `log_evidence` over lambda: the best grid point, then golden-section search
 /// in ln lambda between its neighbours. Returns (lambda, ln evidence there) and the grid values.
-pub fn maximise(
-    mut log_evidence: impl FnMut(f64) -> Result<f64>,
-) -> Result<(Point, Vec<Point>)> {
+pub fn maximise(mut log_evidence: impl FnMut(f64) -> Result<f64>) -> Result<(Point, Vec<Point>)> {
     let g = grid();
     let mut curve = Vec::with_capacity(g.len());
     for &l in &g {

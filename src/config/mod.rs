@@ -8,8 +8,8 @@ mod suggest;
 use std::path::Path;
 
 pub use plan::{
-    ClassPrior, DataPlan, DataSource, Evaluation, MethodOptions, MethodPlan, Missing, Optimizer,
-    Plan, Prior, Split,
+    Centres, ClassPrior, DataPlan, DataSource, Evaluation, FeatureMap, MethodOptions, MethodPlan,
+    Missing, Optimizer, Plan, Prior, Split,
 };
 pub use suggest::{did_you_mean, nearest};
 

@@ -47,9 +47,46 @@ pub struct DataPlan {
     pub standardize: bool,
     pub intercept: bool,
     pub missing: Missing,
+    /// Applied to the standardised features, before the intercept column.
+    pub feature_map: FeatureMap,
+    /// The experiment seed (seeds the RBF centres).
+    pub seed: u64,
     /// The first method that only handles two classes, if any: then the target must have
     /// exactly two classes (or `positive` must pick one).
     pub binary_method: Option<String>,
+}
+
+pub const DEFAULT_POLY_DEGREE: usize = 2;
+pub const DEFAULT_RBF_CENTRES: usize = 20;
+pub const DEFAULT_RBF_GRID_POINTS: usize = 5;
+pub const DEFAULT_RBF_WIDTH: f64 = 1.0;
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum FeatureMap {
+    /// The standardised features themselves.
+    Identity,
+    /// Every monomial of total degree 1..=degree (interactions included).
+    Poly { degree: usize },
+    /// exp(-||x - c||^2 / (2 width^2)) for each centre c.
+    Rbf { centres: Centres, width: f64 },
+}
+
+impl FeatureMap {
+    pub fn name(&self) -> &'static str {
+        match self {
+            FeatureMap::Identity => "none",
+            FeatureMap::Poly { .. } => "poly",
+            FeatureMap::Rbf { .. } => "rbf",
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Centres {
+    /// `points` values per feature spanning its training range; points^D centres.
+    Grid { points: usize },
+    /// k distinct training rows drawn with the experiment seed.
+    Sample { k: usize },
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -246,7 +283,10 @@ impl Plan {
                 .map(str::to_string)
                 .unwrap_or_else(|| "experiment".into()),
         };
-        let data = data_plan(&ctx, raw.data, seed)?;
+        let mut data = data_plan(&ctx, raw.data, seed)?;
+        if let Some(f) = raw.features {
+            data.feature_map = feature_map(&ctx, f)?;
+        }
         let (precision, evidence) = match raw.prior.precision {
             None => (DEFAULT_PRECISION, false),
             Some(super::raw::RawPrecision::Value(v)) => {
@@ -306,7 +346,6 @@ impl Plan {
                 )));
             }
         }
-        let mut data = data;
         data.binary_method = methods
             .iter()
             .find(|m| m.kind.binary_only())
@@ -324,6 +363,84 @@ impl Plan {
             evaluation: Evaluation { calibration_bins },
             methods,
         })
+    }
+}
+
+fn feature_map(ctx: &Ctx<'_>, raw: super::raw::RawFeatures) -> Result<FeatureMap> {
+    let map = raw.map.as_deref().unwrap_or("none");
+    let misplaced = |key: &str, used: &str| {
+        ctx.err(format!(
+            "[features] {key} only applies with {used}; remove it or change the map"
+        ))
+    };
+    if map != "poly" && raw.degree.is_some() {
+        return Err(misplaced("degree", "map = \"poly\""));
+    }
+    if map != "rbf" {
+        for (key, set) in [
+            ("centres", raw.centres.is_some()),
+            ("k", raw.k.is_some()),
+            ("grid_points", raw.grid_points.is_some()),
+            ("width", raw.width.is_some()),
+        ] {
+            if set {
+                return Err(misplaced(key, "map = \"rbf\""));
+            }
+        }
+    }
+    match map {
+        "none" => Ok(FeatureMap::Identity),
+        "poly" => Ok(FeatureMap::Poly {
+            degree: ctx.count(
+                "[features] degree",
+                raw.degree.unwrap_or(DEFAULT_POLY_DEGREE as u64),
+                1,
+            )?,
+        }),
+        "rbf" => {
+            let width = ctx.positive_f64(
+                "[features] width",
+                raw.width.unwrap_or(DEFAULT_RBF_WIDTH),
+                false,
+            )?;
+            let centres = match raw.centres.as_deref().unwrap_or("sample") {
+                "sample" => {
+                    if raw.grid_points.is_some() {
+                        return Err(misplaced("grid_points", "centres = \"grid\""));
+                    }
+                    Centres::Sample {
+                        k: ctx.count(
+                            "[features] k",
+                            raw.k.unwrap_or(DEFAULT_RBF_CENTRES as u64),
+                            1,
+                        )?,
+                    }
+                }
+                "grid" => {
+                    if raw.k.is_some() {
+                        return Err(misplaced("k", "centres = \"sample\""));
+                    }
+                    Centres::Grid {
+                        points: ctx.count(
+                            "[features] grid_points",
+                            raw.grid_points.unwrap_or(DEFAULT_RBF_GRID_POINTS as u64),
+                            1,
+                        )?,
+                    }
+                }
+                other => {
+                    return Err(ctx.err(format!(
+                        "[features] centres = \"{other}\": expected \"sample\" (k seeded training rows) or \"grid\"{}",
+                        did_you_mean(other, ["sample", "grid"])
+                    )))
+                }
+            };
+            Ok(FeatureMap::Rbf { centres, width })
+        }
+        other => Err(ctx.err(format!(
+            "[features] map = \"{other}\": expected \"none\", \"poly\" or \"rbf\"{}",
+            did_you_mean(other, ["none", "poly", "rbf"])
+        ))),
     }
 }
 
@@ -403,6 +520,8 @@ fn data_plan(ctx: &Ctx<'_>, raw: super::raw::RawData, seed: u64) -> Result<DataP
         standardize: raw.standardize.unwrap_or(true),
         intercept: raw.intercept.unwrap_or(true),
         missing,
+        feature_map: FeatureMap::Identity,
+        seed,
         binary_method: None,
     })
 }

@@ -16,6 +16,8 @@ pub struct RawExperiment {
     pub prior: RawPrior,
     #[serde(default)]
     pub evaluation: RawEvaluation,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub features: Option<RawFeatures>,
     #[serde(default, rename = "method")]
     pub methods: Vec<RawMethod>,
 }
@@ -85,6 +87,23 @@ pub struct RawPrior {
 pub enum RawPrecision {
     Value(f64),
     Named(String),
+}
+
+/// `[features]`: a map applied to the standardised features.
+#[derive(Debug, Clone, Default, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawFeatures {
+    pub map: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub degree: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub centres: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub k: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub grid_points: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub width: Option<f64>,
 }
 
 #[derive(Debug, Clone, Default, Deserialize, Serialize)]

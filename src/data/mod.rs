@@ -1,6 +1,7 @@
 //! Data: load a CSV or Parquet file (polars, in [`table`] only), parse the labels, split,
 //! handle missing values, standardise and add the intercept.
 
+mod features;
 mod labels;
 mod prepare;
 mod table;
@@ -278,22 +279,30 @@ pub fn load(plan: &DataPlan) -> Result<Dataset> {
         })
         .collect();
     let s = plan.standardize.then_some(stats.as_slice());
+    let mapped = features::apply(
+        &plan.feature_map,
+        prepare::design(&train_cols, s, false).as_ref(),
+        prepare::design(&test_cols, s, false).as_ref(),
+        &features,
+        plan.seed,
+    )
+    .map_err(|m| Error::data(train_file, m))?;
     let mut columns: Vec<String> = Vec::new();
     if plan.intercept {
         columns.push(INTERCEPT.to_string());
     }
-    columns.extend(features.iter().cloned());
+    columns.extend(mapped.names);
     Ok(Dataset {
         files,
         target: plan.target.clone(),
         classes,
         train: Design {
-            x: prepare::design(&train_cols, s, plan.intercept),
+            x: prepare::with_intercept(mapped.train, plan.intercept),
             y: train_y,
             source_rows: train_rows,
         },
         test: Design {
-            x: prepare::design(&test_cols, s, plan.intercept),
+            x: prepare::with_intercept(mapped.test, plan.intercept),
             y: test_y,
             source_rows: test_rows,
         },
