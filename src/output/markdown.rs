@@ -61,16 +61,27 @@ fn dataset(s: &mut String, r: &ExperimentRecord) {
             .join(", ")
     );
     let _ = writeln!(s, "- target: `{}`", d.target);
-    let _ = writeln!(
-        s,
-        "- training rows: {} ({} positive)",
-        d.rows_train, d.positives_train
-    );
-    let _ = writeln!(
-        s,
-        "- test rows: {} ({} positive)",
-        d.rows_test, d.positives_test
-    );
+    if d.classes.len() > 2 {
+        let _ = writeln!(
+            s,
+            "- classes ({}): {}",
+            d.classes.len(),
+            d.classes.join(", ")
+        );
+        let _ = writeln!(s, "- training rows: {}", d.rows_train);
+        let _ = writeln!(s, "- test rows: {}", d.rows_test);
+    } else {
+        let _ = writeln!(
+            s,
+            "- training rows: {} ({} positive)",
+            d.rows_train, d.positives_train
+        );
+        let _ = writeln!(
+            s,
+            "- test rows: {} ({} positive)",
+            d.rows_test, d.positives_test
+        );
+    }
     let _ = writeln!(
         s,
         "- design columns ({}): {}",
@@ -195,22 +206,39 @@ fn weights(s: &mut String, r: &ExperimentRecord) {
     }
     let _ = writeln!(
         s,
-        "## Weights\n\nPoint estimates; for runs with a posterior, mean ± 2 sd.\n"
+        "## Weights\n\nPoint estimates; for runs with a posterior, mean ± 2 sd."
     );
-    let _ = write!(s, "| column |");
+    let d = r.dataset.columns.len().max(1);
+    let rows = runs.iter().map(|run| run.weights.len()).max().unwrap_or(0);
+    if rows > d {
+        let _ = writeln!(
+            s,
+            "Softmax weights are stacked in blocks of {d}, one per class with free weights \
+             (block k is class k, or class k + 1 with `reference_class = true`)."
+        );
+    }
+    let _ = write!(s, "\n| column |");
     for run in &runs {
         let _ = write!(s, " {} |", run.id);
     }
     let _ = writeln!(s, "\n|---|{}", "---:|".repeat(runs.len()));
-    for (j, col) in r.dataset.columns.iter().enumerate() {
-        let _ = write!(s, "| {col} |");
+    for j in 0..rows {
+        let col = r.dataset.columns.get(j % d).map_or("?", String::as_str);
+        if rows > d {
+            let _ = write!(s, "| {col} [block {}] |", j / d);
+        } else {
+            let _ = write!(s, "| {col} |");
+        }
         for run in &runs {
-            match &run.posterior {
-                Some(p) => {
+            match (&run.posterior, run.weights.get(j)) {
+                (_, None) => {
+                    let _ = write!(s, " – |");
+                }
+                (Some(p), Some(_)) => {
                     let _ = write!(s, " {:.4} ± {:.4} |", p.mean[j], 2.0 * p.cov_diag[j].sqrt());
                 }
-                None => {
-                    let _ = write!(s, " {:.4} |", run.weights[j]);
+                (None, Some(w)) => {
+                    let _ = write!(s, " {w:.4} |");
                 }
             }
         }
