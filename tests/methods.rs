@@ -92,3 +92,31 @@ fn multiclass_runs_report_one_probability_per_class() {
         assert_eq!(pr.metrics.auc, None);
     }
 }
+
+#[test]
+fn adf_is_one_pass_in_an_order_seeded_by_the_experiment() {
+    let text = |seed: u64| {
+        format!(
+            r#"
+            seed = {seed}
+            [data]
+            path = "../datasets/pima.csv"
+            target = "y"
+            split = {{ every = 4, offset = 0 }}
+            [[method]]
+            id = "adf"
+            kind = "adf-probit"
+            "#
+        )
+    };
+    let mean = |seed: u64| {
+        let rec = run(&plan(&text(seed)), &mut Silent, None).unwrap();
+        let r = &rec.runs[0];
+        assert!(r.converged);
+        assert_eq!(r.iterations, 1);
+        r.posterior.as_ref().unwrap().mean.clone()
+    };
+    let (a, b, c) = (mean(1), mean(1), mean(2));
+    assert_eq!(a, b);
+    assert_ne!(a, c);
+}

@@ -114,6 +114,20 @@ fn check_classes(path: &Path, plan: &DataPlan, classes: &[String]) -> Result<()>
             ),
         ));
     }
+    let inferred = plan.positive.is_none() && classes != ["0", "1"];
+    if let (true, Some(method)) = (classes.len() == 2 && inferred, &plan.binary_method) {
+        // Two arbitrary labels: which one is class 1 decides the sign of every weight and what
+        // predictions.csv reports, so a binary method asks rather than guessing.
+        return Err(Error::data(
+            path,
+            format!(
+                "target column \"{}\" has the labels {}: say which is class 1 for method {method} with [data] positive = \"{}\"",
+                plan.target,
+                classes.join(", "),
+                classes[1]
+            ),
+        ));
+    }
     if let (true, Some(method)) = (classes.len() > 2, &plan.binary_method) {
         return Err(Error::data(
             path,
