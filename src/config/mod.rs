@@ -1,6 +1,8 @@
 //! Experiment files: parse the TOML into a serde mirror ([`raw`]), then validate it into a
 //! [`Plan`] ([`plan`]). Errors name the file, the key and the fix.
 
+mod features;
+mod method_options;
 pub mod plan;
 pub mod raw;
 mod suggest;

@@ -3,6 +3,10 @@
 
 use std::path::{Path, PathBuf};
 
+use super::features::feature_map;
+pub use super::features::{Centres, FeatureMap};
+use super::method_options::method_options;
+pub use super::method_options::{ClassPrior, MethodOptions, EP_MAX_ITER, EP_TOLERANCE};
 use super::raw::{RawExperiment, RawMethod, RawSplit};
 use super::suggest::did_you_mean;
 use crate::error::{Error, Result};
@@ -56,39 +60,6 @@ pub struct DataPlan {
     pub binary_method: Option<String>,
 }
 
-pub const DEFAULT_POLY_DEGREE: usize = 2;
-pub const DEFAULT_RBF_CENTRES: usize = 20;
-pub const DEFAULT_RBF_GRID_POINTS: usize = 5;
-pub const DEFAULT_RBF_WIDTH: f64 = 1.0;
-
-#[derive(Debug, Clone, PartialEq)]
-pub enum FeatureMap {
-    /// The standardised features themselves.
-    Identity,
-    /// Every monomial of total degree 1..=degree (interactions included).
-    Poly { degree: usize },
-    /// exp(-||x - c||^2 / (2 width^2)) for each centre c.
-    Rbf { centres: Centres, width: f64 },
-}
-
-impl FeatureMap {
-    pub fn name(&self) -> &'static str {
-        match self {
-            FeatureMap::Identity => "none",
-            FeatureMap::Poly { .. } => "poly",
-            FeatureMap::Rbf { .. } => "rbf",
-        }
-    }
-}
-
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub enum Centres {
-    /// `points` values per feature spanning its training range; points^D centres.
-    Grid { points: usize },
-    /// k distinct training rows drawn with the experiment seed.
-    Sample { k: usize },
-}
-
 #[derive(Debug, Clone, PartialEq)]
 pub enum DataSource {
     /// One file, split into train and test rows.
@@ -140,81 +111,6 @@ pub struct MethodPlan {
     pub options: MethodOptions,
 }
 
-pub const DEFAULT_EP_NOISE: f64 = 1.0;
-pub const DEFAULT_EP_DAMPING: f64 = 1.0;
-pub const EP_MAX_ITER: usize = 100;
-pub const EP_TOLERANCE: f64 = 1e-6;
-
-/// Settings only some kinds use ([`MethodKey`] says which); the others keep the defaults.
-#[derive(Debug, Clone, PartialEq)]
-pub struct MethodOptions {
-    /// beta, the probit noise of EP/ADF: P(y | w) = Phi(y w^T x / beta).
-    pub noise: f64,
-    /// Fraction of each EP site update taken (1 = undamped).
-    pub damping: f64,
-    /// Softmax: fix the last class's weights at zero.
-    pub reference_class: bool,
-    /// Gaussian generative: one covariance shared by all classes.
-    pub shared_covariance: bool,
-    /// Dirichlet(alpha_1..alpha_K) on the class probabilities; `None` per class means 1.
-    pub class_prior: ClassPrior,
-    pub mu0: f64,
-    pub kappa0: f64,
-    pub alpha0: f64,
-    pub beta0: f64,
-    /// NIW degrees of freedom; `None` = D + 2.
-    pub nu0: Option<f64>,
-    /// NIW scale matrix Psi0 = psi0 I.
-    pub psi0: f64,
-    /// Beta(a, b) on each Bernoulli feature probability.
-    pub a: f64,
-    pub b: f64,
-    /// Bernoulli naive Bayes: x > binarize is 1 (in the design's units, i.e. after standardisation).
-    pub binarize: Option<f64>,
-}
-
-impl Default for MethodOptions {
-    fn default() -> Self {
-        MethodOptions {
-            noise: DEFAULT_EP_NOISE,
-            damping: DEFAULT_EP_DAMPING,
-            reference_class: false,
-            shared_covariance: false,
-            class_prior: ClassPrior::Symmetric(1.0),
-            mu0: 0.0,
-            kappa0: 1.0,
-            alpha0: 1.0,
-            beta0: 1.0,
-            nu0: None,
-            psi0: 1.0,
-            a: 1.0,
-            b: 1.0,
-            binarize: None,
-        }
-    }
-}
-
-#[derive(Debug, Clone, PartialEq)]
-pub enum ClassPrior {
-    Symmetric(f64),
-    PerClass(Vec<f64>),
-}
-
-impl ClassPrior {
-    /// The concentration of each of `k` classes, or an error message when the list has the
-    /// wrong length.
-    pub fn alphas(&self, k: usize) -> std::result::Result<Vec<f64>, String> {
-        match self {
-            ClassPrior::Symmetric(a) => Ok(vec![*a; k]),
-            ClassPrior::PerClass(v) if v.len() == k => Ok(v.clone()),
-            ClassPrior::PerClass(v) => Err(format!(
-                "class_prior lists {} concentrations but the target has {k} classes; give {k} numbers or one",
-                v.len()
-            )),
-        }
-    }
-}
-
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum Optimizer {
     Newton,
@@ -231,13 +127,13 @@ impl Optimizer {
 }
 
 /// Validation context: the file for error messages and the directory for relative paths.
-struct Ctx<'a> {
+pub(super) struct Ctx<'a> {
     file: &'a Path,
     dir: PathBuf,
 }
 
 impl Ctx<'_> {
-    fn err(&self, message: impl Into<String>) -> Error {
+    pub(super) fn err(&self, message: impl Into<String>) -> Error {
         Error::config(self.file, message)
     }
 
@@ -252,7 +148,7 @@ impl Ctx<'_> {
         Ok(p)
     }
 
-    fn positive_f64(&self, key: &str, v: f64, allow_zero: bool) -> Result<f64> {
+    pub(super) fn positive_f64(&self, key: &str, v: f64, allow_zero: bool) -> Result<f64> {
         let ok = v.is_finite() && (v > 0.0 || (allow_zero && v == 0.0));
         if !ok {
             let bound = if allow_zero { ">= 0" } else { "> 0" };
@@ -261,7 +157,7 @@ impl Ctx<'_> {
         Ok(v)
     }
 
-    fn count(&self, key: &str, v: u64, min: u64) -> Result<usize> {
+    pub(super) fn count(&self, key: &str, v: u64, min: u64) -> Result<usize> {
         if v < min {
             return Err(self.err(format!("{key} = {v}: must be at least {min}")));
         }
@@ -363,84 +259,6 @@ impl Plan {
             evaluation: Evaluation { calibration_bins },
             methods,
         })
-    }
-}
-
-fn feature_map(ctx: &Ctx<'_>, raw: super::raw::RawFeatures) -> Result<FeatureMap> {
-    let map = raw.map.as_deref().unwrap_or("none");
-    let misplaced = |key: &str, used: &str| {
-        ctx.err(format!(
-            "[features] {key} only applies with {used}; remove it or change the map"
-        ))
-    };
-    if map != "poly" && raw.degree.is_some() {
-        return Err(misplaced("degree", "map = \"poly\""));
-    }
-    if map != "rbf" {
-        for (key, set) in [
-            ("centres", raw.centres.is_some()),
-            ("k", raw.k.is_some()),
-            ("grid_points", raw.grid_points.is_some()),
-            ("width", raw.width.is_some()),
-        ] {
-            if set {
-                return Err(misplaced(key, "map = \"rbf\""));
-            }
-        }
-    }
-    match map {
-        "none" => Ok(FeatureMap::Identity),
-        "poly" => Ok(FeatureMap::Poly {
-            degree: ctx.count(
-                "[features] degree",
-                raw.degree.unwrap_or(DEFAULT_POLY_DEGREE as u64),
-                1,
-            )?,
-        }),
-        "rbf" => {
-            let width = ctx.positive_f64(
-                "[features] width",
-                raw.width.unwrap_or(DEFAULT_RBF_WIDTH),
-                false,
-            )?;
-            let centres = match raw.centres.as_deref().unwrap_or("sample") {
-                "sample" => {
-                    if raw.grid_points.is_some() {
-                        return Err(misplaced("grid_points", "centres = \"grid\""));
-                    }
-                    Centres::Sample {
-                        k: ctx.count(
-                            "[features] k",
-                            raw.k.unwrap_or(DEFAULT_RBF_CENTRES as u64),
-                            1,
-                        )?,
-                    }
-                }
-                "grid" => {
-                    if raw.k.is_some() {
-                        return Err(misplaced("k", "centres = \"sample\""));
-                    }
-                    Centres::Grid {
-                        points: ctx.count(
-                            "[features] grid_points",
-                            raw.grid_points.unwrap_or(DEFAULT_RBF_GRID_POINTS as u64),
-                            1,
-                        )?,
-                    }
-                }
-                other => {
-                    return Err(ctx.err(format!(
-                        "[features] centres = \"{other}\": expected \"sample\" (k seeded training rows) or \"grid\"{}",
-                        did_you_mean(other, ["sample", "grid"])
-                    )))
-                }
-            };
-            Ok(FeatureMap::Rbf { centres, width })
-        }
-        other => Err(ctx.err(format!(
-            "[features] map = \"{other}\": expected \"none\", \"poly\" or \"rbf\"{}",
-            did_you_mean(other, ["none", "poly", "rbf"])
-        ))),
     }
 }
 
@@ -683,120 +501,5 @@ fn method_plan(ctx: &Ctx<'_>, index: usize, raw: RawMethod) -> Result<MethodPlan
         mc_samples,
         quadrature_nodes,
         options,
-    })
-}
-
-/// The keys of `[[method]]` that only some kinds use.
-fn applies(key: &str, kind: MethodKind) -> bool {
-    use MethodKind::*;
-    match key {
-        "optimizer" | "learning_rate" => kind.optimised(),
-        "max_iter" | "tolerance" => kind.optimised() || kind == EpProbit,
-        "mc_samples" => kind.supports(PredictiveKind::Mc),
-        "quadrature_nodes" => kind == LogisticLaplace,
-        "noise" => matches!(kind, EpProbit | AdfProbit),
-        "damping" => kind == EpProbit,
-        "reference_class" => kind == SoftmaxLaplace,
-        "shared_covariance" | "nu0" | "psi0" => kind == GaussianGenerative,
-        "class_prior" => matches!(
-            kind,
-            GaussianGenerative | GaussianNaiveBayes | BernoulliNaiveBayes
-        ),
-        "mu0" | "kappa0" => matches!(kind, GaussianGenerative | GaussianNaiveBayes),
-        "alpha0" | "beta0" => kind == GaussianNaiveBayes,
-        "a" | "b" | "binarize" => kind == BernoulliNaiveBayes,
-        _ => true,
-    }
-}
-
-fn method_options(
-    ctx: &Ctx<'_>,
-    at: &str,
-    kind: MethodKind,
-    raw: &RawMethod,
-) -> Result<MethodOptions> {
-    let present: [(&str, bool); 20] = [
-        ("optimizer", raw.optimizer.is_some()),
-        ("learning_rate", raw.learning_rate.is_some()),
-        ("max_iter", raw.max_iter.is_some()),
-        ("tolerance", raw.tolerance.is_some()),
-        ("mc_samples", raw.mc_samples.is_some()),
-        ("quadrature_nodes", raw.quadrature_nodes.is_some()),
-        ("noise", raw.noise.is_some()),
-        ("damping", raw.damping.is_some()),
-        ("reference_class", raw.reference_class.is_some()),
-        ("shared_covariance", raw.shared_covariance.is_some()),
-        ("class_prior", raw.class_prior.is_some()),
-        ("mu0", raw.mu0.is_some()),
-        ("kappa0", raw.kappa0.is_some()),
-        ("alpha0", raw.alpha0.is_some()),
-        ("beta0", raw.beta0.is_some()),
-        ("nu0", raw.nu0.is_some()),
-        ("psi0", raw.psi0.is_some()),
-        ("a", raw.a.is_some()),
-        ("b", raw.b.is_some()),
-        ("binarize", raw.binarize.is_some()),
-    ];
-    for (key, set) in present {
-        if set && !applies(key, kind) {
-            let users: Vec<&str> = MethodKind::ALL
-                .iter()
-                .filter(|k| applies(key, **k))
-                .map(|k| k.name())
-                .collect();
-            return Err(ctx.err(format!(
-                "{at}: `{key}` does not apply to kind = \"{}\"; it is used by {}. Remove `{key}` or change the kind",
-                kind.name(),
-                users.join(", ")
-            )));
-        }
-    }
-    let d = MethodOptions::default();
-    let pos = |key: &str, v: Option<f64>, default: f64| {
-        ctx.positive_f64(&format!("{at} {key}"), v.unwrap_or(default), false)
-    };
-    let damping = pos("damping", raw.damping, d.damping)?;
-    if damping > 1.0 {
-        return Err(ctx.err(format!(
-            "{at} damping = {damping}: must be in (0, 1] (1 takes the full EP update)"
-        )));
-    }
-    let class_prior = match &raw.class_prior {
-        None => d.class_prior,
-        Some(super::raw::Concentration::Symmetric(a)) => {
-            ClassPrior::Symmetric(pos("class_prior", Some(*a), 1.0)?)
-        }
-        Some(super::raw::Concentration::PerClass(v)) => {
-            for &a in v {
-                pos("class_prior", Some(a), 1.0)?;
-            }
-            ClassPrior::PerClass(v.clone())
-        }
-    };
-    let mu0 = raw.mu0.unwrap_or(d.mu0);
-    if !mu0.is_finite() {
-        return Err(ctx.err(format!("{at} mu0 = {mu0}: must be a finite number")));
-    }
-    let binarize = match raw.binarize {
-        Some(t) if !t.is_finite() => {
-            return Err(ctx.err(format!("{at} binarize = {t}: must be a finite threshold")))
-        }
-        other => other,
-    };
-    Ok(MethodOptions {
-        noise: pos("noise", raw.noise, d.noise)?,
-        damping,
-        reference_class: raw.reference_class.unwrap_or(false),
-        shared_covariance: raw.shared_covariance.unwrap_or(false),
-        class_prior,
-        mu0,
-        kappa0: pos("kappa0", raw.kappa0, d.kappa0)?,
-        alpha0: pos("alpha0", raw.alpha0, d.alpha0)?,
-        beta0: pos("beta0", raw.beta0, d.beta0)?,
-        nu0: raw.nu0.map(|v| pos("nu0", Some(v), 1.0)).transpose()?,
-        psi0: pos("psi0", raw.psi0, d.psi0)?,
-        a: pos("a", raw.a, d.a)?,
-        b: pos("b", raw.b, d.b)?,
-        binarize,
     })
 }
