@@ -11,7 +11,7 @@ pub const DEFAULT_EP_DAMPING: f64 = 1.0;
 pub const EP_MAX_ITER: usize = 100;
 pub const EP_TOLERANCE: f64 = 1e-6;
 
-/// Settings only some kinds use ([`applies`] says which); the others keep the defaults.
+/// Settings only some kinds use (the table in this file says which); the others keep the defaults.
 #[derive(Debug, Clone, PartialEq)]
 pub struct MethodOptions {
     /// beta, the probit noise of EP/ADF: P(y | w) = Phi(y w^T x / beta).
