@@ -38,14 +38,56 @@ pub fn report(r: &ExperimentRecord) -> String {
     }
     let _ = writeln!(s, "- experiment file: `{}`", e.file);
     let _ = writeln!(s, "- seed: {}", e.seed);
-    let _ = writeln!(s, "- prior: w ~ N(0, {}^-1 I)", e.prior_precision);
+    if e.prior_evidence {
+        let _ = writeln!(
+            s,
+            "- prior: w ~ N(0, lambda^-1 I), lambda chosen per run by maximising the Laplace evidence"
+        );
+    } else {
+        let _ = writeln!(s, "- prior: w ~ N(0, {}^-1 I)", e.prior_precision);
+    }
     let _ = writeln!(s, "- calibration bins: {}\n", e.calibration_bins);
     dataset(&mut s, r);
     metrics_table(&mut s, r);
     convergence(&mut s, r);
     weights(&mut s, r);
+    evidence(&mut s, r);
     calibration(&mut s, r);
     s
+}
+
+/// Under `precision = "evidence"`: the chosen lambda and the evidence curve beside the
+/// held-out log-loss, per run.
+fn evidence(s: &mut String, r: &ExperimentRecord) {
+    let runs: Vec<&RunRecord> = r
+        .runs
+        .iter()
+        .filter(|run| !run.evidence_curve.is_empty())
+        .collect();
+    if runs.is_empty() {
+        return;
+    }
+    let _ = writeln!(
+        s,
+        "## Evidence\n\nThe Laplace log evidence and the held-out log-loss (plug-in) over lambda; \
+         the chosen lambda maximises the evidence.\n"
+    );
+    for run in runs {
+        let _ = writeln!(
+            s,
+            "### {}: lambda = {:.4e}\n\n| lambda | log evidence | test log-loss |\n|---:|---:|---:|",
+            run.id,
+            run.prior_precision.unwrap_or(f64::NAN)
+        );
+        for p in &run.evidence_curve {
+            let _ = writeln!(
+                s,
+                "| {:.2e} | {:.4} | {:.4} |",
+                p.precision, p.log_evidence, p.test_log_loss
+            );
+        }
+        s.push('\n');
+    }
 }
 
 fn dataset(s: &mut String, r: &ExperimentRecord) {
