@@ -31,8 +31,9 @@ struct Proposal {
 }
 
 /// EP's state: the Gaussian approximation N(mu, Sigma) and the site parameters.
-pub struct Ep<'a> {
-    x: MatRef<'a, f64>,
+pub struct Ep {
+    /// The training rows phi_i, copied once so that every site update works on slices.
+    rows: Vec<Vec<f64>>,
     /// Labels in {-1, +1}.
     y: Vec<f64>,
     beta: f64,
@@ -40,17 +41,25 @@ pub struct Ep<'a> {
     damping: f64,
     order: Vec<usize>,
     pub mu: Vec<f64>,
-    pub sigma: Mat<f64>,
+    /// Sigma, row-major D x D (symmetric).
+    cov: Vec<f64>,
     a: Vec<f64>,
     b: Vec<f64>,
     change: f64,
     log_evidence: f64,
 }
 
-impl<'a> Ep<'a> {
+/// Sigma phi for a row-major D x D `cov`.
+fn cov_times(cov: &[f64], phi: &[f64]) -> Vec<f64> {
+    cov.chunks_exact(phi.len())
+        .map(|row| dot(row, phi))
+        .collect()
+}
+
+impl Ep {
     /// `y` holds 0/1 labels; `order` is the visiting order of the rows within a sweep.
     pub fn new(
-        x: MatRef<'a, f64>,
+        x: MatRef<'_, f64>,
         y: &[f64],
         beta: f64,
         prior_var: f64,
@@ -59,14 +68,18 @@ impl<'a> Ep<'a> {
     ) -> Result<Self, NumericError> {
         let (n, d) = (x.nrows(), x.ncols());
         let mut ep = Ep {
-            x,
+            rows: (0..n)
+                .map(|i| (0..d).map(|j| x[(i, j)]).collect())
+                .collect(),
             y: y.iter().map(|&y| 2.0 * y - 1.0).collect(),
             beta,
             prior_var,
             damping,
             order,
             mu: vec![0.0; d],
-            sigma: Mat::from_fn(d, d, |i, j| if i == j { prior_var } else { 0.0 }),
+            cov: (0..d * d)
+                .map(|k| if k % (d + 1) == 0 { prior_var } else { 0.0 })
+                .collect(),
             a: vec![0.0; n],
             b: vec![0.0; n],
             change: 0.0,
@@ -77,17 +90,24 @@ impl<'a> Ep<'a> {
         Ok(ep)
     }
 
-    fn row(&self, i: usize) -> Vec<f64> {
-        (0..self.x.ncols()).map(|j| self.x[(i, j)]).collect()
+    /// Sigma_jk.
+    pub fn sigma(&self, j: usize, k: usize) -> f64 {
+        self.cov[j * self.mu.len() + k]
+    }
+
+    /// Sigma as a matrix.
+    pub fn covariance(&self) -> Mat<f64> {
+        let d = self.mu.len();
+        Mat::from_fn(d, d, |j, k| self.cov[j * d + k])
     }
 
     /// The moment-matched site of row i against the current approximation (MATH.md section 2):
     /// (a_new, b_new) after damping, and z = Sigma phi_i, e = phi_i^T z, f = phi_i^T mu.
     fn proposal(&self, i: usize) -> Result<Proposal, NumericError> {
-        let phi = self.row(i);
-        let z = mat_vec(self.sigma.as_ref(), &phi);
-        let e = dot(&phi, &z);
-        let f = dot(&phi, &self.mu);
+        let phi = &self.rows[i];
+        let z = cov_times(&self.cov, phi);
+        let e = dot(phi, &z);
+        let f = dot(phi, &self.mu);
         let (ai, bi, yi) = (self.a[i], self.b[i], self.y[i]);
         let c = 1.0 - bi * e;
         if c <= 0.0 || !c.is_finite() {
@@ -125,11 +145,14 @@ impl<'a> Ep<'a> {
         let den = 1.0 + db * e;
         let k_sigma = db / den;
         let k_mu = (self.y[i] * da - f * db) / den;
-        for col in 0..d {
-            for row in 0..d {
-                self.sigma[(row, col)] -= k_sigma * z[row] * z[col];
+        for (row, zr) in self.cov.chunks_exact_mut(d).zip(&z) {
+            let scale = k_sigma * zr;
+            for (s, zc) in row.iter_mut().zip(&z) {
+                *s -= scale * zc;
             }
-            self.mu[col] += k_mu * z[col];
+        }
+        for (m, zc) in self.mu.iter_mut().zip(&z) {
+            *m += k_mu * zc;
         }
         self.a[i] = a;
         self.b[i] = b;
@@ -153,18 +176,18 @@ impl<'a> Ep<'a> {
     /// term is mu^T h / 2 + (ln det Sigma - D ln tau^2) / 2 with h = sum_i y_i a_i phi_i; the
     /// Gaussian integral is (1 + b v)^{-1/2} exp((2 a m + a^2 v - b m^2) / (2 (1 + b v))).
     fn compute_log_evidence(&self) -> Result<f64, NumericError> {
-        let (n, d) = (self.x.nrows(), self.x.ncols());
-        let chol = Cholesky::factor(self.sigma.as_ref(), "EP posterior covariance")?;
+        let (n, d) = (self.rows.len(), self.mu.len());
+        let chol = Cholesky::factor(self.covariance().as_ref(), "EP posterior covariance")?;
         let mut h = vec![0.0; d];
         let mut sites = 0.0;
         for i in 0..n {
-            let phi = self.row(i);
+            let phi = &self.rows[i];
             let (ai, bi, yi) = (self.a[i], self.b[i], self.y[i]);
-            for (h, p) in h.iter_mut().zip(&phi) {
+            for (h, p) in h.iter_mut().zip(phi) {
                 *h += yi * ai * p;
             }
-            let e = dot(&phi, &mat_vec(self.sigma.as_ref(), &phi));
-            let f = dot(&phi, &self.mu);
+            let e = dot(phi, &cov_times(&self.cov, phi));
+            let f = dot(phi, &self.mu);
             let c = 1.0 - bi * e;
             let m = (yi * f - ai * e) / c;
             let v = e / c;
@@ -182,7 +205,7 @@ impl<'a> Ep<'a> {
     }
 }
 
-impl Solver for Ep<'_> {
+impl Solver for Ep {
     fn objective(&self) -> f64 {
         -self.log_evidence
     }
@@ -267,9 +290,10 @@ pub fn fit_method(input: &FitInput<'_>, observer: &mut dyn Observer) -> Result<F
     }
     let posterior = PosteriorSummary {
         mean: ep.mu.clone(),
-        cov_diag: (0..ep.mu.len()).map(|i| ep.sigma[(i, i)]).collect(),
+        cov_diag: (0..ep.mu.len()).map(|i| ep.sigma(i, i)).collect(),
         log_evidence: Some(ep.log_evidence),
     };
+    let sigma = ep.covariance();
     Ok(Fitted {
         weights: ep.mu.clone(),
         objective: Some(-ep.log_evidence),
@@ -277,7 +301,7 @@ pub fn fit_method(input: &FitInput<'_>, observer: &mut dyn Observer) -> Result<F
         posterior: Some(posterior),
         predictor: Box::new(EpPredictor {
             mu: ep.mu,
-            sigma: ep.sigma,
+            sigma,
             beta: m.options.noise,
         }),
     })
@@ -356,9 +380,9 @@ mod tests {
                 mean[k]
             );
             assert!(
-                (ep.sigma[(k, k)] / var[k] - 1.0).abs() < 0.05,
+                (ep.sigma(k, k) / var[k] - 1.0).abs() < 0.05,
                 "var {k}: {} vs {}",
-                ep.sigma[(k, k)],
+                ep.sigma(k, k),
                 var[k]
             );
         }
@@ -379,6 +403,6 @@ mod tests {
         let want_mean = 1.0 / std::f64::consts::PI.sqrt();
         assert!((ep.mu[0] - want_mean).abs() < 1e-12);
         assert!((ep.log_evidence() - 0.5f64.ln()).abs() < 1e-12);
-        assert!((ep.sigma[(0, 0)] - (1.0 - want_mean * want_mean)).abs() < 1e-12);
+        assert!((ep.sigma(0, 0) - (1.0 - want_mean * want_mean)).abs() < 1e-12);
     }
 }
