@@ -147,4 +147,54 @@ mod tests {
             assert!((row[0] - want).abs() < 1e-12, "{} vs {want}", row[0]);
         }
     }
+
+    #[test]
+    fn shared_covariance_with_one_class_is_the_per_class_model() {
+        // Pooling over a single class changes nothing: nu_N = nu0 + n and Psi_N = Psi_n.
+        let x = Mat::<f64>::from_fn(6, 2, |i, j| ((i * 3 + j) as f64 * 0.7).sin());
+        let y = [0.0; 6];
+        let niw = Niw {
+            mu0: 0.0,
+            kappa0: 1.0,
+            nu0: 4.0,
+            psi0: 1.0,
+        };
+        let own = fit(x.as_ref(), &y, 1, niw, false, "t").unwrap();
+        let shared = fit(x.as_ref(), &y, 1, niw, true, "t").unwrap();
+        let (a, b) = (
+            own.log_densities(x.as_ref()),
+            shared.log_densities(x.as_ref()),
+        );
+        for (a, b) in a.iter().zip(&b) {
+            assert!((a[0] - b[0]).abs() < 1e-13);
+        }
+    }
+
+    #[test]
+    fn shared_covariance_pools_the_scatter_of_every_class() {
+        // Two classes with mu0 = 0 and kappa0 -> 0: Psi_N = Psi0 + S_0 + S_1, so moving one
+        // class's points changes the other class's predictive only through the pooled scatter.
+        let x = Mat::<f64>::from_fn(8, 1, |i, _| [0.0, 1.0, 2.0, 3.0, 10.0, 10.5, 11.0, 11.5][i]);
+        let y = [0.0, 0.0, 0.0, 0.0, 1.0, 1.0, 1.0, 1.0];
+        let niw = Niw {
+            mu0: 0.0,
+            kappa0: 1e-9,
+            nu0: 2.0,
+            psi0: 1.0,
+        };
+        let shared = fit(x.as_ref(), &y, 2, niw, true, "t").unwrap();
+        // S_0 = 5, S_1 = 1.25 => Psi_N = 7.25, nu_N = 10, dof = 10; class 0: kappa = 4 + 1e-9,
+        // mean 1.5, scale^2 = 7.25 * (kappa + 1) / (kappa * 10).
+        let kappa = 4.0 + 1e-9;
+        let want = crate::model::generative::student::log_t(
+            0.5,
+            10.0,
+            1.5,
+            7.25 * (kappa + 1.0) / (kappa * 10.0),
+        );
+        let probe = Mat::<f64>::from_fn(1, 1, |_, _| 0.5);
+        let got = shared.log_densities(probe.as_ref())[0][0];
+        // the kappa0 mean terms left out above add about 1e-7 to Psi_N
+        assert!((got - want).abs() < 1e-6, "{got} vs {want}");
+    }
 }
