@@ -140,4 +140,38 @@ mod tests {
             }
         }
     }
+
+    #[test]
+    fn laplace_evidence_is_close_to_numerical_integration_in_one_dimension() {
+        // p(y | X) = int prod_n Phi((2 y_n - 1) x_n w) N(w | 0, 1/lambda) dw by a midpoint rule
+        // against -E(w*) + (1/2) ln lambda - (1/2) ln H: equal up to the Laplace error, small for
+        // this nearly Gaussian posterior (the test pins the constants, as for logistic).
+        let x = Mat::<f64>::from_fn(40, 1, |i, _| ((i as f64) * 0.37).sin() * 1.5);
+        let y: Vec<f64> = (0..40)
+            .map(|i| f64::from(u8::from((i * 7) % 5 < 3)))
+            .collect();
+        let lambda = 2.0;
+        let obj = ProbitObjective::new(x.as_ref(), &y, lambda);
+        let mut w = [0.0];
+        for _ in 0..50 {
+            w[0] -= obj.gradient(&w)[0] / obj.hessian(&w)[(0, 0)];
+        }
+        let post = crate::model::laplace::approximate(&obj, &w, lambda, "t").unwrap();
+        let nll = ProbitObjective::new(x.as_ref(), &y, 0.0);
+        let h = 1e-4;
+        let integral: f64 = (0..100_000)
+            .map(|k| {
+                let v = -5.0 + (k as f64 + 0.5) * h;
+                let prior =
+                    (lambda / (2.0 * std::f64::consts::PI)).sqrt() * (-0.5 * lambda * v * v).exp();
+                (-nll.value(&[v])).exp() * prior * h
+            })
+            .sum();
+        let laplace = post.log_evidence.unwrap();
+        assert!(
+            (laplace - integral.ln()).abs() < 0.01,
+            "{laplace} vs {}",
+            integral.ln()
+        );
+    }
 }
