@@ -268,10 +268,12 @@ fn choose_precision(
         if fitted.outcome.termination == Termination::Cancelled {
             return Err(Error::Cancelled);
         }
+        // A fit that stopped short of the mode (e.g. max-iterations on near-separable data at a
+        // tiny lambda) has no trustworthy Laplace evidence: it is left out of the search.
         let log_evidence = fitted
             .posterior
             .and_then(|p| p.log_evidence)
-            .unwrap_or(f64::NEG_INFINITY);
+            .filter(|_| fitted.outcome.termination.converged());
         let p = fitted.predictor.predict(
             PredictiveKind::Plugin,
             dataset.test.x.as_ref(),
@@ -289,9 +291,15 @@ fn choose_precision(
             log_evidence,
             test_log_loss,
         });
-        Ok(log_evidence)
+        Ok(log_evidence.unwrap_or(f64::NEG_INFINITY))
     };
-    let ((best, _), _) = crate::evidence::maximise(&mut evaluate_at)?;
+    let ((best, value), _) = crate::evidence::maximise(&mut evaluate_at)?;
+    if !value.is_finite() {
+        return Err(Error::Numeric(crate::error::NumericError::NonFinite(format!(
+            "{}: no fit on the lambda grid converged, so no Laplace evidence is available; raise `max_iter`",
+            method.id
+        ))));
+    }
     points.truncate(crate::evidence::GRID_POINTS);
     Ok((best, points))
 }

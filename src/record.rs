@@ -86,7 +86,8 @@ pub struct RunRecord {
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct EvidencePoint {
     pub precision: f64,
-    pub log_evidence: f64,
+    /// `null` when the fit at this lambda did not converge (then it is not a candidate).
+    pub log_evidence: Option<f64>,
     pub test_log_loss: f64,
 }
 

@@ -80,11 +80,10 @@ fn evidence(s: &mut String, r: &ExperimentRecord) {
             run.prior_precision.unwrap_or(f64::NAN)
         );
         for p in &run.evidence_curve {
-            let _ = writeln!(
-                s,
-                "| {:.2e} | {:.4} | {:.4} |",
-                p.precision, p.log_evidence, p.test_log_loss
-            );
+            let ev = p
+                .log_evidence
+                .map_or("not converged".to_string(), |v| format!("{v:.4}"));
+            let _ = writeln!(s, "| {:.2e} | {ev} | {:.4} |", p.precision, p.test_log_loss);
         }
         s.push('\n');
     }
