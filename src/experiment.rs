@@ -140,18 +140,7 @@ fn run_method(
     } else {
         (plan.prior.precision, Vec::new())
     };
-    let input = FitInput {
-        file: &plan.file,
-        method,
-        precision,
-        seed: plan.seed,
-        x: dataset.train.x.as_ref(),
-        y: &dataset.train.y,
-        classes: dataset.classes.len(),
-        intercept: dataset.columns.first().map(String::as_str) == Some(crate::data::INTERCEPT),
-        columns: &dataset.columns,
-        cancel,
-    };
+    let input = fit_input(plan, method, dataset, precision, cancel);
     let fitted = match crate::model::method::fit(&input, observer) {
         Ok(fit) => fit,
         Err(Error::Numeric(e)) => {
@@ -237,6 +226,28 @@ fn run_method(
     Ok(record)
 }
 
+/// What `method` fits on: the training rows of `dataset` under prior precision `precision`.
+fn fit_input<'a>(
+    plan: &'a Plan,
+    method: &'a MethodPlan,
+    dataset: &'a Dataset,
+    precision: f64,
+    cancel: Option<&'a AtomicBool>,
+) -> FitInput<'a> {
+    FitInput {
+        file: &plan.file,
+        method,
+        precision,
+        seed: plan.seed,
+        x: dataset.train.x.as_ref(),
+        y: &dataset.train.y,
+        classes: dataset.classes.len(),
+        intercept: dataset.columns.first().map(String::as_str) == Some(crate::data::INTERCEPT),
+        columns: &dataset.columns,
+        cancel,
+    }
+}
+
 /// lambda maximising the method's Laplace evidence (logistic-map uses logistic-laplace's), and
 /// the evidence curve on the grid of [`crate::evidence::grid`] with the held-out log-loss of the
 /// plug-in predictive at each point. These fits are not traced: only the final fit is.
@@ -252,18 +263,7 @@ fn choose_precision(
     }
     let mut points: Vec<EvidencePoint> = Vec::new();
     let mut evaluate_at = |precision: f64| -> Result<f64> {
-        let input = FitInput {
-            file: &plan.file,
-            method: &laplace,
-            precision,
-            seed: plan.seed,
-            x: dataset.train.x.as_ref(),
-            y: &dataset.train.y,
-            classes: dataset.classes.len(),
-            intercept: dataset.columns.first().map(String::as_str) == Some(crate::data::INTERCEPT),
-            columns: &dataset.columns,
-            cancel,
-        };
+        let input = fit_input(plan, &laplace, dataset, precision, cancel);
         let fitted = crate::model::method::fit(&input, &mut |_: &str, _: &Iterate| {})?;
         if fitted.outcome.termination == Termination::Cancelled {
             return Err(Error::Cancelled);
