@@ -11,16 +11,15 @@ use crate::data::{self, Dataset};
 use crate::error::{Error, Result};
 use crate::lab;
 use crate::metrics;
-use crate::model::gaussian::Activations;
-use crate::model::logistic::{self, FitSettings};
-use crate::model::predictive::{self, PredictiveSettings};
+use crate::model::method::{FitInput, Probabilities};
+use crate::model::predictive::PredictiveSettings;
 use crate::model::{MethodKind, PredictiveKind};
 use crate::numeric::rng;
 use crate::optim::{Iterate, Observer, Termination};
 use crate::provenance::Provenance;
 use crate::record::{
-    ComparisonRecord, DatasetInfo, ExperimentInfo, ExperimentRecord, PosteriorRecord,
-    PredictiveRecord, RunRecord, TraceRow, SCHEMA_VERSION,
+    ComparisonRecord, DatasetInfo, EvidencePoint, ExperimentInfo, ExperimentRecord,
+    PosteriorRecord, PredictiveRecord, RunRecord, TraceRow, SCHEMA_VERSION,
 };
 
 /// Receives the progress of an experiment: iterations (as an [`Observer`]) plus the start
@@ -70,18 +69,7 @@ pub fn run(
         _ => ExperimentRecord {
             schema_version: SCHEMA_VERSION,
             experiment: experiment_info(plan),
-            dataset: DatasetInfo {
-                files: Vec::new(),
-                target: String::new(),
-                rows_train: 0,
-                rows_test: 0,
-                features: 0,
-                columns: Vec::new(),
-                positives_train: 0,
-                positives_test: 0,
-                summaries: Vec::new(),
-                notes: Vec::new(),
-            },
+            dataset: DatasetInfo::default(),
             runs: Vec::new(),
             provenance: Provenance::collect(plan, &lab_files(plan))?,
             comparison: None,
@@ -122,6 +110,7 @@ fn experiment_info(plan: &Plan) -> ExperimentInfo {
         description: plan.description.clone(),
         file: plan.file.display().to_string(),
         prior_precision: plan.prior.precision,
+        prior_evidence: plan.prior.evidence,
         calibration_bins: plan.evaluation.calibration_bins,
         calibration_binning: plan.evaluation.binning,
     }
@@ -157,6 +146,7 @@ pub fn run_on(
                 .map(|f| f.display().to_string())
                 .collect(),
             target: dataset.target.clone(),
+            classes: dataset.classes.clone(),
             rows_train: dataset.train.rows(),
             rows_test: dataset.test.rows(),
             features: dataset.features.len(),
@@ -183,20 +173,27 @@ fn run_method(
     cancel: Option<&AtomicBool>,
 ) -> Result<RunRecord> {
     let start = Instant::now();
-    let settings = FitSettings {
-        precision: match method.kind {
-            MethodKind::LogisticMle => 0.0,
-            _ => plan.prior.precision,
-        },
-        optimizer: method.optimizer,
-        max_iter: method.max_iter,
-        tolerance: method.tolerance,
-        laplace: method.kind.has_posterior(),
+    let uses_prior = method.kind != MethodKind::LogisticMle && !method.kind.generative();
+    let (precision, evidence_curve) = if plan.prior.evidence && method.kind.laplace_evidence() {
+        match choose_precision(plan, method, dataset, cancel) {
+            Ok(found) => found,
+            Err(Error::Numeric(e)) => {
+                return Ok(RunRecord::failed(
+                    &method.id,
+                    method.kind.name(),
+                    start.elapsed().as_secs_f64(),
+                    format!("choosing the prior precision by evidence: {e}"),
+                ))
+            }
+            Err(e) => return Err(e),
+        }
+    } else {
+        (plan.prior.precision, Vec::new())
     };
-    let x = dataset.train.x.as_ref();
-    let fit = match logistic::fit(x, &dataset.train.y, &settings, &method.id, cancel, observer) {
+    let input = fit_input(plan, method, dataset, precision, cancel);
+    let fitted = match crate::model::method::fit(&input, observer) {
         Ok(fit) => fit,
-        Err(crate::error::NumericError::Collinear { column }) => {
+        Err(Error::Numeric(crate::error::NumericError::Collinear { column })) => {
             let name = dataset
                 .columns
                 .get(column)
@@ -226,7 +223,7 @@ fn run_method(
                 message,
             ));
         }
-        Err(e) => {
+        Err(Error::Numeric(e)) => {
             return Ok(RunRecord::failed(
                 &method.id,
                 method.kind.name(),
@@ -234,9 +231,10 @@ fn run_method(
                 e.to_string(),
             ))
         }
+        Err(e) => return Err(e),
     };
     let fit_seconds = start.elapsed().as_secs_f64();
-    let termination = fit.outcome.termination;
+    let termination = fitted.outcome.termination;
     if termination == Termination::Cancelled {
         return Err(Error::Cancelled);
     }
@@ -245,13 +243,19 @@ fn run_method(
         kind: method.kind.name().to_string(),
         converged: termination.converged(),
         termination: Some(termination),
-        iterations: fit.outcome.iterations,
+        iterations: fitted.outcome.iterations,
         fit_seconds,
-        objective: Some(fit.objective),
+        objective: fitted.objective,
         error: None,
-        weights: fit.weights.clone(),
-        posterior: None,
+        weights: fitted.weights.clone(),
+        posterior: fitted.posterior.as_ref().map(|p| PosteriorRecord {
+            mean: p.mean.clone(),
+            cov_diag: p.cov_diag.clone(),
+            log_evidence: p.log_evidence,
+        }),
         predictives: Vec::new(),
+        prior_precision: uses_prior.then_some(precision),
+        evidence_curve,
     };
     if termination == Termination::Separable {
         record.error = Some(format!(
@@ -270,59 +274,170 @@ fn run_method(
         ));
         return Ok(record);
     }
-    let test_x = dataset.test.x.as_ref();
-    let activations = match &fit.posterior {
-        Some(post) => {
-            record.posterior = Some(PosteriorRecord {
-                mean: post.mean.clone(),
-                cov_diag: post.cov_diag(),
-                log_evidence: post.log_evidence,
-            });
-            post.activations(test_x)
-        }
-        None => Activations {
-            mean: crate::numeric::linalg::mat_vec(test_x, &fit.weights),
-            var: vec![0.0; dataset.test.rows()],
-        },
-    };
     let settings = PredictiveSettings {
         mc_samples: method.mc_samples,
         quadrature_nodes: method.quadrature_nodes,
     };
     for &kind in &method.predictives {
         let mut stream = rng::stream(plan.seed, &format!("{}/{}", method.id, kind.name()));
-        let p = predictive::predict(kind, &activations, settings, &mut stream);
+        let p = fitted
+            .predictor
+            .predict(kind, dataset.test.x.as_ref(), settings, &mut stream);
+        let finite = match &p {
+            Probabilities::Binary(v) => v.iter().all(|p| p.is_finite()),
+            Probabilities::Classes(rows) => rows.iter().flatten().all(|p| p.is_finite()),
+        };
+        if !finite {
+            record.error = Some(format!(
+                "{}: predictive \"{}\" produced non-finite probabilities; the fit is numerically degenerate \
+                 (try a larger [prior] precision or fewer features)",
+                method.id,
+                kind.name()
+            ));
+            record.predictives.clear();
+            return Ok(record);
+        }
         let mut ece_stream = rng::stream(plan.seed, &format!("{}/{}/ece", method.id, kind.name()));
         let eval = &plan.evaluation;
-        record
-            .predictives
-            .push(evaluate(kind, p, &dataset.test.y, eval, &mut ece_stream));
+        record.predictives.push(evaluate(
+            kind,
+            p,
+            &dataset.test.y,
+            eval,
+            Some(&mut ece_stream),
+        ));
     }
     Ok(record)
 }
 
+/// What `method` fits on: the training rows of `dataset` under prior precision `precision`.
+fn fit_input<'a>(
+    plan: &'a Plan,
+    method: &'a MethodPlan,
+    dataset: &'a Dataset,
+    precision: f64,
+    cancel: Option<&'a AtomicBool>,
+) -> FitInput<'a> {
+    FitInput {
+        file: &plan.file,
+        method,
+        precision,
+        seed: plan.seed,
+        x: dataset.train.x.as_ref(),
+        y: &dataset.train.y,
+        classes: dataset.classes.len(),
+        intercept: dataset.columns.first().map(String::as_str) == Some(crate::data::INTERCEPT),
+        columns: &dataset.columns,
+        cancel,
+    }
+}
+
+/// lambda maximising the method's Laplace evidence (logistic-map uses logistic-laplace's), and
+/// the evidence curve on the grid of [`crate::evidence::grid`] with the held-out log-loss of the
+/// plug-in predictive at each point. These fits are not traced: only the final fit is.
+fn choose_precision(
+    plan: &Plan,
+    method: &MethodPlan,
+    dataset: &Dataset,
+    cancel: Option<&AtomicBool>,
+) -> Result<(f64, Vec<EvidencePoint>)> {
+    let mut laplace = method.clone();
+    if laplace.kind == MethodKind::LogisticMap {
+        laplace.kind = MethodKind::LogisticLaplace;
+    }
+    let mut points: Vec<EvidencePoint> = Vec::new();
+    let mut evaluate_at = |precision: f64| -> Result<f64> {
+        let input = fit_input(plan, &laplace, dataset, precision, cancel);
+        let fitted = crate::model::method::fit(&input, &mut |_: &str, _: &Iterate| {})?;
+        if fitted.outcome.termination == Termination::Cancelled {
+            return Err(Error::Cancelled);
+        }
+        // A fit that stopped short of the mode (e.g. max-iterations on near-separable data at a
+        // tiny lambda) has no trustworthy Laplace evidence: it is left out of the search.
+        let log_evidence = fitted
+            .posterior
+            .and_then(|p| p.log_evidence)
+            .filter(|_| fitted.outcome.termination.converged());
+        let p = fitted.predictor.predict(
+            PredictiveKind::Plugin,
+            dataset.test.x.as_ref(),
+            PredictiveSettings {
+                mc_samples: 1,
+                quadrature_nodes: 1,
+            },
+            &mut rng::stream(plan.seed, "evidence"),
+        );
+        let test_log_loss = evaluate(
+            PredictiveKind::Plugin,
+            p,
+            &dataset.test.y,
+            &plan.evaluation,
+            None,
+        )
+        .metrics
+        .log_loss;
+        points.push(EvidencePoint {
+            precision,
+            log_evidence,
+            test_log_loss,
+        });
+        Ok(log_evidence.unwrap_or(f64::NEG_INFINITY))
+    };
+    let ((best, value), _) = crate::evidence::maximise(&mut evaluate_at)?;
+    if !value.is_finite() {
+        return Err(Error::Numeric(crate::error::NumericError::NonFinite(format!(
+            "{}: no fit on the lambda grid converged, so no Laplace evidence is available; raise `max_iter`",
+            method.id
+        ))));
+    }
+    points.truncate(crate::evidence::GRID_POINTS);
+    Ok((best, points))
+}
+
+/// Binary predictions (or two-class rows, reduced to p(y = 1)) get the binary metrics; more
+/// classes the multiclass ones.
+/// With a `stream`, binary predictions also get the bootstrap interval of their ECE.
 fn evaluate(
     kind: PredictiveKind,
-    p: Vec<f64>,
+    p: Probabilities,
     y: &[f64],
     eval: &Evaluation,
-    stream: &mut rng::Stream,
+    stream: Option<&mut rng::Stream>,
 ) -> PredictiveRecord {
     let (bins, binning) = (eval.calibration_bins, eval.binning);
-    let (metrics, reliability) = metrics::evaluate(&p, y, bins, binning);
-    let ece_ci = Some(metrics::ece_interval(
-        &p,
-        y,
-        bins,
-        binning,
-        eval.resamples,
-        stream,
-    ));
-    PredictiveRecord {
-        name: kind.name().to_string(),
-        metrics,
-        calibration: reliability.bins,
-        ece_ci,
-        probabilities: p,
+    let p = match p {
+        Probabilities::Classes(rows) if rows.first().is_none_or(|r| r.len() == 2) => {
+            Probabilities::Binary(rows.iter().map(|r| r[1]).collect())
+        }
+        other => other,
+    };
+    match p {
+        Probabilities::Binary(p) => {
+            let (metrics, reliability) = metrics::evaluate(&p, y, bins, binning);
+            let ece_ci =
+                stream.map(|s| metrics::ece_interval(&p, y, bins, binning, eval.resamples, s));
+            PredictiveRecord {
+                name: kind.name().to_string(),
+                metrics,
+                calibration: reliability.bins,
+                ece_ci,
+                probabilities: p,
+                class_probabilities: Vec::new(),
+            }
+        }
+        Probabilities::Classes(rows) => {
+            let (metrics, reliability) = metrics::multiclass::evaluate(&rows, y, bins, binning);
+            PredictiveRecord {
+                name: kind.name().to_string(),
+                metrics,
+                calibration: reliability.bins,
+                ece_ci: None,
+                probabilities: rows
+                    .iter()
+                    .map(|r| r[metrics::multiclass::argmax(r)])
+                    .collect(),
+                class_probabilities: rows,
+            }
+        }
     }
 }

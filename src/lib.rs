@@ -10,6 +10,7 @@ pub mod compare;
 pub mod config;
 pub mod data;
 pub mod error;
+pub mod evidence;
 pub mod experiment;
 pub mod lab;
 pub mod metrics;

@@ -46,14 +46,20 @@ pub struct ExperimentInfo {
     pub description: Option<String>,
     pub file: String,
     pub prior_precision: f64,
+    /// `[prior] precision = "evidence"`: each run's lambda is its `prior_precision`, chosen by
+    /// maximising the Laplace evidence; `prior_precision` above is then only the default.
+    pub prior_evidence: bool,
     pub calibration_bins: usize,
     pub calibration_binning: Binning,
 }
 
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Default, Serialize)]
 pub struct DatasetInfo {
     pub files: Vec<String>,
     pub target: String,
+    /// Class names in index order: `y` in predictions.csv is the index, and multiclass runs
+    /// write one column `<run>/<predictive>/p<k>` per class k. Two for a binary target.
+    pub classes: Vec<String>,
     pub rows_train: usize,
     pub rows_test: usize,
     /// Number of raw feature columns (the intercept not counted).
@@ -82,6 +88,22 @@ pub struct RunRecord {
     pub weights: Vec<f64>,
     pub posterior: Option<PosteriorRecord>,
     pub predictives: Vec<PredictiveRecord>,
+    /// The prior precision lambda the run used; chosen by evidence maximisation under
+    /// `[prior] precision = "evidence"`. `null` for methods without a Gaussian weight prior.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub prior_precision: Option<f64>,
+    /// Under `[prior] precision = "evidence"`: the Laplace log evidence and the held-out
+    /// log-loss (plug-in predictive) on a log grid of lambda.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub evidence_curve: Vec<EvidencePoint>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct EvidencePoint {
+    pub precision: f64,
+    /// `null` when the fit at this lambda did not converge (then it is not a candidate).
+    pub log_evidence: Option<f64>,
+    pub test_log_loss: f64,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -96,11 +118,16 @@ pub struct PredictiveRecord {
     pub name: String,
     pub metrics: Metrics,
     pub calibration: Vec<Bin>,
-    /// 95 % percentile-bootstrap interval of the ECE over test rows.
+    /// 95 % percentile-bootstrap interval of the ECE over test rows (binary targets).
     pub ece_ci: Option<[f64; 2]>,
-    /// p(y = 1) per test row (predictions.csv).
+    /// p(y = 1) per test row (predictions.csv); for more than two classes the probability of
+    /// the most probable class.
     #[serde(skip)]
     pub probabilities: Vec<f64>,
+    /// For more than two classes: p(y = k) per test row and class (predictions.csv's
+    /// `<run>/<predictive>/p<k>` columns); empty for a binary target.
+    #[serde(skip)]
+    pub class_probabilities: Vec<Vec<f64>>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -125,6 +152,8 @@ impl RunRecord {
             weights: Vec::new(),
             posterior: None,
             predictives: Vec::new(),
+            prior_precision: None,
+            evidence_curve: Vec::new(),
         }
     }
 }

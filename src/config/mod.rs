@@ -1,6 +1,8 @@
 //! Experiment files: parse the TOML into a serde mirror ([`raw`]), then validate it into a
 //! [`Plan`] ([`plan`]). Errors name the file, the key and the fix.
 
+mod features;
+mod method_options;
 pub mod plan;
 pub mod posterior;
 pub mod raw;
@@ -11,7 +13,8 @@ pub mod sweep;
 use std::path::Path;
 
 pub use plan::{
-    DataPlan, DataSource, Evaluation, MethodPlan, Missing, Optimizer, Plan, Prior, Split,
+    Centres, ClassPrior, DataPlan, DataSource, Evaluation, FeatureMap, MethodOptions, MethodPlan,
+    Missing, Optimizer, Plan, Prior, Split,
 };
 pub use posterior::{ApproxKind, PosteriorKind, PosteriorPlan, PosteriorSource, Subset};
 pub use suggest::{did_you_mean, nearest};

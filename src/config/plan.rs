@@ -3,6 +3,10 @@
 
 use std::path::{Path, PathBuf};
 
+use super::features::feature_map;
+pub use super::features::{Centres, FeatureMap};
+use super::method_options::method_options;
+pub use super::method_options::{ClassPrior, MethodOptions, EP_MAX_ITER, EP_TOLERANCE};
 use super::posterior::PosteriorPlan;
 use super::raw::{RawExperiment, RawMethod, RawSplit};
 use super::suggest::did_you_mean;
@@ -57,6 +61,13 @@ pub struct DataPlan {
     pub standardize: bool,
     pub intercept: bool,
     pub missing: Missing,
+    /// Applied to the standardised features, before the intercept column.
+    pub feature_map: FeatureMap,
+    /// The experiment seed (seeds the RBF centres).
+    pub seed: u64,
+    /// The first method that only handles two classes, if any: then the target must have
+    /// exactly two classes (or `positive` must pick one).
+    pub binary_method: Option<String>,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -84,7 +95,11 @@ pub enum Missing {
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Prior {
     /// lambda in w ~ N(0, lambda^{-1} I), over every weight including the intercept.
+    /// Under `evidence` it is the default, used by the kinds that have no Laplace evidence.
     pub precision: f64,
+    /// `precision = "evidence"`: each Laplace-evidence kind chooses its own lambda by
+    /// maximising its Laplace log evidence (empirical Bayes).
+    pub evidence: bool,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -105,6 +120,8 @@ pub struct MethodPlan {
     pub tolerance: f64,
     pub mc_samples: usize,
     pub quadrature_nodes: usize,
+    /// The method-specific settings, defaults filled in.
+    pub options: MethodOptions,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -123,13 +140,13 @@ impl Optimizer {
 }
 
 /// Validation context: the file for error messages and the directory for relative paths.
-struct Ctx<'a> {
+pub(super) struct Ctx<'a> {
     file: &'a Path,
     dir: PathBuf,
 }
 
 impl Ctx<'_> {
-    fn err(&self, message: impl Into<String>) -> Error {
+    pub(super) fn err(&self, message: impl Into<String>) -> Error {
         Error::config(self.file, message)
     }
 
@@ -144,7 +161,7 @@ impl Ctx<'_> {
         Ok(p)
     }
 
-    fn positive_f64(&self, key: &str, v: f64, allow_zero: bool) -> Result<f64> {
+    pub(super) fn positive_f64(&self, key: &str, v: f64, allow_zero: bool) -> Result<f64> {
         let ok = v.is_finite() && (v > 0.0 || (allow_zero && v == 0.0));
         if !ok {
             let bound = if allow_zero { ">= 0" } else { "> 0" };
@@ -153,7 +170,7 @@ impl Ctx<'_> {
         Ok(v)
     }
 
-    fn count(&self, key: &str, v: u64, min: u64) -> Result<usize> {
+    pub(super) fn count(&self, key: &str, v: u64, min: u64) -> Result<usize> {
         if v < min {
             return Err(self.err(format!("{key} = {v}: must be at least {min}")));
         }
@@ -175,13 +192,19 @@ impl Plan {
                 .map(str::to_string)
                 .unwrap_or_else(|| "experiment".into()),
         };
-        let data = match raw.data {
+        let mut data = match raw.data {
             Some(d) => Some(data_plan(&ctx, d, seed)?),
             None if raw.methods.is_empty() && !raw.posteriors.is_empty() => None,
             None => return Err(ctx.err(
                 "no [data] table: [[method]] needs one, e.g.\n[data]\npath = \"data.csv\"\ntarget = \"y\"",
             )),
         };
+        if let Some(f) = raw.features {
+            match data.as_mut() {
+                Some(d) => d.feature_map = feature_map(&ctx, f)?,
+                None => return Err(ctx.err("[features] maps the columns of [data]: add a [data] table or remove [features]")),
+            }
+        }
         let posteriors = super::posterior::plans(file, &ctx.dir, raw.posteriors)?;
         let baseline = match raw.baseline {
             None => None,
@@ -197,11 +220,21 @@ impl Plan {
                 Some(dir)
             }
         };
-        let precision = ctx.positive_f64(
-            "[prior] precision",
-            raw.prior.precision.unwrap_or(DEFAULT_PRECISION),
-            true,
-        )?;
+        let (precision, evidence) = match raw.prior.precision {
+            None => (DEFAULT_PRECISION, false),
+            Some(super::raw::RawPrecision::Value(v)) => {
+                (ctx.positive_f64("[prior] precision", v, true)?, false)
+            }
+            Some(super::raw::RawPrecision::Named(n)) if n == "evidence" => {
+                (DEFAULT_PRECISION, true)
+            }
+            Some(super::raw::RawPrecision::Named(n)) => {
+                return Err(ctx.err(format!(
+                    "[prior] precision = \"{n}\": give a number >= 0 or \"evidence\" (choose lambda by maximising the Laplace evidence){}",
+                    did_you_mean(&n, ["evidence"])
+                )))
+            }
+        };
         let bins = raw
             .evaluation
             .calibration_bins
@@ -238,6 +271,34 @@ impl Plan {
             }
             methods.push(plan);
         }
+        if precision == 0.0 {
+            if let Some(m) = methods
+                .iter()
+                .find(|m| matches!(m.kind, MethodKind::EpProbit | MethodKind::AdfProbit))
+            {
+                return Err(ctx.err(format!(
+                    "[prior] precision = 0 is an improper prior, but method \"{}\" ({}) needs the prior variance 1/precision; set [prior] precision > 0",
+                    m.id,
+                    m.kind.name()
+                )));
+            }
+        }
+        if evidence {
+            if let Some(m) = methods.iter().find(|m| !m.kind.laplace_evidence()) {
+                return Err(ctx.err(format!(
+                    "[prior] precision = \"evidence\" maximises the Laplace evidence, which method \"{}\" (kind = \"{}\") does not have; \
+                     use it only with logistic-map, logistic-laplace, probit-laplace and softmax-laplace, or give a number",
+                    m.id,
+                    m.kind.name()
+                )));
+            }
+        }
+        if let Some(d) = data.as_mut() {
+            d.binary_method = methods
+                .iter()
+                .find(|m| m.kind.binary_only())
+                .map(|m| format!("{} (kind = \"{}\")", m.id, m.kind.name()));
+        }
         Ok(Plan {
             file: file.to_path_buf(),
             name,
@@ -245,7 +306,10 @@ impl Plan {
             seed,
             baseline,
             data,
-            prior: Prior { precision },
+            prior: Prior {
+                precision,
+                evidence,
+            },
             evaluation: Evaluation {
                 calibration_bins,
                 binning,
@@ -334,6 +398,9 @@ fn data_plan(ctx: &Ctx<'_>, raw: super::raw::RawData, seed: u64) -> Result<DataP
         standardize: raw.standardize.unwrap_or(true),
         intercept: raw.intercept.unwrap_or(true),
         missing,
+        feature_map: FeatureMap::Identity,
+        seed,
+        binary_method: None,
     })
 }
 
@@ -378,12 +445,12 @@ fn method_plan(ctx: &Ctx<'_>, index: usize, raw: RawMethod) -> Result<MethodPlan
             did_you_mean(&raw.kind, MethodKind::ALL.iter().map(|k| k.name()))
         ))
     })?;
-    let id = match raw.id {
+    let id = match raw.id.clone() {
         Some(id) => validate_name(ctx, &format!("{at} id"), &id)?,
         None => kind.name().to_string(),
     };
     let at = format!("{at} (id \"{id}\")");
-    let predictives = match raw.predictive {
+    let predictives = match raw.predictive.clone() {
         None => kind.default_predictives().to_vec(),
         Some(names) => {
             if names.is_empty() {
@@ -405,10 +472,20 @@ fn method_plan(ctx: &Ctx<'_>, index: usize, raw: RawMethod) -> Result<MethodPlan
                     ))
                 })?;
                 if !kind.supports(p) {
+                    let offered: Vec<String> = kind
+                        .predictives()
+                        .iter()
+                        .map(|p| format!("\"{}\"", p.name()))
+                        .collect();
+                    let why = if kind.has_posterior() || kind.generative() {
+                        format!("{} does not define", kind.name())
+                    } else {
+                        format!("{} has no posterior, so", kind.name())
+                    };
                     return Err(ctx.err(format!(
-                        "{at}: {} has no posterior, so predictive \"{n}\" is not available; \
-                         use kind = \"logistic-laplace\" or predictive = [\"plugin\"]",
-                        kind.name()
+                        "{at}: {why} predictive \"{n}\" is not available; it offers [{}] \
+                         (kind = \"logistic-laplace\" has all five)",
+                        offered.join(", ")
                     )));
                 }
                 if out.contains(&p) {
@@ -442,9 +519,10 @@ fn method_plan(ctx: &Ctx<'_>, index: usize, raw: RawMethod) -> Result<MethodPlan
             )))
         }
     };
-    let (default_iter, default_tol) = match optimizer {
-        Optimizer::Newton => (NEWTON_MAX_ITER, NEWTON_TOLERANCE),
-        Optimizer::Gradient { .. } => (GRADIENT_MAX_ITER, GRADIENT_TOLERANCE),
+    let (default_iter, default_tol) = match (kind, optimizer) {
+        (MethodKind::EpProbit | MethodKind::AdfProbit, _) => (EP_MAX_ITER, EP_TOLERANCE),
+        (_, Optimizer::Newton) => (NEWTON_MAX_ITER, NEWTON_TOLERANCE),
+        (_, Optimizer::Gradient { .. }) => (GRADIENT_MAX_ITER, GRADIENT_TOLERANCE),
     };
     let max_iter = ctx.count(
         &format!("{at} max_iter"),
@@ -456,6 +534,7 @@ fn method_plan(ctx: &Ctx<'_>, index: usize, raw: RawMethod) -> Result<MethodPlan
         raw.tolerance.unwrap_or(default_tol),
         false,
     )?;
+    let options = method_options(ctx, &at, kind, &raw)?;
     let mc_samples = ctx.count(
         &format!("{at} mc_samples"),
         raw.mc_samples.unwrap_or(DEFAULT_MC_SAMPLES as u64),
@@ -481,5 +560,6 @@ fn method_plan(ctx: &Ctx<'_>, index: usize, raw: RawMethod) -> Result<MethodPlan
         tolerance,
         mc_samples,
         quadrature_nodes,
+        options,
     })
 }

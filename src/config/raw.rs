@@ -20,6 +20,8 @@ pub struct RawExperiment {
     pub prior: RawPrior,
     #[serde(default)]
     pub evaluation: RawEvaluation,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub features: Option<RawFeatures>,
     #[serde(default, rename = "method")]
     pub methods: Vec<RawMethod>,
     #[serde(default, rename = "posterior", skip_serializing_if = "Vec::is_empty")]
@@ -82,7 +84,32 @@ pub struct RawSplit {
 #[derive(Debug, Clone, Default, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct RawPrior {
-    pub precision: Option<f64>,
+    pub precision: Option<RawPrecision>,
+}
+
+/// `precision = 2.5` or `precision = "evidence"`.
+#[derive(Debug, Clone, Deserialize, Serialize)]
+#[serde(untagged)]
+pub enum RawPrecision {
+    Value(f64),
+    Named(String),
+}
+
+/// `[features]`: a map applied to the standardised features.
+#[derive(Debug, Clone, Default, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawFeatures {
+    pub map: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub degree: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub centres: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub k: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub grid_points: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub width: Option<f64>,
 }
 
 #[derive(Debug, Clone, Default, Deserialize, Serialize)]
@@ -108,4 +135,41 @@ pub struct RawMethod {
     pub mc_samples: Option<u64>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub quadrature_nodes: Option<u64>,
+    // Method-specific keys; [`super::plan`] rejects each with a kind that does not use it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub noise: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub damping: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reference_class: Option<bool>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub shared_covariance: Option<bool>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub class_prior: Option<Concentration>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub mu0: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub kappa0: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub alpha0: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub beta0: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub nu0: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub psi0: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub a: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub b: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub binarize: Option<f64>,
+}
+
+/// A Dirichlet concentration: one number for every class, or one per class.
+#[derive(Debug, Clone, Deserialize, Serialize)]
+#[serde(untagged)]
+pub enum Concentration {
+    Symmetric(f64),
+    PerClass(Vec<f64>),
 }

@@ -3,8 +3,74 @@
 
 use std::path::Path;
 
-use super::plan::{DataSource, Missing, Optimizer, Plan, Split};
-use super::raw::{Label, RawData, RawEvaluation, RawExperiment, RawMethod, RawPrior, RawSplit};
+use super::method_options::applies;
+use super::plan::{Centres, DataSource, FeatureMap, MethodPlan, Missing, Optimizer, Plan, Split};
+use super::raw::{
+    Label, RawData, RawEvaluation, RawExperiment, RawFeatures, RawMethod, RawPrecision, RawPrior,
+    RawSplit,
+};
+
+/// A method with its defaults written out: only the keys its kind uses, so the result
+/// validates again.
+fn raw_method(m: &MethodPlan) -> RawMethod {
+    let set = |key: &str| applies(key, m.kind);
+    let mut raw = RawMethod {
+        kind: m.kind.name().into(),
+        id: Some(m.id.clone()),
+        predictive: Some(m.predictives.iter().map(|p| p.name().to_string()).collect()),
+        optimizer: set("optimizer").then(|| m.optimizer.name().into()),
+        learning_rate: match m.optimizer {
+            Optimizer::Gradient { learning_rate } if set("learning_rate") => Some(learning_rate),
+            _ => None,
+        },
+        max_iter: set("max_iter").then_some(m.max_iter as u64),
+        tolerance: set("tolerance").then_some(m.tolerance),
+        mc_samples: set("mc_samples").then_some(m.mc_samples as u64),
+        quadrature_nodes: set("quadrature_nodes").then_some(m.quadrature_nodes as u64),
+        noise: None,
+        damping: None,
+        reference_class: None,
+        shared_covariance: None,
+        class_prior: None,
+        mu0: None,
+        kappa0: None,
+        alpha0: None,
+        beta0: None,
+        nu0: None,
+        psi0: None,
+        a: None,
+        b: None,
+        binarize: None,
+    };
+    m.options.write_raw(m.kind, &mut raw);
+    raw
+}
+
+fn raw_features(map: &FeatureMap) -> Option<RawFeatures> {
+    let mut raw = RawFeatures::default();
+    match map {
+        FeatureMap::Identity => return None,
+        FeatureMap::Poly { degree } => {
+            raw.map = Some("poly".into());
+            raw.degree = Some(*degree as u64);
+        }
+        FeatureMap::Rbf { centres, width } => {
+            raw.map = Some("rbf".into());
+            raw.width = Some(*width);
+            match centres {
+                Centres::Grid { points } => {
+                    raw.centres = Some("grid".into());
+                    raw.grid_points = Some(*points as u64);
+                }
+                Centres::Sample { k } => {
+                    raw.centres = Some("sample".into());
+                    raw.k = Some(*k as u64);
+                }
+            }
+        }
+    }
+    Some(raw)
+}
 
 /// A path as written relative to the experiment file's folder.
 fn relative(plan: &Plan, path: &Path) -> String {
@@ -23,31 +89,22 @@ impl Plan {
             baseline: self.baseline.as_ref().map(|b| relative(self, b)),
             data,
             prior: RawPrior {
-                precision: Some(self.prior.precision),
+                precision: Some(if self.prior.evidence {
+                    RawPrecision::Named("evidence".into())
+                } else {
+                    RawPrecision::Value(self.prior.precision)
+                }),
             },
             evaluation: RawEvaluation {
                 calibration_bins: Some(self.evaluation.calibration_bins as u64),
                 calibration_binning: Some(self.evaluation.binning.name().into()),
                 resamples: Some(self.evaluation.resamples as u64),
             },
-            methods: self
-                .methods
-                .iter()
-                .map(|m| RawMethod {
-                    kind: m.kind.name().into(),
-                    id: Some(m.id.clone()),
-                    predictive: Some(m.predictives.iter().map(|p| p.name().to_string()).collect()),
-                    optimizer: Some(m.optimizer.name().into()),
-                    learning_rate: match m.optimizer {
-                        Optimizer::Gradient { learning_rate } => Some(learning_rate),
-                        Optimizer::Newton => None,
-                    },
-                    max_iter: Some(m.max_iter as u64),
-                    tolerance: Some(m.tolerance),
-                    mc_samples: Some(m.mc_samples as u64),
-                    quadrature_nodes: Some(m.quadrature_nodes as u64),
-                })
-                .collect(),
+            features: self
+                .data
+                .as_ref()
+                .and_then(|d| raw_features(&d.feature_map)),
+            methods: self.methods.iter().map(raw_method).collect(),
             posteriors: self
                 .posteriors
                 .iter()

@@ -74,6 +74,85 @@ pub fn binary(
     }
 }
 
+/// Above this many distinct values the target is taken for a continuous column, not classes.
+pub const MAX_CLASSES: usize = 100;
+
+/// Class index per row (`None` where missing) and the class names, index order. With `positive`
+/// or a binary encoding (0/1, false/true, -1/+1) there are two classes and index 1 is the
+/// positive one; otherwise every distinct value is a class, in sorted order.
+pub fn classes(
+    labels: &Labels,
+    positive: Option<&str>,
+    column: &str,
+) -> Result<(Vec<Option<f64>>, Vec<String>), String> {
+    match binary(labels, positive, column) {
+        Ok(y) => {
+            let names = match positive {
+                Some(p) => vec![format!("not {p}"), p.to_string()],
+                None => vec!["0".to_string(), "1".to_string()],
+            };
+            return Ok((y, names));
+        }
+        Err(e) if positive.is_some() => return Err(e),
+        Err(_) => {}
+    }
+    let names: Vec<String> = match labels {
+        Labels::Numeric(v) => {
+            let mut seen: Vec<f64> = Vec::new();
+            for x in v.iter().flatten() {
+                if !seen.contains(x) {
+                    seen.push(*x);
+                    if seen.len() > MAX_CLASSES {
+                        break;
+                    }
+                }
+            }
+            seen.sort_by(f64::total_cmp);
+            seen.iter().map(|x| x.to_string()).collect()
+        }
+        Labels::Text(v) => {
+            let set: BTreeSet<&str> = v.iter().flatten().map(String::as_str).collect();
+            set.into_iter().map(str::to_string).collect()
+        }
+        Labels::Bool(_) => unreachable!("boolean labels are always binary"),
+    };
+    if names.len() > MAX_CLASSES {
+        return Err(format!(
+            "target column \"{column}\" has more than {MAX_CLASSES} distinct values: it looks continuous, not a class label; \
+             choose another [data] target or say which value is class 1 with [data] positive"
+        ));
+    }
+    let y = by_name(labels, &names, column)?;
+    Ok((y, names))
+}
+
+/// Class indices of `labels` against known class `names` (the test file of a train/test pair).
+pub fn by_name(
+    labels: &Labels,
+    names: &[String],
+    column: &str,
+) -> Result<Vec<Option<f64>>, String> {
+    let index = |s: String| -> Result<f64, String> {
+        names.iter().position(|n| *n == s).map(|i| i as f64).ok_or_else(|| {
+            format!(
+                "target column \"{column}\" holds the label \"{s}\", which the training rows do not have (classes: {})",
+                names.join(", ")
+            )
+        })
+    };
+    match labels {
+        Labels::Numeric(v) => v
+            .iter()
+            .map(|x| x.map(|x| index(x.to_string())).transpose())
+            .collect(),
+        Labels::Text(v) => v.iter().map(|x| x.clone().map(index).transpose()).collect(),
+        Labels::Bool(v) => v
+            .iter()
+            .map(|x| x.map(|b| index(b.to_string())).transpose())
+            .collect(),
+    }
+}
+
 fn parse_bool(s: &str) -> Option<bool> {
     match s.to_ascii_lowercase().as_str() {
         "true" | "1" => Some(true),
@@ -165,6 +244,19 @@ mod tests {
             binary(&n, Some("2"), "y").unwrap(),
             vec![Some(1.0), Some(0.0), Some(0.0)]
         );
+    }
+
+    #[test]
+    fn many_labels_become_classes_in_sorted_order() {
+        let n = Labels::Numeric(vec![Some(2.0), Some(0.0), None, Some(1.0), Some(2.0)]);
+        let (y, names) = classes(&n, None, "y").unwrap();
+        assert_eq!(names, vec!["0", "1", "2"]);
+        assert_eq!(y, vec![Some(2.0), Some(0.0), None, Some(1.0), Some(2.0)]);
+        let t = Labels::Text(vec![Some("virginica".into()), Some("setosa".into())]);
+        let (y, names) = classes(&t, None, "species").unwrap();
+        assert_eq!(names, vec!["setosa", "virginica"]);
+        assert_eq!(y, vec![Some(1.0), Some(0.0)]);
+        assert!(by_name(&t, &["setosa".to_string()], "species").is_err());
     }
 
     #[test]

@@ -1,6 +1,7 @@
 //! Data: load a CSV or Parquet file (polars, in [`table`] only), parse the labels, split,
 //! handle missing values, standardise and add the intercept.
 
+mod features;
 mod labels;
 mod prepare;
 mod table;
@@ -20,7 +21,7 @@ pub use table::read_column;
 /// Name of the intercept column in the design matrix.
 pub const INTERCEPT: &str = "intercept";
 
-/// One side of the split: the design matrix, 0/1 labels and each row's 0-based data row in
+/// One side of the split: the design matrix, class indices (0/1 for a binary target) and each row's 0-based data row in
 /// its file.
 #[derive(Debug, Clone)]
 pub struct Design {
@@ -54,6 +55,9 @@ pub struct FeatureSummary {
 pub struct Dataset {
     pub files: Vec<PathBuf>,
     pub target: String,
+    /// Class names in index order (y holds the index); two for a binary target, where index 1
+    /// is the positive class.
+    pub classes: Vec<String>,
     /// The raw feature columns used, in order.
     pub features: Vec<String>,
     /// Design-matrix columns: the intercept first when present, then the features.
@@ -67,23 +71,81 @@ pub struct Dataset {
 
 /// The rows of one file after label parsing: features column-wise, labels, and missing flags.
 struct Loaded {
+    classes: Vec<String>,
     features: Vec<String>,
     cols: Vec<Vec<Option<f64>>>,
     y: Vec<Option<f64>>,
     skipped: Vec<String>,
 }
 
-fn load_file(path: &Path, plan: &DataPlan, features: Option<&[String]>) -> Result<Loaded> {
+/// Read one file; `known` are the training file's classes when this is the test file.
+fn load_file(
+    path: &Path,
+    plan: &DataPlan,
+    features: Option<&[String]>,
+    known: Option<&[String]>,
+) -> Result<Loaded> {
     let t = table::read(path, &plan.target, features)?;
-    let y = labels::binary(&t.target, plan.positive.as_deref(), &plan.target)
-        .map_err(|m| Error::data(path, m))?;
+    let (y, classes) = match known {
+        Some(names) if names.len() > 2 => (
+            labels::by_name(&t.target, names, &plan.target).map_err(|m| Error::data(path, m))?,
+            names.to_vec(),
+        ),
+        _ => labels::classes(&t.target, plan.positive.as_deref(), &plan.target)
+            .map_err(|m| Error::data(path, m))?,
+    };
+    check_classes(path, plan, &classes)?;
     let (features, cols) = t.features.into_iter().unzip();
     Ok(Loaded {
+        classes,
         features,
         cols,
         y,
         skipped: t.skipped,
     })
+}
+
+/// A target needs two classes at least, and exactly two for binary methods.
+fn check_classes(path: &Path, plan: &DataPlan, classes: &[String]) -> Result<()> {
+    if classes.len() < 2 {
+        return Err(Error::data(
+            path,
+            format!(
+                "target column \"{}\" has a single class ({}): a classifier needs at least two; check [data] target",
+                plan.target,
+                classes.join(", ")
+            ),
+        ));
+    }
+    let inferred = plan.positive.is_none() && classes != ["0", "1"];
+    if let (true, Some(method)) = (classes.len() == 2 && inferred, &plan.binary_method) {
+        // Two arbitrary labels: which one is class 1 decides the sign of every weight and what
+        // predictions.csv reports, so a binary method asks rather than guessing.
+        return Err(Error::data(
+            path,
+            format!(
+                "target column \"{}\" has the labels {}: say which is class 1 for method {method} with [data] positive = \"{}\"",
+                plan.target,
+                classes.join(", "),
+                classes[1]
+            ),
+        ));
+    }
+    if let (true, Some(method)) = (classes.len() > 2, &plan.binary_method) {
+        return Err(Error::data(
+            path,
+            format!(
+                "target column \"{}\" has the labels {} ({} classes) but method {method} handles two: \
+                 set [data] positive = \"{}\" to make that class 1 and the rest 0, or use a multiclass kind \
+                 (softmax-laplace, gaussian-generative, gaussian-naive-bayes, bernoulli-naive-bayes, lda, qda)",
+                plan.target,
+                classes.join(", "),
+                classes.len(),
+                classes.last().cloned().unwrap_or_default()
+            ),
+        ));
+    }
+    Ok(())
 }
 
 /// Rows (in `keep` order) where the label and every feature are present; the rest are
@@ -146,7 +208,7 @@ pub fn load(plan: &DataPlan) -> Result<Dataset> {
     let mut notes = Vec::new();
     let (files, train_part, test_part, features, summary_src) = match &plan.source {
         DataSource::Single { path, split } => {
-            let l = load_file(path, plan, plan.features.as_deref())?;
+            let l = load_file(path, plan, plan.features.as_deref(), None)?;
             let rows = complete_rows(path, &l, plan.missing, &mut notes, &plan.target)?;
             let is_test = prepare::test_rows(l.y.len(), *split);
             let train: Vec<usize> = rows.iter().copied().filter(|&i| !is_test[i]).collect();
@@ -163,8 +225,8 @@ pub fn load(plan: &DataPlan) -> Result<Dataset> {
             )
         }
         DataSource::TrainTest { train, test } => {
-            let lt = load_file(train, plan, plan.features.as_deref())?;
-            let le = load_file(test, plan, Some(&lt.features))?;
+            let lt = load_file(train, plan, plan.features.as_deref(), None)?;
+            let le = load_file(test, plan, Some(&lt.features), Some(&lt.classes))?;
             let rt = complete_rows(train, &lt, plan.missing, &mut notes, &plan.target)?;
             let re = complete_rows(test, &le, plan.missing, &mut notes, &plan.target)?;
             note_skipped(&mut notes, train, &lt.skipped);
@@ -194,14 +256,15 @@ pub fn load(plan: &DataPlan) -> Result<Dataset> {
             "no test rows are left after the split; change [data] split",
         ));
     }
-    let positives = train_y.iter().filter(|&&y| y == 1.0).count();
-    if positives == 0 || positives == train_y.len() {
-        let class = if positives == 0 { 0 } else { 1 };
+    let classes = summary_src.0.classes.clone();
+    let first = train_y[0];
+    if train_y.iter().all(|&y| y == first) {
         return Err(Error::data(
             train_file,
             format!(
-                "the training set has only class {class} ({} rows of target \"{}\"): a classifier needs both; \
+                "the training set has only class {} ({} rows of target \"{}\"): a classifier needs at least two; \
                  check [data] target, positive and split",
+                classes.get(first as usize).cloned().unwrap_or_default(),
                 train_y.len(),
                 plan.target
             ),
@@ -233,21 +296,30 @@ pub fn load(plan: &DataPlan) -> Result<Dataset> {
         })
         .collect();
     let s = plan.standardize.then_some(stats.as_slice());
+    let mapped = features::apply(
+        &plan.feature_map,
+        prepare::design(&train_cols, s, false).as_ref(),
+        prepare::design(&test_cols, s, false).as_ref(),
+        &features,
+        plan.seed,
+    )
+    .map_err(|m| Error::data(train_file, m))?;
     let mut columns: Vec<String> = Vec::new();
     if plan.intercept {
         columns.push(INTERCEPT.to_string());
     }
-    columns.extend(features.iter().cloned());
+    columns.extend(mapped.names);
     Ok(Dataset {
         files,
         target: plan.target.clone(),
+        classes,
         train: Design {
-            x: prepare::design(&train_cols, s, plan.intercept),
+            x: prepare::with_intercept(mapped.train, plan.intercept),
             y: train_y,
             source_rows: train_rows,
         },
         test: Design {
-            x: prepare::design(&test_cols, s, plan.intercept),
+            x: prepare::with_intercept(mapped.test, plan.intercept),
             y: test_y,
             source_rows: test_rows,
         },

@@ -69,6 +69,20 @@ pub fn design(cols: &[Vec<f64>], stats: Option<&[(f64, f64)]>, intercept: bool) 
     })
 }
 
+/// `x` with a leading column of ones when `intercept`.
+pub fn with_intercept(x: Mat<f64>, intercept: bool) -> Mat<f64> {
+    if !intercept {
+        return x;
+    }
+    Mat::from_fn(x.nrows(), x.ncols() + 1, |i, j| {
+        if j == 0 {
+            1.0
+        } else {
+            x[(i, j - 1)]
+        }
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

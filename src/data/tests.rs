@@ -20,6 +20,9 @@ fn plan(source: DataSource) -> DataPlan {
         standardize: true,
         intercept: true,
         missing: Missing::Error,
+        feature_map: crate::config::FeatureMap::Identity,
+        seed: 0,
+        binary_method: None,
     }
 }
 

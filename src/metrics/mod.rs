@@ -1,6 +1,7 @@
 //! Held-out evaluation of binary predictive probabilities (MATH.md section 5).
 
 mod calibration;
+pub mod multiclass;
 
 pub use calibration::{ece_interval, percentile, reliability, Bin, Binning, Reliability};
 

@@ -10,7 +10,7 @@ use faer::{Mat, MatRef};
 use super::gaussian::GaussianPosterior;
 use crate::config::Optimizer;
 use crate::error::NumericError;
-use crate::numeric::linalg::{mat_t_vec, mat_vec, weighted_gram, Cholesky};
+use crate::numeric::linalg::{mat_t_vec, mat_vec, weighted_gram};
 use crate::numeric::special::{sigmoid, softplus};
 use crate::optim::{self, Control, GradientDescent, Newton, Objective, Observer, Outcome, Solver};
 
@@ -154,10 +154,9 @@ pub fn fit(
     };
     let value = objective.value(&weights);
     let posterior = if settings.laplace {
-        Some(laplace(
+        Some(super::laplace::approximate(
             &objective,
             &weights,
-            value,
             settings.precision,
             run,
         )?)
@@ -172,25 +171,41 @@ pub fn fit(
     })
 }
 
-/// q(w) = N(w*, H^{-1}) with H the Hessian of E at w*, and the Laplace log evidence
-/// ln p(y|X) ~ -E(w*) + (D/2) ln lambda - (1/2) ln det H (the (2 pi)^{D/2} factors of the prior
-/// and of the Gaussian integral cancel). Undefined for lambda = 0 (an improper prior).
-fn laplace(
-    objective: &LogisticObjective<'_>,
-    w: &[f64],
-    value: f64,
-    precision: f64,
-    run: &str,
-) -> Result<GaussianPosterior, NumericError> {
-    let h = objective.hessian(w);
-    let factor = Cholesky::factor(h.as_ref(), &format!("Hessian of {run} at the MAP"))?;
-    let d = w.len() as f64;
-    let log_evidence =
-        (precision > 0.0).then(|| -value + 0.5 * d * precision.ln() - 0.5 * factor.log_det());
-    Ok(GaussianPosterior {
-        mean: w.to_vec(),
-        precision: factor,
-        log_evidence,
+/// The `logistic-*` kinds through the method interface (MLE has lambda = 0).
+pub fn fit_method(
+    input: &super::method::FitInput<'_>,
+    observer: &mut dyn Observer,
+) -> crate::error::Result<super::method::Fitted> {
+    let m = input.method;
+    let settings = FitSettings {
+        precision: match m.kind {
+            crate::model::MethodKind::LogisticMle => 0.0,
+            _ => input.precision,
+        },
+        optimizer: m.optimizer,
+        max_iter: m.max_iter,
+        tolerance: m.tolerance,
+        laplace: m.kind.has_posterior(),
+    };
+    let f = fit(
+        input.x,
+        input.y,
+        &settings,
+        input.run(),
+        input.cancel,
+        observer,
+    )?;
+    let predictor = super::linear::LinearPredictor {
+        weights: f.weights.clone(),
+        posterior: f.posterior,
+        link: super::linear::Link::Logistic,
+    };
+    Ok(super::method::Fitted {
+        weights: f.weights,
+        objective: Some(f.objective),
+        outcome: f.outcome,
+        posterior: predictor.summary(),
+        predictor: Box::new(predictor),
     })
 }
 

@@ -5,17 +5,25 @@ use std::fmt::Write;
 
 use crate::record::ExperimentRecord;
 
-/// `row,y,<run>/<predictive>...` with p(y = 1) per test row.
+/// `row,y,<run>/<predictive>...` with p(y = 1) per test row; for more than two classes one
+/// column `<run>/<predictive>/p<k>` per class k instead (y is then the class index).
 pub fn predictions(record: &ExperimentRecord) -> String {
-    let cols: Vec<(String, &[f64])> = record
-        .runs
-        .iter()
-        .flat_map(|r| {
-            r.predictives
-                .iter()
-                .map(move |p| (format!("{}/{}", r.id, p.name), p.probabilities.as_slice()))
-        })
-        .collect();
+    let mut cols: Vec<(String, Vec<f64>)> = Vec::new();
+    for r in &record.runs {
+        for p in &r.predictives {
+            if p.class_probabilities.is_empty() {
+                cols.push((format!("{}/{}", r.id, p.name), p.probabilities.clone()));
+            } else {
+                let k = p.class_probabilities.first().map_or(0, Vec::len);
+                for c in 0..k {
+                    cols.push((
+                        format!("{}/{}/p{c}", r.id, p.name),
+                        p.class_probabilities.iter().map(|row| row[c]).collect(),
+                    ));
+                }
+            }
+        }
+    }
     let mut out = String::from("row,y");
     for (name, _) in &cols {
         out.push(',');

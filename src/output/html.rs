@@ -186,6 +186,26 @@ pub fn report(r: &ExperimentRecord, figures: &[Figure]) -> String {
         table(&mut s, &tables::comparison(&c.rows));
     }
 
+    let curves = tables::evidence(r);
+    if !curves.is_empty() {
+        let _ = writeln!(s, "<h2>Evidence</h2><p>The Laplace log evidence and the held-out log-loss (plug-in) over lambda; the chosen lambda (vertical line, highlighted row) maximises the evidence.</p>");
+        for (run, t) in curves {
+            if let Some(f) = figures
+                .iter()
+                .find(|f| f.stem == format!("evidence-{}", run.id))
+            {
+                figure(&mut s, f);
+            }
+            let _ = writeln!(
+                s,
+                "<details><summary>evidence curve of {}</summary>",
+                escape(&run.id)
+            );
+            table(&mut s, &t);
+            s.push_str("</details>\n");
+        }
+    }
+
     let pv = &r.provenance;
     let _ = writeln!(s, "<h2>Reproducibility</h2>");
     let _ = writeln!(

@@ -53,7 +53,11 @@ pub fn report(r: &ExperimentRecord, figures: &[Figure]) -> String {
         reproducibility(&mut s, r);
         return s;
     }
-    let _ = writeln!(s, "- prior: w ~ N(0, {}^-1 I)", e.prior_precision);
+    if e.prior_evidence {
+        let _ = writeln!(s, "- prior: w ~ N(0, lambda^-1 I), lambda chosen per run by maximising the Laplace evidence");
+    } else {
+        let _ = writeln!(s, "- prior: w ~ N(0, {}^-1 I)", e.prior_precision);
+    }
     let _ = writeln!(s, "- calibration bins: {}\n", e.calibration_bins);
 
     let d = &r.dataset;
@@ -68,16 +72,27 @@ pub fn report(r: &ExperimentRecord, figures: &[Figure]) -> String {
             .join(", ")
     );
     let _ = writeln!(s, "- target: `{}`", d.target);
-    let _ = writeln!(
-        s,
-        "- training rows: {} ({} positive)",
-        d.rows_train, d.positives_train
-    );
-    let _ = writeln!(
-        s,
-        "- test rows: {} ({} positive)",
-        d.rows_test, d.positives_test
-    );
+    if d.classes.len() > 2 {
+        let _ = writeln!(
+            s,
+            "- classes ({}): {}",
+            d.classes.len(),
+            d.classes.join(", ")
+        );
+        let _ = writeln!(s, "- training rows: {}", d.rows_train);
+        let _ = writeln!(s, "- test rows: {}", d.rows_test);
+    } else {
+        let _ = writeln!(
+            s,
+            "- training rows: {} ({} positive)",
+            d.rows_train, d.positives_train
+        );
+        let _ = writeln!(
+            s,
+            "- test rows: {} ({} positive)",
+            d.rows_test, d.positives_test
+        );
+    }
     let _ = writeln!(
         s,
         "- design columns ({}): {}",
@@ -120,6 +135,24 @@ pub fn report(r: &ExperimentRecord, figures: &[Figure]) -> String {
         figure(&mut s, figures, "weights");
         for run in &r.runs {
             figure(&mut s, figures, &format!("heatmaps-{}", run.id));
+        }
+    }
+
+    let curves = tables::evidence(r);
+    if !curves.is_empty() {
+        let _ = writeln!(
+            s,
+            "## Evidence\n\nThe Laplace log evidence and the held-out log-loss (plug-in) over lambda; the chosen lambda maximises the evidence.\n"
+        );
+        for (run, t) in curves {
+            let _ = writeln!(
+                s,
+                "### {}: lambda = {:.4e}\n",
+                run.id,
+                run.prior_precision.unwrap_or(f64::NAN)
+            );
+            figure(&mut s, figures, &format!("evidence-{}", run.id));
+            table(&mut s, &t);
         }
     }
 

@@ -182,29 +182,40 @@ pub fn features(r: &ExperimentRecord) -> Table {
     }
 }
 
-/// Weights per design column: mean ± 2 sd for posteriors, else the point estimate.
+/// Weights per design column: mean ± 2 sd for posteriors, else the point estimate. Softmax
+/// weights are stacked in blocks of one per class with free weights, labelled `[block k]`.
 pub fn weights(r: &ExperimentRecord) -> Option<Table> {
     let runs: Vec<&RunRecord> = r
         .runs
         .iter()
-        .filter(|run| run.weights.len() == r.dataset.columns.len())
+        .filter(|run| !run.weights.is_empty())
         .collect();
     if runs.is_empty() {
         return None;
     }
+    let d = r.dataset.columns.len().max(1);
+    let n = runs.iter().map(|run| run.weights.len()).max().unwrap_or(0);
     let mut headers = vec!["column".to_string()];
     headers.extend(runs.iter().map(|run| run.id.clone()));
-    let rows = r
-        .dataset
-        .columns
-        .iter()
-        .enumerate()
-        .map(|(j, col)| {
-            let mut cells: Vec<Cell> = vec![col.as_str().into()];
-            cells.extend(runs.iter().map(|run| match &run.posterior {
-                Some(p) => format!("{:.4} ± {:.4}", p.mean[j], 2.0 * p.cov_diag[j].sqrt()).into(),
-                None => format!("{:.4}", run.weights[j]).into(),
-            }));
+    let rows = (0..n)
+        .map(|j| {
+            let col = r.dataset.columns.get(j % d).map_or("?", String::as_str);
+            let label = if n > d {
+                format!("{col} [block {}]", j / d)
+            } else {
+                col.to_string()
+            };
+            let mut cells: Vec<Cell> = vec![label.into()];
+            cells.extend(
+                runs.iter()
+                    .map(|run| match (&run.posterior, run.weights.get(j)) {
+                        (_, None) => "–".into(),
+                        (Some(p), Some(_)) => {
+                            format!("{:.4} ± {:.4}", p.mean[j], 2.0 * p.cov_diag[j].sqrt()).into()
+                        }
+                        (None, Some(w)) => format!("{w:.4}").into(),
+                    }),
+            );
             cells
         })
         .collect();
@@ -277,6 +288,43 @@ pub fn comparison(rows: &[crate::compare::Comparison]) -> Table {
         numeric: vec![false, false, false, true, true, true, true, false],
         rows,
     }
+}
+
+/// Per run with `precision = "evidence"`: the evidence curve beside the held-out log-loss.
+pub fn evidence(r: &ExperimentRecord) -> Vec<(&RunRecord, Table)> {
+    r.runs
+        .iter()
+        .filter(|run| !run.evidence_curve.is_empty())
+        .map(|run| {
+            let best = run.prior_precision;
+            let rows = run
+                .evidence_curve
+                .iter()
+                .map(|p| {
+                    vec![
+                        Cell {
+                            text: format!("{:.3e}", p.precision),
+                            strong: Some(p.precision) == best,
+                        },
+                        p.log_evidence
+                            .map_or("not converged".to_string(), |v| format!("{v:.4}"))
+                            .into(),
+                        format!("{:.4}", p.test_log_loss).into(),
+                    ]
+                })
+                .collect();
+            let table = Table {
+                headers: vec![
+                    "lambda".into(),
+                    "log evidence".into(),
+                    "test log-loss".into(),
+                ],
+                numeric: vec![true, true, true],
+                rows,
+            };
+            (run, table)
+        })
+        .collect()
 }
 
 pub fn data_files(r: &ExperimentRecord) -> Table {

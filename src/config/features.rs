@@ -1,0 +1,116 @@
+//! `[features]`: the validated feature map.
+
+use super::plan::Ctx;
+use super::suggest::did_you_mean;
+use crate::error::Result;
+
+pub const DEFAULT_POLY_DEGREE: usize = 2;
+pub const DEFAULT_RBF_CENTRES: usize = 20;
+pub const DEFAULT_RBF_GRID_POINTS: usize = 5;
+pub const DEFAULT_RBF_WIDTH: f64 = 1.0;
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum FeatureMap {
+    /// The standardised features themselves.
+    Identity,
+    /// Every monomial of total degree 1..=degree (interactions included).
+    Poly { degree: usize },
+    /// exp(-||x - c||^2 / (2 width^2)) for each centre c.
+    Rbf { centres: Centres, width: f64 },
+}
+
+impl FeatureMap {
+    pub fn name(&self) -> &'static str {
+        match self {
+            FeatureMap::Identity => "none",
+            FeatureMap::Poly { .. } => "poly",
+            FeatureMap::Rbf { .. } => "rbf",
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Centres {
+    /// `points` values per feature spanning its training range; points^D centres.
+    Grid { points: usize },
+    /// k distinct training rows drawn with the experiment seed.
+    Sample { k: usize },
+}
+
+pub(super) fn feature_map(ctx: &Ctx<'_>, raw: super::raw::RawFeatures) -> Result<FeatureMap> {
+    let map = raw.map.as_deref().unwrap_or("none");
+    let misplaced = |key: &str, used: &str| {
+        ctx.err(format!(
+            "[features] {key} only applies with {used}; remove it or change the map"
+        ))
+    };
+    if map != "poly" && raw.degree.is_some() {
+        return Err(misplaced("degree", "map = \"poly\""));
+    }
+    if map != "rbf" {
+        for (key, set) in [
+            ("centres", raw.centres.is_some()),
+            ("k", raw.k.is_some()),
+            ("grid_points", raw.grid_points.is_some()),
+            ("width", raw.width.is_some()),
+        ] {
+            if set {
+                return Err(misplaced(key, "map = \"rbf\""));
+            }
+        }
+    }
+    match map {
+        "none" => Ok(FeatureMap::Identity),
+        "poly" => Ok(FeatureMap::Poly {
+            degree: ctx.count(
+                "[features] degree",
+                raw.degree.unwrap_or(DEFAULT_POLY_DEGREE as u64),
+                1,
+            )?,
+        }),
+        "rbf" => {
+            let width = ctx.positive_f64(
+                "[features] width",
+                raw.width.unwrap_or(DEFAULT_RBF_WIDTH),
+                false,
+            )?;
+            let centres = match raw.centres.as_deref().unwrap_or("sample") {
+                "sample" => {
+                    if raw.grid_points.is_some() {
+                        return Err(misplaced("grid_points", "centres = \"grid\""));
+                    }
+                    Centres::Sample {
+                        k: ctx.count(
+                            "[features] k",
+                            raw.k.unwrap_or(DEFAULT_RBF_CENTRES as u64),
+                            1,
+                        )?,
+                    }
+                }
+                "grid" => {
+                    if raw.k.is_some() {
+                        return Err(misplaced("k", "centres = \"sample\""));
+                    }
+                    Centres::Grid {
+                        points: ctx.count(
+                            "[features] grid_points",
+                            raw.grid_points.unwrap_or(DEFAULT_RBF_GRID_POINTS as u64),
+                            1,
+                        )?,
+                    }
+                }
+                other => {
+                    return Err(ctx.err(format!(
+                        "[features] centres = \"{other}\": expected \"sample\" (k seeded training rows) or \"grid\"{}",
+                        did_you_mean(other, ["sample", "grid"])
+                    )))
+                }
+            };
+            Ok(FeatureMap::Rbf { centres, width })
+        }
+        other => Err(ctx.err(format!(
+            "[features] map = \"{other}\": expected \"none\", \"poly\" or \"rbf\"{}",
+            did_you_mean(other, ["none", "poly", "rbf"])
+        ))),
+    }
+}

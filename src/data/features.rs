@@ -1,0 +1,240 @@
+//! Feature maps applied after standardisation and before the intercept column (`[features]`):
+//! polynomial monomials of total degree 1..=d (all interactions), or Gaussian radial basis
+//! functions exp(-||x - c||^2 / (2 s^2)) around centres on a grid or at k seeded training rows.
+
+use faer::{Mat, MatRef};
+use rand::seq::index::sample;
+
+use crate::config::{Centres, FeatureMap};
+use crate::numeric::rng;
+
+/// The largest matrix a feature map may make the methods form, in bytes: the design
+/// (rows x columns) and the columns x columns Hessian / covariance of a Gaussian posterior.
+pub const MEMORY_BUDGET_BYTES: usize = 512 << 20;
+
+/// The mapped train and test designs and the new column names.
+pub struct Mapped {
+    pub train: Mat<f64>,
+    pub test: Mat<f64>,
+    pub names: Vec<String>,
+}
+
+/// Monomials of total degree 1..=degree over `d` variables, each as its exponent list.
+fn monomials(d: usize, degree: usize, limit: usize) -> Option<Vec<Vec<usize>>> {
+    let mut out: Vec<Vec<usize>> = Vec::new();
+    // Each monomial is a non-decreasing list of variable indices.
+    let mut frontier: Vec<Vec<usize>> = (0..d).map(|j| vec![j]).collect();
+    for _ in 0..degree {
+        out.extend(frontier.iter().cloned());
+        if out.len() > limit {
+            return None;
+        }
+        let mut next = Vec::new();
+        for m in &frontier {
+            let last = *m.last().unwrap_or(&0);
+            for j in last..d {
+                let mut n = m.clone();
+                n.push(j);
+                next.push(n);
+                if out.len() + next.len() > limit {
+                    return None;
+                }
+            }
+        }
+        frontier = next;
+    }
+    Some(out)
+}
+
+/// The number of columns the map produces, or None when it exceeds `limit`.
+fn width_within(map: &FeatureMap, d: usize, limit: usize) -> Option<usize> {
+    match map {
+        FeatureMap::Identity => Some(d),
+        FeatureMap::Poly { degree } => monomials(d, *degree, limit).map(|m| m.len()),
+        FeatureMap::Rbf { centres, .. } => match centres {
+            Centres::Sample { k } => Some(*k).filter(|k| *k <= limit),
+            Centres::Grid { points } => {
+                let mut n: usize = 1;
+                for _ in 0..d {
+                    n = n.checked_mul(*points).filter(|n| *n <= limit)?;
+                }
+                Some(n)
+            }
+        },
+    }
+}
+
+/// Apply `map` to standardised designs (no intercept). Errors name the `[features]` key to change.
+pub fn apply(
+    map: &FeatureMap,
+    train: MatRef<'_, f64>,
+    test: MatRef<'_, f64>,
+    names: &[String],
+    seed: u64,
+) -> Result<Mapped, String> {
+    let d = train.ncols();
+    let rows = train.nrows().max(test.nrows()).max(1);
+    let limit =
+        (MEMORY_BUDGET_BYTES / 8 / rows).min(((MEMORY_BUDGET_BYTES / 8) as f64).sqrt() as usize);
+    if width_within(map, d, limit).is_none() {
+        let key = match map {
+            FeatureMap::Poly { .. } => "lower [features] degree",
+            FeatureMap::Rbf {
+                centres: Centres::Grid { .. },
+                ..
+            } => "lower [features] grid_points or use centres = \"sample\" with k",
+            _ => "lower [features] k",
+        };
+        return Err(format!(
+            "[features] map = \"{}\" on {d} features would make more than {limit} columns: the design ({rows} rows) \
+             or the columns x columns posterior covariance would exceed the memory budget of {} MiB; {key}, or select fewer [data] features",
+            map.name(),
+            MEMORY_BUDGET_BYTES >> 20
+        ));
+    }
+    Ok(match map {
+        FeatureMap::Identity => Mapped {
+            train: train.to_owned(),
+            test: test.to_owned(),
+            names: names.to_vec(),
+        },
+        FeatureMap::Poly { degree } => {
+            let mons = monomials(d, *degree, usize::MAX).unwrap_or_default();
+            let eval = |x: MatRef<'_, f64>| {
+                Mat::from_fn(x.nrows(), mons.len(), |i, c| {
+                    mons[c].iter().map(|&j| x[(i, j)]).product()
+                })
+            };
+            Mapped {
+                train: eval(train),
+                test: eval(test),
+                names: mons.iter().map(|m| monomial_name(m, names)).collect(),
+            }
+        }
+        FeatureMap::Rbf { centres, width } => {
+            let c = centre_points(centres, train, seed);
+            let eval = |x: MatRef<'_, f64>| {
+                Mat::from_fn(x.nrows(), c.len(), |i, k| {
+                    let r2: f64 = (0..d).map(|j| (x[(i, j)] - c[k][j]).powi(2)).sum();
+                    (-r2 / (2.0 * width * width)).exp()
+                })
+            };
+            Mapped {
+                train: eval(train),
+                test: eval(test),
+                names: (0..c.len()).map(|k| format!("rbf{k}")).collect(),
+            }
+        }
+    })
+}
+
+/// `x1*x2`, `x1^2*x3`, ...
+fn monomial_name(m: &[usize], names: &[String]) -> String {
+    let mut parts: Vec<String> = Vec::new();
+    let mut i = 0;
+    while i < m.len() {
+        let j = m[i];
+        let power = m[i..].iter().take_while(|&&v| v == j).count();
+        parts.push(if power == 1 {
+            names[j].clone()
+        } else {
+            format!("{}^{power}", names[j])
+        });
+        i += power;
+    }
+    parts.join("*")
+}
+
+/// Grid centres span each feature's training range with `points` values; sampled centres are
+/// k distinct training rows drawn from the experiment's seed.
+fn centre_points(centres: &Centres, train: MatRef<'_, f64>, seed: u64) -> Vec<Vec<f64>> {
+    let d = train.ncols();
+    match centres {
+        Centres::Sample { k } => {
+            let n = train.nrows();
+            sample(&mut rng::stream(seed, "features/rbf"), n, (*k).min(n))
+                .into_iter()
+                .map(|i| (0..d).map(|j| train[(i, j)]).collect())
+                .collect()
+        }
+        Centres::Grid { points } => {
+            let axes: Vec<Vec<f64>> = (0..d)
+                .map(|j| {
+                    let col = (0..train.nrows()).map(|i| train[(i, j)]);
+                    let lo = col.clone().fold(f64::INFINITY, f64::min);
+                    let hi = col.fold(f64::NEG_INFINITY, f64::max);
+                    (0..*points)
+                        .map(|p| {
+                            if *points == 1 {
+                                0.5 * (lo + hi)
+                            } else {
+                                lo + (hi - lo) * p as f64 / (*points - 1) as f64
+                            }
+                        })
+                        .collect()
+                })
+                .collect();
+            let total = points.pow(d as u32);
+            (0..total)
+                .map(|mut idx| {
+                    (0..d)
+                        .map(|j| {
+                            let v = axes[j][idx % points];
+                            idx /= points;
+                            v
+                        })
+                        .collect()
+                })
+                .collect()
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn polynomial_map_has_every_monomial_once() {
+        // D = 3, degree 3: C(3 + 3, 3) - 1 = 19 monomials.
+        assert_eq!(monomials(3, 3, usize::MAX).unwrap().len(), 19);
+        let x = Mat::<f64>::from_fn(1, 2, |_, j| [2.0, 3.0][j]);
+        let names = vec!["a".to_string(), "b".to_string()];
+        let m = apply(
+            &FeatureMap::Poly { degree: 2 },
+            x.as_ref(),
+            x.as_ref(),
+            &names,
+            0,
+        )
+        .unwrap();
+        assert_eq!(m.names, vec!["a", "b", "a^2", "a*b", "b^2"]);
+        let row: Vec<f64> = (0..5).map(|j| m.train[(0, j)]).collect();
+        assert_eq!(row, vec![2.0, 3.0, 4.0, 6.0, 9.0]);
+    }
+
+    #[test]
+    fn rbf_features_are_gaussian_bumps_and_oversized_maps_are_refused() {
+        let x = Mat::<f64>::from_fn(4, 1, |i, _| i as f64);
+        let map = FeatureMap::Rbf {
+            centres: Centres::Grid { points: 2 },
+            width: 1.5,
+        };
+        let m = apply(&map, x.as_ref(), x.as_ref(), &["x".to_string()], 0).unwrap();
+        // centres 0 and 3; row x = 1: exp(-1 / 4.5) and exp(-4 / 4.5)
+        assert!((m.train[(1, 0)] - (-1.0f64 / 4.5).exp()).abs() < 1e-15);
+        assert!((m.train[(1, 1)] - (-4.0f64 / 4.5).exp()).abs() < 1e-15);
+        let wide = Mat::<f64>::zeros(10, 64);
+        let names: Vec<String> = (0..64).map(|j| format!("p{j}")).collect();
+        let e = apply(
+            &FeatureMap::Poly { degree: 4 },
+            wide.as_ref(),
+            wide.as_ref(),
+            &names,
+            0,
+        )
+        .err()
+        .unwrap();
+        assert!(e.contains("memory budget") && e.contains("degree"), "{e}");
+    }
+}

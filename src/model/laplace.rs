@@ -1,0 +1,59 @@
+//! The Laplace approximation q(w) = N(w*, H^{-1}) at a minimiser w* of a negative log joint
+//! E(w) under the prior w ~ N(0, lambda^{-1} I), and its log evidence (MATH.md 1.1):
+//! ln p(y | X) ~ -E(w*) + (D/2) ln lambda - (1/2) ln det H. The (2 pi)^{D/2} factors of the
+//! prior's normaliser and of the Gaussian integral cancel. Undefined for lambda = 0.
+
+use super::gaussian::GaussianPosterior;
+use crate::error::NumericError;
+use crate::numeric::linalg::Cholesky;
+use crate::optim::Objective;
+
+pub fn approximate(
+    objective: &dyn Objective,
+    w: &[f64],
+    precision: f64,
+    run: &str,
+) -> Result<GaussianPosterior, NumericError> {
+    let value = objective.value(w);
+    let h = objective.hessian(w);
+    let factor = Cholesky::factor(h.as_ref(), &format!("Hessian of {run} at the MAP"))?;
+    let d = w.len() as f64;
+    let log_evidence =
+        (precision > 0.0).then(|| -value + 0.5 * d * precision.ln() - 0.5 * factor.log_det());
+    Ok(GaussianPosterior {
+        mean: w.to_vec(),
+        precision: factor,
+        log_evidence,
+    })
+}
+
+/// Minimise `objective` from w = 0 with the method's optimiser, reporting every iterate to
+/// `observer` under the run's id.
+pub fn minimise(
+    objective: &dyn Objective,
+    method: &crate::config::MethodPlan,
+    cancel: Option<&std::sync::atomic::AtomicBool>,
+    observer: &mut dyn crate::optim::Observer,
+) -> Result<(Vec<f64>, crate::optim::Outcome), NumericError> {
+    use crate::config::Optimizer;
+    use crate::optim::{drive, Control, GradientDescent, Newton, Solver};
+    let control = Control {
+        max_iter: method.max_iter,
+        tolerance: method.tolerance,
+        cancel,
+    };
+    let w0 = vec![0.0; objective.dim()];
+    let run = method.id.as_str();
+    match method.optimizer {
+        Optimizer::Newton => {
+            let mut solver = Newton::new(objective, w0, format!("{run} ({})", method.kind.name()));
+            let outcome = drive(run, &mut solver, &control, observer)?;
+            Ok((solver.into_weights(), outcome))
+        }
+        Optimizer::Gradient { learning_rate } => {
+            let mut solver = GradientDescent::new(objective, w0, learning_rate);
+            let outcome = drive(run, &mut solver as &mut dyn Solver, &control, observer)?;
+            Ok((solver.into_weights(), outcome))
+        }
+    }
+}

@@ -1,0 +1,106 @@
+//! The method abstraction: every kind fits from the training design and returns a [`Fitted`]
+//! whose [`Predictor`] answers per named predictive, plus an optional posterior summary and the
+//! outcome of its iterations. [`fit`] dispatches on [`MethodKind`].
+
+use std::path::Path;
+use std::sync::atomic::AtomicBool;
+
+use faer::MatRef;
+
+use super::predictive::PredictiveSettings;
+use super::{ep, generative, logistic, probit, softmax, MethodKind, PredictiveKind};
+use crate::config::MethodPlan;
+use crate::error::Result;
+use crate::numeric::rng::Stream;
+use crate::optim::{Observer, Outcome, Termination};
+
+/// Predictions for every test row: p(y = 1) for a binary model, or one probability per class
+/// (rows x K, each row summing to 1).
+#[derive(Debug, Clone, PartialEq)]
+pub enum Probabilities {
+    Binary(Vec<f64>),
+    Classes(Vec<Vec<f64>>),
+}
+
+/// Anything fitted that can predict held-out rows under a named predictive.
+pub trait Predictor {
+    /// `x` has the same columns as the training design. Only `mc` draws from `rng`.
+    fn predict(
+        &self,
+        kind: PredictiveKind,
+        x: MatRef<'_, f64>,
+        settings: PredictiveSettings,
+        rng: &mut Stream,
+    ) -> Probabilities;
+}
+
+/// Mean, marginal variances and log evidence of an approximate posterior over the weights.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PosteriorSummary {
+    pub mean: Vec<f64>,
+    pub cov_diag: Vec<f64>,
+    pub log_evidence: Option<f64>,
+}
+
+pub struct Fitted {
+    /// The point estimate (MLE, MAP, or the posterior mean), in design-column order; for
+    /// softmax the class blocks are stacked, for generative methods it is empty.
+    pub weights: Vec<f64>,
+    /// The minimised objective at the weights, when there is one.
+    pub objective: Option<f64>,
+    pub outcome: Outcome,
+    pub posterior: Option<PosteriorSummary>,
+    pub predictor: Box<dyn Predictor>,
+}
+
+/// Everything a method needs to fit.
+pub struct FitInput<'a> {
+    /// The experiment file, named in input errors.
+    pub file: &'a Path,
+    pub method: &'a MethodPlan,
+    /// lambda of the Gaussian prior N(0, lambda^{-1} I) on the weights.
+    pub precision: f64,
+    pub seed: u64,
+    pub x: MatRef<'a, f64>,
+    /// Class index per row, 0..classes.
+    pub y: &'a [f64],
+    pub classes: usize,
+    /// The first design column is the intercept (generative methods skip it).
+    pub intercept: bool,
+    /// Feature names of the design columns, for error messages.
+    pub columns: &'a [String],
+    pub cancel: Option<&'a AtomicBool>,
+}
+
+impl FitInput<'_> {
+    pub fn run(&self) -> &str {
+        &self.method.id
+    }
+}
+
+/// A method that finishes in closed form: nothing to iterate.
+pub fn closed_form() -> Outcome {
+    Outcome {
+        termination: Termination::Converged,
+        iterations: 0,
+    }
+}
+
+/// Fit `input.method` on the training rows, streaming iterations to `observer`.
+/// A [`crate::Error::Numeric`] means the method failed on these data (a failed run); any other
+/// error is bad input and aborts the experiment.
+pub fn fit(input: &FitInput<'_>, observer: &mut dyn Observer) -> Result<Fitted> {
+    match input.method.kind {
+        MethodKind::LogisticMle | MethodKind::LogisticMap | MethodKind::LogisticLaplace => {
+            logistic::fit_method(input, observer)
+        }
+        MethodKind::ProbitLaplace => probit::fit_method(input, observer),
+        MethodKind::SoftmaxLaplace => softmax::fit_method(input, observer),
+        MethodKind::EpProbit | MethodKind::AdfProbit => ep::fit_method(input, observer),
+        MethodKind::GaussianGenerative
+        | MethodKind::GaussianNaiveBayes
+        | MethodKind::BernoulliNaiveBayes
+        | MethodKind::Lda
+        | MethodKind::Qda => generative::fit_method(input),
+    }
+}
