@@ -217,3 +217,29 @@ fn methods_and_posteriors_run_together() {
         r["dataset"]["rows_train"].as_u64().unwrap() + r["dataset"]["rows_test"].as_u64().unwrap()
     );
 }
+
+#[test]
+fn lab_reports_overlay_every_density() {
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("inc");
+    let exp = concat!(env!("CARGO_MANIFEST_DIR"), "/experiments/lab_incomes.toml");
+    let o = std::process::Command::new(env!("CARGO_BIN_EXE_bayeslab"))
+        .args(["run", exp, "--quiet", "--out"])
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let r: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("results.json")).unwrap()).unwrap();
+    let n = r["posteriors"].as_array().unwrap().len();
+    let html = std::fs::read_to_string(out.join("report.html")).unwrap();
+    // one density overlay per posterior and subset, with one curve per approximation + exact
+    assert_eq!(html.matches("<svg").count(), n);
+    assert!(html.contains("<h2>Approximation lab</h2>"));
+    assert!(
+        !html.contains("<h2>Dataset</h2>"),
+        "a lab-only experiment has no dataset section"
+    );
+    let md = std::fs::read_to_string(out.join("report.md")).unwrap();
+    assert_eq!(md.matches("](plots/density-").count(), n);
+}

@@ -78,7 +78,6 @@ fn figures_with_prefix(s: &mut String, figures: &[Figure], prefix: &str) {
 
 pub fn report(r: &ExperimentRecord, figures: &[Figure]) -> String {
     let e = &r.experiment;
-    let d = &r.dataset;
     let mut s = String::new();
     let _ = write!(
         s,
@@ -89,15 +88,95 @@ pub fn report(r: &ExperimentRecord, figures: &[Figure]) -> String {
     if let Some(desc) = &e.description {
         let _ = writeln!(s, "<p>{}</p>", escape(desc));
     }
+    let _ = write!(
+        s,
+        "<ul><li>experiment file: <code>{}</code></li><li>seed: {}</li>",
+        escape(&e.file),
+        e.seed
+    );
+    if !r.runs.is_empty() {
+        if e.prior_evidence {
+            s.push_str("<li>prior: w ~ N(0, λ<sup>-1</sup> I), λ chosen per run by maximising the Laplace evidence</li>");
+        } else {
+            let _ = write!(
+                s,
+                "<li>prior: w ~ N(0, {}<sup>-1</sup> I)</li>",
+                e.prior_precision
+            );
+        }
+        let _ = write!(
+            s,
+            "<li>calibration bins: {} ({})</li>",
+            e.calibration_bins,
+            e.calibration_binning.name()
+        );
+    }
+    s.push_str("</ul>\n");
+
+    if !r.runs.is_empty() {
+        classification(&mut s, r, figures);
+    }
+    if !r.posteriors.is_empty() {
+        use super::lab_markdown as lab;
+        let _ = writeln!(s, "<h2>Approximation lab</h2><p>{}</p>", escape(lab::INTRO));
+        for p in &r.posteriors {
+            let _ = writeln!(
+                s,
+                "<h3>{}</h3><p>Exact: {} (parameter: {}).</p>",
+                escape(&lab::heading(p)),
+                escape(&p.exact_form),
+                escape(&p.parameter)
+            );
+            if let Some(f) = figures.iter().find(|f| f.stem == lab::density_stem(p)) {
+                figure(&mut s, f);
+            }
+            table(&mut s, &lab::summary(p));
+            s.push_str("<ul>");
+            for note in lab::notes(p) {
+                let _ = write!(s, "<li>{}</li>", escape(&note));
+            }
+            s.push_str("</ul>\n");
+            if let Some(t) = lab::gini(p) {
+                let _ = writeln!(
+                    s,
+                    "<p>Gini coefficient from simulated draws (MCSE = sd / sqrt(draws)):</p>"
+                );
+                table(&mut s, &t);
+            }
+            if let Some(t) = lab::modes(p) {
+                let _ = writeln!(
+                    s,
+                    "<p>Laplace components (weights from each mode's Laplace evidence):</p>"
+                );
+                table(&mut s, &t);
+            }
+        }
+    }
+
+    let pv = &r.provenance;
+    let _ = writeln!(s, "<h2>Reproducibility</h2>");
     let _ = writeln!(
         s,
-        "<ul><li>experiment file: <code>{}</code></li><li>seed: {}</li><li>prior: w ~ N(0, {}<sup>-1</sup> I)</li><li>calibration bins: {}</li></ul>",
-        escape(&e.file),
-        e.seed,
-        e.prior_precision,
-        e.calibration_bins
+        "<p>bayeslab {}; seed {}; created {}; {} cores</p>",
+        escape(&pv.version),
+        pv.seed,
+        escape(&pv.created),
+        pv.cores
     );
+    table(&mut s, &tables::data_files(r));
+    let _ = writeln!(
+        s,
+        "<p>The resolved experiment (every default filled in):</p><pre>{}</pre>",
+        escape(&pv.config)
+    );
+    s.push_str("</body></html>\n");
+    s
+}
 
+/// The classification sections: dataset, metrics, calibration, convergence, weights, evidence,
+/// baseline comparison.
+fn classification(s: &mut String, r: &ExperimentRecord, figures: &[Figure]) {
+    let d = &r.dataset;
     let _ = writeln!(s, "<h2>Dataset</h2><ul>");
     let files: Vec<String> = d
         .files
@@ -125,13 +204,13 @@ pub fn report(r: &ExperimentRecord, figures: &[Figure]) -> String {
         let _ = writeln!(s, "<li>note: {}</li>", escape(n));
     }
     s.push_str("</ul>\n");
-    table(&mut s, &tables::features(r));
+    table(s, &tables::features(r));
 
     let _ = writeln!(s, "<h2>Test-set metrics</h2>");
     if tables::predictive_rows(r).is_empty() {
         s.push_str("<p>No run produced predictions.</p>\n");
     } else {
-        table(&mut s, &tables::metrics(r));
+        table(s, &tables::metrics(r));
         s.push_str("<p>Highlighted: the best value per column. Log-loss clips p to [1e-15, 1 − 1e-15]; the ECE interval is a bootstrap percentile interval over test rows.</p>\n");
     }
 
@@ -142,7 +221,7 @@ pub fn report(r: &ExperimentRecord, figures: &[Figure]) -> String {
             .iter()
             .find(|f| f.stem == format!("reliability-{}-{}", run.id, p.name))
         {
-            figure(&mut s, f);
+            figure(s, f);
         }
     }
     s.push_str("</div>\n");
@@ -155,12 +234,12 @@ pub fn report(r: &ExperimentRecord, figures: &[Figure]) -> String {
             p.metrics.ece,
             p.metrics.mce
         );
-        table(&mut s, &tables::calibration(p));
+        table(s, &tables::calibration(p));
         s.push_str("</details>\n");
     }
 
     let _ = writeln!(s, "<h2>Convergence</h2>");
-    table(&mut s, &tables::convergence(r));
+    table(s, &tables::convergence(r));
     for run in r.failed_runs() {
         let _ = writeln!(
             s,
@@ -169,21 +248,21 @@ pub fn report(r: &ExperimentRecord, figures: &[Figure]) -> String {
             escape(run.error.as_deref().unwrap_or(""))
         );
     }
-    figures_with_prefix(&mut s, figures, "convergence-");
+    figures_with_prefix(s, figures, "convergence-");
 
     if let Some(t) = tables::weights(r) {
         let _ = writeln!(s, "<h2>Weights</h2>");
-        figures_with_prefix(&mut s, figures, "weights");
-        figures_with_prefix(&mut s, figures, "heatmaps-");
+        figures_with_prefix(s, figures, "weights");
+        figures_with_prefix(s, figures, "heatmaps-");
         let _ = writeln!(s, "<details><summary>table of weights</summary>");
-        table(&mut s, &t);
+        table(s, &t);
         s.push_str("</details>\n");
     }
 
     if let Some(c) = &r.comparison {
         let _ = writeln!(s, "<h2>Comparison with the baseline</h2>");
         let _ = writeln!(s, "<p>A = <code>{}</code>, B = this run; paired bootstrap over test rows ({} resamples); lower is better, so a negative B − A is an improvement.</p>", escape(&c.baseline), c.resamples);
-        table(&mut s, &tables::comparison(&c.rows));
+        table(s, &tables::comparison(&c.rows));
     }
 
     let curves = tables::evidence(r);
@@ -194,34 +273,15 @@ pub fn report(r: &ExperimentRecord, figures: &[Figure]) -> String {
                 .iter()
                 .find(|f| f.stem == format!("evidence-{}", run.id))
             {
-                figure(&mut s, f);
+                figure(s, f);
             }
             let _ = writeln!(
                 s,
                 "<details><summary>evidence curve of {}</summary>",
                 escape(&run.id)
             );
-            table(&mut s, &t);
+            table(s, &t);
             s.push_str("</details>\n");
         }
     }
-
-    let pv = &r.provenance;
-    let _ = writeln!(s, "<h2>Reproducibility</h2>");
-    let _ = writeln!(
-        s,
-        "<p>bayeslab {}; seed {}; created {}; {} cores</p>",
-        escape(&pv.version),
-        pv.seed,
-        escape(&pv.created),
-        pv.cores
-    );
-    table(&mut s, &tables::data_files(r));
-    let _ = writeln!(
-        s,
-        "<p>The resolved experiment (every default filled in):</p><pre>{}</pre>",
-        escape(&pv.config)
-    );
-    s.push_str("</body></html>\n");
-    s
 }

@@ -70,7 +70,62 @@ pub fn figures(r: &ExperimentRecord) -> Vec<Figure> {
     for run in r.runs.iter().filter(|run| !run.evidence_curve.is_empty()) {
         out.push(evidence(run));
     }
+    out.extend(r.posteriors.iter().map(density));
     out
+}
+
+/// The exact posterior density and each approximation's, overlaid on the parameter's scale.
+pub fn density(p: &crate::lab::PosteriorResult) -> Figure {
+    use super::lab_markdown::{density_caption, density_stem};
+    let caption = density_caption(p);
+    let c = &p.curves;
+    let mut series: Vec<(String, Vec<(f64, f64)>)> = vec![(
+        "exact".into(),
+        c.x.iter().copied().zip(c.exact.iter().copied()).collect(),
+    )];
+    for (name, ys) in &c.approximations {
+        series.push((
+            name.clone(),
+            c.x.iter().copied().zip(ys.iter().copied()).collect(),
+        ));
+    }
+    let finite = |v: &f64| v.is_finite();
+    let (x0, x1) =
+        c.x.iter()
+            .filter(|v| finite(v))
+            .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), v| {
+                (a.min(*v), b.max(*v))
+            });
+    let y1 = series
+        .iter()
+        .flat_map(|(_, p)| p.iter().map(|q| q.1))
+        .filter(finite)
+        .fold(0.0, f64::max);
+    let text = svg((560, 360), |root| {
+        root.fill(&WHITE)?;
+        if !(x0 < x1) || !(y1 > 0.0) {
+            return Ok(());
+        }
+        let mut chart = ChartBuilder::on(&root)
+            .caption(&caption, (FONT, 13))
+            .margin(12)
+            .x_label_area_size(36)
+            .y_label_area_size(56)
+            .build_cartesian_2d(x0..x1, 0.0..y1 * 1.08)?;
+        chart
+            .configure_mesh()
+            .x_desc(p.parameter.as_str())
+            .y_desc("density")
+            .draw()?;
+        draw_lines(&mut chart, &series)?;
+        root.present()?;
+        Ok(())
+    });
+    Figure {
+        stem: density_stem(p),
+        caption,
+        svg: text,
+    }
 }
 
 /// The Laplace log evidence and the held-out log-loss against lambda (log axis), on two
@@ -295,8 +350,10 @@ where
 {
     for (i, (id, pts)) in series.iter().enumerate() {
         let c = colour(i);
+        // Mark the points of short series (iterations, swept values), not of dense curves.
+        let marks = if pts.len() <= 60 { 2 } else { 0 };
         chart
-            .draw_series(LineSeries::new(pts.clone(), c.stroke_width(2)).point_size(2))?
+            .draw_series(LineSeries::new(pts.clone(), c.stroke_width(2)).point_size(marks))?
             .label(id.clone())
             .legend(move |(x, y)| PathElement::new([(x, y), (x + 16, y)], c.stroke_width(2)));
     }
