@@ -103,7 +103,8 @@ pub fn density(p: &crate::lab::PosteriorResult) -> Figure {
         .fold(0.0, f64::max);
     let text = svg((560, 360), |root| {
         root.fill(&WHITE)?;
-        if !(x0 < x1) || !(y1 > 0.0) {
+        let drawable = x0 < x1 && y1 > 0.0;
+        if !drawable {
             return Ok(());
         }
         let mut chart = ChartBuilder::on(&root)
