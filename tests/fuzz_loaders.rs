@@ -1,0 +1,151 @@
+//! Fuzzing the two loaders a user feeds directly: the experiment TOML and the data CSV. Any
+//! input must end in `Ok` or a clear `Err`, never a panic. CI runs a short smoke pass; the
+//! long runs are `#[ignore]`d and driven by `fuzz/run.sh` for a bounded time (set
+//! `PROPTEST_CASES`). A crash found there becomes a file in tests/invalid_configs/ or a
+//! fixture with its own regression test.
+
+use std::path::Path;
+
+use proptest::prelude::*;
+
+const VALID: &str = "name = \"f\"\nseed = 1\n[data]\npath = \"pima.csv\"\ntarget = \"y\"\nsplit = { every = 5, offset = 4 }\n\n[prior]\nprecision = 1.0\n\n[evaluation]\ncalibration_bins = 10\n\n[[method]]\nkind = \"logistic-laplace\"\npredictive = [\"plugin\", \"mc\", \"exact\"]\nmc_samples = 100\n\n[sweep]\nprior.precision = [0.1, 1]\n";
+
+/// Parse TOML text as an experiment beside a copy of pima.csv; report a panic as a failure.
+fn parse_experiment(text: &str) -> Result<(), String> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("datasets");
+    let file = dir.join("fuzz.toml");
+    match std::panic::catch_unwind(|| bayeslab::config::parse(text, &file).map(|_| ())) {
+        Ok(_) => Ok(()),
+        Err(_) => Err(format!("panic on:\n{text}")),
+    }
+}
+
+/// Load CSV bytes through the data layer and run a MAP fit on what loads.
+fn load_csv(bytes: &[u8]) -> Result<(), String> {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("d.csv");
+    std::fs::write(&path, bytes).unwrap();
+    let exp = dir.path().join("e.toml");
+    let text = "[data]\npath = \"d.csv\"\ntarget = \"y\"\nmissing = \"drop\"\nsplit = { every = 2, offset = 1 }\n\n[[method]]\nkind = \"logistic-map\"\n";
+    std::fs::write(&exp, text).unwrap();
+    let outcome = std::panic::catch_unwind(|| {
+        let plan = bayeslab::config::load(&exp)?;
+        bayeslab::experiment::run(&plan, &mut bayeslab::experiment::Silent, None).map(|_| ())
+    });
+    outcome
+        .map(|_| ())
+        .map_err(|_| format!("panic on CSV:\n{}", String::from_utf8_lossy(bytes)))
+}
+
+/// Mutations of a valid experiment: a byte replaced, a line dropped or duplicated, a value
+/// swapped for another type.
+fn mutated() -> impl Strategy<Value = String> {
+    let lines: Vec<String> = VALID.lines().map(str::to_string).collect();
+    let n = lines.len();
+    (
+        0..n,
+        0..4u8,
+        any::<u8>(),
+        prop::sample::select(vec![
+            "-1",
+            "0",
+            "1e308",
+            "\"x\"",
+            "[]",
+            "true",
+            "nan",
+            "{}",
+            "18446744073709551616",
+        ]),
+    )
+        .prop_map(move |(i, op, byte, value)| {
+            let mut l = lines.clone();
+            match op {
+                0 => {
+                    l.remove(i);
+                }
+                1 => {
+                    let dup = l[i].clone();
+                    l.insert(i, dup);
+                }
+                2 => {
+                    if let Some((k, _)) = l[i].split_once(" = ") {
+                        l[i] = format!("{k} = {value}");
+                    }
+                }
+                _ => {
+                    let mut bytes = l[i].clone().into_bytes();
+                    if !bytes.is_empty() {
+                        let j = usize::from(byte) % bytes.len();
+                        bytes[j] = byte;
+                    }
+                    l[i] = String::from_utf8_lossy(&bytes).into_owned();
+                }
+            }
+            l.join("\n")
+        })
+}
+
+/// CSV-shaped text: a header with y, rows of numbers, blanks, words, NaN, inf, huge values.
+fn csv_text() -> impl Strategy<Value = Vec<u8>> {
+    let cell = prop::sample::select(vec![
+        "0", "1", "-1", "0.5", "", "NA", "NaN", "inf", "1e308", "abc", "2", "1e-300", "\"q\"",
+    ]);
+    let row = prop::collection::vec(cell, 0..5);
+    (prop::collection::vec(row, 0..30), any::<bool>()).prop_map(|(rows, header)| {
+        let mut s = if header {
+            String::from("a,b,y\n")
+        } else {
+            String::new()
+        };
+        for r in rows {
+            s.push_str(&r.join(","));
+            s.push('\n');
+        }
+        s.into_bytes()
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(48))]
+
+    #[test]
+    fn smoke_experiment_text(text in mutated()) {
+        prop_assert!(parse_experiment(&text).is_ok());
+    }
+
+    #[test]
+    fn smoke_csv(bytes in csv_text()) {
+        let r = load_csv(&bytes);
+        prop_assert!(r.is_ok(), "{}", r.unwrap_err());
+    }
+}
+
+proptest! {
+    // Long runs: `PROPTEST_CASES=20000 cargo test --test fuzz_loaders -- --ignored` (fuzz/run.sh).
+    #[test]
+    #[ignore]
+    fn fuzz_experiment_text(text in mutated()) {
+        prop_assert!(parse_experiment(&text).is_ok());
+    }
+
+    #[test]
+    #[ignore]
+    fn fuzz_arbitrary_text(text in "\\PC{0,300}") {
+        prop_assert!(parse_experiment(&text).is_ok());
+    }
+
+    #[test]
+    #[ignore]
+    fn fuzz_csv(bytes in csv_text()) {
+        let r = load_csv(&bytes);
+        prop_assert!(r.is_ok(), "{}", r.unwrap_err());
+    }
+
+    #[test]
+    #[ignore]
+    fn fuzz_csv_bytes(bytes in prop::collection::vec(any::<u8>(), 0..400)) {
+        let r = load_csv(&bytes);
+        prop_assert!(r.is_ok(), "{}", r.unwrap_err());
+    }
+}
