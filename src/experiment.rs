@@ -208,6 +208,15 @@ fn run_method(
                      logistic-map / logistic-laplace: the prior makes the optimum unique",
                     method.id
                 )
+            } else if x.ncols() > x.nrows() {
+                format!(
+                    "{}: the design has more columns ({}) than training rows ({}), so the maximum-likelihood \
+                     weights are not unique (column \"{name}\" is a combination of the ones before it). Use \
+                     logistic-map / logistic-laplace (the prior makes the optimum unique) or fewer features",
+                    method.id,
+                    x.ncols(),
+                    x.nrows()
+                )
             } else {
                 format!(
                 "{}: design column \"{name}\" is a linear combination of the columns before it ({}), so the \

@@ -413,3 +413,51 @@ fn an_interrupted_run_leaves_the_previous_report_untouched() {
         "only the experiment and the untouched output: no temporaries"
     );
 }
+
+#[test]
+fn features_of_magnitude_1e8_fit_once_standardised_and_wide_data_fits_under_a_prior() {
+    let tmp = tempfile::tempdir().unwrap();
+    for (name, data, kinds) in [
+        (
+            "huge",
+            "huge_scale.csv",
+            ["logistic-mle", "logistic-laplace"],
+        ),
+        ("wide", "wide.csv", ["logistic-map", "logistic-laplace"]),
+    ] {
+        let exp = tmp.path().join(format!("{name}.toml"));
+        let path = root().join("tests/fixtures").join(data);
+        let methods: String = kinds
+            .iter()
+            .map(|k| format!("[[method]]\nkind = \"{k}\"\n\n"))
+            .collect();
+        std::fs::write(
+            &exp,
+            format!("[data]\npath = {:?}\ntarget = \"y\"\nsplit = {{ every = 2, offset = 1 }}\n\n{methods}", path.display().to_string()),
+        )
+        .unwrap();
+        let out = tmp.path().join(name);
+        let o = bin()
+            .arg("run")
+            .arg(&exp)
+            .arg("--quiet")
+            .arg("--out")
+            .arg(&out)
+            .output()
+            .unwrap();
+        assert!(
+            o.status.success(),
+            "{name}: {}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+        let r: Value =
+            serde_json::from_str(&std::fs::read_to_string(out.join("results.json")).unwrap())
+                .unwrap();
+        for run in r["runs"].as_array().unwrap() {
+            assert_eq!(run["converged"], true, "{name}: {run}");
+            for p in run["predictives"].as_array().unwrap() {
+                assert!(p["metrics"]["log_loss"].as_f64().unwrap().is_finite());
+            }
+        }
+    }
+}
