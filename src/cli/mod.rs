@@ -14,10 +14,15 @@ use bayeslab::{config, output, Error};
     name = "bayeslab",
     version,
     about = "A workbench for approximate Bayesian classification",
-    long_about = "bayeslab fits Bayesian classifiers described in an experiment TOML file \
-(logistic regression by MLE, MAP and the Laplace approximation) and compares their posterior \
-predictives (plug-in, Monte Carlo, probit, MacKay, exact quadrature) on held-out data with \
-log-loss, Brier score, accuracy, AUC and calibration.",
+    long_about = "bayeslab fits the Bayesian classifiers described in an experiment TOML file and puts \
+their approximations side by side on held-out data: logistic regression by MLE, MAP and the Laplace \
+approximation with five posterior predictives (plug-in, Monte Carlo, probit, MacKay, exact \
+quadrature); probit regression by Laplace, expectation propagation and ADF; softmax regression; \
+Bayesian generative classifiers (Normal-inverse-Wishart, Normal-Gamma and Beta-Bernoulli naive \
+Bayes) against LDA/QDA; evidence-based prior precision and feature maps. Every run is scored by \
+log-loss, Brier score, accuracy, AUC and calibration and written as JSON, CSV, Markdown and a \
+self-contained HTML report. [[posterior]] tables compare exact one-parameter posteriors with their \
+normal, log-normal, logit-normal, t and mixture approximations (the approximation lab).",
     after_help = "Examples:\n  bayeslab run experiments/quickstart.toml\n  bayeslab run experiments/quickstart.toml --out /tmp/qs --quiet\n  bayeslab check experiments/breast_cancer.toml\n\nThe experiment file format is documented in README.md."
 )]
 struct Cli {
@@ -27,7 +32,7 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
-    /// Run every method of an experiment and write results.json, predictions.csv, trace.csv and report.md.
+    /// Run an experiment: results.json, predictions.csv, trace.csv, report.md, report.html and plots/ (a [sweep] writes one run directory per value).
     Run {
         /// The experiment file (see experiments/ for examples).
         experiment: PathBuf,
