@@ -7,7 +7,7 @@
 //! (a-1)/(a+b-2), J = (a+b-2)^3 / ((a-1)(b-1)); logit mode log(a/b), J = a b / (a+b).
 
 use super::dist::{Dist, Map};
-use super::family::{impossible, unsupported, Built, DistanceScale};
+use super::family::{impossible, on_theta, unsupported, Built, DistanceScale};
 use super::mode::{find_mode, LogDensity, Mode};
 use crate::config::ApproxKind;
 use crate::error::Result;
@@ -83,24 +83,7 @@ pub fn build(
         match k {
             ApproxKind::Normal | ApproxKind::T => {
                 let m = theta_mode(a, b, &format!("{what}, {} on theta", k.name()))?;
-                let (mean, sd) = (m.x[0], m.variances()[0].sqrt());
-                approximations.push(if k == ApproxKind::Normal {
-                    (
-                        "normal",
-                        format!("theta ~ N({mean:.4}, {sd:.4}^2)"),
-                        Dist::Normal { mean, sd },
-                    )
-                } else {
-                    (
-                        "t",
-                        format!("theta ~ t_{t_df}({mean:.4}, {sd:.4}^2)"),
-                        Dist::StudentT {
-                            loc: mean,
-                            scale: sd,
-                            df: t_df,
-                        },
-                    )
-                });
+                approximations.push(on_theta(k, &m, t_df));
             }
             ApproxKind::LogitNormal => {
                 let m = logit_mode(a, b, &format!("{what}, normal on logit theta"))?;

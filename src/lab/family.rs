@@ -51,6 +51,33 @@ pub fn impossible(what: &str, message: String) -> Error {
 
 /// An approximation the kind does not offer. Configuration validation rejects these first;
 /// this keeps a direct library caller from a panic.
+/// The normal (or Student-t with `t_df` degrees of freedom) at the mode of theta itself, with
+/// the observed information as precision: the same for every one-parameter family.
+pub fn on_theta(
+    k: crate::config::ApproxKind,
+    m: &super::mode::Mode,
+    t_df: f64,
+) -> (&'static str, String, Dist) {
+    let (mean, sd) = (m.x[0], m.variances()[0].sqrt());
+    if k == crate::config::ApproxKind::Normal {
+        (
+            "normal",
+            format!("theta ~ N({mean:.4}, {sd:.4}^2)"),
+            Dist::Normal { mean, sd },
+        )
+    } else {
+        (
+            "t",
+            format!("theta ~ t_{t_df}({mean:.4}, {sd:.4}^2)"),
+            Dist::StudentT {
+                loc: mean,
+                scale: sd,
+                df: t_df,
+            },
+        )
+    }
+}
+
 pub fn unsupported(what: &str, k: crate::config::ApproxKind, kind: &str) -> Error {
     impossible(
         what,

@@ -7,7 +7,7 @@
 //! whose closed forms ((a-1)/b, (a-1)/b² and log(a/b), 1/a) are the tests.
 
 use super::dist::{Dist, Map};
-use super::family::{impossible, unsupported, Built, DistanceScale};
+use super::family::{impossible, on_theta, unsupported, Built, DistanceScale};
 use super::mode::{find_mode, LogDensity, Mode};
 use crate::config::ApproxKind;
 use crate::error::Result;
@@ -87,24 +87,7 @@ pub fn build(
         match k {
             ApproxKind::Normal | ApproxKind::T => {
                 let m = theta_mode(a, b, &format!("{what}, {} on theta", k.name()))?;
-                let (mean, sd) = (m.x[0], m.variances()[0].sqrt());
-                approximations.push(if k == ApproxKind::Normal {
-                    (
-                        "normal",
-                        format!("theta ~ N({mean:.4}, {sd:.4}^2)"),
-                        Dist::Normal { mean, sd },
-                    )
-                } else {
-                    (
-                        "t",
-                        format!("theta ~ t_{t_df}({mean:.4}, {sd:.4}^2)"),
-                        Dist::StudentT {
-                            loc: mean,
-                            scale: sd,
-                            df: t_df,
-                        },
-                    )
-                });
+                approximations.push(on_theta(k, &m, t_df));
             }
             ApproxKind::LogNormal => {
                 let m = log_theta_mode(a, b, &format!("{what}, normal on log theta"))?;

@@ -239,13 +239,7 @@ pub fn reliability(run: &RunRecord, p: &PredictiveRecord) -> Figure {
             .label(format!("{} (ECE {:.3})", p.name, p.metrics.ece))
             .legend(|(x, y)| PathElement::new([(x, y), (x + 16, y)], colour(3).stroke_width(2)));
         chart.draw_series(pts.iter().map(|&xy| Circle::new(xy, 3, colour(3).filled())))?;
-        chart
-            .configure_series_labels()
-            .position(SeriesLabelPosition::UpperLeft)
-            .background_style(WHITE.mix(0.8))
-            .border_style(BLACK.mix(0.3))
-            .label_font((FONT, 11))
-            .draw()?;
+        legend(&mut chart, SeriesLabelPosition::UpperLeft)?;
         root.present()?;
         Ok(())
     });
@@ -342,6 +336,24 @@ pub fn convergence(r: &ExperimentRecord, gradient: bool) -> Figure {
     }
 }
 
+/// The legend of every figure: a translucent white box with a thin border.
+fn legend<'a, DB: DrawingBackend + 'a, CT: plotters::coord::CoordTranslate>(
+    chart: &mut ChartContext<'a, DB, CT>,
+    position: SeriesLabelPosition,
+) -> DrawResult
+where
+    DB::ErrorType: 'static,
+{
+    chart
+        .configure_series_labels()
+        .position(position)
+        .background_style(WHITE.mix(0.8))
+        .border_style(BLACK.mix(0.3))
+        .label_font((FONT, 11))
+        .draw()?;
+    Ok(())
+}
+
 fn draw_lines<'a, DB: DrawingBackend + 'a, CT: plotters::coord::CoordTranslate<From = (f64, f64)>>(
     chart: &mut ChartContext<'a, DB, CT>,
     series: &[(String, Vec<(f64, f64)>)],
@@ -358,13 +370,7 @@ where
             .label(id.clone())
             .legend(move |(x, y)| PathElement::new([(x, y), (x + 16, y)], c.stroke_width(2)));
     }
-    chart
-        .configure_series_labels()
-        .position(SeriesLabelPosition::UpperRight)
-        .background_style(WHITE.mix(0.8))
-        .border_style(BLACK.mix(0.3))
-        .label_font((FONT, 11))
-        .draw()?;
+    legend(chart, SeriesLabelPosition::UpperRight)?;
     Ok(())
 }
 
@@ -495,13 +501,7 @@ pub fn weights(r: &ExperimentRecord) -> Figure {
                 .label(run.id.clone())
                 .legend(move |(x, y)| Circle::new((x + 8, y), 3, c.filled()));
         }
-        chart
-            .configure_series_labels()
-            .position(SeriesLabelPosition::UpperRight)
-            .background_style(WHITE.mix(0.8))
-            .border_style(BLACK.mix(0.3))
-            .label_font((FONT, 11))
-            .draw()?;
+        legend(&mut chart, SeriesLabelPosition::UpperRight)?;
         root.present()?;
         Ok(())
     });
