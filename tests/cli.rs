@@ -461,3 +461,77 @@ fn features_of_magnitude_1e8_fit_once_standardised_and_wide_data_fits_under_a_pr
         }
     }
 }
+
+#[test]
+fn one_failing_method_does_not_lose_the_others() {
+    // MLE fails on separable data; MAP and the Student-t predictives of the generative
+    // classifiers (fitted from a class with a single training row) still produce results.
+    let tmp = tempfile::tempdir().unwrap();
+    let exp = tmp.path().join("mixed.toml");
+    let sep = root().join("tests/fixtures/separable.csv");
+    std::fs::write(
+        &exp,
+        format!("[data]\npath = {:?}\ntarget = \"y\"\n\n[[method]]\nkind = \"logistic-mle\"\n\n[[method]]\nkind = \"logistic-map\"\n", sep.display().to_string()),
+    )
+    .unwrap();
+    let out = tmp.path().join("o");
+    let o = bin()
+        .arg("run")
+        .arg(&exp)
+        .arg("--quiet")
+        .arg("--out")
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("perfectly separable"));
+    let r: Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("results.json")).unwrap()).unwrap();
+    let runs = r["runs"].as_array().unwrap();
+    assert!(runs[0]["error"]
+        .as_str()
+        .unwrap()
+        .contains("perfectly separable"));
+    assert!(runs[0]["predictives"].as_array().unwrap().is_empty());
+    assert!(runs[1]["error"].is_null());
+    assert!(runs[1]["predictives"][0]["metrics"]["log_loss"]
+        .as_f64()
+        .unwrap()
+        .is_finite());
+    assert!(std::fs::read_to_string(out.join("report.md"))
+        .unwrap()
+        .contains("**logistic-mle failed:**"));
+
+    let exp = tmp.path().join("tiny.toml");
+    let tiny = root().join("tests/fixtures/tiny_class.csv");
+    std::fs::write(
+        &exp,
+        format!(
+            "[data]\npath = {:?}\ntarget = \"y\"\nsplit = {{ every = 2, offset = 1 }}\n\n[[method]]\nkind = \"gaussian-naive-bayes\"\n\n[[method]]\nkind = \"gaussian-generative\"\n",
+            tiny.display().to_string()
+        ),
+    )
+    .unwrap();
+    let o = bin()
+        .arg("run")
+        .arg(&exp)
+        .arg("--quiet")
+        .arg("--out")
+        .arg(tmp.path().join("t"))
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let r: Value =
+        serde_json::from_str(&std::fs::read_to_string(tmp.path().join("t/results.json")).unwrap())
+            .unwrap();
+    assert_eq!(r["dataset"]["positives_train"], 1);
+    for run in r["runs"].as_array().unwrap() {
+        for p in run["predictives"].as_array().unwrap() {
+            let m = &p["metrics"];
+            assert!(
+                m["log_loss"].as_f64().unwrap().is_finite() && m["brier"].as_f64().unwrap() <= 1.0,
+                "{run}"
+            );
+        }
+    }
+}
