@@ -535,3 +535,18 @@ fn one_failing_method_does_not_lose_the_others() {
         }
     }
 }
+
+#[test]
+fn a_missing_or_unreadable_experiment_file_is_named() {
+    let tmp = tempfile::tempdir().unwrap();
+    for path in [tmp.path().join("no_such.toml"), tmp.path().to_path_buf()] {
+        let o = bin().arg("check").arg(&path).output().unwrap();
+        assert_eq!(o.status.code(), Some(2));
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(
+            err.contains(&path.display().to_string())
+                && err.contains("cannot read the experiment file"),
+            "{err}"
+        );
+    }
+}
