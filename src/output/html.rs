@@ -189,11 +189,25 @@ fn classification(s: &mut String, r: &ExperimentRecord, figures: &[Figure]) {
         files.join(", "),
         escape(&d.target)
     );
-    let _ = writeln!(
-        s,
-        "<li>training rows: {} ({} positive); test rows: {} ({} positive)</li>",
-        d.rows_train, d.positives_train, d.rows_test, d.positives_test
-    );
+    if d.classes.len() > 2 {
+        let _ = writeln!(
+            s,
+            "<li>classes ({}): {}</li>",
+            d.classes.len(),
+            escape(&d.classes.join(", "))
+        );
+        let _ = writeln!(
+            s,
+            "<li>training rows: {}; test rows: {}</li>",
+            d.rows_train, d.rows_test
+        );
+    } else {
+        let _ = writeln!(
+            s,
+            "<li>training rows: {} ({} positive); test rows: {} ({} positive)</li>",
+            d.rows_train, d.positives_train, d.rows_test, d.positives_test
+        );
+    }
     let _ = writeln!(
         s,
         "<li>design columns ({}): {}</li>",
