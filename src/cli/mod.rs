@@ -1,4 +1,5 @@
-//! The command line: `bayeslab run` and `bayeslab check`.
+//! The command line: `bayeslab run`, `bayeslab check`, and the workbench (`bayeslab` alone
+//! or `bayeslab tui [EXPERIMENT.toml]`).
 
 mod progress;
 
@@ -18,11 +19,12 @@ use bayeslab::{config, output, Error};
 (logistic regression by MLE, MAP and the Laplace approximation) and compares their posterior \
 predictives (plug-in, Monte Carlo, probit, MacKay, exact quadrature) on held-out data with \
 log-loss, Brier score, accuracy, AUC and calibration.",
-    after_help = "Examples:\n  bayeslab run experiments/quickstart.toml\n  bayeslab run experiments/quickstart.toml --out /tmp/qs --quiet\n  bayeslab check experiments/breast_cancer.toml\n\nThe experiment file format is documented in README.md."
+    after_help = "Examples:\n  bayeslab                      (the workbench on experiments/)\n  bayeslab tui experiments/digits_1v8.toml\n  bayeslab run experiments/quickstart.toml\n  bayeslab run experiments/quickstart.toml --out /tmp/qs --quiet\n  bayeslab check experiments/breast_cancer.toml\n\nThe experiment file format is documented in README.md."
 )]
 struct Cli {
+    /// Without a command, the workbench opens on experiments/.
     #[command(subcommand)]
-    command: Command,
+    command: Option<Command>,
 }
 
 #[derive(Subcommand)]
@@ -38,6 +40,11 @@ enum Command {
         #[arg(long, short)]
         quiet: bool,
     },
+    /// Open the terminal workbench on experiments/ (and EXPERIMENT, selected, when given).
+    Tui {
+        /// An experiment file to select (it is added to the list when outside experiments/).
+        experiment: Option<PathBuf>,
+    },
     /// Validate an experiment file and its data without fitting anything.
     Check {
         /// The experiment file.
@@ -49,12 +56,14 @@ enum Command {
 pub fn main() -> i32 {
     let cli = Cli::parse();
     let result = match cli.command {
-        Command::Run {
+        None => tui(None),
+        Some(Command::Tui { experiment }) => tui(experiment.as_deref()),
+        Some(Command::Run {
             experiment,
             out,
             quiet,
-        } => run(&experiment, out, quiet),
-        Command::Check { experiment } => check(&experiment),
+        }) => run(&experiment, out, quiet),
+        Some(Command::Check { experiment }) => check(&experiment),
     };
     match result {
         Ok(code) => code,
@@ -90,6 +99,23 @@ fn run(path: &Path, out: Option<PathBuf>, quiet: bool) -> Result<i32, Error> {
         );
     }
     Ok(if failed.is_empty() { 0 } else { 2 })
+}
+
+fn tui(experiment: Option<&Path>) -> Result<i32, Error> {
+    if let Some(path) = experiment.filter(|p| !p.is_file()) {
+        eprintln!(
+            "error: {}: no such experiment file; try experiments/quickstart.toml",
+            path.display()
+        );
+        return Ok(2);
+    }
+    match bayeslab::tui::run(experiment) {
+        Ok(()) => Ok(0),
+        Err(e) => {
+            eprintln!("error: the terminal workbench stopped: {e}");
+            Ok(1)
+        }
+    }
 }
 
 fn check(path: &Path) -> Result<i32, Error> {
