@@ -36,14 +36,15 @@ wait_for "1 Experiments"
 wait_for "r runs the selected experiment"
 pane | grep -qF "experiments/quickstart.toml" || { echo "quickstart not selected" >&2; pane >&2; exit 1; }
 press r
-wait_for "finished: 4 Results"
+wait_for "finished: 4-6 show the results"
 wait_for "converged after"
 press 2; wait_for "columns (whole file, via polars)"
 press 3; wait_for "gradient norm |g|, log10"
 press 4; wait_for "laplace/probit"
 press 5; wait_for "ECE"
 wait_for "mean predicted"
-press 6; wait_for "posterior mean ± 2 sd"
+press 6; wait_for "point estimate, no posterior"
+press j; press j; wait_for "posterior mean ± 2 sd"
 press '?'; wait_for "keys (Esc or ? closes)"
 press Escape
 press e; wait_for "exported to runs/quickstart/"
@@ -51,6 +52,12 @@ for f in results.json predictions.csv trace.csv report.md; do
   test -s "$work/runs/quickstart/$f" || { echo "export did not write $f" >&2; exit 1; }
 done
 press q
+# Type only once the program has left the alternate screen, so the shell gets the keys.
+for _ in $(seq 1 300); do
+  test "$(t display-message -p -t s '#{alternate_on}')" = 0 && break
+  sleep 0.2
+done
+sleep 0.5
 press "echo restored-\$?" Enter
 wait_for "restored-0"
 test "$(t display-message -p -t s '#{alternate_on}')" = 0 || { echo "still on the alternate screen" >&2; exit 1; }

@@ -112,11 +112,8 @@ fn invalid_experiment_shows_the_key_and_fix_and_does_not_run() {
         "{}",
         app.status.text
     );
-    assert!(
-        app.status.text.contains("did you mean"),
-        "{}",
-        app.status.text
-    );
+    let shown = app.catalog.current().unwrap().plan.as_ref().unwrap_err();
+    assert!(shown.contains("did you mean `precision`"), "{shown}");
     assert_eq!(app.screen, Screen::Experiments);
     assert!(app.session.is_none());
 }

@@ -139,10 +139,8 @@ impl App {
                 s.finish(*record);
                 self.picks = Picks::default();
                 match failed {
-                    0 => self.info("finished: 4 Results, 5 Calibration, 6 Posterior; e exports"),
-                    n => self.error(format!(
-                        "finished, {n} run(s) failed: see 3 Live or 4 Results"
-                    )),
+                    0 => self.info("finished: 4-6 show the results, e exports"),
+                    n => self.error(format!("finished; {n} run(s) failed: see 4 Results")),
                 }
                 None
             }
@@ -172,9 +170,9 @@ impl App {
         let plan = match &entry.plan {
             Ok(plan) => plan.clone(),
             Err(e) => {
-                let e = e.clone();
+                let first = e.lines().next().unwrap_or_default().to_string();
                 self.screen = Screen::Experiments;
-                self.error(e);
+                self.error(format!("cannot run: {first} (details in the red box)"));
                 return None;
             }
         };

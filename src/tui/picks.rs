@@ -27,9 +27,9 @@ impl Metric {
 
     pub fn label(self) -> &'static str {
         match self {
-            Metric::LogLoss => "log-loss",
+            Metric::LogLoss => "logloss",
             Metric::Brier => "Brier",
-            Metric::Accuracy => "accuracy",
+            Metric::Accuracy => "acc.",
             Metric::Auc => "AUC",
             Metric::Ece => "ECE",
             Metric::Mce => "MCE",

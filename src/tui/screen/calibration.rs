@@ -30,14 +30,14 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
     };
     let (run, pred) = (&record.runs[r], &record.runs[r].predictives[p]);
     let title = format!(
-        " {}/{} ({}/{}, ↑/↓ to choose) ",
+        " {}/{} ({}/{}) ",
         run.id,
         pred.name,
         app.picks.calibration.min(pairs.len() - 1) + 1,
         pairs.len()
     );
     let [chart, table] =
-        Layout::horizontal([Constraint::Fill(1), Constraint::Length(40)]).areas(area);
+        Layout::horizontal([Constraint::Fill(1), Constraint::Length(37)]).areas(area);
     render_chart(pred, &title, chart, buf);
     render_table(pred, table, buf);
 }

@@ -18,24 +18,11 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
         super::placeholder("no experiment files in experiments/", right, buf);
         return;
     };
-    let check_height = match &entry.plan {
-        Ok(_) => 3,
-        Err(e) => (e.chars().count() as u16 / right.width.saturating_sub(2).max(1) + 3).min(10),
-    };
-    let [preview, check] =
-        Layout::vertical([Constraint::Min(0), Constraint::Length(check_height)]).areas(right);
-    let text = match &entry.text {
-        Ok(t) => t.as_str(),
-        Err(e) => e.as_str(),
-    };
-    Paragraph::new(text)
-        .block(Block::bordered().title(format!(" {} ", entry.path.display())))
-        .render(preview, buf);
     let (title, body, color) = match &entry.plan {
         Ok(plan) => (
             " valid ",
             format!(
-                "{} method(s): {}  — r runs it",
+                "{} method(s): {} — r runs it",
                 plan.methods.len(),
                 plan.methods
                     .iter()
@@ -51,6 +38,18 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
             Color::LightRed,
         ),
     };
+    let check_height = (wrapped_lines(&body, right.width.saturating_sub(2)) + 2)
+        .min(right.height / 2)
+        .max(3);
+    let [preview, check] =
+        Layout::vertical([Constraint::Min(0), Constraint::Length(check_height)]).areas(right);
+    let text = match &entry.text {
+        Ok(t) => t.as_str(),
+        Err(e) => e.as_str(),
+    };
+    Paragraph::new(text)
+        .block(Block::bordered().title(format!(" {} ", entry.path.display())))
+        .render(preview, buf);
     Paragraph::new(body)
         .wrap(Wrap { trim: true })
         .block(
@@ -80,4 +79,12 @@ fn render_list(app: &App, area: Rect, buf: &mut Buffer) {
         buf,
         &mut state,
     );
+}
+
+/// Rows `text` takes when wrapped at `width` (an estimate by characters, enough to size a box).
+fn wrapped_lines(text: &str, width: u16) -> u16 {
+    let w = width.max(1) as usize;
+    text.lines()
+        .map(|l| l.chars().count().div_ceil(w).max(1) as u16)
+        .sum()
 }

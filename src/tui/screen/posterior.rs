@@ -39,20 +39,20 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
         return;
     };
     let columns = &record.dataset.columns;
+    let kind = match run.kind == run.id {
+        true => String::new(),
+        false => format!(" ({})", run.kind),
+    };
     let title = match (&run.posterior, &run.error) {
         (_, Some(e)) => format!(" {} failed: {e} ", run.id),
         (Some(p), None) => format!(
-            " {} ({}) — posterior mean ± 2 sd; log evidence {} (↑/↓ run, PgUp/PgDn scroll) ",
+            " {}{kind} — posterior mean ± 2 sd, log evidence {} ",
             run.id,
-            run.kind,
             p.log_evidence
                 .map(|v| format!("{v:.3}"))
                 .unwrap_or_else(|| "–".into())
         ),
-        (None, None) => format!(
-            " {} ({}) — point estimate, no posterior (↑/↓ run) ",
-            run.id, run.kind
-        ),
+        (None, None) => format!(" {}{kind} — point estimate, no posterior ", run.id),
     };
     let block = Block::bordered().title(title);
     let inner = block.inner(area);

@@ -95,8 +95,8 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
     let header = Row::new(std::iter::once(Cell::from("run/predictive")).chain(
         Metric::ALL.iter().enumerate().map(|(i, m)| {
             let arrow = match app.picks.sort {
-                Some(s) if s.column == i && !s.reversed => " ▲",
-                Some(s) if s.column == i => " ▼",
+                Some(s) if s.column == i && !s.reversed => "▲",
+                Some(s) if s.column == i => "▼",
                 _ => "",
             };
             let style = match i == app.picks.column {
@@ -118,12 +118,12 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
             }),
         ))
     });
-    let widths = std::iter::once(Constraint::Min(14)).chain([Constraint::Length(10); 6]);
+    let widths = std::iter::once(Constraint::Min(14)).chain([Constraint::Length(8); 6]);
     Table::new(body, widths)
         .header(header)
         .column_spacing(1)
         .block(Block::bordered().title(format!(
-            " {} — test rows: {} (best per column in green; ←/→ column, s sort) ",
+            " {} — {} test rows; best per column in green ",
             record.experiment.name, record.dataset.rows_test
         )))
         .render(table, buf);
