@@ -59,9 +59,10 @@ fn event_loop(terminal: &mut DefaultTerminal, mut app: App) -> std::io::Result<(
                 Some(Command::Quit) | None => {}
             }
             if app.quit {
-                if let Some(w) = worker.take() {
-                    w.stop();
-                }
+                // Raise the flag but do not wait: a predictive phase does not poll it, and
+                // the process ends (taking the thread with it) right after the terminal is
+                // restored.
+                worker.iter().for_each(Worker::cancel);
                 return Ok(());
             }
         }

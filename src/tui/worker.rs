@@ -36,7 +36,8 @@ impl Worker {
         self.cancel.store(true, Ordering::Relaxed);
     }
 
-    /// Cancel and wait for the thread, so nothing runs after the terminal is restored.
+    /// Cancel and wait for the thread (used before starting the next job, when the previous
+    /// one has already ended, so the wait is immediate).
     pub fn stop(mut self) {
         self.cancel();
         if let Some(h) = self.handle.take() {
