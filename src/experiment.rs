@@ -25,6 +25,8 @@ use crate::record::{
 /// Receives the progress of an experiment: iterations (as an [`Observer`]) plus the start
 /// and end of each run. The CLI's progress lines and the TUI's worker implement it.
 pub trait Monitor: Observer {
+    /// The data are loaded and prepared; the runs start next.
+    fn data_loaded(&mut self, _dataset: &Dataset) {}
     fn run_started(&mut self, _index: usize, _total: usize, _id: &str) {}
     fn run_finished(&mut self, _run: &RunRecord) {}
 }
@@ -64,6 +66,7 @@ pub fn run(
     let mut record = match &plan.data {
         Some(data) if !plan.methods.is_empty() => {
             let dataset = data::load(data)?;
+            monitor.data_loaded(&dataset);
             run_on(plan, &dataset, monitor, cancel)?
         }
         _ => ExperimentRecord {

@@ -4,7 +4,10 @@
 //! [`data`] loads and prepares the data (the only module that uses polars), [`model`] fits and
 //! predicts on top of the [`numeric`] core (faer) and the shared [`optim`] loop, [`metrics`]
 //! evaluates, [`experiment`] runs a plan into one [`record::ExperimentRecord`], and [`output`]
-//! renders that record to files.
+//! renders that record to files. [`tui`] is the terminal workbench on top of all of them; it
+//! lives in the library (not the binary) so that its state transitions, screens and frame
+//! timing can be tested and benchmarked from `tests/` and `benches/`, and it is the only
+//! module that imports ratatui/crossterm.
 
 pub mod compare;
 pub mod config;
@@ -20,5 +23,6 @@ pub mod optim;
 pub mod output;
 pub mod provenance;
 pub mod record;
+pub mod tui;
 
 pub use error::{Error, Result};

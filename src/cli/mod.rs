@@ -1,4 +1,5 @@
-//! The command line: `bayeslab run` and `bayeslab check`.
+//! The command line: `bayeslab run`, `bayeslab check`, and the workbench (`bayeslab` alone
+//! or `bayeslab tui [EXPERIMENT.toml]`).
 
 mod progress;
 
@@ -23,11 +24,12 @@ Bayes) against LDA/QDA; evidence-based prior precision and feature maps. Every r
 log-loss, Brier score, accuracy, AUC and calibration and written as JSON, CSV, Markdown and a \
 self-contained HTML report. [[posterior]] tables compare exact one-parameter posteriors with their \
 normal, log-normal, logit-normal, t and mixture approximations (the approximation lab).",
-    after_help = "Examples:\n  bayeslab run experiments/quickstart.toml\n  bayeslab run experiments/quickstart.toml --out /tmp/qs --quiet\n  bayeslab check experiments/breast_cancer.toml\n\nThe experiment file format is documented in README.md."
+    after_help = "Examples:\n  bayeslab                      (the workbench on experiments/)\n  bayeslab tui experiments/digits_1v8.toml\n  bayeslab run experiments/quickstart.toml\n  bayeslab run experiments/quickstart.toml --out /tmp/qs --quiet\n  bayeslab check experiments/breast_cancer.toml\n  bayeslab compare runs/a runs/b\n\nThe experiment file format is documented in README.md."
 )]
 struct Cli {
+    /// Without a command, the workbench opens on experiments/.
     #[command(subcommand)]
-    command: Command,
+    command: Option<Command>,
 }
 
 #[derive(Subcommand)]
@@ -42,6 +44,11 @@ enum Command {
         /// Print nothing but errors.
         #[arg(long, short)]
         quiet: bool,
+    },
+    /// Open the terminal workbench on experiments/ (and EXPERIMENT, selected, when given).
+    Tui {
+        /// An experiment file to select (it is added to the list when outside experiments/).
+        experiment: Option<PathBuf>,
     },
     /// Validate an experiment file and its data without fitting anything.
     Check {
@@ -72,19 +79,21 @@ enum Command {
 pub fn main() -> i32 {
     let cli = Cli::parse();
     let result = match cli.command {
-        Command::Run {
+        None => tui(None),
+        Some(Command::Tui { experiment }) => tui(experiment.as_deref()),
+        Some(Command::Run {
             experiment,
             out,
             quiet,
-        } => run(&experiment, out, quiet),
-        Command::Check { experiment } => check(&experiment),
-        Command::Compare {
+        }) => run(&experiment, out, quiet),
+        Some(Command::Check { experiment }) => check(&experiment),
+        Some(Command::Compare {
             a,
             b,
             out,
             resamples,
             seed,
-        } => compare(&a, &b, out, resamples, seed),
+        }) => compare(&a, &b, out, resamples, seed),
     };
     match result {
         Ok(code) => code,
@@ -179,6 +188,23 @@ fn compare(
     output::write_file(&dir.join("comparison.md"), md.as_bytes())?;
     eprintln!("wrote {}/comparison.json and comparison.md", dir.display());
     Ok(0)
+}
+
+fn tui(experiment: Option<&Path>) -> Result<i32, Error> {
+    if let Some(path) = experiment.filter(|p| !p.is_file()) {
+        eprintln!(
+            "error: {}: no such experiment file; try experiments/quickstart.toml",
+            path.display()
+        );
+        return Ok(2);
+    }
+    match bayeslab::tui::run(experiment) {
+        Ok(()) => Ok(0),
+        Err(e) => {
+            eprintln!("error: the terminal workbench stopped: {e}");
+            Ok(1)
+        }
+    }
 }
 
 fn check(path: &Path) -> Result<i32, Error> {

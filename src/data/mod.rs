@@ -1,6 +1,7 @@
 //! Data: load a CSV or Parquet file (polars, in [`table`] only), parse the labels, split,
 //! handle missing values, standardise and add the intercept.
 
+mod describe;
 mod features;
 mod labels;
 mod prepare;
@@ -15,6 +16,7 @@ use serde::Serialize;
 
 use crate::config::{DataPlan, DataSource, Missing};
 use crate::error::{Error, Result};
+pub use describe::{describe, ColumnDescription, ColumnStats, FileDescription};
 pub use prepare::is_constant;
 pub use table::read_column;
 

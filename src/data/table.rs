@@ -1,5 +1,5 @@
-//! Reading CSV and Parquet files with polars into plain columns. This is the only
-//! file in bayeslab that touches polars' types.
+//! Reading CSV and Parquet files with polars into plain columns. With `describe.rs` (the
+//! workbench's file summary) this is the only place in bayeslab that touches polars' types.
 
 use std::path::Path;
 
@@ -25,7 +25,7 @@ pub enum Labels {
     Bool(Vec<Option<bool>>),
 }
 
-fn read_frame(path: &Path) -> Result<DataFrame> {
+pub(super) fn read_frame(path: &Path) -> Result<DataFrame> {
     let ext = path
         .extension()
         .and_then(|e| e.to_str())

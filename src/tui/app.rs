@@ -1,0 +1,215 @@
+//! The workbench state and its one transition function, [`App::update`]. Nothing here
+//! draws; what needs a thread or the file system beyond reading experiment files is
+//! returned as a [`Command`] for the loop to carry out, so every transition is testable
+//! without a terminal.
+
+use std::path::{Path, PathBuf};
+
+use crate::config::Plan;
+use crate::output;
+
+use super::catalog::Catalog;
+use super::event::Event;
+use super::picks::Picks;
+use super::session::Session;
+
+/// The six screens, in tab order.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Screen {
+    Experiments,
+    Dataset,
+    Live,
+    Results,
+    Calibration,
+    Posterior,
+}
+
+impl Screen {
+    pub const ALL: [Screen; 6] = [
+        Screen::Experiments,
+        Screen::Dataset,
+        Screen::Live,
+        Screen::Results,
+        Screen::Calibration,
+        Screen::Posterior,
+    ];
+
+    pub fn title(self) -> &'static str {
+        match self {
+            Screen::Experiments => "Experiments",
+            Screen::Dataset => "Dataset",
+            Screen::Live => "Live",
+            Screen::Results => "Results",
+            Screen::Calibration => "Calibration",
+            Screen::Posterior => "Posterior",
+        }
+    }
+
+    pub fn index(self) -> usize {
+        Screen::ALL.iter().position(|&s| s == self).unwrap_or(0)
+    }
+}
+
+/// The status line: what just happened, and whether it is bad news.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Status {
+    pub text: String,
+    pub error: bool,
+}
+
+/// Work for the loop: start a worker thread, raise the cancellation flag, write the report.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Command {
+    Start { job: u64, plan: Box<Plan> },
+    Cancel,
+    Export,
+    Quit,
+}
+
+#[derive(Debug, Clone)]
+pub struct App {
+    pub screen: Screen,
+    pub help: bool,
+    pub catalog: Catalog,
+    pub session: Option<Session>,
+    pub picks: Picks,
+    pub status: Status,
+    pub quit: bool,
+    jobs: u64,
+}
+
+impl App {
+    pub fn new(catalog: Catalog) -> App {
+        let status = match catalog.entries.is_empty() {
+            true => Status {
+                text:
+                    "no experiments found: pass a file, e.g. bayeslab tui path/to/experiment.toml"
+                        .into(),
+                error: true,
+            },
+            false => Status {
+                text: "r runs the selected experiment; ? lists every key".into(),
+                error: false,
+            },
+        };
+        App {
+            screen: Screen::Experiments,
+            help: false,
+            catalog,
+            session: None,
+            picks: Picks::default(),
+            status,
+            quit: false,
+            jobs: 0,
+        }
+    }
+
+    pub fn running(&self) -> bool {
+        self.session.as_ref().is_some_and(Session::running)
+    }
+
+    pub fn info(&mut self, text: impl Into<String>) {
+        self.status = Status {
+            text: text.into(),
+            error: false,
+        };
+    }
+
+    pub fn error(&mut self, text: impl Into<String>) {
+        self.status = Status {
+            text: text.into(),
+            error: true,
+        };
+    }
+
+    /// Apply one event; return the work it asks of the loop.
+    pub fn update(&mut self, event: Event) -> Option<Command> {
+        match event {
+            Event::Key(key) => self.key(key),
+            Event::Resize(..) | Event::Tick => None,
+            Event::Progress { job, progress } => {
+                if let Some(s) = self.session.as_mut().filter(|s| s.job == job) {
+                    s.apply(progress);
+                }
+                None
+            }
+            Event::Finished { job, record } => {
+                let s = self.session.as_mut().filter(|s| s.job == job)?;
+                let failed = record.failed_runs().count();
+                s.finish(*record);
+                self.picks = Picks::default();
+                match failed {
+                    0 => self.info("finished: 4-6 show the results, e exports"),
+                    n => self.error(format!("finished; {n} run(s) failed: see 4 Results")),
+                }
+                None
+            }
+            Event::Failed {
+                job,
+                error,
+                cancelled,
+            } => {
+                let s = self.session.as_mut().filter(|s| s.job == job)?;
+                s.fail(error.clone(), cancelled);
+                match cancelled {
+                    true => self.info("cancelled; r runs it again"),
+                    false => self.error(error),
+                }
+                None
+            }
+        }
+    }
+
+    /// Start the selected experiment (re-reading its file first), or explain why not.
+    pub fn run_selected(&mut self) -> Option<Command> {
+        if self.running() {
+            self.error("an experiment is already running: c cancels it");
+            return None;
+        }
+        let entry = self.catalog.reload_current()?;
+        let plan = match &entry.plan {
+            Ok(plan) => plan.clone(),
+            Err(e) => {
+                let first = e.lines().next().unwrap_or_default().to_string();
+                self.screen = Screen::Experiments;
+                self.error(format!("cannot run: {first} (details in the red box)"));
+                return None;
+            }
+        };
+        self.jobs += 1;
+        let job = self.jobs;
+        self.info(format!("running {} (c cancels)", plan.name));
+        self.session = Some(Session::new(job, plan.clone()));
+        self.screen = Screen::Live;
+        Some(Command::Start {
+            job,
+            plan: Box::new(plan),
+        })
+    }
+
+    pub fn cancel(&mut self) -> Option<Command> {
+        if !self.running() {
+            self.info("nothing is running");
+            return None;
+        }
+        self.info("cancelling…");
+        Some(Command::Cancel)
+    }
+
+    /// Write the finished experiment's report to `root`/runs/<name>/ (what `bayeslab run`
+    /// writes) and say where.
+    pub fn export(&mut self, root: &Path) {
+        let Some(record) = self.session.as_ref().and_then(|s| s.record.as_ref()) else {
+            self.error("nothing to export yet: run an experiment first (r)");
+            return;
+        };
+        let dir: PathBuf = Path::new("runs").join(&record.experiment.name);
+        match output::write_dir(&root.join(&dir), &output::render(record)) {
+            Ok(()) => self.info(format!(
+                "exported to {}/ (results.json, predictions.csv, trace.csv, report.md)",
+                dir.display()
+            )),
+            Err(e) => self.error(format!("export failed: {e}")),
+        }
+    }
+}

@@ -1,0 +1,63 @@
+//! The one event type of the workbench loop. Keys, resizes and ticks come from the input
+//! thread; progress, results and failures come from the worker. Worker events carry the job
+//! number they belong to, so that late messages from a cancelled job are ignored.
+
+use ratatui::crossterm::event::KeyEvent;
+
+use crate::data::FileDescription;
+use crate::optim::Iterate;
+use crate::record::{ExperimentRecord, RunRecord};
+
+#[derive(Debug)]
+pub enum Event {
+    Key(KeyEvent),
+    Resize(u16, u16),
+    /// Nothing happened for one tick; the loop redraws anyway (cheap) so the clock moves.
+    Tick,
+    Progress {
+        job: u64,
+        progress: Progress,
+    },
+    Finished {
+        job: u64,
+        record: Box<ExperimentRecord>,
+    },
+    Failed {
+        job: u64,
+        error: String,
+        cancelled: bool,
+    },
+}
+
+/// Owned snapshots of a running experiment, in the order the engine produces them.
+#[derive(Debug)]
+pub enum Progress {
+    DataLoaded(Box<DatasetView>),
+    RunStarted {
+        index: usize,
+        total: usize,
+        id: String,
+    },
+    /// One optimiser iterate: the same value that becomes a row of trace.csv.
+    Iterate {
+        run: String,
+        iterate: Iterate,
+    },
+    RunFinished(Box<RunRecord>),
+}
+
+/// What the Dataset screen shows: the polars description of the data file plus the
+/// train/test split as the experiment prepared it.
+#[derive(Debug, Clone)]
+pub struct DatasetView {
+    pub file: String,
+    /// The polars summary, or why it could not be computed.
+    pub description: Result<FileDescription, String>,
+    pub target: String,
+    pub rows_train: usize,
+    pub rows_test: usize,
+    pub positives_train: usize,
+    pub positives_test: usize,
+    pub columns: Vec<String>,
+    pub notes: Vec<String>,
+}

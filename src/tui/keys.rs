@@ -1,0 +1,95 @@
+//! Key bindings: one table (shown by `?`) and the dispatch from a key to an [`App`] change.
+
+use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
+
+use super::app::{App, Command, Screen};
+use super::picks::{predictive_pairs, stepped};
+
+/// Every key, as the help overlay lists it: (keys, where, what).
+pub const BINDINGS: &[(&str, &str, &str)] = &[
+    ("1-6, Tab, S-Tab", "everywhere", "switch screen"),
+    (
+        "r, Enter",
+        "everywhere",
+        "run / re-run the selected experiment",
+    ),
+    ("c", "everywhere", "cancel the running experiment"),
+    ("e", "everywhere", "export the report to runs/<name>/"),
+    ("?", "everywhere", "show / hide this help"),
+    (
+        "q, Ctrl-C",
+        "everywhere",
+        "quit (cancels a running experiment)",
+    ),
+    ("Up/Down, k/j", "Experiments", "select an experiment file"),
+    ("Left/Right, h/l", "Results", "choose a metric column"),
+    (
+        "s",
+        "Results",
+        "sort by it (best first, again: worst first, again: off)",
+    ),
+    ("Up/Down, k/j", "Calibration", "choose the run / predictive"),
+    ("Up/Down, k/j", "Posterior", "choose the run"),
+    ("PgUp/PgDn", "Posterior", "scroll the weights"),
+    ("Esc", "help", "close the help"),
+];
+
+impl App {
+    pub(super) fn key(&mut self, key: KeyEvent) -> Option<Command> {
+        if key.kind == KeyEventKind::Release {
+            return None;
+        }
+        let ctrl_c =
+            key.modifiers.contains(KeyModifiers::CONTROL) && key.code == KeyCode::Char('c');
+        if ctrl_c || key.code == KeyCode::Char('q') {
+            self.quit = true;
+            return Some(Command::Quit);
+        }
+        if self.help {
+            if matches!(key.code, KeyCode::Esc | KeyCode::Char('?')) {
+                self.help = false;
+            }
+            return None;
+        }
+        match key.code {
+            KeyCode::Char('?') => self.help = true,
+            KeyCode::Char('r') | KeyCode::Enter => return self.run_selected(),
+            KeyCode::Char('c') => return self.cancel(),
+            KeyCode::Char('e') => return Some(Command::Export),
+            KeyCode::Tab => self.screen = Screen::ALL[(self.screen.index() + 1) % 6],
+            KeyCode::BackTab => self.screen = Screen::ALL[(self.screen.index() + 5) % 6],
+            KeyCode::Char(d @ '1'..='6') => self.screen = Screen::ALL[d as usize - '1' as usize],
+            KeyCode::Up | KeyCode::Char('k') => self.vertical(-1),
+            KeyCode::Down | KeyCode::Char('j') => self.vertical(1),
+            KeyCode::Left | KeyCode::Char('h') if self.screen == Screen::Results => {
+                self.picks.column_step(-1)
+            }
+            KeyCode::Right | KeyCode::Char('l') if self.screen == Screen::Results => {
+                self.picks.column_step(1)
+            }
+            KeyCode::Char('s') if self.screen == Screen::Results => self.picks.sort_here(),
+            KeyCode::PageUp if self.screen == Screen::Posterior => {
+                self.picks.scroll = self.picks.scroll.saturating_sub(10)
+            }
+            KeyCode::PageDown if self.screen == Screen::Posterior => self.picks.scroll += 10,
+            _ => {}
+        }
+        None
+    }
+
+    fn vertical(&mut self, delta: isize) {
+        let record = self.session.as_ref().and_then(|s| s.record.as_ref());
+        match (self.screen, record) {
+            (Screen::Experiments, _) => self.catalog.step(delta),
+            (Screen::Calibration, Some(r)) => {
+                let n = predictive_pairs(r).len();
+                self.picks.calibration = stepped(self.picks.calibration, delta, n);
+            }
+            (Screen::Posterior, Some(r)) => {
+                self.picks.posterior = stepped(self.picks.posterior, delta, r.runs.len());
+                self.picks.scroll = 0;
+            }
+            _ => {}
+        }
+    }
+}

@@ -1,0 +1,100 @@
+//! The terminal workbench (ratatui + crossterm): the only module that touches the terminal.
+//!
+//! One loop: draw the [`App`] (a pure function of its state, in [`screen`]), wait for the
+//! next [`Event`], [`App::update`], carry out the returned [`Command`]. Keys, resizes and
+//! ticks come from an input thread, progress from the [`worker`] thread; both send on the
+//! same channel, so the UI never blocks on the engine. `ratatui::init` installs a panic hook
+//! that restores the terminal, and [`run`] restores it on every other exit path.
+
+pub mod app;
+pub mod catalog;
+pub mod event;
+pub mod keys;
+pub mod picks;
+pub mod screen;
+pub mod session;
+pub mod widget;
+pub mod worker;
+
+use std::path::Path;
+use std::sync::mpsc::{self, Receiver, Sender};
+use std::time::Duration;
+
+use ratatui::crossterm::event::{self as term, Event as TermEvent};
+use ratatui::DefaultTerminal;
+
+pub use app::{App, Command, Screen};
+pub use event::{Event, Progress};
+use worker::Worker;
+
+/// How long the input thread waits for a key before sending a tick.
+pub const TICK: Duration = Duration::from_millis(100);
+
+/// Open the workbench on `experiments/` (relative to the working directory) plus `extra`.
+pub fn run(extra: Option<&Path>) -> std::io::Result<()> {
+    let app = App::new(catalog::Catalog::discover(Path::new("experiments"), extra));
+    let mut terminal = ratatui::init();
+    let result = event_loop(&mut terminal, app);
+    ratatui::restore();
+    result
+}
+
+fn event_loop(terminal: &mut DefaultTerminal, mut app: App) -> std::io::Result<()> {
+    let (tx, rx) = mpsc::channel();
+    spawn_input(tx.clone());
+    let mut worker: Option<Worker> = None;
+    loop {
+        terminal.draw(|frame| frame.render_widget(&app, frame.area()))?;
+        for event in next_events(&rx)? {
+            let command = app.update(event);
+            match command {
+                Some(Command::Start { job, plan }) => {
+                    if let Some(old) = worker.take() {
+                        old.stop();
+                    }
+                    worker = Some(Worker::spawn(job, *plan, tx.clone()));
+                }
+                Some(Command::Cancel) => worker.iter().for_each(Worker::cancel),
+                Some(Command::Export) => app.export(Path::new(".")),
+                Some(Command::Quit) | None => {}
+            }
+            if app.quit {
+                // Raise the flag but do not wait: a predictive phase does not poll it, and
+                // the process ends (taking the thread with it) right after the terminal is
+                // restored.
+                worker.iter().for_each(Worker::cancel);
+                return Ok(());
+            }
+        }
+    }
+}
+
+/// Block for one event, then take whatever else is already queued, so a burst of iterates
+/// from a fast method costs one frame rather than one frame each.
+fn next_events(rx: &Receiver<Event>) -> std::io::Result<Vec<Event>> {
+    let first = rx
+        .recv()
+        .map_err(|_| std::io::Error::other("the input thread stopped"))?;
+    let mut events = vec![first];
+    events.extend(rx.try_iter().take(10_000));
+    Ok(events)
+}
+
+/// Read terminal events on their own thread; a tick when nothing arrives within [`TICK`].
+fn spawn_input(tx: Sender<Event>) {
+    std::thread::spawn(move || loop {
+        let event = match term::poll(TICK) {
+            Ok(true) => match term::read() {
+                Ok(TermEvent::Key(k)) => Event::Key(k),
+                Ok(TermEvent::Resize(w, h)) => Event::Resize(w, h),
+                Ok(_) => continue,
+                Err(_) => return,
+            },
+            Ok(false) => Event::Tick,
+            Err(_) => return,
+        };
+        if tx.send(event).is_err() {
+            return;
+        }
+    });
+}

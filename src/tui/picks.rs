@@ -1,0 +1,116 @@
+//! What the user has picked on the results screens: the Results column and sort order, the
+//! run/predictive on Calibration, the run and scroll position on Posterior. Indices are
+//! clamped where they are used, so a new record with fewer rows never indexes out of range.
+
+use crate::record::ExperimentRecord;
+
+/// The metric columns of the Results table, in display order.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Metric {
+    LogLoss,
+    Brier,
+    Accuracy,
+    Auc,
+    Ece,
+    Mce,
+}
+
+impl Metric {
+    pub const ALL: [Metric; 6] = [
+        Metric::LogLoss,
+        Metric::Brier,
+        Metric::Accuracy,
+        Metric::Auc,
+        Metric::Ece,
+        Metric::Mce,
+    ];
+
+    pub fn label(self) -> &'static str {
+        match self {
+            Metric::LogLoss => "logloss",
+            Metric::Brier => "Brier",
+            Metric::Accuracy => "acc.",
+            Metric::Auc => "AUC",
+            Metric::Ece => "ECE",
+            Metric::Mce => "MCE",
+        }
+    }
+
+    /// Accuracy and AUC are better when larger; the losses and calibration errors when smaller.
+    pub fn higher_is_better(self) -> bool {
+        matches!(self, Metric::Accuracy | Metric::Auc)
+    }
+
+    pub fn of(self, m: &crate::metrics::Metrics) -> Option<f64> {
+        match self {
+            Metric::LogLoss => Some(m.log_loss),
+            Metric::Brier => Some(m.brier),
+            Metric::Accuracy => Some(m.accuracy),
+            Metric::Auc => m.auc,
+            Metric::Ece => Some(m.ece),
+            Metric::Mce => Some(m.mce),
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct Sort {
+    pub column: usize,
+    /// Best first (ascending for losses, descending for accuracy and AUC) when false.
+    pub reversed: bool,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct Picks {
+    /// The highlighted Results column.
+    pub column: usize,
+    /// `None`: rows in run order.
+    pub sort: Option<Sort>,
+    /// Index into every (run, predictive) pair, in record order.
+    pub calibration: usize,
+    /// Index into the runs.
+    pub posterior: usize,
+    /// First weight shown in the Posterior whisker list.
+    pub scroll: usize,
+}
+
+impl Picks {
+    pub fn column_step(&mut self, delta: isize) {
+        self.column = self
+            .column
+            .saturating_add_signed(delta)
+            .min(Metric::ALL.len() - 1);
+    }
+
+    /// Sort by the highlighted column, best first; again on the same column reverses.
+    pub fn sort_here(&mut self) {
+        self.sort = match self.sort {
+            Some(s) if s.column == self.column && !s.reversed => Some(Sort {
+                column: self.column,
+                reversed: true,
+            }),
+            Some(s) if s.column == self.column => None,
+            _ => Some(Sort {
+                column: self.column,
+                reversed: false,
+            }),
+        };
+    }
+}
+
+/// Every (run index, predictive index) pair of the record, in order.
+pub fn predictive_pairs(record: &ExperimentRecord) -> Vec<(usize, usize)> {
+    record
+        .runs
+        .iter()
+        .enumerate()
+        .flat_map(|(r, run)| (0..run.predictives.len()).map(move |p| (r, p)))
+        .collect()
+}
+
+/// Move `index` by `delta` inside `0..len`.
+pub fn stepped(index: usize, delta: isize, len: usize) -> usize {
+    index
+        .saturating_add_signed(delta)
+        .min(len.saturating_sub(1))
+}

@@ -1,0 +1,133 @@
+//! The Results screen: one row per run and predictive with every metric, sortable by any
+//! column, the best value of each column in bold green, failed runs listed under the table.
+
+use ratatui::buffer::Buffer;
+use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::style::{Color, Modifier, Style, Stylize};
+use ratatui::text::Line;
+use ratatui::widgets::{Block, Cell, Paragraph, Row, Table, Widget, Wrap};
+
+use crate::metrics::Metrics;
+use crate::record::ExperimentRecord;
+use crate::tui::app::App;
+use crate::tui::picks::{Metric, Picks};
+
+pub struct ResultRow<'a> {
+    pub label: String,
+    pub metrics: &'a Metrics,
+}
+
+/// The table rows in record order, or sorted as `picks` says (missing values last).
+pub fn result_rows<'a>(record: &'a ExperimentRecord, picks: &Picks) -> Vec<ResultRow<'a>> {
+    let mut rows: Vec<ResultRow> = record
+        .runs
+        .iter()
+        .flat_map(|run| {
+            run.predictives.iter().map(move |p| ResultRow {
+                label: format!("{}/{}", run.id, p.name),
+                metrics: &p.metrics,
+            })
+        })
+        .collect();
+    if let Some(sort) = picks.sort {
+        let metric = Metric::ALL[sort.column.min(Metric::ALL.len() - 1)];
+        let flip = metric.higher_is_better() != sort.reversed;
+        let key = |r: &ResultRow| metric.of(r.metrics).filter(|v| v.is_finite());
+        rows.sort_by(|a, b| match (key(a), key(b)) {
+            (Some(x), Some(y)) if flip => y.total_cmp(&x),
+            (Some(x), Some(y)) => x.total_cmp(&y),
+            (Some(_), None) => std::cmp::Ordering::Less,
+            (None, Some(_)) => std::cmp::Ordering::Greater,
+            (None, None) => std::cmp::Ordering::Equal,
+        });
+    }
+    rows
+}
+
+/// For each metric, the index of the best row (ties: the first), `None` without values.
+pub fn best_rows(rows: &[ResultRow]) -> [Option<usize>; 6] {
+    Metric::ALL.map(|m| {
+        let vals = rows
+            .iter()
+            .enumerate()
+            .filter_map(|(i, r)| m.of(r.metrics).filter(|v| v.is_finite()).map(|v| (i, v)));
+        vals.reduce(|a, b| {
+            let better = if m.higher_is_better() {
+                b.1 > a.1
+            } else {
+                b.1 < a.1
+            };
+            if better {
+                b
+            } else {
+                a
+            }
+        })
+        .map(|(i, _)| i)
+    })
+}
+
+pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
+    let Some(record) = app.session.as_ref().and_then(|s| s.record.as_ref()) else {
+        super::placeholder(
+            "no results yet: run an experiment (r) and wait for it to finish",
+            area,
+            buf,
+        );
+        return;
+    };
+    let rows = result_rows(record, &app.picks);
+    let best = best_rows(&rows);
+    let failed: Vec<Line> = record
+        .failed_runs()
+        .map(|r| {
+            Line::from(format!("{}: {}", r.id, r.error.as_deref().unwrap_or("")))
+                .fg(Color::LightRed)
+        })
+        .collect();
+    let fail_height = if failed.is_empty() {
+        0
+    } else {
+        (failed.len() as u16 * 2).min(area.height / 3)
+    };
+    let [table, fails] =
+        Layout::vertical([Constraint::Min(0), Constraint::Length(fail_height)]).areas(area);
+    let header = Row::new(std::iter::once(Cell::from("run/predictive")).chain(
+        Metric::ALL.iter().enumerate().map(|(i, m)| {
+            let arrow = match app.picks.sort {
+                Some(s) if s.column == i && !s.reversed => "▲",
+                Some(s) if s.column == i => "▼",
+                _ => "",
+            };
+            let style = match i == app.picks.column {
+                true => Style::new().add_modifier(Modifier::REVERSED),
+                false => Style::new(),
+            };
+            Cell::from(format!("{}{arrow}", m.label())).style(style)
+        }),
+    ))
+    .style(Style::new().add_modifier(Modifier::BOLD));
+    let body = rows.iter().enumerate().map(|(r, row)| {
+        Row::new(std::iter::once(Cell::from(row.label.clone())).chain(
+            Metric::ALL.iter().enumerate().map(|(c, m)| {
+                let cell = Cell::from(super::num(m.of(row.metrics)));
+                match best[c] == Some(r) {
+                    true => cell.style(Style::new().fg(Color::Green).add_modifier(Modifier::BOLD)),
+                    false => cell,
+                }
+            }),
+        ))
+    });
+    let widths = std::iter::once(Constraint::Min(14)).chain([Constraint::Length(8); 6]);
+    Table::new(body, widths)
+        .header(header)
+        .column_spacing(1)
+        .block(Block::bordered().title(format!(
+            " {} — {} test rows; best per column in green ",
+            record.experiment.name, record.dataset.rows_test
+        )))
+        .render(table, buf);
+    Paragraph::new(failed)
+        .wrap(Wrap { trim: true })
+        .render(fails, buf);
+}

@@ -1,0 +1,155 @@
+//! One experiment job as the workbench sees it: the plan, the live trace of every method,
+//! the dataset view and, once finished, the record every results screen is a view of.
+
+use crate::config::Plan;
+use crate::optim::Iterate;
+use crate::record::{ExperimentRecord, RunRecord};
+
+use super::event::{DatasetView, Progress};
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum JobState {
+    Running,
+    Finished,
+    Cancelled,
+    Failed(String),
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum RunState {
+    Pending,
+    Running,
+    /// Finished with this termination (`converged`, `max-iterations`, ...).
+    Done(String),
+    Failed(String),
+}
+
+/// One method's live view: its budget and every iterate seen so far.
+#[derive(Debug, Clone)]
+pub struct LiveRun {
+    pub id: String,
+    pub max_iter: usize,
+    pub tolerance: f64,
+    pub state: RunState,
+    pub iterates: Vec<Iterate>,
+}
+
+impl LiveRun {
+    /// Progress in [0, 1]: the larger of the share of the iteration budget used and the
+    /// distance travelled from the first gradient norm towards the tolerance on a log scale
+    /// (Newton converges in a handful of its 100 allowed iterations, so the budget alone
+    /// would sit near zero until the gauge jumps to full).
+    pub fn ratio(&self) -> f64 {
+        match self.state {
+            RunState::Pending => return 0.0,
+            RunState::Done(_) | RunState::Failed(_) => return 1.0,
+            RunState::Running => {}
+        }
+        let (Some(first), Some(last)) = (self.iterates.first(), self.iterates.last()) else {
+            return 0.0;
+        };
+        let budget = last.iteration as f64 / self.max_iter.max(1) as f64;
+        let span = (first.grad_norm / self.tolerance).log10();
+        let gone = (first.grad_norm / last.grad_norm).log10();
+        let towards = if span > 0.0 && gone.is_finite() {
+            gone / span
+        } else {
+            0.0
+        };
+        budget.max(towards).clamp(0.0, 1.0)
+    }
+}
+
+#[derive(Debug, Clone)]
+pub struct Session {
+    pub job: u64,
+    pub plan: Plan,
+    pub state: JobState,
+    pub dataset: Option<DatasetView>,
+    pub runs: Vec<LiveRun>,
+    pub record: Option<ExperimentRecord>,
+}
+
+impl Session {
+    pub fn new(job: u64, plan: Plan) -> Session {
+        let runs = plan
+            .methods
+            .iter()
+            .map(|m| LiveRun {
+                id: m.id.clone(),
+                max_iter: m.max_iter,
+                tolerance: m.tolerance,
+                state: RunState::Pending,
+                iterates: Vec::new(),
+            })
+            .collect();
+        Session {
+            job,
+            plan,
+            state: JobState::Running,
+            dataset: None,
+            runs,
+            record: None,
+        }
+    }
+
+    pub fn running(&self) -> bool {
+        self.state == JobState::Running
+    }
+
+    fn run_mut(&mut self, id: &str) -> Option<&mut LiveRun> {
+        self.runs.iter_mut().find(|r| r.id == id)
+    }
+
+    pub fn apply(&mut self, progress: Progress) {
+        match progress {
+            Progress::DataLoaded(view) => self.dataset = Some(*view),
+            Progress::RunStarted { id, .. } => {
+                if let Some(r) = self.run_mut(&id) {
+                    r.state = RunState::Running;
+                    r.iterates.clear();
+                }
+            }
+            Progress::Iterate { run, iterate } => {
+                if let Some(r) = self.run_mut(&run) {
+                    r.iterates.push(iterate);
+                }
+            }
+            Progress::RunFinished(run) => self.finish_run(&run),
+        }
+    }
+
+    fn finish_run(&mut self, run: &RunRecord) {
+        let state = match (&run.error, run.termination) {
+            (Some(e), _) => RunState::Failed(e.clone()),
+            (None, Some(t)) => RunState::Done(t.name().to_string()),
+            (None, None) => RunState::Failed("no result".into()),
+        };
+        if let Some(r) = self.run_mut(&run.id) {
+            r.state = state;
+        }
+    }
+
+    pub fn finish(&mut self, record: ExperimentRecord) {
+        for run in &record.runs {
+            self.finish_run(run);
+        }
+        self.state = JobState::Finished;
+        self.record = Some(record);
+    }
+
+    /// The job ended early; runs still pending or running are marked with the reason.
+    pub fn fail(&mut self, error: String, cancelled: bool) {
+        let reason = if cancelled { "cancelled" } else { "failed" };
+        for r in &mut self.runs {
+            if matches!(r.state, RunState::Pending | RunState::Running) {
+                r.state = RunState::Failed(reason.into());
+            }
+        }
+        self.state = if cancelled {
+            JobState::Cancelled
+        } else {
+            JobState::Failed(error)
+        };
+    }
+}

@@ -1,0 +1,129 @@
+//! The background worker: one std thread per experiment run, reporting owned snapshots over
+//! the loop's channel and honouring a cancellation flag that the engine's iteration loop
+//! checks between steps. The work is CPU-bound, so no async runtime.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::Sender;
+use std::sync::Arc;
+use std::thread::JoinHandle;
+
+use crate::config::Plan;
+use crate::experiment::{self, Monitor};
+use crate::optim::{Iterate, Observer};
+use crate::record::RunRecord;
+use crate::{data, Error};
+
+use super::event::{DatasetView, Event, Progress};
+
+/// A running job: dropping it does not stop the thread; [`Worker::cancel`] does.
+pub struct Worker {
+    cancel: Arc<AtomicBool>,
+    handle: Option<JoinHandle<()>>,
+}
+
+impl Worker {
+    pub fn spawn(job: u64, plan: Plan, tx: Sender<Event>) -> Worker {
+        let cancel = Arc::new(AtomicBool::new(false));
+        let flag = Arc::clone(&cancel);
+        let handle = std::thread::spawn(move || work(job, &plan, &tx, &flag));
+        Worker {
+            cancel,
+            handle: Some(handle),
+        }
+    }
+
+    pub fn cancel(&self) {
+        self.cancel.store(true, Ordering::Relaxed);
+    }
+
+    /// Cancel and wait for the thread (used before starting the next job, when the previous
+    /// one has already ended, so the wait is immediate).
+    pub fn stop(mut self) {
+        self.cancel();
+        if let Some(h) = self.handle.take() {
+            let _ = h.join();
+        }
+    }
+}
+
+/// Forwards the engine's monitor calls as events. A send only fails when the UI has gone,
+/// in which case there is nobody to tell.
+struct Channel<'a> {
+    job: u64,
+    tx: &'a Sender<Event>,
+}
+
+impl Channel<'_> {
+    fn send(&self, progress: Progress) {
+        let _ = self.tx.send(Event::Progress {
+            job: self.job,
+            progress,
+        });
+    }
+}
+
+impl Observer for Channel<'_> {
+    fn observe(&mut self, run: &str, iterate: &Iterate) {
+        self.send(Progress::Iterate {
+            run: run.to_string(),
+            iterate: iterate.clone(),
+        });
+    }
+}
+
+impl Monitor for Channel<'_> {
+    fn data_loaded(&mut self, dataset: &data::Dataset) {
+        self.send(Progress::DataLoaded(Box::new(dataset_view(dataset))));
+    }
+
+    fn run_started(&mut self, index: usize, total: usize, id: &str) {
+        self.send(Progress::RunStarted {
+            index,
+            total,
+            id: id.to_string(),
+        });
+    }
+
+    fn run_finished(&mut self, run: &RunRecord) {
+        self.send(Progress::RunFinished(Box::new(run.clone())));
+    }
+}
+
+fn work(job: u64, plan: &Plan, tx: &Sender<Event>, cancel: &AtomicBool) {
+    let mut channel = Channel { job, tx };
+    let result = experiment::run(plan, &mut channel, Some(cancel));
+    let event = match result {
+        Ok(record) => Event::Finished {
+            job,
+            record: Box::new(record),
+        },
+        Err(e) => Event::Failed {
+            job,
+            cancelled: matches!(e, Error::Cancelled),
+            error: e.to_string(),
+        },
+    };
+    let _ = tx.send(event);
+}
+
+/// The Dataset screen's view of a loaded dataset: polars describes the (training) file.
+pub fn dataset_view(dataset: &data::Dataset) -> DatasetView {
+    let file = dataset.files.first().cloned().unwrap_or_default();
+    DatasetView {
+        file: file.display().to_string(),
+        description: data::describe(&file).map_err(|e| e.to_string()),
+        target: dataset.target.clone(),
+        rows_train: dataset.train.rows(),
+        rows_test: dataset.test.rows(),
+        positives_train: dataset.train.positives(),
+        positives_test: dataset.test.positives(),
+        columns: dataset.columns.clone(),
+        notes: dataset.notes.clone(),
+    }
+}
+
+/// Run one job on the calling thread, sending the same events the worker thread sends.
+/// Tests and the frame benchmark use it to reach a finished state deterministically.
+pub fn run_blocking(job: u64, plan: &Plan, tx: &Sender<Event>, cancel: &AtomicBool) {
+    work(job, plan, tx, cancel)
+}

@@ -1,0 +1,65 @@
+#!/usr/bin/env bash
+# Drive the real bayeslab binary in a tmux pane as a person would: open the workbench, run
+# the quickstart, visit every screen, open the help, export, quit; then check that the
+# terminal is back to normal (alternate screen off, cursor shown, the shell answers).
+# Usage: tests/tmux_session.sh path/to/bayeslab   (run from the repository root)
+set -euo pipefail
+bin=$(realpath "$1")
+root=$(pwd)
+work=$(mktemp -d)
+sock="bayeslab-test-$$"
+t() { tmux -L "$sock" "$@"; }
+cleanup() { t kill-server 2>/dev/null || true; rm -rf "$work"; }
+trap cleanup EXIT
+
+# A scratch copy, so the export writes runs/ there and not into the repository.
+cp -r "$root/experiments" "$root/datasets" "$work/"
+
+pane() { t capture-pane -p -t s; }
+# Wait (polling) until the pane shows $1; the cap only stops a hung session from hanging CI.
+wait_for() {
+  for _ in $(seq 1 600); do
+    if pane | grep -qF -- "$1"; then return 0; fi
+    sleep 0.2
+  done
+  echo "tmux session: never saw \"$1\"; the pane was:" >&2
+  pane >&2
+  exit 1
+}
+press() { t send-keys -t s "$@"; }
+
+t new-session -d -s s -x 100 -y 30 -c "$work" "bash --norc --noprofile"
+t set-option -t s remain-on-exit on >/dev/null
+press "PS1='$ '" Enter
+press "$bin" Enter
+wait_for "1 Experiments"
+wait_for "r runs the selected experiment"
+pane | grep -qF "experiments/quickstart.toml" || { echo "quickstart not selected" >&2; pane >&2; exit 1; }
+press r
+wait_for "finished: 4-6 show the results"
+wait_for "converged after"
+press 2; wait_for "columns (whole file, via polars)"
+press 3; wait_for "gradient norm |g|, log10"
+press 4; wait_for "laplace/probit"
+press 5; wait_for "ECE"
+wait_for "mean predicted"
+press 6; wait_for "point estimate, no posterior"
+press j; press j; wait_for "posterior mean ± 2 sd"
+press '?'; wait_for "keys (Esc or ? closes)"
+press Escape
+press e; wait_for "exported to runs/quickstart/"
+for f in results.json predictions.csv trace.csv report.md; do
+  test -s "$work/runs/quickstart/$f" || { echo "export did not write $f" >&2; exit 1; }
+done
+press q
+# Type only once the program has left the alternate screen, so the shell gets the keys.
+for _ in $(seq 1 300); do
+  test "$(t display-message -p -t s '#{alternate_on}')" = 0 && break
+  sleep 0.2
+done
+sleep 0.5
+press "echo restored-\$?" Enter
+wait_for "restored-0"
+test "$(t display-message -p -t s '#{alternate_on}')" = 0 || { echo "still on the alternate screen" >&2; exit 1; }
+test "$(t display-message -p -t s '#{cursor_flag}')" = 1 || { echo "cursor still hidden" >&2; exit 1; }
+echo "tmux session: ok"

@@ -1,0 +1,195 @@
+//! App state transitions without rendering: select, run, cancel, re-run, error display,
+//! stale events from a cancelled job, sorting, export.
+
+mod tui_support;
+
+use std::sync::atomic::AtomicBool;
+use std::sync::mpsc;
+
+use bayeslab::tui::session::{JobState, RunState};
+use bayeslab::tui::worker::run_blocking;
+use bayeslab::tui::{App, Command, Event, Screen};
+use ratatui::crossterm::event::KeyCode;
+use tui_support::{app_on, ch, finished, key};
+
+fn selected_name(app: &App) -> String {
+    app.catalog.current().map(|e| e.name()).unwrap_or_default()
+}
+
+#[test]
+fn starts_on_the_quickstart_and_selection_moves_within_bounds() {
+    let mut app = App::new(bayeslab::tui::catalog::Catalog::discover(
+        std::path::Path::new("experiments"),
+        None,
+    ));
+    assert_eq!(selected_name(&app), "quickstart");
+    assert_eq!(app.screen, Screen::Experiments);
+    for _ in 0..20 {
+        app.update(key(KeyCode::Down));
+    }
+    assert_eq!(app.catalog.selected, app.catalog.entries.len() - 1);
+    for _ in 0..20 {
+        app.update(ch('k'));
+    }
+    assert_eq!(app.catalog.selected, 0);
+}
+
+#[test]
+fn run_switches_to_live_and_finishing_fills_the_record() {
+    let mut app = finished("quickstart");
+    let s = app.session.as_ref().unwrap();
+    assert_eq!(s.state, JobState::Finished);
+    assert_eq!(app.screen, Screen::Live);
+    assert!(s.dataset.is_some());
+    assert!(s.runs.iter().all(|r| matches!(r.state, RunState::Done(_))));
+    assert!(s.runs.iter().all(|r| !r.iterates.is_empty()));
+    let record = s.record.as_ref().unwrap();
+    assert_eq!(record.runs.len(), 3);
+    assert!(!app.status.error, "{}", app.status.text);
+    app.update(ch('4'));
+    assert_eq!(app.screen, Screen::Results);
+}
+
+#[test]
+fn cancel_marks_the_job_and_ignores_its_late_events() {
+    let mut app = app_on("quickstart");
+    let Some(Command::Start { job, plan }) = app.update(ch('r')) else {
+        panic!("no start")
+    };
+    assert_eq!(app.update(ch('c')), Some(Command::Cancel));
+    // The worker honours the flag: the engine stops with Cancelled.
+    let (tx, rx) = mpsc::channel();
+    run_blocking(job, &plan, &tx, &AtomicBool::new(true));
+    drop(tx);
+    for e in rx {
+        app.update(e);
+    }
+    let s = app.session.as_ref().unwrap();
+    assert_eq!(s.state, JobState::Cancelled);
+    assert!(s.record.is_none());
+    assert!(app.status.text.contains("cancelled"));
+    // Cancelling again has nothing to cancel.
+    assert_eq!(app.update(ch('c')), None);
+    // Re-run: a new job number; a late event from the old job is ignored.
+    let Some(Command::Start { job: job2, .. }) = app.update(ch('r')) else {
+        panic!("no re-run")
+    };
+    assert_ne!(job, job2);
+    app.update(Event::Failed {
+        job,
+        error: "late".into(),
+        cancelled: false,
+    });
+    assert_eq!(app.session.as_ref().unwrap().state, JobState::Running);
+    assert!(app.running());
+    // While running, r explains instead of starting a second job.
+    assert_eq!(app.update(ch('r')), None);
+    assert!(app.status.error);
+}
+
+#[test]
+fn rerun_after_finishing_starts_a_fresh_session() {
+    let mut app = finished("spector");
+    let first = app.session.as_ref().unwrap().job;
+    tui_support::run_to_end(&mut app);
+    let s = app.session.as_ref().unwrap();
+    assert!(s.job > first);
+    assert_eq!(s.state, JobState::Finished);
+}
+
+#[test]
+fn invalid_experiment_shows_the_key_and_fix_and_does_not_run() {
+    let bad = std::path::Path::new("tests/invalid_configs/unknown_key.toml");
+    let mut app = App::new(bayeslab::tui::catalog::Catalog::discover(
+        std::path::Path::new("experiments"),
+        Some(bad),
+    ));
+    assert!(app.catalog.current().unwrap().plan.is_err());
+    assert_eq!(app.update(ch('r')), None);
+    assert!(app.status.error);
+    assert!(
+        app.status.text.contains("unknown_key.toml"),
+        "{}",
+        app.status.text
+    );
+    let shown = app.catalog.current().unwrap().plan.as_ref().unwrap_err();
+    assert!(shown.contains("did you mean `precision`"), "{shown}");
+    assert_eq!(app.screen, Screen::Experiments);
+    assert!(app.session.is_none());
+}
+
+#[test]
+fn a_failing_job_reports_its_error() {
+    let mut app = app_on("quickstart");
+    let Some(Command::Start { job, .. }) = app.update(ch('r')) else {
+        panic!("no start")
+    };
+    app.update(Event::Failed {
+        job,
+        error: "data.csv: cannot read".into(),
+        cancelled: false,
+    });
+    assert!(app.status.error);
+    assert_eq!(app.status.text, "data.csv: cannot read");
+    assert!(matches!(app.session.unwrap().state, JobState::Failed(_)));
+}
+
+#[test]
+fn screens_help_and_quit() {
+    let mut app = app_on("quickstart");
+    app.update(key(KeyCode::Tab));
+    assert_eq!(app.screen, Screen::Dataset);
+    app.update(key(KeyCode::BackTab));
+    app.update(key(KeyCode::BackTab));
+    assert_eq!(app.screen, Screen::Posterior);
+    app.update(ch('?'));
+    assert!(app.help);
+    app.update(ch('1')); // ignored while help is open
+    assert_eq!(app.screen, Screen::Posterior);
+    app.update(key(KeyCode::Esc));
+    assert!(!app.help);
+    assert_eq!(app.update(ch('q')), Some(Command::Quit));
+    assert!(app.quit);
+}
+
+#[test]
+fn results_sort_cycles_and_selection_is_clamped() {
+    let mut app = finished("quickstart");
+    app.update(ch('4'));
+    for _ in 0..10 {
+        app.update(key(KeyCode::Right));
+    }
+    assert_eq!(app.picks.column, 5);
+    app.update(ch('s'));
+    assert_eq!(
+        app.picks.sort.map(|s| (s.column, s.reversed)),
+        Some((5, false))
+    );
+    app.update(ch('s'));
+    assert_eq!(app.picks.sort.map(|s| s.reversed), Some(true));
+    app.update(ch('s'));
+    assert_eq!(app.picks.sort, None);
+    app.update(ch('5'));
+    for _ in 0..50 {
+        app.update(ch('j'));
+    }
+    assert_eq!(app.picks.calibration, 6); // 1 + 1 + 5 predictives
+}
+
+#[test]
+fn export_writes_the_report_and_says_where() {
+    let mut app = app_on("spector");
+    app.export(std::path::Path::new("."));
+    assert!(app.status.error, "nothing to export before a run");
+    tui_support::run_to_end(&mut app);
+    let dir = tempfile::tempdir().unwrap();
+    assert_eq!(app.update(ch('e')), Some(Command::Export));
+    app.export(dir.path());
+    assert_eq!(
+        app.status.text,
+        "exported to runs/spector/ (results.json, predictions.csv, trace.csv, report.md)"
+    );
+    for f in ["results.json", "predictions.csv", "trace.csv", "report.md"] {
+        assert!(dir.path().join("runs/spector").join(f).is_file(), "{f}");
+    }
+}

@@ -1,0 +1,45 @@
+//! Shared by the TUI tests: an app driven through its real transitions, with the engine run
+//! on the test thread instead of the worker thread.
+
+use std::path::Path;
+use std::sync::atomic::AtomicBool;
+use std::sync::mpsc;
+
+use bayeslab::tui::catalog::Catalog;
+use bayeslab::tui::worker::run_blocking;
+use bayeslab::tui::{App, Command, Event};
+use ratatui::crossterm::event::{KeyCode, KeyEvent};
+
+pub fn key(code: KeyCode) -> Event {
+    Event::Key(KeyEvent::from(code))
+}
+
+pub fn ch(c: char) -> Event {
+    key(KeyCode::Char(c))
+}
+
+/// The workbench on experiments/ with `file` (e.g. "quickstart") selected.
+pub fn app_on(file: &str) -> App {
+    let path = Path::new("experiments").join(format!("{file}.toml"));
+    App::new(Catalog::discover(Path::new("experiments"), Some(&path)))
+}
+
+/// Press `r` and run the started job to the end, feeding every event back to the app.
+pub fn run_to_end(app: &mut App) {
+    let Some(Command::Start { job, plan }) = app.update(ch('r')) else {
+        panic!("r did not start a job; status: {}", app.status.text);
+    };
+    let (tx, rx) = mpsc::channel();
+    run_blocking(job, &plan, &tx, &AtomicBool::new(false));
+    drop(tx);
+    for event in rx {
+        app.update(event);
+    }
+}
+
+/// A finished app on the shipped experiment `file`.
+pub fn finished(file: &str) -> App {
+    let mut app = app_on(file);
+    run_to_end(&mut app);
+    app
+}
