@@ -36,7 +36,7 @@ wait_for "1 Experiments"
 wait_for "r runs the selected experiment"
 pane | grep -qF "experiments/quickstart.toml" || { echo "quickstart not selected" >&2; pane >&2; exit 1; }
 press r
-wait_for "finished: 4-6 show the results"
+wait_for "finished: 4-7 show the results"
 wait_for "converged after"
 press 2; wait_for "columns (whole file, via polars)"
 press 3; wait_for "gradient norm |g|, log10"
@@ -45,10 +45,11 @@ press 5; wait_for "ECE"
 wait_for "mean predicted"
 press 6; wait_for "point estimate, no posterior"
 press j; press j; wait_for "posterior mean ± 2 sd"
+press 7; wait_for "this experiment has no [[posterior]] tables"
 press '?'; wait_for "keys (Esc or ? closes)"
 press Escape
 press e; wait_for "exported to runs/quickstart/"
-for f in results.json predictions.csv trace.csv report.md; do
+for f in results.json predictions.csv trace.csv report.md report.html; do
   test -s "$work/runs/quickstart/$f" || { echo "export did not write $f" >&2; exit 1; }
 done
 press q

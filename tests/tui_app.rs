@@ -141,6 +141,12 @@ fn screens_help_and_quit() {
     assert_eq!(app.screen, Screen::Dataset);
     app.update(key(KeyCode::BackTab));
     app.update(key(KeyCode::BackTab));
+    assert_eq!(
+        app.screen,
+        Screen::Reparam,
+        "Shift-Tab wraps to the last screen"
+    );
+    app.update(key(KeyCode::BackTab));
     assert_eq!(app.screen, Screen::Posterior);
     app.update(ch('?'));
     assert!(app.help);

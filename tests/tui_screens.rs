@@ -79,3 +79,39 @@ fn results_sorted_by_log_loss_put_the_best_first() {
     assert_eq!(bayeslab::tui::screen::best_rows(&rows)[0], Some(0));
     snap(&app, "results_sorted");
 }
+
+#[test]
+fn reparameterisation_screen_steps_through_subsets_and_posteriors() {
+    let mut app = finished("lab_counts");
+    app.update(ch('7'));
+    let record = app
+        .session
+        .as_ref()
+        .unwrap()
+        .record
+        .as_ref()
+        .unwrap()
+        .clone();
+    let ps = &record.posteriors;
+    assert!(ps.len() >= 4);
+    snap(&app, "lab_reparam");
+    // Right steps to the next subset size of the same posterior, never past its last one.
+    app.update(tui_support::key(ratatui::crossterm::event::KeyCode::Right));
+    assert_eq!(app.picks.reparam, 1);
+    assert_eq!(ps[1].id, ps[0].id);
+    for _ in 0..20 {
+        app.update(ch('l'));
+    }
+    let last_of_first = ps.iter().take_while(|p| p.id == ps[0].id).count() - 1;
+    assert_eq!(app.picks.reparam, last_of_first);
+    // Down jumps to the first subset of the next posterior, Up back to the first of this one.
+    app.update(ch('j'));
+    assert_eq!(app.picks.reparam, last_of_first + 1);
+    assert_ne!(ps[app.picks.reparam].id, ps[0].id);
+    app.update(ch('k'));
+    assert_eq!(app.picks.reparam, 0);
+    let screen = draw(&app, 120, 40).backend().to_string();
+    for name in ["exact", "normal", "lognormal", "KL", "Hellinger"] {
+        assert!(screen.contains(name), "{name} missing:\n{screen}");
+    }
+}

@@ -13,7 +13,7 @@ use super::event::Event;
 use super::picks::Picks;
 use super::session::Session;
 
-/// The six screens, in tab order.
+/// The seven screens, in tab order.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Screen {
     Experiments,
@@ -22,16 +22,18 @@ pub enum Screen {
     Results,
     Calibration,
     Posterior,
+    Reparam,
 }
 
 impl Screen {
-    pub const ALL: [Screen; 6] = [
+    pub const ALL: [Screen; 7] = [
         Screen::Experiments,
         Screen::Dataset,
         Screen::Live,
         Screen::Results,
         Screen::Calibration,
         Screen::Posterior,
+        Screen::Reparam,
     ];
 
     pub fn title(self) -> &'static str {
@@ -42,6 +44,7 @@ impl Screen {
             Screen::Results => "Results",
             Screen::Calibration => "Calibration",
             Screen::Posterior => "Posterior",
+            Screen::Reparam => "Reparam",
         }
     }
 
@@ -139,7 +142,7 @@ impl App {
                 s.finish(*record);
                 self.picks = Picks::default();
                 match failed {
-                    0 => self.info("finished: 4-6 show the results, e exports"),
+                    0 => self.info("finished: 4-7 show the results, e exports"),
                     n => self.error(format!("finished; {n} run(s) failed: see 4 Results")),
                 }
                 None

@@ -7,7 +7,7 @@ use super::picks::{predictive_pairs, stepped};
 
 /// Every key, as the help overlay lists it: (keys, where, what).
 pub const BINDINGS: &[(&str, &str, &str)] = &[
-    ("1-6, Tab, S-Tab", "everywhere", "switch screen"),
+    ("1-7, Tab, S-Tab", "everywhere", "switch screen"),
     (
         "r, Enter",
         "everywhere",
@@ -31,10 +31,62 @@ pub const BINDINGS: &[(&str, &str, &str)] = &[
     ("Up/Down, k/j", "Calibration", "choose the run / predictive"),
     ("Up/Down, k/j", "Posterior", "choose the run"),
     ("PgUp/PgDn", "Posterior", "scroll the weights"),
+    ("Up/Down, k/j", "Reparam", "choose the [[posterior]]"),
+    (
+        "Left/Right, h/l",
+        "Reparam",
+        "step through its subset sizes",
+    ),
     ("Esc", "help", "close the help"),
 ];
 
+/// The first entry of the next (or previous) `[[posterior]]` id: the subset sizes of one
+/// posterior are adjacent entries in the record.
+fn next_posterior(r: &crate::record::ExperimentRecord, at: usize, delta: isize) -> usize {
+    let ps = &r.posteriors;
+    if ps.is_empty() {
+        return 0;
+    }
+    let at = at.min(ps.len() - 1);
+    let id = &ps[at].id;
+    let first_of = |i: usize| {
+        (0..=i)
+            .rev()
+            .take_while(|&j| ps[j].id == ps[i].id)
+            .last()
+            .unwrap_or(i)
+    };
+    if delta > 0 {
+        (at..ps.len())
+            .find(|&j| ps[j].id != *id)
+            .unwrap_or(first_of(at))
+    } else {
+        let start = first_of(at);
+        if start == 0 {
+            0
+        } else {
+            first_of(start - 1)
+        }
+    }
+}
+
 impl App {
+    /// Step to the previous / next subset size of the current `[[posterior]]`.
+    fn reparam_subset(&mut self, delta: isize) {
+        let Some(r) = self.session.as_ref().and_then(|s| s.record.as_ref()) else {
+            return;
+        };
+        let ps = &r.posteriors;
+        if ps.is_empty() {
+            return;
+        }
+        let at = self.picks.reparam.min(ps.len() - 1);
+        let next = at as isize + delta;
+        if next >= 0 && (next as usize) < ps.len() && ps[next as usize].id == ps[at].id {
+            self.picks.reparam = next as usize;
+        }
+    }
+
     pub(super) fn key(&mut self, key: KeyEvent) -> Option<Command> {
         if key.kind == KeyEventKind::Release {
             return None;
@@ -56,9 +108,20 @@ impl App {
             KeyCode::Char('r') | KeyCode::Enter => return self.run_selected(),
             KeyCode::Char('c') => return self.cancel(),
             KeyCode::Char('e') => return Some(Command::Export),
-            KeyCode::Tab => self.screen = Screen::ALL[(self.screen.index() + 1) % 6],
-            KeyCode::BackTab => self.screen = Screen::ALL[(self.screen.index() + 5) % 6],
-            KeyCode::Char(d @ '1'..='6') => self.screen = Screen::ALL[d as usize - '1' as usize],
+            KeyCode::Tab => {
+                self.screen = Screen::ALL[(self.screen.index() + 1) % Screen::ALL.len()]
+            }
+            KeyCode::BackTab => {
+                self.screen =
+                    Screen::ALL[(self.screen.index() + Screen::ALL.len() - 1) % Screen::ALL.len()]
+            }
+            KeyCode::Char(d @ '1'..='7') => self.screen = Screen::ALL[d as usize - '1' as usize],
+            KeyCode::Left | KeyCode::Char('h') if self.screen == Screen::Reparam => {
+                self.reparam_subset(-1)
+            }
+            KeyCode::Right | KeyCode::Char('l') if self.screen == Screen::Reparam => {
+                self.reparam_subset(1)
+            }
             KeyCode::Up | KeyCode::Char('k') => self.vertical(-1),
             KeyCode::Down | KeyCode::Char('j') => self.vertical(1),
             KeyCode::Left | KeyCode::Char('h') if self.screen == Screen::Results => {
@@ -84,6 +147,9 @@ impl App {
             (Screen::Calibration, Some(r)) => {
                 let n = predictive_pairs(r).len();
                 self.picks.calibration = stepped(self.picks.calibration, delta, n);
+            }
+            (Screen::Reparam, Some(r)) => {
+                self.picks.reparam = next_posterior(r, self.picks.reparam, delta)
             }
             (Screen::Posterior, Some(r)) => {
                 self.picks.posterior = stepped(self.picks.posterior, delta, r.runs.len());

@@ -72,6 +72,8 @@ pub struct Picks {
     pub posterior: usize,
     /// First weight shown in the Posterior whisker list.
     pub scroll: usize,
+    /// Index into the record's `posteriors` (one entry per `[[posterior]]` and subset size).
+    pub reparam: usize,
 }
 
 impl Picks {

@@ -8,6 +8,7 @@ mod experiments;
 mod help;
 mod live;
 mod posterior;
+mod reparam;
 mod results;
 
 use ratatui::buffer::Buffer;
@@ -37,6 +38,7 @@ impl Widget for &App {
             Screen::Results => results::render(self, body, buf),
             Screen::Calibration => calibration::render(self, body, buf),
             Screen::Posterior => posterior::render(self, body, buf),
+            Screen::Reparam => reparam::render(self, body, buf),
         }
         render_status(self, status, buf);
         if self.help {

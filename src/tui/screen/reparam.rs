@@ -1,0 +1,185 @@
+//! The Reparameterisation screen (the approximation lab): the exact posterior density and each
+//! approximation overlaid on a Braille canvas, one colour each with a legend, beside the table
+//! of moments, quantiles and distances. Left/Right step through the subset sizes of one
+//! `[[posterior]]`, Up/Down through the posteriors.
+
+use ratatui::buffer::Buffer;
+use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::style::{Color, Modifier, Style};
+use ratatui::symbols::Marker;
+use ratatui::widgets::{
+    Axis, Block, Chart, Dataset, GraphType, LegendPosition, Row, Table, Widget,
+};
+
+use crate::lab::PosteriorResult;
+use crate::tui::app::App;
+
+const COLOURS: [Color; 6] = [
+    Color::White,
+    Color::Cyan,
+    Color::Yellow,
+    Color::Magenta,
+    Color::Green,
+    Color::Red,
+];
+
+pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
+    let Some(record) = app.session.as_ref().and_then(|s| s.record.as_ref()) else {
+        super::placeholder(
+            "no posteriors yet: run an experiment with [[posterior]] tables (e.g. lab_counts.toml)",
+            area,
+            buf,
+        );
+        return;
+    };
+    let n = record.posteriors.len();
+    let Some(p) = record
+        .posteriors
+        .get(app.picks.reparam.min(n.saturating_sub(1)))
+    else {
+        super::placeholder(
+            "this experiment has no [[posterior]] tables: try experiments/lab_counts.toml",
+            area,
+            buf,
+        );
+        return;
+    };
+    let title = format!(
+        " {} — {}, subset {} (n = {}) [{}/{}]  ←/→ subset  ↑/↓ posterior ",
+        p.id,
+        p.kind,
+        p.subset,
+        p.n,
+        app.picks.reparam.min(n - 1) + 1,
+        n
+    );
+    let [chart, table] = Layout::vertical([
+        Constraint::Fill(1),
+        Constraint::Length(p.approximations.len() as u16 + 4),
+    ])
+    .areas(area);
+    render_chart(p, &title, chart, buf);
+    render_table(p, table, buf);
+}
+
+fn render_chart(p: &PosteriorResult, title: &str, area: Rect, buf: &mut Buffer) {
+    let c = &p.curves;
+    let series: Vec<(&str, Vec<(f64, f64)>)> = std::iter::once(("exact", &c.exact))
+        .chain(c.approximations.iter().map(|(n, y)| (n.as_str(), y)))
+        .map(|(name, ys)| {
+            (
+                name,
+                c.x.iter()
+                    .copied()
+                    .zip(ys.iter().copied())
+                    .filter(|(x, y)| x.is_finite() && y.is_finite())
+                    .collect(),
+            )
+        })
+        .collect();
+    let (x0, x1) =
+        c.x.iter()
+            .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), v| {
+                (a.min(*v), b.max(*v))
+            });
+    let y1 = series
+        .iter()
+        .flat_map(|(_, s)| s.iter().map(|q| q.1))
+        .fold(0.0, f64::max)
+        * 1.05;
+    if !(x0 < x1 && y1 > 0.0) {
+        super::placeholder("no density curve to draw", area, buf);
+        return;
+    }
+    let datasets = series
+        .iter()
+        .enumerate()
+        .map(|(i, (name, pts))| {
+            Dataset::default()
+                .name(name.to_string())
+                .marker(Marker::Braille)
+                .graph_type(GraphType::Line)
+                .style(Style::new().fg(COLOURS[i % COLOURS.len()]))
+                .data(pts)
+        })
+        .collect();
+    let fmt = |v: f64| format!("{v:.3}");
+    Chart::new(datasets)
+        .block(Block::bordered().title(title.to_string()))
+        .legend_position(Some(LegendPosition::TopRight))
+        .x_axis(
+            Axis::default()
+                .title(p.parameter.clone())
+                .bounds([x0, x1])
+                .labels([fmt(x0), fmt((x0 + x1) / 2.0), fmt(x1)]),
+        )
+        .y_axis(
+            Axis::default()
+                .title("density")
+                .bounds([0.0, y1])
+                .labels(["0".to_string(), fmt(y1)]),
+        )
+        .render(area, buf);
+}
+
+fn render_table(p: &PosteriorResult, area: Rect, buf: &mut Buffer) {
+    let q = |q: &[f64; 3]| format!("{:.3} {:.3} {:.3}", q[0], q[1], q[2]);
+    let four = |v: f64| format!("{v:.4}");
+    let small = |v: f64| {
+        if v != 0.0 && v.abs() < 1e-3 {
+            format!("{v:.1e}")
+        } else {
+            format!("{v:.4}")
+        }
+    };
+    let mut rows = vec![Row::new(vec![
+        "exact".to_string(),
+        four(p.exact.mean),
+        four(p.exact.sd),
+        q(&p.exact.quantiles),
+        "–".into(),
+        "–".into(),
+        "–".into(),
+        "–".into(),
+    ])];
+    rows.extend(p.approximations.iter().map(|a| {
+        Row::new(vec![
+            a.name.clone(),
+            four(a.mean),
+            four(a.sd),
+            q(&a.quantiles),
+            small(a.kl),
+            small(a.tv),
+            small(a.hellinger),
+            small(a.mass_outside_support),
+        ])
+    }));
+    Table::new(
+        rows,
+        [
+            Constraint::Length(11),
+            Constraint::Length(7),
+            Constraint::Length(7),
+            Constraint::Min(17),
+            Constraint::Length(7),
+            Constraint::Length(7),
+            Constraint::Length(9),
+            Constraint::Length(7),
+        ],
+    )
+    .header(
+        Row::new([
+            "",
+            "mean",
+            "sd",
+            "2.5% 50% 97.5%",
+            "KL",
+            "TV",
+            "Hellinger",
+            "outside",
+        ])
+        .style(Style::new().add_modifier(Modifier::BOLD)),
+    )
+    .block(Block::bordered().title(format!(" exact: {} ", p.exact_form)))
+    .render(area, buf);
+}
