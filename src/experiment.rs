@@ -29,6 +29,14 @@ pub trait Monitor: Observer {
     fn data_loaded(&mut self, _dataset: &Dataset) {}
     fn run_started(&mut self, _index: usize, _total: usize, _id: &str) {}
     fn run_finished(&mut self, _run: &RunRecord) {}
+    /// Whether to compute the Monte-Carlo convergence curve of each `mc` predictive (extra
+    /// predictions at S/128, S/64, ..., S/2 samples), reported through [`Monitor::mc_estimate`].
+    fn wants_mc_curve(&self) -> bool {
+        false
+    }
+    /// The `mc` predictive of `run` with `samples` draws per row: its mean p(y = 1) (for more
+    /// than two classes, its mean top-class probability) over the test rows.
+    fn mc_estimate(&mut self, _run: &str, _samples: usize, _mean: f64) {}
 }
 
 /// A monitor that ignores everything.
@@ -136,6 +144,9 @@ pub fn run_on(
             .monitor
             .run_started(i, plan.methods.len(), &method.id);
         let record = run_method(plan, method, dataset, &mut recorder, cancel)?;
+        if recorder.monitor.wants_mc_curve() && method.predictives.contains(&PredictiveKind::Mc) {
+            mc_curve(plan, method, dataset, &record, recorder.monitor, cancel)?;
+        }
         recorder.monitor.run_finished(&record);
         runs.push(record);
     }
@@ -320,6 +331,67 @@ fn run_method(
         ));
     }
     Ok(record)
+}
+
+/// The Monte-Carlo convergence curve of `method`'s `mc` predictive: the mean prediction over
+/// the test rows at S/128, S/64, ..., S samples (S = `mc_samples`), each size from its own
+/// seeded stream. It refits the method silently (fits are deterministic), so only a monitor
+/// that asks for the curve pays for it.
+fn mc_curve(
+    plan: &Plan,
+    method: &MethodPlan,
+    dataset: &Dataset,
+    record: &RunRecord,
+    monitor: &mut dyn Monitor,
+    cancel: Option<&AtomicBool>,
+) -> Result<()> {
+    if record.error.is_some() {
+        return Ok(());
+    }
+    let precision = record.prior_precision.unwrap_or(plan.prior.precision);
+    let input = fit_input(plan, method, dataset, precision, cancel);
+    let Ok(fitted) = crate::model::method::fit(&input, &mut |_: &str, _: &Iterate| {}) else {
+        return Ok(());
+    };
+    let full = method.mc_samples;
+    let sizes: Vec<usize> = (0..=7)
+        .rev()
+        .map(|k| full >> k)
+        .filter(|&s| s >= 1)
+        .collect();
+    for s in sizes {
+        if cancel.is_some_and(|c| c.load(std::sync::atomic::Ordering::Relaxed)) {
+            return Err(Error::Cancelled);
+        }
+        let settings = PredictiveSettings {
+            mc_samples: s,
+            quadrature_nodes: method.quadrature_nodes,
+        };
+        // The full size reuses the predictive's own stream, so the curve ends on the reported value.
+        let label = if s == full {
+            format!("{}/mc", method.id)
+        } else {
+            format!("{}/mc/curve/{s}", method.id)
+        };
+        let mut stream = rng::stream(plan.seed, &label);
+        let p = fitted.predictor.predict(
+            PredictiveKind::Mc,
+            dataset.test.x.as_ref(),
+            settings,
+            &mut stream,
+        );
+        let mean = match &p {
+            Probabilities::Binary(v) => v.iter().sum::<f64>() / v.len().max(1) as f64,
+            Probabilities::Classes(rows) => {
+                rows.iter()
+                    .map(|r| r.iter().copied().fold(0.0, f64::max))
+                    .sum::<f64>()
+                    / rows.len().max(1) as f64
+            }
+        };
+        monitor.mc_estimate(&method.id, s, mean);
+    }
+    Ok(())
 }
 
 /// What `method` fits on: the training rows of `dataset` under prior precision `precision`.

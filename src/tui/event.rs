@@ -44,6 +44,12 @@ pub enum Progress {
         iterate: Iterate,
     },
     RunFinished(Box<RunRecord>),
+    /// The `mc` predictive of a run with this many samples: its mean prediction over test rows.
+    McEstimate {
+        run: String,
+        samples: usize,
+        mean: f64,
+    },
 }
 
 /// What the Dataset screen shows: the polars description of the data file plus the

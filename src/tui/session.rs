@@ -32,6 +32,8 @@ pub struct LiveRun {
     pub tolerance: f64,
     pub state: RunState,
     pub iterates: Vec<Iterate>,
+    /// The Monte-Carlo predictive's mean estimate against the number of samples.
+    pub mc: Vec<(f64, f64)>,
 }
 
 impl LiveRun {
@@ -81,6 +83,7 @@ impl Session {
                 tolerance: m.tolerance,
                 state: RunState::Pending,
                 iterates: Vec::new(),
+                mc: Vec::new(),
             })
             .collect();
         Session {
@@ -108,6 +111,7 @@ impl Session {
                 if let Some(r) = self.run_mut(&id) {
                     r.state = RunState::Running;
                     r.iterates.clear();
+                    r.mc.clear();
                 }
             }
             Progress::Iterate { run, iterate } => {
@@ -116,6 +120,11 @@ impl Session {
                 }
             }
             Progress::RunFinished(run) => self.finish_run(&run),
+            Progress::McEstimate { run, samples, mean } => {
+                if let Some(r) = self.run_mut(&run) {
+                    r.mc.push((samples as f64, mean));
+                }
+            }
         }
     }
 

@@ -72,6 +72,18 @@ impl Observer for Channel<'_> {
 }
 
 impl Monitor for Channel<'_> {
+    fn wants_mc_curve(&self) -> bool {
+        true
+    }
+
+    fn mc_estimate(&mut self, run: &str, samples: usize, mean: f64) {
+        self.send(Progress::McEstimate {
+            run: run.to_string(),
+            samples,
+            mean,
+        });
+    }
+
     fn data_loaded(&mut self, dataset: &data::Dataset) {
         self.send(Progress::DataLoaded(Box::new(dataset_view(dataset))));
     }

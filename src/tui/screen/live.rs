@@ -1,11 +1,13 @@
 //! The Live screen: a gauge per method (state, iterations, latest gradient norm) and the
-//! convergence plots — objective E(w) and gradient norm ‖g‖ per iteration on log10 axes —
-//! fed by the same observer stream that writes trace.csv.
+//! convergence plots — objective E(w) and gradient norm ‖g‖ (EP: the largest site change) per
+//! iteration on log10 axes — fed by the same observer stream that writes trace.csv; on a tall
+//! enough terminal, the Monte-Carlo predictive's estimate against its number of samples.
 
 use ratatui::buffer::Buffer;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::{Color, Style};
-use ratatui::widgets::{Gauge, Widget};
+use ratatui::symbols::Marker;
+use ratatui::widgets::{Axis, Block, Chart, Dataset, Gauge, GraphType, Widget};
 
 use crate::tui::app::App;
 use crate::tui::session::{LiveRun, RunState, Session};
@@ -40,6 +42,57 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
         render_gauge(run, COLORS[i % COLORS.len()], row, buf);
     }
     render_plots(session, plots, buf);
+}
+
+/// Each `mc` predictive's mean estimate over the test rows against log10 of the number of
+/// samples: the estimate settles as S grows.
+fn render_mc(session: &Session, area: Rect, buf: &mut Buffer) {
+    let curves: Vec<(usize, &LiveRun, Vec<(f64, f64)>)> = session
+        .runs
+        .iter()
+        .enumerate()
+        .filter(|(_, r)| !r.mc.is_empty())
+        .map(|(i, r)| (i, r, r.mc.iter().map(|&(s, m)| (s.log10(), m)).collect()))
+        .collect();
+    let pts = curves.iter().flat_map(|c| c.2.iter());
+    let (x0, x1) = pts
+        .clone()
+        .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), p| {
+            (a.min(p.0), b.max(p.0))
+        });
+    let (y0, y1) = pts.fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), p| {
+        (a.min(p.1), b.max(p.1))
+    });
+    let pad = ((y1 - y0) * 0.1).max(1e-4);
+    let datasets = curves
+        .iter()
+        .map(|(i, r, data)| {
+            Dataset::default()
+                .name(r.id.clone())
+                .marker(Marker::Braille)
+                .graph_type(GraphType::Line)
+                .style(Style::new().fg(COLORS[i % COLORS.len()]))
+                .data(data)
+        })
+        .collect();
+    let decade = |v: f64| format!("{}", 10f64.powf(v).round());
+    Chart::new(datasets)
+        .block(
+            Block::bordered()
+                .title(" Monte Carlo: mean estimate over test rows against samples S (log10) "),
+        )
+        .x_axis(
+            Axis::default()
+                .title("S")
+                .bounds([x0, x1.max(x0 + 1e-9)])
+                .labels([decade(x0), decade(x1)]),
+        )
+        .y_axis(
+            Axis::default()
+                .bounds([y0 - pad, y1 + pad])
+                .labels([format!("{:.4}", y0 - pad), format!("{:.4}", y1 + pad)]),
+        )
+        .render(area, buf);
 }
 
 fn label(run: &LiveRun) -> String {
@@ -88,6 +141,16 @@ fn series<'a>(session: &'a Session, pick: fn(&crate::optim::Iterate) -> f64) -> 
 }
 
 fn render_plots(session: &Session, area: Rect, buf: &mut Buffer) {
+    // The Monte-Carlo panel needs rows of its own; below 24 rows the convergence plots keep them.
+    let has_mc = session.runs.iter().any(|r| !r.mc.is_empty()) && area.height >= 24;
+    let area = if has_mc {
+        let [top, bottom] =
+            Layout::vertical([Constraint::Fill(2), Constraint::Fill(1)]).areas(area);
+        render_mc(session, bottom, buf);
+        top
+    } else {
+        area
+    };
     let split = if area.width >= 100 {
         Layout::horizontal([Constraint::Fill(1); 2])
     } else {
@@ -101,7 +164,7 @@ fn render_plots(session: &Session, area: Rect, buf: &mut Buffer) {
     }
     .render(left, buf);
     LogChart {
-        title: " gradient norm |g|, log10 ",
+        title: " gradient norm |g| (EP: max site change), log10 ",
         x_title: "iteration",
         series: series(session, |it| it.grad_norm),
     }

@@ -1,0 +1,73 @@
+//! The engine's progress hooks as the workbench uses them: every iterate reaches the monitor
+//! exactly as trace.csv records it, and the Monte-Carlo curve ends on the reported predictive.
+
+use std::path::Path;
+
+use bayeslab::experiment::{self, Monitor};
+use bayeslab::optim::{Iterate, Observer};
+
+#[derive(Default)]
+struct Collect {
+    iterates: Vec<(String, Iterate)>,
+    mc: Vec<(String, usize, f64)>,
+    loaded: usize,
+}
+
+impl Observer for Collect {
+    fn observe(&mut self, run: &str, it: &Iterate) {
+        self.iterates.push((run.to_string(), it.clone()));
+    }
+}
+
+impl Monitor for Collect {
+    fn data_loaded(&mut self, _dataset: &bayeslab::data::Dataset) {
+        self.loaded += 1;
+    }
+    fn wants_mc_curve(&self) -> bool {
+        true
+    }
+    fn mc_estimate(&mut self, run: &str, samples: usize, mean: f64) {
+        self.mc.push((run.to_string(), samples, mean));
+    }
+}
+
+#[test]
+fn monitors_see_the_trace_and_the_monte_carlo_curve() {
+    let file = Path::new(env!("CARGO_MANIFEST_DIR")).join("experiments/quickstart.toml");
+    let plan = bayeslab::config::load(&file).unwrap();
+    let mut seen = Collect::default();
+    let record = experiment::run(&plan, &mut seen, None).unwrap();
+    assert_eq!(seen.loaded, 1);
+    let trace: Vec<(String, Iterate)> = record
+        .trace
+        .iter()
+        .map(|t| (t.run.clone(), t.iterate.clone()))
+        .collect();
+    assert_eq!(seen.iterates, trace);
+    // S/128, ..., S/2, S for the one run with an mc predictive (S = 10,000)
+    let sizes: Vec<usize> = seen.mc.iter().map(|m| m.1).collect();
+    assert_eq!(sizes, [78, 156, 312, 625, 1250, 2500, 5000, 10000]);
+    assert!(seen.mc.iter().all(|m| m.0 == "logistic-laplace"));
+    let laplace = record
+        .runs
+        .iter()
+        .find(|r| r.id == "logistic-laplace")
+        .unwrap();
+    let mc = laplace.predictives.iter().find(|p| p.name == "mc").unwrap();
+    let mean = mc.probabilities.iter().sum::<f64>() / mc.probabilities.len() as f64;
+    assert_eq!(
+        seen.mc.last().unwrap().2,
+        mean,
+        "the curve ends on the reported mc predictive"
+    );
+    // The estimates settle: the spread of the last three is below that of the first three.
+    let spread = |v: &[(String, usize, f64)]| {
+        let (lo, hi) = v
+            .iter()
+            .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), m| {
+                (a.min(m.2), b.max(m.2))
+            });
+        hi - lo
+    };
+    assert!(spread(&seen.mc[5..]) <= spread(&seen.mc[..3]) + 1e-12);
+}
