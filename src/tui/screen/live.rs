@@ -47,7 +47,9 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
 /// Each `mc` predictive's mean estimate over the test rows against log10 of the number of
 /// samples: the estimate settles as S grows.
 fn render_mc(session: &Session, area: Rect, buf: &mut Buffer) {
-    let curves: Vec<(usize, &LiveRun, Vec<(f64, f64)>)> = session
+    // (colour index, run, points in (log10 S, estimate))
+    type Curve<'a> = (usize, &'a LiveRun, Vec<(f64, f64)>);
+    let curves: Vec<Curve> = session
         .runs
         .iter()
         .enumerate()
