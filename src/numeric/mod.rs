@@ -1,6 +1,7 @@
 //! The numeric core: special functions, quadrature and dense linear algebra (faer).
 
 pub mod linalg;
+pub mod polya_gamma;
 pub mod quadrature;
 pub mod rng;
 pub mod special;
