@@ -134,10 +134,12 @@ impl Predictions {
                 c.push(parse(f)?);
             }
         }
+        // Monte-Carlo standard errors are not predictions: they are not compared.
         let columns = header[2..]
             .iter()
             .map(|h| h.to_string())
             .zip(cols)
+            .filter(|(h, _)| !h.ends_with("_mcse"))
             .collect();
         Ok(Predictions {
             y,

@@ -18,7 +18,7 @@ use crate::numeric::rng;
 use crate::optim::{Iterate, Observer, Termination};
 use crate::provenance::Provenance;
 use crate::record::{
-    ComparisonRecord, DatasetInfo, EvidencePoint, ExperimentInfo, ExperimentRecord,
+    ComparisonRecord, DatasetInfo, Diagnostics, EvidencePoint, ExperimentInfo, ExperimentRecord,
     PosteriorRecord, PredictiveRecord, RunRecord, TraceRow, SCHEMA_VERSION,
 };
 
@@ -279,6 +279,10 @@ fn run_method(
         predictives: Vec::new(),
         prior_precision: uses_prior.then_some(precision),
         evidence_curve,
+        diagnostics: fitted
+            .predictor
+            .diagnostics()
+            .map(|(rhat_max, ess_min)| Diagnostics { rhat_max, ess_min }),
     };
     if termination == Termination::Separable {
         record.error = Some(format!(
@@ -322,13 +326,12 @@ fn run_method(
         }
         let mut ece_stream = rng::stream(plan.seed, &format!("{}/{}/ece", method.id, kind.name()));
         let eval = &plan.evaluation;
-        record.predictives.push(evaluate(
-            kind,
-            p,
-            &dataset.test.y,
-            eval,
-            Some(&mut ece_stream),
-        ));
+        let mut evaluated = evaluate(kind, p, &dataset.test.y, eval, Some(&mut ece_stream));
+        evaluated.mcse = fitted
+            .predictor
+            .mcse(kind, dataset.test.x.as_ref())
+            .unwrap_or_default();
+        record.predictives.push(evaluated);
     }
     Ok(record)
 }
@@ -507,6 +510,7 @@ fn evaluate(
                 ece_ci,
                 probabilities: p,
                 class_probabilities: Vec::new(),
+                mcse: Vec::new(),
             }
         }
         Probabilities::Classes(rows) => {
@@ -521,6 +525,7 @@ fn evaluate(
                     .map(|r| r[metrics::multiclass::argmax(r)])
                     .collect(),
                 class_probabilities: rows,
+                mcse: Vec::new(),
             }
         }
     }

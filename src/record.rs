@@ -96,6 +96,10 @@ pub struct RunRecord {
     /// log-loss (plug-in predictive) on a log grid of lambda.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub evidence_curve: Vec<EvidencePoint>,
+    /// Sampler convergence (Gibbs kinds): the largest split-R-hat and smallest bulk ESS over
+    /// the weights.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub diagnostics: Option<Diagnostics>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -104,6 +108,21 @@ pub struct EvidencePoint {
     /// `null` when the fit at this lambda did not converge (then it is not a candidate).
     pub log_evidence: Option<f64>,
     pub test_log_loss: f64,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct Diagnostics {
+    pub rhat_max: f64,
+    pub ess_min: f64,
+}
+
+impl Diagnostics {
+    /// R-hat above 1.01 means the chains have not mixed (Vehtari et al. 2021).
+    pub const RHAT_LIMIT: f64 = 1.01;
+
+    pub fn mixed(&self) -> bool {
+        self.rhat_max <= Self::RHAT_LIMIT
+    }
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -128,6 +147,10 @@ pub struct PredictiveRecord {
     /// `<run>/<predictive>/p<k>` columns); empty for a binary target.
     #[serde(skip)]
     pub class_probabilities: Vec<Vec<f64>>,
+    /// Monte-Carlo standard error of each row's probability (sampling methods; predictions.csv
+    /// column `<run>/<predictive>_mcse`); empty otherwise.
+    #[serde(skip)]
+    pub mcse: Vec<f64>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -154,6 +177,7 @@ impl RunRecord {
             predictives: Vec::new(),
             prior_precision: None,
             evidence_curve: Vec::new(),
+            diagnostics: None,
         }
     }
 }

@@ -37,6 +37,12 @@ pub struct MethodOptions {
     pub b: f64,
     /// Bernoulli naive Bayes: x > binarize is 1 (in the design's units, i.e. after standardisation).
     pub binarize: Option<f64>,
+    /// Gibbs samplers: independent chains (run in parallel threads), kept draws per chain,
+    /// sweeps discarded first, and the thinning interval.
+    pub chains: usize,
+    pub draws: usize,
+    pub burn_in: usize,
+    pub thin: usize,
 }
 
 impl Default for MethodOptions {
@@ -56,6 +62,10 @@ impl Default for MethodOptions {
             a: 1.0,
             b: 1.0,
             binarize: None,
+            chains: 4,
+            draws: 1000,
+            burn_in: 500,
+            thin: 1,
         }
     }
 }
@@ -100,6 +110,7 @@ pub(super) fn applies(key: &str, kind: MethodKind) -> bool {
         "mu0" | "kappa0" => matches!(kind, GaussianGenerative | GaussianNaiveBayes),
         "alpha0" | "beta0" => kind == GaussianNaiveBayes,
         "a" | "b" | "binarize" => kind == BernoulliNaiveBayes,
+        "chains" | "draws" | "burn_in" | "thin" => kind == GibbsLogistic,
         _ => true,
     }
 }
@@ -126,6 +137,11 @@ impl MethodOptions {
         raw.a = f("a", self.a);
         raw.b = f("b", self.b);
         raw.binarize = self.binarize.filter(|_| set("binarize"));
+        let n = |key: &str, v: usize| set(key).then_some(v as u64);
+        raw.chains = n("chains", self.chains);
+        raw.draws = n("draws", self.draws);
+        raw.burn_in = n("burn_in", self.burn_in);
+        raw.thin = n("thin", self.thin);
     }
 }
 
@@ -135,7 +151,7 @@ pub(super) fn method_options(
     kind: MethodKind,
     raw: &RawMethod,
 ) -> Result<MethodOptions> {
-    let present: [(&str, bool); 20] = [
+    let present: [(&str, bool); 24] = [
         ("optimizer", raw.optimizer.is_some()),
         ("learning_rate", raw.learning_rate.is_some()),
         ("max_iter", raw.max_iter.is_some()),
@@ -156,6 +172,10 @@ pub(super) fn method_options(
         ("a", raw.a.is_some()),
         ("b", raw.b.is_some()),
         ("binarize", raw.binarize.is_some()),
+        ("chains", raw.chains.is_some()),
+        ("draws", raw.draws.is_some()),
+        ("burn_in", raw.burn_in.is_some()),
+        ("thin", raw.thin.is_some()),
     ];
     for (key, set) in present {
         if set && !applies(key, kind) {
@@ -218,5 +238,21 @@ pub(super) fn method_options(
         a: pos("a", raw.a, d.a)?,
         b: pos("b", raw.b, d.b)?,
         binarize,
+        chains: ctx.count(
+            &format!("{at} chains"),
+            raw.chains.unwrap_or(d.chains as u64),
+            2,
+        )?,
+        draws: ctx.count(
+            &format!("{at} draws"),
+            raw.draws.unwrap_or(d.draws as u64),
+            4,
+        )?,
+        burn_in: ctx.count(
+            &format!("{at} burn_in"),
+            raw.burn_in.unwrap_or(d.burn_in as u64),
+            0,
+        )?,
+        thin: ctx.count(&format!("{at} thin"), raw.thin.unwrap_or(d.thin as u64), 1)?,
     })
 }

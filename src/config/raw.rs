@@ -164,6 +164,14 @@ pub struct RawMethod {
     pub b: Option<f64>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub binarize: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub chains: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub draws: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub burn_in: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub thin: Option<u64>,
 }
 
 /// A Dirichlet concentration: one number for every class, or one per class.

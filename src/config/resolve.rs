@@ -41,6 +41,10 @@ fn raw_method(m: &MethodPlan) -> RawMethod {
         a: None,
         b: None,
         binarize: None,
+        chains: None,
+        draws: None,
+        burn_in: None,
+        thin: None,
     };
     m.options.write_raw(m.kind, &mut raw);
     raw

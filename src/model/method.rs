@@ -8,7 +8,7 @@ use std::sync::atomic::AtomicBool;
 use faer::MatRef;
 
 use super::predictive::PredictiveSettings;
-use super::{ep, generative, logistic, probit, softmax, MethodKind, PredictiveKind};
+use super::{ep, generative, gibbs, logistic, probit, softmax, MethodKind, PredictiveKind};
 use crate::config::MethodPlan;
 use crate::error::Result;
 use crate::numeric::rng::Stream;
@@ -32,6 +32,16 @@ pub trait Predictor {
         settings: PredictiveSettings,
         rng: &mut Stream,
     ) -> Probabilities;
+
+    /// The Monte-Carlo standard error of each row's `kind` prediction, for sampling methods.
+    fn mcse(&self, _kind: PredictiveKind, _x: MatRef<'_, f64>) -> Option<Vec<f64>> {
+        None
+    }
+
+    /// Convergence diagnostics of a sampler: (largest split-R-hat, smallest bulk ESS).
+    fn diagnostics(&self) -> Option<(f64, f64)> {
+        None
+    }
 }
 
 /// Mean, marginal variances and log evidence of an approximate posterior over the weights.
@@ -102,5 +112,6 @@ pub fn fit(input: &FitInput<'_>, observer: &mut dyn Observer) -> Result<Fitted> 
         | MethodKind::BernoulliNaiveBayes
         | MethodKind::Lda
         | MethodKind::Qda => generative::fit_method(input),
+        MethodKind::GibbsLogistic => gibbs::fit_method(input, observer),
     }
 }

@@ -2,9 +2,11 @@
 //! training [`crate::data::Design`] through [`method::fit`] and returns a [`method::Fitted`]
 //! whose predictor answers per named predictive.
 
+pub mod diagnostics;
 pub mod ep;
 pub mod gaussian;
 pub mod generative;
+pub mod gibbs;
 pub mod laplace;
 pub mod linear;
 pub mod logistic;
@@ -45,10 +47,12 @@ pub enum MethodKind {
     Lda,
     /// Plug-in Gaussian classes with one maximum-likelihood covariance per class.
     Qda,
+    /// Exact Bayesian logistic regression by Pólya-Gamma Gibbs sampling.
+    GibbsLogistic,
 }
 
 impl MethodKind {
-    pub const ALL: [MethodKind; 12] = [
+    pub const ALL: [MethodKind; 13] = [
         MethodKind::LogisticMle,
         MethodKind::LogisticMap,
         MethodKind::LogisticLaplace,
@@ -61,6 +65,7 @@ impl MethodKind {
         MethodKind::BernoulliNaiveBayes,
         MethodKind::Lda,
         MethodKind::Qda,
+        MethodKind::GibbsLogistic,
     ];
 
     pub fn name(self) -> &'static str {
@@ -77,6 +82,7 @@ impl MethodKind {
             MethodKind::BernoulliNaiveBayes => "bernoulli-naive-bayes",
             MethodKind::Lda => "lda",
             MethodKind::Qda => "qda",
+            MethodKind::GibbsLogistic => "gibbs-logistic",
         }
     }
 
@@ -93,6 +99,7 @@ impl MethodKind {
                 | MethodKind::SoftmaxLaplace
                 | MethodKind::EpProbit
                 | MethodKind::AdfProbit
+                | MethodKind::GibbsLogistic
         )
     }
 
@@ -118,6 +125,7 @@ impl MethodKind {
                 | MethodKind::ProbitLaplace
                 | MethodKind::EpProbit
                 | MethodKind::AdfProbit
+                | MethodKind::GibbsLogistic
         )
     }
 
@@ -158,6 +166,7 @@ impl MethodKind {
             | MethodKind::GaussianNaiveBayes
             | MethodKind::BernoulliNaiveBayes => &[Exact],
             MethodKind::Lda | MethodKind::Qda => &[Plugin],
+            MethodKind::GibbsLogistic => &[Plugin, Exact],
         }
     }
 

@@ -6,13 +6,17 @@ use std::fmt::Write;
 use crate::record::ExperimentRecord;
 
 /// `row,y,<run>/<predictive>...` with p(y = 1) per test row; for more than two classes one
-/// column `<run>/<predictive>/p<k>` per class k instead (y is then the class index).
+/// column `<run>/<predictive>/p<k>` per class k instead (y is then the class index). A sampling
+/// method's predictive is followed by its Monte-Carlo standard error, `<run>/<predictive>_mcse`.
 pub fn predictions(record: &ExperimentRecord) -> String {
     let mut cols: Vec<(String, Vec<f64>)> = Vec::new();
     for r in &record.runs {
         for p in &r.predictives {
             if p.class_probabilities.is_empty() {
                 cols.push((format!("{}/{}", r.id, p.name), p.probabilities.clone()));
+                if !p.mcse.is_empty() {
+                    cols.push((format!("{}/{}_mcse", r.id, p.name), p.mcse.clone()));
+                }
             } else {
                 let k = p.class_probabilities.first().map_or(0, Vec::len);
                 for c in 0..k {

@@ -262,6 +262,10 @@ fn classification(s: &mut String, r: &ExperimentRecord, figures: &[Figure]) {
             escape(run.error.as_deref().unwrap_or(""))
         );
     }
+    for (line, bad) in tables::sampler_diagnostics(r) {
+        let class = if bad { " class=\"failed\"" } else { "" };
+        let _ = writeln!(s, "<p{class}>{}</p>", escape(&line));
+    }
     figures_with_prefix(s, figures, "convergence-");
 
     if let Some(t) = tables::weights(r) {

@@ -123,6 +123,17 @@ pub fn report(r: &ExperimentRecord, figures: &[Figure]) -> String {
             run.error.as_deref().unwrap_or("")
         );
     }
+    for (line, bad) in tables::sampler_diagnostics(r) {
+        let _ = writeln!(
+            s,
+            "{}\n",
+            if bad {
+                format!("**{line}**")
+            } else {
+                format!("- {line}")
+            }
+        );
+    }
     figure(&mut s, figures, "convergence-gradient");
     figure(&mut s, figures, "convergence-objective");
 

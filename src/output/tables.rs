@@ -111,6 +111,28 @@ pub fn metrics(r: &ExperimentRecord) -> Table {
     }
 }
 
+/// One sentence per sampling run: its split-R-hat and bulk ESS, flagged when R-hat > 1.01.
+pub fn sampler_diagnostics(r: &ExperimentRecord) -> Vec<(String, bool)> {
+    r.runs
+        .iter()
+        .filter_map(|run| {
+            let d = run.diagnostics?;
+            let text = if d.mixed() {
+                format!("{}: split-R-hat at most {:.4}, bulk ESS at least {:.0} over the weights (chains mixed)", run.id, d.rhat_max, d.ess_min)
+            } else {
+                format!(
+                    "{}: NOT MIXED — split-R-hat {:.4} > {} (bulk ESS at least {:.0}); run longer chains (`draws`, `burn_in`) before trusting this run",
+                    run.id,
+                    d.rhat_max,
+                    crate::record::Diagnostics::RHAT_LIMIT,
+                    d.ess_min
+                )
+            };
+            Some((text, !d.mixed()))
+        })
+        .collect()
+}
+
 pub fn convergence(r: &ExperimentRecord) -> Table {
     let headers = [
         "run",
