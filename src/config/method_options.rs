@@ -99,7 +99,7 @@ pub(super) fn applies(key: &str, kind: MethodKind) -> bool {
         "max_iter" | "tolerance" => kind.optimised() || kind == EpProbit,
         "mc_samples" => kind.supports(PredictiveKind::Mc),
         "quadrature_nodes" => kind == LogisticLaplace,
-        "noise" => matches!(kind, EpProbit | AdfProbit),
+        "noise" => matches!(kind, EpProbit | AdfProbit | GibbsProbit),
         "damping" => kind == EpProbit,
         "reference_class" => kind == SoftmaxLaplace,
         "shared_covariance" | "nu0" | "psi0" => kind == GaussianGenerative,
@@ -110,7 +110,7 @@ pub(super) fn applies(key: &str, kind: MethodKind) -> bool {
         "mu0" | "kappa0" => matches!(kind, GaussianGenerative | GaussianNaiveBayes),
         "alpha0" | "beta0" => kind == GaussianNaiveBayes,
         "a" | "b" | "binarize" => kind == BernoulliNaiveBayes,
-        "chains" | "draws" | "burn_in" | "thin" => kind == GibbsLogistic,
+        "chains" | "draws" | "burn_in" | "thin" => matches!(kind, GibbsLogistic | GibbsProbit),
         _ => true,
     }
 }

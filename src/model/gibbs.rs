@@ -1,32 +1,48 @@
-//! Exact Bayesian logistic regression by Pólya-Gamma data augmentation (Polson, Scott &
-//! Windle 2013): with kappa = y - 1/2 and the same prior w ~ N(0, lambda^{-1} I),
-//!   omega_n | w ~ PG(1, x_n^T w),
-//!   w | omega ~ N(m, V), V^{-1} = X^T Omega X + lambda I, m = V X^T kappa,
-//! one Cholesky factor of V^{-1} per sweep. Several seeded chains, started far apart, run in
-//! parallel threads; their draws give the gold-standard posterior and predictive, with
-//! split-R-hat and bulk ESS (model/diagnostics.rs).
+//! Exact posterior sampling, the gold standard the approximations are measured against, under
+//! the same prior w ~ N(0, lambda^{-1} I):
+//! - `gibbs-logistic`, Pólya-Gamma data augmentation (Polson, Scott & Windle 2013): with
+//!   kappa = y - 1/2, omega_n | w ~ PG(1, x_n^T w) and w | omega ~ N(m, V),
+//!   V^{-1} = X^T Omega X + lambda I, m = V X^T kappa: one Cholesky factor per sweep;
+//! - `gibbs-probit`, Albert & Chib (1993) for P(y = 1 | w) = Phi(w^T x / beta): with the rows
+//!   scaled to x / beta, z_n | w ~ N(x_n^T w, 1) truncated to the side of 0 that y_n says, and
+//!   w | z ~ N(V X^T z, V), V^{-1} = X^T X + lambda I, factored once.
+//!
+//! Several seeded chains, started far apart, run in parallel threads; their draws give the
+//! posterior and predictive, with split-R-hat and bulk ESS (model/diagnostics.rs).
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
 use faer::{Mat, MatRef};
-use rand_distr::{Distribution, StandardNormal};
+use rand::RngExt;
+use rand_distr::{Distribution, Exp1, StandardNormal};
 
 use super::diagnostics::{bulk_ess, split_rhat};
 use super::logistic::LogisticObjective;
 use super::method::{FitInput, Fitted, PosteriorSummary, Predictor, Probabilities};
 use super::predictive::{PredictiveKind, PredictiveSettings};
+use super::probit::ProbitObjective;
+use super::MethodKind;
 use crate::error::{Error, NumericError, Result};
 use crate::numeric::linalg::{mat_t_vec, mat_vec, norm2, weighted_gram, Cholesky};
 use crate::numeric::polya_gamma;
 use crate::numeric::rng::{stream, Stream};
-use crate::numeric::special::sigmoid;
+use crate::numeric::special::{norm_cdf, sigmoid};
 use crate::optim::{Iterate, Objective, Observer, Outcome, Termination};
+
+/// The sampled model: the Pólya-Gamma sweep needs X^T kappa, the Albert-Chib sweep the one
+/// Cholesky factor of X^T X + lambda I.
+enum Sweep {
+    Logistic { xt_kappa: Vec<f64> },
+    Probit { factor: Cholesky },
+}
 
 /// What one chain needs; shared read-only between the chain threads.
 struct Problem<'a> {
+    /// The design (probit: already divided by beta).
     x: MatRef<'a, f64>,
-    xt_kappa: Vec<f64>,
+    y: &'a [f64],
+    sweep: Sweep,
     precision: f64,
     burn_in: usize,
     draws: usize,
@@ -36,21 +52,54 @@ struct Problem<'a> {
     cancel: Option<&'a AtomicBool>,
 }
 
+type Draws = Vec<Vec<f64>>;
+
 impl Problem<'_> {
     fn sweeps(&self) -> usize {
         self.burn_in + self.draws * self.thin
     }
 
-    /// One chain: kept draws (draws x D), or an error. Chain 0 reports each sweep to `observer`.
+    /// One step of the chain from `w`.
+    fn step(&self, w: &[f64], rng: &mut Stream) -> std::result::Result<Vec<f64>, NumericError> {
+        let a = mat_vec(self.x, w);
+        match &self.sweep {
+            Sweep::Logistic { xt_kappa } => {
+                let omega: Vec<f64> = a.iter().map(|&a| polya_gamma::sample(a, rng)).collect();
+                let mut h = weighted_gram(self.x, &omega);
+                for i in 0..h.nrows() {
+                    h[(i, i)] += self.precision;
+                }
+                let what = format!("precision of w | omega in {}", self.id);
+                let factor = Cholesky::factor(h.as_ref(), &what)?;
+                Ok(factor.sample_inverse(&factor.solve(xt_kappa), rng))
+            }
+            Sweep::Probit { factor } => {
+                let z: Vec<f64> = a
+                    .iter()
+                    .zip(self.y)
+                    .map(|(&m, &y)| {
+                        if y == 1.0 {
+                            positive_normal(m, rng)
+                        } else {
+                            -positive_normal(-m, rng)
+                        }
+                    })
+                    .collect();
+                Ok(factor.sample_inverse(&factor.solve(&mat_t_vec(self.x, &z)), rng))
+            }
+        }
+    }
+
+    /// One chain's kept draws (draws x D); `None` when cancelled. Chain 0 reports each sweep
+    /// to `observer`: the objective and gradient norm at the draw.
     fn chain(
         &self,
         c: usize,
-        objective: Option<(&LogisticObjective<'_>, &mut dyn Observer)>,
-    ) -> std::result::Result<Option<Vec<Vec<f64>>>, NumericError> {
+        mut report: Option<(&dyn Objective, &mut dyn Observer)>,
+    ) -> std::result::Result<Option<Draws>, NumericError> {
         let mut rng = stream(self.seed, &format!("{}/gibbs/chain{c}", self.id));
-        let d = self.x.ncols();
         // Over-dispersed starts, so that R-hat can see chains that have not met yet.
-        let mut w: Vec<f64> = (0..d)
+        let mut w: Vec<f64> = (0..self.x.ncols())
             .map(|_| {
                 let z: f64 = StandardNormal.sample(&mut rng);
                 2.0 * z
@@ -58,37 +107,20 @@ impl Problem<'_> {
             .collect();
         let mut kept = Vec::with_capacity(self.draws);
         let start = Instant::now();
-        let mut observe = objective;
         for sweep in 0..self.sweeps() {
             if self.cancel.is_some_and(|f| f.load(Ordering::Relaxed)) {
                 return Ok(None);
             }
-            let a = mat_vec(self.x, &w);
-            let omega: Vec<f64> = a
-                .iter()
-                .map(|&a| polya_gamma::sample(a, &mut rng))
-                .collect();
-            let mut h = weighted_gram(self.x, &omega);
-            for i in 0..d {
-                h[(i, i)] += self.precision;
-            }
-            let factor = Cholesky::factor(
-                h.as_ref(),
-                &format!("precision of w | omega in {}", self.id),
-            )?;
-            let m = factor.solve(&self.xt_kappa);
-            w = factor.sample_inverse(&m, &mut rng);
-            if let Some((obj, obs)) = observe.as_mut() {
-                obs.observe(
-                    self.id,
-                    &Iterate {
-                        iteration: sweep + 1,
-                        objective: obj.value(&w),
-                        grad_norm: norm2(&obj.gradient(&w)),
-                        step: 1.0,
-                        elapsed_s: start.elapsed().as_secs_f64(),
-                    },
-                );
+            w = self.step(&w, &mut rng)?;
+            if let Some((objective, observer)) = report.as_mut() {
+                let iterate = Iterate {
+                    iteration: sweep + 1,
+                    objective: objective.value(&w),
+                    grad_norm: norm2(&objective.gradient(&w)),
+                    step: 1.0,
+                    elapsed_s: start.elapsed().as_secs_f64(),
+                };
+                observer.observe(self.id, &iterate);
             }
             if sweep >= self.burn_in && (sweep - self.burn_in).is_multiple_of(self.thin) {
                 kept.push(w.clone());
@@ -103,16 +135,38 @@ pub fn fit_method(input: &FitInput<'_>, observer: &mut dyn Observer) -> Result<F
         return Err(Error::config(
             input.file,
             format!(
-                "[[method]] {}: gibbs-logistic samples the posterior under w ~ N(0, lambda^-1 I) and needs a proper prior: set [prior] precision > 0",
-                input.run()
+                "[[method]] {}: {} samples the posterior under w ~ N(0, lambda^-1 I) and needs a proper prior: set [prior] precision > 0",
+                input.run(),
+                input.method.kind.name()
             ),
         ));
     }
     let o = &input.method.options;
-    let kappa: Vec<f64> = input.y.iter().map(|y| y - 0.5).collect();
+    let probit = input.method.kind == MethodKind::GibbsProbit;
+    let beta = if probit { o.noise } else { 1.0 };
+    let scaled = Mat::<f64>::from_fn(input.x.nrows(), input.x.ncols(), |i, j| {
+        input.x[(i, j)] / beta
+    });
+    let x = if probit { scaled.as_ref() } else { input.x };
+    let sweep = if probit {
+        let mut h = weighted_gram(x, &vec![1.0; x.nrows()]);
+        for i in 0..x.ncols() {
+            h[(i, i)] += input.precision;
+        }
+        let what = format!("X^T X + lambda I of {}", input.run());
+        Sweep::Probit {
+            factor: Cholesky::factor(h.as_ref(), &what)?,
+        }
+    } else {
+        let kappa: Vec<f64> = input.y.iter().map(|y| y - 0.5).collect();
+        Sweep::Logistic {
+            xt_kappa: mat_t_vec(x, &kappa),
+        }
+    };
     let problem = Problem {
-        x: input.x,
-        xt_kappa: mat_t_vec(input.x, &kappa),
+        x,
+        y: input.y,
+        sweep,
         precision: input.precision,
         burn_in: o.burn_in,
         draws: o.draws,
@@ -121,36 +175,39 @@ pub fn fit_method(input: &FitInput<'_>, observer: &mut dyn Observer) -> Result<F
         id: input.run(),
         cancel: input.cancel,
     };
-    let objective = LogisticObjective::new(input.x, input.y, input.precision);
-    let results: Vec<std::result::Result<Option<Vec<Vec<f64>>>, NumericError>> =
-        std::thread::scope(|s| {
-            let handles: Vec<_> = (1..o.chains)
-                .map(|c| {
-                    s.spawn({
-                        let problem = &problem;
-                        move || problem.chain(c, None)
-                    })
-                })
-                .collect();
-            let first = problem.chain(0, Some((&objective, observer)));
-            std::iter::once(first)
-                .chain(handles.into_iter().map(|h| {
-                    h.join().unwrap_or_else(|_| {
-                        Err(NumericError::NonFinite("a Gibbs chain panicked".into()))
-                    })
-                }))
-                .collect()
-        });
+    let logistic = LogisticObjective::new(x, input.y, input.precision);
+    let probit_objective = ProbitObjective::new(x, input.y, input.precision);
+    let objective: &dyn Objective = if probit { &probit_objective } else { &logistic };
+    let results: Vec<std::result::Result<Option<Draws>, NumericError>> = std::thread::scope(|s| {
+        let handles: Vec<_> = (1..o.chains)
+            .map(|c| {
+                let problem = &problem;
+                s.spawn(move || problem.chain(c, None))
+            })
+            .collect();
+        let first = problem.chain(0, Some((objective, observer)));
+        let panicked = || Err(NumericError::NonFinite("a Gibbs chain panicked".into()));
+        std::iter::once(first)
+            .chain(
+                handles
+                    .into_iter()
+                    .map(|h| h.join().unwrap_or_else(|_| panicked())),
+            )
+            .collect()
+    });
     let mut chains = Vec::with_capacity(results.len());
     for r in results {
         match r? {
             Some(c) => chains.push(c),
-            None => {
-                return Ok(cancelled(input.x.ncols(), problem.sweeps()));
-            }
+            None => return Ok(cancelled(input.x.ncols(), problem.sweeps())),
         }
     }
-    let predictor = GibbsPredictor::new(chains);
+    let link = if probit {
+        Link::Probit { beta }
+    } else {
+        Link::Logistic
+    };
+    let predictor = GibbsPredictor::new(chains, link);
     let mean = predictor.mean.clone();
     Ok(Fitted {
         objective: Some(objective.value(&mean)),
@@ -168,6 +225,29 @@ pub fn fit_method(input: &FitInput<'_>, observer: &mut dyn Observer) -> Result<F
     })
 }
 
+/// One draw from N(m, 1) truncated to (0, inf): plain rejection while that keeps at least a
+/// third of the mass (m > -0.5), else Robert's (1995) exponential proposal with the optimal
+/// rate alpha = (a + sqrt(a^2 + 4)) / 2 for the standardised bound a = -m.
+fn positive_normal(m: f64, rng: &mut Stream) -> f64 {
+    if m > -0.5 {
+        loop {
+            let z: f64 = StandardNormal.sample(rng);
+            if m + z > 0.0 {
+                return m + z;
+            }
+        }
+    }
+    let a = -m;
+    let alpha = 0.5 * (a + (a * a + 4.0).sqrt());
+    loop {
+        let e: f64 = Exp1.sample(rng);
+        let z = a + e / alpha;
+        if rng.random::<f64>() <= (-0.5 * (z - alpha) * (z - alpha)).exp() {
+            return m + z;
+        }
+    }
+}
+
 fn cancelled(d: usize, sweeps: usize) -> Fitted {
     Fitted {
         objective: None,
@@ -177,14 +257,34 @@ fn cancelled(d: usize, sweeps: usize) -> Fitted {
             iterations: sweeps,
         },
         posterior: None,
-        predictor: Box::new(GibbsPredictor::new(vec![vec![vec![0.0; d]; 4]; 2])),
+        predictor: Box::new(GibbsPredictor::new(
+            vec![vec![vec![0.0; d]; 4]; 2],
+            Link::Logistic,
+        )),
+    }
+}
+
+/// p(y = 1 | x, w): sigma(w^T x), or Phi(w^T x / beta).
+#[derive(Debug, Clone, Copy)]
+enum Link {
+    Logistic,
+    Probit { beta: f64 },
+}
+
+impl Link {
+    fn p(self, a: f64) -> f64 {
+        match self {
+            Link::Logistic => sigmoid(a),
+            Link::Probit { beta } => norm_cdf(a / beta),
+        }
     }
 }
 
 /// Predictions averaged over every kept draw of every chain.
 pub struct GibbsPredictor {
+    link: Link,
     /// All kept draws, chain after chain (S x D).
-    draws: Vec<Vec<f64>>,
+    draws: Draws,
     pub mean: Vec<f64>,
     pub var: Vec<f64>,
     rhat_max: f64,
@@ -192,19 +292,15 @@ pub struct GibbsPredictor {
 }
 
 impl GibbsPredictor {
-    fn new(chains: Vec<Vec<Vec<f64>>>) -> Self {
+    fn new(chains: Vec<Draws>, link: Link) -> Self {
         let d = chains[0][0].len();
-        let per_weight = |j: usize| -> Vec<Vec<f64>> {
-            chains
-                .iter()
-                .map(|c| c.iter().map(|w| w[j]).collect())
-                .collect()
-        };
         let (mut rhat_max, mut ess_min) = (1.0f64, f64::INFINITY);
         for j in 0..d {
-            let cj = per_weight(j);
-            let r = split_rhat(&cj);
-            let e = bulk_ess(&cj);
+            let cj: Draws = chains
+                .iter()
+                .map(|c| c.iter().map(|w| w[j]).collect())
+                .collect();
+            let (r, e) = (split_rhat(&cj), bulk_ess(&cj));
             if r.is_finite() {
                 rhat_max = rhat_max.max(r);
             }
@@ -212,7 +308,7 @@ impl GibbsPredictor {
                 ess_min = ess_min.min(e);
             }
         }
-        let draws: Vec<Vec<f64>> = chains.into_iter().flatten().collect();
+        let draws: Draws = chains.into_iter().flatten().collect();
         let s = draws.len() as f64;
         let mean: Vec<f64> = (0..d)
             .map(|j| draws.iter().map(|w| w[j]).sum::<f64>() / s)
@@ -222,22 +318,27 @@ impl GibbsPredictor {
                 draws.iter().map(|w| (w[j] - mean[j]).powi(2)).sum::<f64>() / (s - 1.0).max(1.0)
             })
             .collect();
+        let ess_min = if ess_min.is_finite() { ess_min } else { s };
         GibbsPredictor {
+            link,
             draws,
             mean,
             var,
             rhat_max,
-            ess_min: if ess_min.is_finite() { ess_min } else { s },
+            ess_min,
         }
     }
 
-    /// sigma(x_n^T w_s) for every test row n and draw s, as rows.
-    fn row_probabilities(&self, x: MatRef<'_, f64>) -> Vec<Vec<f64>> {
-        let d = x.ncols();
-        let w = Mat::<f64>::from_fn(d, self.draws.len(), |j, s| self.draws[s][j]);
+    /// p(y = 1 | x_n, w_s) for every test row n and draw s, as rows.
+    fn row_probabilities(&self, x: MatRef<'_, f64>) -> Draws {
+        let w = Mat::<f64>::from_fn(x.ncols(), self.draws.len(), |j, s| self.draws[s][j]);
         let a = x * &w;
         (0..x.nrows())
-            .map(|n| (0..self.draws.len()).map(|s| sigmoid(a[(n, s)])).collect())
+            .map(|n| {
+                (0..self.draws.len())
+                    .map(|s| self.link.p(a[(n, s)]))
+                    .collect()
+            })
             .collect()
     }
 }
@@ -250,38 +351,34 @@ impl Predictor for GibbsPredictor {
         _: PredictiveSettings,
         _: &mut Stream,
     ) -> Probabilities {
-        match kind {
-            PredictiveKind::Plugin => {
-                Probabilities::Binary(mat_vec(x, &self.mean).into_iter().map(sigmoid).collect())
-            }
-            _ => Probabilities::Binary(
-                self.row_probabilities(x)
-                    .iter()
-                    .map(|p| p.iter().sum::<f64>() / p.len() as f64)
-                    .collect(),
-            ),
-        }
+        Probabilities::Binary(match kind {
+            PredictiveKind::Plugin => mat_vec(x, &self.mean)
+                .into_iter()
+                .map(|a| self.link.p(a))
+                .collect(),
+            _ => self
+                .row_probabilities(x)
+                .iter()
+                .map(|p| p.iter().sum::<f64>() / p.len() as f64)
+                .collect(),
+        })
     }
 
-    /// sd over draws of sigma(x^T w_s) divided by sqrt(ESS), with the smallest bulk ESS of the
-    /// weights standing in for the row's own (a conservative choice: autocorrelation of a
-    /// prediction is at most that of its slowest-mixing direction, in practice).
+    /// sd over draws of p(y = 1 | x, w_s) divided by sqrt(ESS), with the smallest bulk ESS of
+    /// the weights standing in for the row's own (conservative: a prediction mixes at least as
+    /// fast as the slowest weight direction, in practice).
     fn mcse(&self, kind: PredictiveKind, x: MatRef<'_, f64>) -> Option<Vec<f64>> {
         if kind != PredictiveKind::Exact {
             return None;
         }
         let ess = self.ess_min.max(1.0);
-        Some(
-            self.row_probabilities(x)
-                .iter()
-                .map(|p| {
-                    let m = p.iter().sum::<f64>() / p.len() as f64;
-                    let v = p.iter().map(|q| (q - m).powi(2)).sum::<f64>()
-                        / (p.len() as f64 - 1.0).max(1.0);
-                    (v / ess).sqrt()
-                })
-                .collect(),
-        )
+        let sd_over = |p: &Vec<f64>| {
+            let m = p.iter().sum::<f64>() / p.len() as f64;
+            let v =
+                p.iter().map(|q| (q - m).powi(2)).sum::<f64>() / (p.len() as f64 - 1.0).max(1.0);
+            (v / ess).sqrt()
+        };
+        Some(self.row_probabilities(x).iter().map(sd_over).collect())
     }
 
     fn diagnostics(&self) -> Option<(f64, f64)> {
@@ -408,5 +505,30 @@ mod tests {
         let (short, long) = (rhat(4), rhat(2000));
         assert!(short > long, "{short} vs {long}");
         assert!(long < 1.01, "{long}");
+    }
+}
+
+#[cfg(test)]
+mod probit_tests {
+    use super::*;
+    use crate::numeric::rng::stream;
+
+    #[test]
+    fn truncated_normal_moments_match_the_closed_form() {
+        // E[Z | Z > 0] for Z ~ N(m, 1) is m + phi(m) / Phi(m) (the inverse Mills ratio), in both
+        // the rejection (m > -0.5) and the exponential-proposal (m <= -0.5) regimes.
+        for m in [1.0, 0.0, -0.4, -0.6, -3.0, -8.0] {
+            let mut rng = stream(4, &format!("tn{m}"));
+            let n = 40_000;
+            let draws: Vec<f64> = (0..n).map(|_| positive_normal(m, &mut rng)).collect();
+            assert!(draws.iter().all(|&z| z > 0.0));
+            let mean = draws.iter().sum::<f64>() / n as f64;
+            let want = m + crate::numeric::special::inv_mills(m);
+            let var = draws.iter().map(|z| (z - mean).powi(2)).sum::<f64>() / n as f64;
+            assert!(
+                (mean - want).abs() < 5.0 * (var / n as f64).sqrt(),
+                "m = {m}: {mean} vs {want}"
+            );
+        }
     }
 }

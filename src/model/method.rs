@@ -112,6 +112,6 @@ pub fn fit(input: &FitInput<'_>, observer: &mut dyn Observer) -> Result<Fitted> 
         | MethodKind::BernoulliNaiveBayes
         | MethodKind::Lda
         | MethodKind::Qda => generative::fit_method(input),
-        MethodKind::GibbsLogistic => gibbs::fit_method(input, observer),
+        MethodKind::GibbsLogistic | MethodKind::GibbsProbit => gibbs::fit_method(input, observer),
     }
 }

@@ -49,10 +49,12 @@ pub enum MethodKind {
     Qda,
     /// Exact Bayesian logistic regression by Pólya-Gamma Gibbs sampling.
     GibbsLogistic,
+    /// Exact Bayesian probit regression by Albert & Chib's truncated-normal Gibbs sampling.
+    GibbsProbit,
 }
 
 impl MethodKind {
-    pub const ALL: [MethodKind; 13] = [
+    pub const ALL: [MethodKind; 14] = [
         MethodKind::LogisticMle,
         MethodKind::LogisticMap,
         MethodKind::LogisticLaplace,
@@ -66,6 +68,7 @@ impl MethodKind {
         MethodKind::Lda,
         MethodKind::Qda,
         MethodKind::GibbsLogistic,
+        MethodKind::GibbsProbit,
     ];
 
     pub fn name(self) -> &'static str {
@@ -83,6 +86,7 @@ impl MethodKind {
             MethodKind::Lda => "lda",
             MethodKind::Qda => "qda",
             MethodKind::GibbsLogistic => "gibbs-logistic",
+            MethodKind::GibbsProbit => "gibbs-probit",
         }
     }
 
@@ -100,6 +104,7 @@ impl MethodKind {
                 | MethodKind::EpProbit
                 | MethodKind::AdfProbit
                 | MethodKind::GibbsLogistic
+                | MethodKind::GibbsProbit
         )
     }
 
@@ -126,6 +131,7 @@ impl MethodKind {
                 | MethodKind::EpProbit
                 | MethodKind::AdfProbit
                 | MethodKind::GibbsLogistic
+                | MethodKind::GibbsProbit
         )
     }
 
@@ -166,7 +172,7 @@ impl MethodKind {
             | MethodKind::GaussianNaiveBayes
             | MethodKind::BernoulliNaiveBayes => &[Exact],
             MethodKind::Lda | MethodKind::Qda => &[Plugin],
-            MethodKind::GibbsLogistic => &[Plugin, Exact],
+            MethodKind::GibbsLogistic | MethodKind::GibbsProbit => &[Plugin, Exact],
         }
     }
 
