@@ -136,6 +136,7 @@ pub fn report(r: &ExperimentRecord, figures: &[Figure]) -> String {
     }
     figure(&mut s, figures, "convergence-gradient");
     figure(&mut s, figures, "convergence-objective");
+    figure(&mut s, figures, "convergence-sampler");
 
     if let Some(t) = tables::weights(r) {
         let _ = writeln!(

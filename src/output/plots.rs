@@ -55,9 +55,20 @@ pub fn figures(r: &ExperimentRecord) -> Vec<Figure> {
             out.push(reliability(run, p));
         }
     }
-    if r.trace.iter().any(|t| t.iterate.iteration > 0) {
-        out.push(convergence(r, true));
-        out.push(convergence(r, false));
+    let sampler = |id: &str| {
+        r.runs
+            .iter()
+            .any(|run| run.id == id && run.diagnostics.is_some())
+    };
+    if r.trace
+        .iter()
+        .any(|t| t.iterate.iteration > 0 && !sampler(&t.run))
+    {
+        out.push(convergence(r, Trace::Gradient));
+        out.push(convergence(r, Trace::Objective));
+    }
+    if r.trace.iter().any(|t| sampler(&t.run)) {
+        out.push(convergence(r, Trace::Sampler));
     }
     if r.runs.iter().any(|run| !run.weights.is_empty()) {
         out.push(weights(r));
@@ -252,16 +263,27 @@ pub fn reliability(run: &RunRecord, p: &PredictiveRecord) -> Figure {
 
 /// Gradient norm (log scale: it falls over many decades under Newton) or objective per
 /// iteration, one line per run.
-pub fn convergence(r: &ExperimentRecord, gradient: bool) -> Figure {
-    let caption = if gradient {
-        "Convergence: gradient norm"
-    } else {
-        "Convergence: objective E(w)"
+/// Which trace figure: the optimisers' gradient norms or objectives, or the samplers' E(w) at
+/// each sweep's draw (kept apart: a thousand sweeps would squash a six-step Newton run).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Trace {
+    Gradient,
+    Objective,
+    Sampler,
+}
+
+pub fn convergence(r: &ExperimentRecord, which: Trace) -> Figure {
+    let gradient = which == Trace::Gradient;
+    let caption = match which {
+        Trace::Gradient => "Convergence: gradient norm",
+        Trace::Objective => "Convergence: objective E(w)",
+        Trace::Sampler => "Samplers: E(w) at each sweep's draw (chain 0)",
     }
     .to_string();
     let series: Vec<(String, Vec<(f64, f64)>)> = r
         .runs
         .iter()
+        .filter(|run| run.diagnostics.is_some() == (which == Trace::Sampler))
         .map(|run| {
             let pts = r
                 .trace
@@ -298,7 +320,6 @@ pub fn convergence(r: &ExperimentRecord, gradient: bool) -> Figure {
             .margin(12)
             .x_label_area_size(36)
             .y_label_area_size(64);
-        // Many-thousand-iteration gradient-descent runs are drawn on a log iteration axis.
         let x_range = 0f64..x_max.max(1.0);
         if gradient {
             let y = (lo.max(1e-300) / 2.0)..(hi * 2.0);
@@ -316,7 +337,11 @@ pub fn convergence(r: &ExperimentRecord, gradient: bool) -> Figure {
             let mut chart = builder.build_cartesian_2d(x_range, (lo - pad)..(hi + pad))?;
             chart
                 .configure_mesh()
-                .x_desc("iteration")
+                .x_desc(if which == Trace::Sampler {
+                    "sweep"
+                } else {
+                    "iteration"
+                })
                 .x_label_formatter(&|v| format!("{v:.0}"))
                 .y_desc("E(w)")
                 .draw()?;
@@ -326,10 +351,10 @@ pub fn convergence(r: &ExperimentRecord, gradient: bool) -> Figure {
         Ok(())
     });
     Figure {
-        stem: if gradient {
-            "convergence-gradient".into()
-        } else {
-            "convergence-objective".into()
+        stem: match which {
+            Trace::Gradient => "convergence-gradient".into(),
+            Trace::Objective => "convergence-objective".into(),
+            Trace::Sampler => "convergence-sampler".into(),
         },
         caption,
         svg: text,
