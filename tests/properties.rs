@@ -14,9 +14,11 @@ use bayeslab::numeric::rng::stream;
 use bayeslab::optim::Iterate;
 use faer::Mat;
 use proptest::prelude::*;
+use proptest::test_runner::RngSeed;
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(256))]
+    // A fixed seed keeps CI deterministic; fuzz/run.sh explores with random seeds.
+    #![proptest_config(ProptestConfig { cases: 256, rng_seed: RngSeed::Fixed(2026), ..ProptestConfig::default() })]
 
     #[test]
     fn metrics_stay_in_their_ranges(rows in prop::collection::vec((0.0f64..=1.0, any::<bool>()), 1..200), bins in 1usize..30) {
