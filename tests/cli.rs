@@ -343,14 +343,7 @@ fn string_labels_with_positive() {
         ),
     )
     .unwrap();
-    let out = bin()
-        .arg("run")
-        .arg(&exp)
-        .arg("--quiet")
-        .arg("--out")
-        .arg(tmp.path().join("o"))
-        .output()
-        .unwrap();
+    let out = run_quiet(&exp, &tmp.path().join("o"));
     assert!(
         out.status.success(),
         "{}",
@@ -437,14 +430,7 @@ fn features_of_magnitude_1e8_fit_once_standardised_and_wide_data_fits_under_a_pr
         )
         .unwrap();
         let out = tmp.path().join(name);
-        let o = bin()
-            .arg("run")
-            .arg(&exp)
-            .arg("--quiet")
-            .arg("--out")
-            .arg(&out)
-            .output()
-            .unwrap();
+        let o = run_quiet(&exp, &out);
         assert!(
             o.status.success(),
             "{name}: {}",
@@ -475,14 +461,7 @@ fn one_failing_method_does_not_lose_the_others() {
     )
     .unwrap();
     let out = tmp.path().join("o");
-    let o = bin()
-        .arg("run")
-        .arg(&exp)
-        .arg("--quiet")
-        .arg("--out")
-        .arg(&out)
-        .output()
-        .unwrap();
+    let o = run_quiet(&exp, &out);
     assert_eq!(o.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&o.stderr).contains("perfectly separable"));
     let r: Value =
@@ -512,14 +491,7 @@ fn one_failing_method_does_not_lose_the_others() {
         ),
     )
     .unwrap();
-    let o = bin()
-        .arg("run")
-        .arg(&exp)
-        .arg("--quiet")
-        .arg("--out")
-        .arg(tmp.path().join("t"))
-        .output()
-        .unwrap();
+    let o = run_quiet(&exp, &tmp.path().join("t"));
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let r: Value =
         serde_json::from_str(&std::fs::read_to_string(tmp.path().join("t/results.json")).unwrap())
@@ -549,4 +521,16 @@ fn a_missing_or_unreadable_experiment_file_is_named() {
             "{err}"
         );
     }
+}
+
+/// `bayeslab run EXP --quiet --out OUT`.
+fn run_quiet(exp: &Path, out: &Path) -> std::process::Output {
+    bin()
+        .arg("run")
+        .arg(exp)
+        .arg("--quiet")
+        .arg("--out")
+        .arg(out)
+        .output()
+        .unwrap()
 }

@@ -141,20 +141,8 @@ fn adf_is_one_pass_in_an_order_seeded_by_the_experiment() {
 
 #[test]
 fn gibbs_reports_its_diagnostics_and_monte_carlo_errors() {
-    let tmp = tempfile::tempdir().unwrap();
+    let (tmp, r) = run_gibbs_vs_laplace();
     let out = tmp.path().join("g");
-    let exp = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/experiments/gibbs_vs_laplace.toml"
-    );
-    let o = std::process::Command::new(env!("CARGO_BIN_EXE_bayeslab"))
-        .args(["run", exp, "--quiet", "--out"])
-        .arg(&out)
-        .output()
-        .unwrap();
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    let r: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(out.join("results.json")).unwrap()).unwrap();
     let gibbs = r["runs"]
         .as_array()
         .unwrap()
@@ -208,20 +196,7 @@ fn gibbs_reports_its_diagnostics_and_monte_carlo_errors() {
 
 #[test]
 fn albert_chib_is_the_gold_standard_for_laplace_and_ep() {
-    let tmp = tempfile::tempdir().unwrap();
-    let out = tmp.path().join("g");
-    let exp = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/experiments/gibbs_vs_laplace.toml"
-    );
-    let o = std::process::Command::new(env!("CARGO_BIN_EXE_bayeslab"))
-        .args(["run", exp, "--quiet", "--out"])
-        .arg(&out)
-        .output()
-        .unwrap();
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    let r: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(out.join("results.json")).unwrap()).unwrap();
+    let (_tmp, r) = run_gibbs_vs_laplace();
     let run = |id: &str| {
         r["runs"]
             .as_array()
@@ -262,4 +237,24 @@ fn albert_chib_is_the_gold_standard_for_laplace_and_ep() {
     assert!(ep < 0.1, "EP {ep}");
     assert!(laplace < 0.25, "Laplace {laplace}");
     assert!(ep < laplace, "EP {ep} vs Laplace {laplace}");
+}
+
+/// Run the shipped gibbs_vs_laplace experiment into a temporary directory ("g" inside it)
+/// and return the directory with the parsed results.json.
+fn run_gibbs_vs_laplace() -> (tempfile::TempDir, serde_json::Value) {
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("g");
+    let exp = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/experiments/gibbs_vs_laplace.toml"
+    );
+    let o = std::process::Command::new(env!("CARGO_BIN_EXE_bayeslab"))
+        .args(["run", exp, "--quiet", "--out"])
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let r =
+        serde_json::from_str(&std::fs::read_to_string(out.join("results.json")).unwrap()).unwrap();
+    (tmp, r)
 }
