@@ -7,7 +7,7 @@
 //! (a-1)/(a+b-2), J = (a+b-2)^3 / ((a-1)(b-1)); logit mode log(a/b), J = a b / (a+b).
 
 use super::dist::{Dist, Map};
-use super::family::{impossible, on_theta, unsupported, Built, DistanceScale};
+use super::family::{impossible, on_theta, unsupported, Built};
 use super::mode::{find_mode, LogDensity, Mode};
 use crate::config::ApproxKind;
 use crate::error::Result;
@@ -99,17 +99,12 @@ pub fn build(
             }
         }
     }
-    let exact = Dist::Beta { a, b };
-    let distance_scale = Some(DistanceScale::mapped(Map::Logit, &exact, &approximations));
-    Ok(Built {
-        parameter: "theta",
-        exact_form: format!("Beta(a = {a}, b = {b})"),
-        exact,
+    Ok(Built::on_theta(
+        format!("Beta(a = {a}, b = {b})"),
+        Dist::Beta { a, b },
         approximations,
-        distance_scale,
-        gini: None,
-        modes: Vec::new(),
-    })
+        Map::Logit,
+    ))
 }
 
 #[cfg(test)]

@@ -17,6 +17,27 @@ pub struct Built {
     pub modes: Vec<ModeRecord>,
 }
 
+impl Built {
+    /// A one-parameter posterior of theta whose distances are integrated on `map`'s scale.
+    pub fn on_theta(
+        exact_form: String,
+        exact: Dist,
+        approximations: Vec<(&'static str, String, Dist)>,
+        map: Map,
+    ) -> Built {
+        let distance_scale = Some(DistanceScale::mapped(map, &exact, &approximations));
+        Built {
+            parameter: "theta",
+            exact_form,
+            exact,
+            approximations,
+            distance_scale,
+            gini: None,
+            modes: Vec::new(),
+        }
+    }
+}
+
 /// KL, TV and Hellinger are invariant under a smooth monotone change of variable (the
 /// Jacobian cancels in q/p and moves p dx to p' du), so they may be integrated on whichever
 /// scale the densities are smooth and well resolved. The Gini coefficient needs this: near

@@ -7,7 +7,7 @@
 //! whose closed forms ((a-1)/b, (a-1)/b² and log(a/b), 1/a) are the tests.
 
 use super::dist::{Dist, Map};
-use super::family::{impossible, on_theta, unsupported, Built, DistanceScale};
+use super::family::{impossible, on_theta, unsupported, Built};
 use super::mode::{find_mode, LogDensity, Mode};
 use crate::config::ApproxKind;
 use crate::error::Result;
@@ -103,17 +103,12 @@ pub fn build(
             }
         }
     }
-    let exact = Dist::Gamma { shape: a, rate: b };
-    let distance_scale = Some(DistanceScale::mapped(Map::Log, &exact, &approximations));
-    Ok(Built {
-        parameter: "theta",
-        exact_form: format!("Gamma(shape = {a}, rate = {b})"),
-        exact,
+    Ok(Built::on_theta(
+        format!("Gamma(shape = {a}, rate = {b})"),
+        Dist::Gamma { shape: a, rate: b },
         approximations,
-        distance_scale,
-        gini: None,
-        modes: Vec::new(),
-    })
+        Map::Log,
+    ))
 }
 
 #[cfg(test)]
