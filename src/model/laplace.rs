@@ -14,8 +14,20 @@ pub fn approximate(
     precision: f64,
     run: &str,
 ) -> Result<GaussianPosterior, NumericError> {
-    let value = objective.value(w);
-    let h = objective.hessian(w);
+    let (value, _, h) = objective.terms(w, true);
+    let h = h.expect("terms with the Hessian asked for");
+    at_mode(w, value, h, precision, run)
+}
+
+/// The Laplace approximation from E(w*) and the Hessian at w* when the optimiser already has
+/// them (Newton's last accepted step).
+pub fn at_mode(
+    w: &[f64],
+    value: f64,
+    h: faer::Mat<f64>,
+    precision: f64,
+    run: &str,
+) -> Result<GaussianPosterior, NumericError> {
     let factor = Cholesky::factor(h.as_ref(), &format!("Hessian of {run} at the MAP"))?;
     let d = w.len() as f64;
     let log_evidence =

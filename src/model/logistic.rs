@@ -10,8 +10,9 @@ use faer::{Mat, MatRef};
 use super::gaussian::GaussianPosterior;
 use crate::config::Optimizer;
 use crate::error::NumericError;
-use crate::numeric::linalg::{mat_t_vec, mat_vec, weighted_gram};
-use crate::numeric::special::{sigmoid, softplus};
+use crate::numeric::glm;
+use crate::numeric::linalg::mat_vec;
+use crate::numeric::special::softplus;
 use crate::optim::{self, Control, GradientDescent, Newton, Objective, Observer, Outcome, Solver};
 
 /// Weights beyond this size mean the iterates are running away (quasi-separation under MLE).
@@ -45,37 +46,50 @@ impl<'a> LogisticObjective<'a> {
     }
 }
 
+/// One row's negative log likelihood softplus(a) - y a, its derivative sigma(a) - y and second
+/// derivative sigma(a) sigma(-a) in the activation a, from one exponential e = e^{-|a|}:
+/// softplus(a) = max(a, 0) + ln(1 + e), and sigma(|a|) = 1 / (1 + e).
+pub fn row_terms(a: f64, y: f64) -> (f64, f64, f64) {
+    let e = (-a.abs()).exp();
+    let big = 1.0 / (1.0 + e);
+    let p = if a >= 0.0 { big } else { e * big };
+    (a.max(0.0) + e.ln_1p() - y * a, p - y, e * big * big)
+}
+
 impl Objective for LogisticObjective<'_> {
     fn dim(&self) -> usize {
         self.x.ncols()
     }
 
+    // value, gradient and Hessian all come from the one fused pass, so that the line search
+    // compares values computed in the same order (they differ by rounding otherwise).
     fn value(&self, w: &[f64]) -> f64 {
-        -self.log_likelihood(w) + self.penalty(w)
+        self.terms(w, false).0
     }
 
     fn gradient(&self, w: &[f64]) -> Vec<f64> {
-        let a = mat_vec(self.x, w);
-        let r: Vec<f64> = a
-            .iter()
-            .zip(self.y)
-            .map(|(&a, &y)| sigmoid(a) - y)
-            .collect();
-        let mut g = mat_t_vec(self.x, &r);
-        for (g, w) in g.iter_mut().zip(w) {
-            *g += self.precision * w;
-        }
-        g
+        self.terms(w, false).1
     }
 
     fn hessian(&self, w: &[f64]) -> Mat<f64> {
-        let a = mat_vec(self.x, w);
-        let s: Vec<f64> = a.iter().map(|&a| sigmoid(a) * sigmoid(-a)).collect();
-        let mut h = weighted_gram(self.x, &s);
-        for i in 0..h.nrows() {
-            h[(i, i)] += self.precision;
+        let (_, _, h) = self.terms(w, true);
+        h.expect("terms with the Hessian asked for")
+    }
+
+    /// One fused pass over X (numeric/glm.rs) for E, g and H.
+    fn terms(&self, w: &[f64], hessian: bool) -> (f64, Vec<f64>, Option<Mat<f64>>) {
+        let t = glm::accumulate(self.x, self.y, w, hessian, &row_terms);
+        let mut g = t.gradient;
+        for (g, w) in g.iter_mut().zip(w) {
+            *g += self.precision * w;
         }
-        h
+        let h = t.hessian.map(|mut h| {
+            for i in 0..h.nrows() {
+                h[(i, i)] += self.precision;
+            }
+            h
+        });
+        (t.value + self.penalty(w), g, h)
     }
 
     /// Under MLE a weight vector that classifies every row correctly proves the data separable:
@@ -140,23 +154,31 @@ pub fn fit(
     };
     let w0 = vec![0.0; x.ncols()];
     let what = format!("{run} (logistic regression)");
-    let (weights, outcome) = match settings.optimizer {
+    let (weights, value, hessian, outcome) = match settings.optimizer {
         Optimizer::Newton => {
             let mut solver = Newton::new(&objective, w0, what);
             let outcome = optim::drive(run, &mut solver, &control, observer)?;
-            (solver.into_weights(), outcome)
+            let (w, value, hessian) = solver.into_state();
+            (w, value, hessian, outcome)
         }
         Optimizer::Gradient { learning_rate } => {
             let mut solver = GradientDescent::new(&objective, w0, learning_rate);
             let outcome = optim::drive(run, &mut solver as &mut dyn Solver, &control, observer)?;
-            (solver.into_weights(), outcome)
+            let w = solver.into_weights();
+            let value = objective.value(&w);
+            (w, value, None, outcome)
         }
     };
-    let value = objective.value(&weights);
     let posterior = if settings.laplace {
-        Some(super::laplace::approximate(
-            &objective,
+        // Newton's last accepted full step left the Hessian at the optimum.
+        let h = match hessian {
+            Some(h) => h,
+            None => objective.hessian(&weights),
+        };
+        Some(super::laplace::at_mode(
             &weights,
+            value,
+            h,
             settings.precision,
             run,
         )?)
@@ -222,6 +244,21 @@ mod tests {
         });
         let y = vec![0., 1., 0., 1., 1., 0., 0., 1., 1., 0., 1., 0.];
         (x, y)
+    }
+
+    #[test]
+    fn row_terms_agree_with_the_definitions() {
+        use crate::numeric::special::sigmoid;
+        for a in [-40.0, -3.0, -0.1, 0.0, 0.7, 5.0, 35.0] {
+            for y in [0.0, 1.0] {
+                let (l, g, h) = row_terms(a, y);
+                let loss = y * softplus(-a) + (1.0 - y) * softplus(a);
+                assert!((l - loss).abs() <= 1e-15 * loss.max(1.0), "loss at {a}");
+                assert!((g - (sigmoid(a) - y)).abs() < 1e-16, "gradient at {a}");
+                let s = sigmoid(a) * sigmoid(-a);
+                assert!((h - s).abs() <= 1e-15 * s, "curvature at {a}");
+            }
+        }
     }
 
     #[test]

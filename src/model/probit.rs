@@ -8,7 +8,6 @@ use faer::{Mat, MatRef};
 use super::linear::{LinearPredictor, Link};
 use super::method::{FitInput, Fitted};
 use crate::error::Result;
-use crate::numeric::linalg::{mat_t_vec, mat_vec, weighted_gram};
 use crate::numeric::special::{inv_mills, log_norm_cdf};
 use crate::optim::{Objective, Observer};
 
@@ -23,15 +22,16 @@ impl<'a> ProbitObjective<'a> {
         assert_eq!(x.nrows(), y.len(), "one label per row");
         ProbitObjective { x, y, precision }
     }
+}
 
-    /// z_n = (2 y_n - 1) w^T x_n.
-    fn margins(&self, w: &[f64]) -> Vec<f64> {
-        mat_vec(self.x, w)
-            .iter()
-            .zip(self.y)
-            .map(|(a, y)| (2.0 * y - 1.0) * a)
-            .collect()
-    }
+/// One row's -ln Phi(z), z = (2y - 1) a, with its first and second derivatives in a:
+/// -(2y - 1) r and r (z + r), r = N(z) / Phi(z) the inverse Mills ratio.
+pub fn row_terms(a: f64, y: f64) -> (f64, f64, f64) {
+    let sign = 2.0 * y - 1.0;
+    let z = sign * a;
+    let r = inv_mills(z);
+    // r (z + r) lies in (0, 1); rounding can push it a hair outside far in the tails
+    (-log_norm_cdf(z), -sign * r, (r * (z + r)).clamp(0.0, 1.0))
 }
 
 impl Objective for ProbitObjective<'_> {
@@ -39,40 +39,38 @@ impl Objective for ProbitObjective<'_> {
         self.x.ncols()
     }
 
+    // value, gradient and Hessian all come from the one fused pass (see logistic.rs).
     fn value(&self, w: &[f64]) -> f64 {
-        let nll: f64 = self.margins(w).iter().map(|&z| -log_norm_cdf(z)).sum();
-        nll + 0.5 * self.precision * w.iter().map(|v| v * v).sum::<f64>()
+        self.terms(w, false).0
     }
 
     fn gradient(&self, w: &[f64]) -> Vec<f64> {
-        let r: Vec<f64> = self
-            .margins(w)
-            .iter()
-            .zip(self.y)
-            .map(|(&z, y)| -(2.0 * y - 1.0) * inv_mills(z))
-            .collect();
-        let mut g = mat_t_vec(self.x, &r);
-        for (g, w) in g.iter_mut().zip(w) {
-            *g += self.precision * w;
-        }
-        g
+        self.terms(w, false).1
     }
 
     fn hessian(&self, w: &[f64]) -> Mat<f64> {
-        let s: Vec<f64> = self
-            .margins(w)
-            .iter()
-            .map(|&z| {
-                let r = inv_mills(z);
-                // r (z + r) lies in (0, 1); rounding can push it a hair outside far in the tails
-                (r * (z + r)).clamp(0.0, 1.0)
-            })
-            .collect();
-        let mut h = weighted_gram(self.x, &s);
-        for i in 0..h.nrows() {
-            h[(i, i)] += self.precision;
+        let (_, _, h) = self.terms(w, true);
+        h.expect("terms with the Hessian asked for")
+    }
+
+    /// One fused pass over X (numeric/glm.rs) for E, g and H.
+    fn terms(&self, w: &[f64], hessian: bool) -> (f64, Vec<f64>, Option<Mat<f64>>) {
+        let t = crate::numeric::glm::accumulate(self.x, self.y, w, hessian, &row_terms);
+        let mut g = t.gradient;
+        for (g, w) in g.iter_mut().zip(w) {
+            *g += self.precision * w;
         }
-        h
+        let h = t.hessian.map(|mut h| {
+            for i in 0..h.nrows() {
+                h[(i, i)] += self.precision;
+            }
+            h
+        });
+        (
+            t.value + 0.5 * self.precision * w.iter().map(|v| v * v).sum::<f64>(),
+            g,
+            h,
+        )
     }
 
     fn scale(&self) -> f64 {

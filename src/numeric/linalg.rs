@@ -1,10 +1,9 @@
 //! Dense linear algebra on faer: one Cholesky factor per symmetric positive-definite
 //! matrix, then triangular solves. Nothing here forms an explicit inverse.
 
-use faer::linalg::matmul::matmul;
 use faer::linalg::solvers::Llt;
 use faer::prelude::Solve;
-use faer::{Accum, Mat, MatRef, Side};
+use faer::{Mat, MatRef, Side};
 use rand::Rng;
 use rand_distr::{Distribution, StandardNormal};
 
@@ -146,21 +145,11 @@ pub fn dependent_column(x: MatRef<'_, f64>, tol: f64) -> Option<usize> {
     None
 }
 
-/// X^T diag(s) X for non-negative weights s (the Gauss-Newton/Fisher form of a GLM Hessian).
+/// X^T diag(s) X for non-negative weights s (the Gauss-Newton/Fisher form of a GLM Hessian),
+/// in row blocks without copying X (numeric/glm.rs).
 pub fn weighted_gram(x: MatRef<'_, f64>, s: &[f64]) -> Mat<f64> {
-    let (n, d) = (x.nrows(), x.ncols());
     debug_assert!(s.iter().all(|v| *v >= 0.0));
-    let xs = Mat::<f64>::from_fn(n, d, |i, j| x[(i, j)] * s[i].sqrt());
-    let mut out = Mat::<f64>::zeros(d, d);
-    matmul(
-        &mut out,
-        Accum::Replace,
-        xs.transpose(),
-        &xs,
-        1.0,
-        faer::get_global_parallelism(),
-    );
-    out
+    super::glm::weighted_gram(x, s)
 }
 
 /// X w as a vector.

@@ -1,5 +1,6 @@
 //! The numeric core: special functions, quadrature and dense linear algebra (faer).
 
+pub mod glm;
 pub mod linalg;
 pub mod polya_gamma;
 pub mod quadrature;

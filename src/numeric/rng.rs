@@ -23,6 +23,16 @@ pub fn stream(seed: u64, label: &str) -> Stream {
     Stream::seed_from_u64(z)
 }
 
+/// The `index`-th independent stream under `base` (a value drawn from a parent stream), for
+/// work split into blocks: block b always gets the same numbers, whatever thread runs it.
+pub fn substream(base: u64, index: u64) -> Stream {
+    let mut z = base ^ index.wrapping_mul(0x9e37_79b9_7f4a_7c15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^= z >> 31;
+    Stream::seed_from_u64(z)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -20,6 +20,15 @@ pub trait Objective {
     fn value(&self, w: &[f64]) -> f64;
     fn gradient(&self, w: &[f64]) -> Vec<f64>;
     fn hessian(&self, w: &[f64]) -> Mat<f64>;
+    /// E, its gradient and, when `hessian`, its Hessian at `w`. Objectives that sum over data
+    /// rows override it to read the data once for all three (numeric/glm.rs).
+    fn terms(&self, w: &[f64], hessian: bool) -> (f64, Vec<f64>, Option<Mat<f64>>) {
+        (
+            self.value(w),
+            self.gradient(w),
+            hessian.then(|| self.hessian(w)),
+        )
+    }
     /// True when the minimiser does not exist and the iterates run away from here
     /// (for example perfectly separable data under maximum likelihood).
     fn diverging(&self, _w: &[f64]) -> bool {
