@@ -11,8 +11,9 @@ use crate::optim::{DrawBatch, Schedule};
 pub const TRACED: usize = 3;
 /// Points per chain and weight kept for the trace plot (a wide chart is ~240 Braille dots).
 pub const TRACE_POINTS: usize = 512;
-/// Kept draws per chain and weight held for the live R-hat.
-pub const RHAT_DRAWS: usize = 2048;
+/// Kept draws per chain and weight held for the live R-hat: plenty for its accuracy, and a
+/// recomputation stays below ~10 ms on the UI thread in the debug build.
+pub const RHAT_DRAWS: usize = 1024;
 /// The live R-hat is first computed once every chain has 4 kept draws, then again whenever
 /// every chain has this many new ones (or 10 % more than at the last update, whichever is
 /// larger): a few dozen updates per run, not one per draw.
@@ -262,6 +263,16 @@ mod tests {
         d.iter().map(|w| w[j]).collect()
     }
 
+    /// The stride at which a buffer of RHAT_DRAWS slots holds n values: it doubles each
+    /// time one more value than it has room for arrives.
+    fn stride_for(n: usize) -> usize {
+        let mut stride = 1;
+        while n > RHAT_DRAWS * stride {
+            stride *= 2;
+        }
+        stride
+    }
+
     #[test]
     fn the_features_are_traced_before_the_intercept() {
         let cols = |names: &[&str]| names.iter().map(|s| s.to_string()).collect::<Vec<_>>();
@@ -368,8 +379,9 @@ mod tests {
 
     #[test]
     fn rhat_uses_the_draws_every_chain_has_at_a_common_stride() {
-        // 5000 kept draws per chain exceed RHAT_DRAWS: the buffers hold every 4th; chain 3
-        // lags at 3000 draws, so R-hat covers draws 0, 4, ..., < 3000 of every chain.
+        // 5000 kept draws per chain exceed RHAT_DRAWS: the buffers thin them; chain 3 lags
+        // at 3000 draws, so R-hat covers draws 0, s, 2s, ... < 3000 of every chain, s the
+        // coarsest stride (that of the 5000-draw chains).
         let s = schedule(4, 5000, 0, 1);
         let draws: Vec<Vec<Vec<f64>>> = (0..4)
             .map(|c| {
@@ -388,10 +400,14 @@ mod tests {
         assert!(t.chains.iter().all(|c| c.kept.len() <= RHAT_DRAWS));
         assert!(t.chains.iter().all(|c| c.trace.len() <= TRACE_POINTS));
         let stride = t.chains.iter().map(|c| c.kept.stride()).max().unwrap();
-        assert_eq!(stride, 4);
+        assert_eq!(stride, stride_for(5000));
+        assert!(
+            stride > stride_for(3000),
+            "the chains hold different strides"
+        );
         let sub: Vec<Vec<f64>> = draws
             .iter()
-            .map(|d| (0..3000).step_by(4).map(|i| d[i][0]).collect())
+            .map(|d| (0..3000).step_by(stride).map(|i| d[i][0]).collect())
             .collect();
         assert_eq!(t.rhat[0], split_rhat(&sub));
     }
@@ -432,10 +448,10 @@ mod tests {
             .windows(2)
             .all(|w| w[1] - w[0] >= (w[0] / 10).max(RHAT_EVERY)));
         assert!(updates.len() < 60, "{} updates", updates.len());
-        // Each value is split_rhat of the first n draws of every chain (every other one once
-        // more than RHAT_DRAWS have arrived).
+        // Each value is split_rhat of the first n draws of every chain (thinned once more
+        // than RHAT_DRAWS have arrived).
         for &(n, r) in &seen {
-            let stride = if n > RHAT_DRAWS { 2 } else { 1 };
+            let stride = stride_for(n);
             let firsts: Vec<Vec<f64>> = draws
                 .iter()
                 .map(|d| column(&d[..n], 0).into_iter().step_by(stride).collect())
