@@ -90,6 +90,7 @@ pub fn run(
             experiment: experiment_info(plan),
             dataset: DatasetInfo::default(),
             runs: Vec::new(),
+            approximation_error: Vec::new(),
             provenance: Provenance::collect(plan, &lab_files(plan))?,
             comparison: None,
             posteriors: lab::run_all(&plan.posteriors, plan.seed)?,
@@ -178,6 +179,7 @@ pub fn run_on(
             summaries: dataset.summaries.clone(),
             notes: dataset.notes.clone(),
         },
+        approximation_error: crate::gold::approximation_errors(plan, &runs),
         runs,
         provenance: Provenance::collect(plan, &[dataset.files.clone(), lab_files(plan)].concat())?,
         comparison: None,
@@ -291,6 +293,7 @@ fn run_method(
             .predictor
             .diagnostics()
             .map(|(rhat_max, ess_min)| Diagnostics { rhat_max, ess_min }),
+        khat: None,
     };
     if termination == Termination::Separable {
         record.error = Some(format!(
@@ -341,7 +344,39 @@ fn run_method(
             .unwrap_or_default();
         record.predictives.push(evaluated);
     }
+    record.khat = khat(plan, method, dataset, precision, fitted.predictor.as_ref());
     Ok(record)
+}
+
+/// The run's k-hat (model/importance.rs), when it has a Gaussian posterior over the weights of
+/// a binary linear model. A covariance that is not positive definite gives no k-hat.
+fn khat(
+    plan: &Plan,
+    method: &MethodPlan,
+    dataset: &Dataset,
+    precision: f64,
+    predictor: &dyn crate::model::method::Predictor,
+) -> Option<f64> {
+    let draws = plan.evaluation.khat_draws;
+    let likelihood = method.kind.likelihood(method.options.noise)?;
+    if draws == 0 {
+        return None;
+    }
+    let (mean, cov) = predictor.gaussian()?;
+    let mut stream = rng::stream(plan.seed, &format!("{}/khat", method.id));
+    crate::model::importance::posterior_khat(
+        likelihood,
+        draws,
+        dataset.train.x.as_ref(),
+        &dataset.train.y,
+        precision,
+        &mean,
+        cov.as_ref(),
+        &mut stream,
+        &format!("posterior covariance of {}", method.id),
+    )
+    .ok()
+    .flatten()
 }
 
 /// The Monte-Carlo convergence curve of `method`'s `mc` predictive: the mean prediction over

@@ -15,6 +15,7 @@ pub mod data;
 pub mod error;
 pub mod evidence;
 pub mod experiment;
+pub mod gold;
 pub mod lab;
 pub mod metrics;
 pub mod model;

@@ -20,6 +20,9 @@ pub struct ExperimentRecord {
     pub provenance: Provenance,
     /// The paired comparison with `baseline`, when the experiment names one.
     pub comparison: Option<ComparisonRecord>,
+    /// Each approximation against the gold standard (a `gibbs-*` run) of the same experiment;
+    /// empty without a successful gold run.
+    pub approximation_error: Vec<crate::gold::ApproximationError>,
     /// The approximation lab: one entry per `[[posterior]]` and subset size.
     pub posteriors: Vec<crate::lab::PosteriorResult>,
     /// Test labels in test-set order (the `y` column of predictions.csv).
@@ -100,6 +103,11 @@ pub struct RunRecord {
     /// the weights.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub diagnostics: Option<Diagnostics>,
+    /// Pareto k-hat of the run's Gaussian posterior used as an importance-sampling proposal
+    /// for its model's exact posterior (model/importance.rs); `null` without a Gaussian
+    /// posterior or when the importance ratios have no tail to fit.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub khat: Option<f64>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -178,6 +186,7 @@ impl RunRecord {
             prior_precision: None,
             evidence_curve: Vec::new(),
             diagnostics: None,
+            khat: None,
         }
     }
 }

@@ -258,3 +258,162 @@ fn run_gibbs_vs_laplace() -> (tempfile::TempDir, serde_json::Value) {
         serde_json::from_str(&std::fs::read_to_string(out.join("results.json")).unwrap()).unwrap();
     (tmp, r)
 }
+
+#[test]
+fn approximation_error_rows_restate_the_predictions_they_summarise() {
+    let (tmp, r) = run_gibbs_vs_laplace();
+    let text = std::fs::read_to_string(tmp.path().join("g/predictions.csv")).unwrap();
+    let header: Vec<&str> = text.lines().next().unwrap().split(',').collect();
+    let values: Vec<Vec<f64>> = text
+        .lines()
+        .skip(1)
+        .map(|l| l.split(',').map(|v| v.parse().unwrap()).collect())
+        .collect();
+    let col = |name: &str| -> Vec<f64> {
+        let i = header.iter().position(|h| *h == name).unwrap();
+        values.iter().map(|row| row[i]).collect()
+    };
+    let runs = r["runs"].as_array().unwrap();
+    let run = |id: &str| runs.iter().find(|x| x["id"] == id).unwrap();
+    let metric = |id: &str, p: &str, m: &str| {
+        run(id)["predictives"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|x| x["name"] == p)
+            .unwrap()["metrics"][m]
+            .as_f64()
+            .unwrap()
+    };
+    let rows = r["approximation_error"].as_array().unwrap();
+    // Every predictive of every approximation appears once, against the gold run of its model.
+    let expected: Vec<(&str, &str)> = runs
+        .iter()
+        .filter(|x| !x["kind"].as_str().unwrap().starts_with("gibbs"))
+        .flat_map(|x| {
+            let gold = if x["kind"].as_str().unwrap().contains("probit") {
+                "gibbs-probit"
+            } else {
+                "gibbs"
+            };
+            x["predictives"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(move |_| (x["id"].as_str().unwrap(), gold))
+        })
+        .collect();
+    let listed: Vec<(&str, &str)> = rows
+        .iter()
+        .map(|e| (e["run"].as_str().unwrap(), e["reference"].as_str().unwrap()))
+        .collect();
+    assert_eq!(listed, expected);
+    for e in rows {
+        let (id, p, gold) = (
+            e["run"].as_str().unwrap(),
+            e["predictive"].as_str().unwrap(),
+            e["reference"].as_str().unwrap(),
+        );
+        let (a, g) = (col(&format!("{id}/{p}")), col(&format!("{gold}/exact")));
+        let n = a.len() as f64;
+        let diffs: Vec<f64> = a.iter().zip(&g).map(|(x, y)| (x - y).abs()).collect();
+        // predictions.csv prints 17 significant digits, so the sums agree to rounding.
+        let close = |key: &str, v: f64| {
+            let got = e[key].as_f64().unwrap();
+            assert!((got - v).abs() < 1e-12, "{id}/{p} {key}: {got} vs {v}");
+        };
+        close("mean_abs_diff", diffs.iter().sum::<f64>() / n);
+        close("max_abs_diff", diffs.iter().cloned().fold(0.0, f64::max));
+        let kl = |p: f64, q: f64| p * (p / q).ln() + (1.0 - p) * ((1.0 - p) / (1.0 - q)).ln();
+        close(
+            "mean_kl",
+            g.iter().zip(&a).map(|(&p, &q)| kl(p, q)).sum::<f64>() / n,
+        );
+        close(
+            "log_loss_diff",
+            metric(id, p, "log_loss") - metric(gold, "exact", "log_loss"),
+        );
+        close(
+            "ece_diff",
+            metric(id, p, "ece") - metric(gold, "exact", "ece"),
+        );
+        // Same model: the moment errors from the two posteriors in results.json.
+        let (m, v) = (
+            &run(id)["posterior"]["mean"],
+            &run(id)["posterior"]["cov_diag"],
+        );
+        let (gm, gv) = (
+            &run(gold)["posterior"]["mean"],
+            &run(gold)["posterior"]["cov_diag"],
+        );
+        let d = gm.as_array().unwrap().len();
+        let f = |x: &serde_json::Value, j: usize| x[j].as_f64().unwrap();
+        let worst_mean = (0..d)
+            .map(|j| (f(m, j) - f(gm, j)).abs() / f(gv, j).sqrt())
+            .fold(0.0, f64::max);
+        close("mean_err_sd_units", worst_mean);
+        let ratio = e["sd_ratio_max"].as_f64().unwrap();
+        for j in 0..d {
+            let r = (f(v, j) / f(gv, j)).sqrt();
+            assert!(
+                r.ln().abs() <= ratio.ln().abs() + 1e-12,
+                "{id}: sd ratio of w{j}"
+            );
+        }
+        // Pima's posteriors are close to Gaussian: every k-hat is below the PSIS warning.
+        let k = e["khat"].as_f64().unwrap();
+        assert_eq!(Some(k), run(id)["khat"].as_f64());
+        assert!(k < 0.7, "{id}: k-hat {k}");
+    }
+    let report = std::fs::read_to_string(tmp.path().join("g/report.md")).unwrap();
+    assert!(report.contains("## Approximation error against the gold standard"));
+}
+
+/// A small design (50 rows, 8 standard-normal features, strong true weights) whose posterior
+/// is far from Gaussian under a weak prior and close to it under a strong one.
+fn small_design(dir: &Path) -> std::path::PathBuf {
+    use rand::{RngExt, SeedableRng};
+    let mut rng = rand::rngs::Xoshiro256PlusPlus::seed_from_u64(5);
+    let normal = |rng: &mut rand::rngs::Xoshiro256PlusPlus| -> f64 {
+        // Box-Muller from two uniforms.
+        let (u, v): (f64, f64) = (rng.random(), rng.random());
+        (-2.0 * (1.0 - u).ln()).sqrt() * (std::f64::consts::TAU * v).cos()
+    };
+    let w: Vec<f64> = (0..8).map(|_| 3.0 * normal(&mut rng)).collect();
+    let mut csv = String::from("x1,x2,x3,x4,x5,x6,x7,x8,y\n");
+    for _ in 0..50 {
+        let x: Vec<f64> = (0..8).map(|_| normal(&mut rng)).collect();
+        let a: f64 = x.iter().zip(&w).map(|(x, w)| x * w).sum();
+        let y = u8::from(rng.random::<f64>() < 1.0 / (1.0 + (-a).exp()));
+        for v in &x {
+            csv.push_str(&format!("{v:.6},"));
+        }
+        csv.push_str(&format!("{y}\n"));
+    }
+    let path = dir.join("small.csv");
+    std::fs::write(&path, csv).unwrap();
+    path
+}
+
+#[test]
+fn khat_flags_the_laplace_approximation_of_a_weak_prior_on_little_data() {
+    let tmp = tempfile::tempdir().unwrap();
+    let data = small_design(tmp.path());
+    let khat = |precision: f64| {
+        let rec = run(
+            &plan(&format!(
+                "name = \"small\"\nseed = 3\n[data]\npath = {data:?}\ntarget = \"y\"\nsplit = {{ every = 5, offset = 4 }}\n\
+                 [prior]\nprecision = {precision}\n[[method]]\nid = \"laplace\"\nkind = \"logistic-laplace\"\n"
+            )),
+            &mut Silent,
+            None,
+        )
+        .unwrap();
+        rec.runs[0].khat.unwrap()
+    };
+    // Measured: 0.82 at lambda = 0.01 (the exact posterior is skewed far beyond the mode's
+    // curvature), 0.31 at lambda = 4; k-hat from 20,000 draws varies by about +-0.05.
+    let (weak, strong) = (khat(0.01), khat(4.0));
+    assert!(weak > 0.7, "weak prior: k-hat {weak}");
+    assert!(strong < 0.5, "strong prior: k-hat {strong}");
+}

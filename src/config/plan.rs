@@ -108,6 +108,8 @@ pub struct Evaluation {
     pub binning: Binning,
     /// Bootstrap resamples for the ECE interval (and `bayeslab compare`).
     pub resamples: usize,
+    /// Draws from each Gaussian posterior for its Pareto k-hat (0: no k-hat).
+    pub khat_draws: usize,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -254,6 +256,18 @@ impl Plan {
             raw.evaluation.resamples.unwrap_or(DEFAULT_RESAMPLES as u64),
             1,
         )?;
+        let khat_draws = ctx.count(
+            "[evaluation] khat_draws",
+            raw.evaluation
+                .khat_draws
+                .unwrap_or(crate::model::importance::KHAT_DRAWS as u64),
+            0,
+        )?;
+        if (1..100).contains(&khat_draws) {
+            return Err(ctx.err(format!(
+                "[evaluation] khat_draws = {khat_draws}: the Pareto fit needs at least 100 draws (20000 gives k-hat to about +-0.05); use 0 to skip k-hat"
+            )));
+        }
         if raw.methods.is_empty() && posteriors.is_empty() {
             return Err(ctx.err(
                 "no [[method]] tables: add at least one, e.g.\n[[method]]\nkind = \"logistic-laplace\"\n(or a [[posterior]] table for the approximation lab)",
@@ -314,6 +328,7 @@ impl Plan {
                 calibration_bins,
                 binning,
                 resamples,
+                khat_draws,
             },
             methods,
             sweep: None,

@@ -118,6 +118,7 @@ pub struct RawEvaluation {
     pub calibration_bins: Option<u64>,
     pub calibration_binning: Option<String>,
     pub resamples: Option<u64>,
+    pub khat_draws: Option<u64>,
 }
 
 #[derive(Debug, Clone, Deserialize, Serialize)]

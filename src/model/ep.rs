@@ -257,6 +257,10 @@ impl Predictor for EpPredictor {
                 .collect(),
         )
     }
+
+    fn gaussian(&self) -> Option<(Vec<f64>, Mat<f64>)> {
+        Some((self.mu.clone(), self.sigma.clone()))
+    }
 }
 
 /// `ep-probit` (sweeps in row order until converged) and `adf-probit` (one pass, seeded order).

@@ -2,7 +2,7 @@
 //! w ~ N(m, H^{-1}), so every predictive depends on x only through the activation's mean and
 //! variance (MATH.md 1.4).
 
-use faer::MatRef;
+use faer::{Mat, MatRef};
 use rand_distr::{Distribution, StandardNormal};
 
 use super::gaussian::{Activations, GaussianPosterior};
@@ -57,6 +57,12 @@ impl Predictor for LinearPredictor {
             Link::Logistic => predictive::predict(kind, &act, settings, rng),
             Link::Probit => probit_predict(kind, &act, settings.mc_samples, rng),
         })
+    }
+
+    fn gaussian(&self) -> Option<(Vec<f64>, Mat<f64>)> {
+        self.posterior
+            .as_ref()
+            .map(|p| (p.mean.clone(), p.precision.inverse()))
     }
 }
 

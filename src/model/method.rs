@@ -5,7 +5,7 @@
 use std::path::Path;
 use std::sync::atomic::AtomicBool;
 
-use faer::MatRef;
+use faer::{Mat, MatRef};
 
 use super::predictive::PredictiveSettings;
 use super::{ep, generative, gibbs, logistic, probit, softmax, MethodKind, PredictiveKind};
@@ -40,6 +40,13 @@ pub trait Predictor {
 
     /// Convergence diagnostics of a sampler: (largest split-R-hat, smallest bulk ESS).
     fn diagnostics(&self) -> Option<(f64, f64)> {
+        None
+    }
+
+    /// A Gaussian posterior over the weights as (mean, covariance), for methods that
+    /// approximate the posterior by one (Laplace, EP, ADF); the importance-sampling check
+    /// (model/importance.rs) uses it as a proposal.
+    fn gaussian(&self) -> Option<(Vec<f64>, Mat<f64>)> {
         None
     }
 }

@@ -7,6 +7,7 @@ pub mod ep;
 pub mod gaussian;
 pub mod generative;
 pub mod gibbs;
+pub mod importance;
 pub mod laplace;
 pub mod linear;
 pub mod logistic;
@@ -19,6 +20,13 @@ pub use gaussian::GaussianPosterior;
 pub use predictive::PredictiveKind;
 
 use PredictiveKind::{Exact, Mc, Plugin};
+
+/// p(y = 1 | w, x) of the binary linear models: sigma(w^T x) or Phi(w^T x / noise).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Likelihood {
+    Logistic,
+    Probit { noise: f64 },
+}
 
 /// The method kinds an experiment can name in `[[method]] kind = "..."`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -92,6 +100,28 @@ impl MethodKind {
 
     pub fn parse(name: &str) -> Option<Self> {
         Self::ALL.into_iter().find(|k| k.name() == name)
+    }
+
+    /// The likelihood of a binary linear model, p(y = 1 | w, x): what the exact posterior of
+    /// the method's model is built from (`noise` is the probit beta of the EP/ADF/Gibbs
+    /// kinds; probit-laplace has beta = 1). `None` for multiclass and generative models.
+    pub fn likelihood(self, noise: f64) -> Option<Likelihood> {
+        match self {
+            MethodKind::LogisticMle
+            | MethodKind::LogisticMap
+            | MethodKind::LogisticLaplace
+            | MethodKind::GibbsLogistic => Some(Likelihood::Logistic),
+            MethodKind::ProbitLaplace => Some(Likelihood::Probit { noise: 1.0 }),
+            MethodKind::EpProbit | MethodKind::AdfProbit | MethodKind::GibbsProbit => {
+                Some(Likelihood::Probit { noise })
+            }
+            _ => None,
+        }
+    }
+
+    /// Whether the method samples the exact posterior (the gold standard of its model).
+    pub fn is_gold(self) -> bool {
+        matches!(self, MethodKind::GibbsLogistic | MethodKind::GibbsProbit)
     }
 
     /// Whether the method yields a posterior over the weights.

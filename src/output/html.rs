@@ -268,6 +268,16 @@ fn classification(s: &mut String, r: &ExperimentRecord, figures: &[Figure]) {
     }
     figures_with_prefix(s, figures, "convergence-");
 
+    if let Some(t) = tables::approximation_error(r) {
+        let _ = writeln!(s, "<h2>Approximation error against the gold standard</h2>");
+        table(s, &t);
+        let _ = writeln!(
+            s,
+            "<p>{}</p>",
+            escape(&tables::APPROXIMATION_ERROR_NOTE.replace('`', ""))
+        );
+    }
+
     if let Some(t) = tables::weights(r) {
         let _ = writeln!(s, "<h2>Weights</h2>");
         figures_with_prefix(s, figures, "weights");

@@ -138,6 +138,12 @@ pub fn report(r: &ExperimentRecord, figures: &[Figure]) -> String {
     figure(&mut s, figures, "convergence-objective");
     figure(&mut s, figures, "convergence-sampler");
 
+    if let Some(t) = tables::approximation_error(r) {
+        let _ = writeln!(s, "## Approximation error against the gold standard\n");
+        table(&mut s, &t);
+        let _ = writeln!(s, "{}\n", tables::APPROXIMATION_ERROR_NOTE);
+    }
+
     if let Some(t) = tables::weights(r) {
         let _ = writeln!(
             s,
