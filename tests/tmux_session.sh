@@ -17,9 +17,10 @@ trap cleanup EXIT
 cp -r "$root/experiments" "$root/datasets" "$work/"
 
 pane() { t capture-pane -p -t s; }
-# Wait (polling) until the pane shows $1; the cap only stops a hung session from hanging CI.
+# Wait (polling) until the pane shows $1, for at most $2 seconds (default 120); the cap only
+# stops a hung session from hanging CI.
 wait_for() {
-  for _ in $(seq 1 600); do
+  for _ in $(seq 1 $((${2:-120} * 5))); do
     if pane | grep -qF -- "$1"; then return 0; fi
     sleep 0.2
   done
@@ -78,7 +79,8 @@ wait_for "r runs the selected experiment"
 press r
 wait_for "kept/chain"
 wait_for "split-R-hat  npreg"
-wait_for "finished: 4-7 show the results"
+# Two samplers, the approximation-error table and k-hat: minutes on a loaded debug build.
+wait_for "finished: 4-7 show the results" 900
 wait_for "all weights:  split-R-hat max"
 press k; wait_for "gibbs — 4 chains"
 press t; wait_for "objective E(w)"
