@@ -1,6 +1,7 @@
 //! Frame render time of the workbench at 120x40 with every plot populated: each screen of
 //! a finished experiment (breast_cancer: its gradient-descent run leaves thousands of
-//! iterates on the Live plots; digits_1v8: the posterior heatmaps), drawn through ratatui's
+//! iterates on the Live plots; digits_1v8: the posterior heatmaps; gibbs_vs_laplace: the
+//! samplers' chain traces beside the convergence plots), drawn through ratatui's
 //! TestBackend, so the figure includes layout, widgets and the buffer diff.
 //! Run with `cargo bench --bench frame`; the README records the result.
 
@@ -37,7 +38,7 @@ fn finished(file: &str) -> App {
 
 fn frames(c: &mut Criterion) {
     let mut terminal = Terminal::new(TestBackend::new(120, 40)).expect("test backend");
-    for file in ["breast_cancer", "digits_1v8"] {
+    for file in ["breast_cancer", "digits_1v8", "gibbs_vs_laplace"] {
         let mut app = finished(file);
         for (k, screen) in [
             ('1', "experiments"),

@@ -48,7 +48,7 @@ impl Observer for Silent {
 
 impl Monitor for Silent {}
 
-/// Records every iterate for trace.csv and forwards it to the monitor.
+/// Records every iterate for trace.csv and forwards it, and any sampler draws, to the monitor.
 struct Recorder<'a> {
     rows: Vec<TraceRow>,
     monitor: &'a mut dyn Monitor,
@@ -61,6 +61,14 @@ impl Observer for Recorder<'_> {
             iterate: iterate.clone(),
         });
         self.monitor.observe(run, iterate);
+    }
+
+    fn wants_draws(&self) -> bool {
+        self.monitor.wants_draws()
+    }
+
+    fn draws(&mut self, run: &str, batch: &crate::optim::DrawBatch) {
+        self.monitor.draws(run, batch);
     }
 }
 

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Drive the real bayeslab binary in a tmux pane as a person would: open the workbench, run
 # the quickstart, visit every screen, open the help, export, quit; then check that the
-# terminal is back to normal (alternate screen off, cursor shown, the shell answers).
+# terminal is back to normal (alternate screen off, cursor shown, the shell answers). Then
+# run gibbs_vs_laplace and watch the chain traces and R-hat of its samplers on Live.
 # Usage: tests/tmux_session.sh path/to/bayeslab   (run from the repository root)
 set -euo pipefail
 bin=$(realpath "$1")
@@ -16,9 +17,10 @@ trap cleanup EXIT
 cp -r "$root/experiments" "$root/datasets" "$work/"
 
 pane() { t capture-pane -p -t s; }
-# Wait (polling) until the pane shows $1; the cap only stops a hung session from hanging CI.
+# Wait (polling) until the pane shows $1, for at most $2 seconds (default 120); the cap only
+# stops a hung session from hanging CI.
 wait_for() {
-  for _ in $(seq 1 600); do
+  for _ in $(seq 1 $((${2:-120} * 5))); do
     if pane | grep -qF -- "$1"; then return 0; fi
     sleep 0.2
   done
@@ -53,15 +55,35 @@ press e; wait_for "exported to runs/quickstart/"
 for f in results.json predictions.csv trace.csv report.md report.html; do
   test -s "$work/runs/quickstart/$f" || { echo "export did not write $f" >&2; exit 1; }
 done
-press q
-# Type only once the program has left the alternate screen, so the shell gets the keys.
-for _ in $(seq 1 300); do
-  test "$(t display-message -p -t s '#{alternate_on}')" = 0 && break
-  sleep 0.2
-done
-sleep 0.5
-press "echo restored-\$?" Enter
-wait_for "restored-0"
-test "$(t display-message -p -t s '#{alternate_on}')" = 0 || { echo "still on the alternate screen" >&2; exit 1; }
-test "$(t display-message -p -t s '#{cursor_flag}')" = 1 || { echo "cursor still hidden" >&2; exit 1; }
+# Quit, then check that the shell is back: off the alternate screen, cursor shown, and it
+# answers ($1 tells the runs apart).
+quit_and_check() {
+  press q
+  # Type only once the program has left the alternate screen, so the shell gets the keys.
+  for _ in $(seq 1 300); do
+    test "$(t display-message -p -t s '#{alternate_on}')" = 0 && break
+    sleep 0.2
+  done
+  sleep 0.5
+  press "echo $1-\$?" Enter
+  wait_for "$1-0"
+  test "$(t display-message -p -t s '#{alternate_on}')" = 0 || { echo "still on the alternate screen" >&2; exit 1; }
+  test "$(t display-message -p -t s '#{cursor_flag}')" = 1 || { echo "cursor still hidden" >&2; exit 1; }
+}
+quit_and_check restored
+
+# The samplers: Live traces every chain of the Gibbs runs and updates their R-hat as the
+# draws arrive, then the finished run's R-hat over all weights.
+press "clear; $bin tui experiments/gibbs_vs_laplace.toml" Enter
+wait_for "r runs the selected experiment"
+press r
+wait_for "kept/chain"
+wait_for "split-R-hat  npreg"
+# Two samplers, the approximation-error table and k-hat: minutes on a loaded debug build.
+wait_for "finished: 4-7 show the results" 900
+wait_for "all weights:  split-R-hat max"
+press k; wait_for "gibbs — 4 chains"
+press t; wait_for "objective E(w)"
+press 4; wait_for "gibbs-probit/exact"
+quit_and_check restored-again
 echo "tmux session: ok"

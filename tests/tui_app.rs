@@ -199,3 +199,78 @@ fn export_writes_the_report_and_says_where() {
         assert!(dir.path().join("runs/spector").join(f).is_file(), "{f}");
     }
 }
+
+#[test]
+fn samplers_get_chain_traces_and_live_picks_which_one_is_shown() {
+    let mut app = finished("gibbs_vs_laplace");
+    let s = app.session.as_ref().unwrap();
+    let ids: Vec<&str> = s.runs.iter().map(|r| r.id.as_str()).collect();
+    assert_eq!(
+        ids,
+        ["laplace", "gibbs", "probit-laplace", "ep", "gibbs-probit"]
+    );
+    // Only the samplers have traces: every sweep and kept draw of all 4 chains arrived.
+    let sampled: Vec<usize> = (0..5).filter(|&i| s.runs[i].traces.is_some()).collect();
+    assert_eq!(sampled, [1, 4]);
+    let record = s.record.as_ref().unwrap();
+    for &i in &sampled {
+        let t = s.runs[i].traces.as_ref().unwrap();
+        assert_eq!(t.names, ["npreg", "glu", "bp"], "the first three features");
+        assert_eq!(t.chains.len(), 4);
+        assert_eq!((t.sweeps(), t.kept(), t.rhat_draws), (1200, 1000, 1000));
+        // The traced weights' R-hat is part of the record's maximum over all weights.
+        let d = record.runs[i].diagnostics.unwrap();
+        let live = t.rhat_max().unwrap();
+        assert!(
+            live <= d.rhat_max && live > 0.99,
+            "{live} vs {}",
+            d.rhat_max
+        );
+        assert_eq!(s.runs[i].diagnostics, Some(d));
+        assert_eq!(s.runs[i].ratio(), 1.0);
+    }
+    // Live follows the last sampler; Up/Down step between samplers; t hides the panel.
+    assert_eq!(s.traced_run(app.picks.trace), Some(4));
+    app.update(ch('3'));
+    app.update(key(KeyCode::Up));
+    assert_eq!(app.picks.trace, Some(1));
+    app.update(ch('k'));
+    assert_eq!(app.picks.trace, Some(1), "stays on the first sampler");
+    app.update(ch('j'));
+    assert_eq!(app.picks.trace, Some(4));
+    app.update(ch('t'));
+    assert!(app.picks.hide_traces);
+    app.update(ch('t'));
+    assert!(!app.picks.hide_traces);
+    // A run without samplers has no traces to show.
+    let quick = finished("quickstart");
+    let s = quick.session.as_ref().unwrap();
+    assert!(s.runs.iter().all(|r| r.traces.is_none()));
+    assert_eq!(s.traced_run(None), None);
+}
+
+#[test]
+fn chains_that_have_not_mixed_are_flagged_when_the_run_finishes() {
+    let app = tui_support::finished_file("tests/fixtures/short_chains.toml");
+    let s = app.session.as_ref().unwrap();
+    let d = s.runs[1].diagnostics.unwrap();
+    assert!(
+        d.rhat_max > 1.01,
+        "8 draws from far-apart starts: {}",
+        d.rhat_max
+    );
+    assert!(app.status.error);
+    assert!(
+        app.status.text.contains("gibbs have not mixed"),
+        "{}",
+        app.status.text
+    );
+    let record = s.record.as_ref().unwrap();
+    let rows = bayeslab::tui::screen::result_rows(record, &app.picks);
+    let flagged: Vec<&str> = rows
+        .iter()
+        .filter(|r| r.unmixed)
+        .map(|r| r.label.as_str())
+        .collect();
+    assert_eq!(flagged, ["gibbs/plugin", "gibbs/exact"]);
+}

@@ -115,3 +115,159 @@ fn reparameterisation_screen_steps_through_subsets_and_posteriors() {
         assert!(screen.contains(name), "{name} missing:\n{screen}");
     }
 }
+
+#[test]
+fn sampler_traces_on_live() {
+    let mut app = finished("gibbs_vs_laplace");
+    app.update(ch('3'));
+    let screen = draw(&app, 120, 40).backend().to_string();
+    for text in [
+        "gibbs-probit — 4 chains",
+        "split-R-hat",
+        "npreg",
+        "glu",
+        "bp",
+        "mixed",
+    ] {
+        assert!(screen.contains(text), "{text} missing:\n{screen}");
+    }
+    assert!(!screen.contains("NOT MIXED"), "{screen}");
+    // Both the traces and the convergence plots at 120x40; the traces alone at 80x24.
+    assert!(screen.contains("objective E(w)"));
+    assert!(!draw(&app, 80, 24)
+        .backend()
+        .to_string()
+        .contains("objective E(w)"));
+    snap(&app, "gibbs_live");
+    // t hides the traces, bringing the convergence plots back at 80x24.
+    app.update(ch('t'));
+    let small = draw(&app, 80, 24).backend().to_string();
+    assert!(small.contains("objective E(w)") && !small.contains("split-R-hat"));
+}
+
+/// gibbs_vs_laplace stopped in the middle of its `gibbs` run, the same every time: the real
+/// events up to the start of `gibbs`, then its chains' real draws re-sent in batches of 100
+/// sweeps up to sweep `upto` (chain 3 lagging 100 behind), with chain 0's iterates.
+fn gibbs_mid_run(upto: usize) -> App {
+    use bayeslab::optim::DrawBatch;
+    use bayeslab::tui::{Command, Event, Progress};
+    let mut app = tui_support::app_on("gibbs_vs_laplace");
+    let Some(Command::Start { job, plan }) = app.update(ch('r')) else {
+        panic!("no start")
+    };
+    let (tx, rx) = std::sync::mpsc::channel();
+    bayeslab::tui::worker::run_blocking(
+        job,
+        &plan,
+        &tx,
+        &std::sync::atomic::AtomicBool::new(false),
+    );
+    drop(tx);
+    let (mut before, mut iterates, mut sweeps) = (Vec::new(), Vec::new(), vec![Vec::new(); 4]);
+    let (mut weights, mut schedule, mut started) = (Vec::new(), None, false);
+    for event in rx {
+        match event {
+            Event::Progress {
+                progress:
+                    Progress::Draws {
+                        run,
+                        weights: w,
+                        batch,
+                    },
+                ..
+            } if run == "gibbs" => {
+                sweeps[batch.chain].extend(batch.w);
+                (weights, schedule) = (w, Some(batch.schedule));
+            }
+            Event::Progress {
+                progress: Progress::Iterate { run, iterate },
+                ..
+            } if run == "gibbs" => iterates.push(iterate),
+            e if !started => {
+                started = matches!(&e, Event::Progress { progress: Progress::RunStarted { id, .. }, .. } if id == "gibbs");
+                before.push(e);
+            }
+            _ => {}
+        }
+    }
+    for e in before {
+        app.update(e);
+    }
+    for iterate in iterates.into_iter().take(upto) {
+        app.update(Event::Progress {
+            job,
+            progress: Progress::Iterate {
+                run: "gibbs".into(),
+                iterate,
+            },
+        });
+    }
+    for start in (0..upto).step_by(100) {
+        for (chain, w) in sweeps.iter().enumerate() {
+            if chain == 3 && start + 100 >= upto {
+                continue;
+            }
+            let batch = DrawBatch {
+                chain,
+                schedule: schedule.unwrap(),
+                first_sweep: start + 1,
+                w: w[start..start + 100].to_vec(),
+            };
+            app.update(Event::Progress {
+                job,
+                progress: Progress::Draws {
+                    run: "gibbs".into(),
+                    weights: weights.clone(),
+                    batch,
+                },
+            });
+        }
+    }
+    app
+}
+
+#[test]
+fn sampler_traces_while_the_chains_run() {
+    // Chain 3 at the end of its burn-in: no R-hat yet.
+    let app = gibbs_mid_run(300);
+    let t = app.session.as_ref().unwrap().runs[1]
+        .traces
+        .as_ref()
+        .unwrap();
+    assert_eq!((t.sweeps(), t.kept()), (200, 0));
+    let screen = draw(&app, 80, 24).backend().to_string();
+    assert!(
+        screen.contains("until every chain has 4 kept draws"),
+        "{screen}"
+    );
+    assert!(screen.contains("sweep 200/1200"), "{screen}");
+    // 200 kept draws of every chain (chain 3 lagging at sweep 400): the live R-hat.
+    let app = gibbs_mid_run(500);
+    let t = app.session.as_ref().unwrap().runs[1]
+        .traces
+        .as_ref()
+        .unwrap();
+    assert_eq!((t.sweeps(), t.kept()), (400, 200));
+    assert_eq!(t.rhat_draws, 200);
+    let screen = draw(&app, 120, 40).backend().to_string();
+    assert!(screen.contains("sweep 400/1200"), "{screen}");
+    assert!(screen.contains("(200 draws/chain)"), "{screen}");
+    snap(&app, "gibbs_live_running");
+}
+
+#[test]
+fn unmixed_chains_are_flagged_on_results_and_live() {
+    let mut app = tui_support::finished_file("tests/fixtures/short_chains.toml");
+    app.update(ch('4'));
+    let screen = draw(&app, 80, 24).backend().to_string();
+    assert!(screen.contains("gibbs/exact !"), "{screen}");
+    assert!(
+        screen.contains("chains NOT MIXED — split-R-hat"),
+        "{screen}"
+    );
+    snap(&app, "unmixed_results");
+    app.update(ch('3'));
+    let screen = draw(&app, 120, 40).backend().to_string();
+    assert!(screen.contains("R-hat max 1.458 NOT MIXED"), "{screen}");
+    snap(&app, "unmixed_live");
+}

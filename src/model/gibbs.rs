@@ -8,10 +8,13 @@
 //!   w | z ~ N(V X^T z, V), V^{-1} = X^T X + lambda I, factored once.
 //!
 //! Several seeded chains, started far apart, run in parallel threads; their draws give the
-//! posterior and predictive, with split-R-hat and bulk ESS (model/diagnostics.rs).
+//! posterior and predictive, with split-R-hat and bulk ESS (model/diagnostics.rs). The
+//! threads send their progress to the calling thread, which alone holds the observer: chain
+//! 0's E(w) at each sweep (the trace) and, to an observer that asks, every chain's draws.
 
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::Instant;
+use std::sync::mpsc::{self, Sender};
+use std::time::{Duration, Instant};
 
 use faer::{Mat, MatRef};
 use rand::RngExt;
@@ -28,7 +31,7 @@ use crate::numeric::linalg::{mat_t_vec, mat_vec, norm2, weighted_gram, Cholesky}
 use crate::numeric::polya_gamma;
 use crate::numeric::rng::{stream, Stream};
 use crate::numeric::special::{norm_cdf, sigmoid};
-use crate::optim::{Iterate, Objective, Observer, Outcome, Termination};
+use crate::optim::{DrawBatch, Iterate, Objective, Observer, Outcome, Schedule, Termination};
 
 /// The sampled model: the Pólya-Gamma sweep needs X^T kappa, the Albert-Chib sweep the one
 /// Cholesky factor of X^T X + lambda I.
@@ -44,9 +47,7 @@ struct Problem<'a> {
     y: &'a [f64],
     sweep: Sweep,
     precision: f64,
-    burn_in: usize,
-    draws: usize,
-    thin: usize,
+    schedule: Schedule,
     seed: u64,
     id: &'a str,
     cancel: Option<&'a AtomicBool>,
@@ -55,10 +56,6 @@ struct Problem<'a> {
 type Draws = Vec<Vec<f64>>;
 
 impl Problem<'_> {
-    fn sweeps(&self) -> usize {
-        self.burn_in + self.draws * self.thin
-    }
-
     /// One step of the chain from `w`.
     fn step(&self, w: &[f64], rng: &mut Stream) -> std::result::Result<Vec<f64>, NumericError> {
         let a = mat_vec(self.x, w);
@@ -90,12 +87,11 @@ impl Problem<'_> {
         }
     }
 
-    /// One chain's kept draws (draws x D); `None` when cancelled. Chain 0 reports each sweep
-    /// to `observer`: the objective and gradient norm at the draw.
+    /// One chain's kept draws (draws x D); `None` when cancelled. Every sweep goes to `feed`.
     fn chain(
         &self,
         c: usize,
-        mut report: Option<(&dyn Objective, &mut dyn Observer)>,
+        feed: &mut Feed<'_>,
     ) -> std::result::Result<Option<Draws>, NumericError> {
         let mut rng = stream(self.seed, &format!("{}/gibbs/chain{c}", self.id));
         // Over-dispersed starts, so that R-hat can see chains that have not met yet.
@@ -105,28 +101,103 @@ impl Problem<'_> {
                 2.0 * z
             })
             .collect();
-        let mut kept = Vec::with_capacity(self.draws);
-        let start = Instant::now();
-        for sweep in 0..self.sweeps() {
+        let mut kept = Vec::with_capacity(self.schedule.draws);
+        for sweep in 1..=self.schedule.sweeps() {
             if self.cancel.is_some_and(|f| f.load(Ordering::Relaxed)) {
                 return Ok(None);
             }
             w = self.step(&w, &mut rng)?;
-            if let Some((objective, observer)) = report.as_mut() {
-                let iterate = Iterate {
-                    iteration: sweep + 1,
-                    objective: objective.value(&w),
-                    grad_norm: norm2(&objective.gradient(&w)),
-                    step: 1.0,
-                    elapsed_s: start.elapsed().as_secs_f64(),
-                };
-                observer.observe(self.id, &iterate);
-            }
-            if sweep >= self.burn_in && (sweep - self.burn_in).is_multiple_of(self.thin) {
+            feed.sweep(sweep, &w);
+            if self.schedule.keeps(sweep) {
                 kept.push(w.clone());
             }
         }
+        feed.flush();
         Ok(Some(kept))
+    }
+}
+
+/// What a chain thread tells the calling thread, which alone holds the observer.
+enum Report {
+    /// Chain 0's objective and gradient norm at each sweep: its rows of trace.csv.
+    Iterates(Vec<Iterate>),
+    Draws(DrawBatch),
+}
+
+/// How long a chain gathers sweeps before sending them: often enough for a live plot, and
+/// at most 20 messages a second per chain however fast a sweep is.
+const FLUSH_EVERY: Duration = Duration::from_millis(50);
+
+/// One chain's outbox: chain 0's iterates (E(w) and |grad E| at each draw) and, when the
+/// observer wants them, every chain's draws, sent in batches.
+struct Feed<'a> {
+    tx: Sender<Report>,
+    objective: Option<&'a (dyn Objective + Sync)>,
+    start: Instant,
+    last_flush: Instant,
+    iterates: Vec<Iterate>,
+    batch: Option<DrawBatch>,
+}
+
+impl<'a> Feed<'a> {
+    fn new(
+        tx: Sender<Report>,
+        chain: usize,
+        schedule: Schedule,
+        objective: Option<&'a (dyn Objective + Sync)>,
+        draws: bool,
+    ) -> Self {
+        Feed {
+            tx,
+            objective,
+            start: Instant::now(),
+            last_flush: Instant::now(),
+            iterates: Vec::new(),
+            batch: draws.then(|| DrawBatch {
+                chain,
+                schedule,
+                first_sweep: 1,
+                w: Vec::new(),
+            }),
+        }
+    }
+
+    fn sweep(&mut self, sweep: usize, w: &[f64]) {
+        if let Some(objective) = self.objective {
+            self.iterates.push(Iterate {
+                iteration: sweep,
+                objective: objective.value(w),
+                grad_norm: norm2(&objective.gradient(w)),
+                step: 1.0,
+                elapsed_s: self.start.elapsed().as_secs_f64(),
+            });
+        }
+        if let Some(batch) = &mut self.batch {
+            if batch.w.is_empty() {
+                batch.first_sweep = sweep;
+            }
+            batch.w.push(w.to_vec());
+        }
+        if self.last_flush.elapsed() >= FLUSH_EVERY {
+            self.flush();
+        }
+    }
+
+    /// Send what has gathered. A send fails only once the receiver has gone, when nobody
+    /// is left to tell.
+    fn flush(&mut self) {
+        self.last_flush = Instant::now();
+        if !self.iterates.is_empty() {
+            let _ = self
+                .tx
+                .send(Report::Iterates(std::mem::take(&mut self.iterates)));
+        }
+        if let Some(batch) = self.batch.as_mut().filter(|b| !b.w.is_empty()) {
+            let w = std::mem::take(&mut batch.w);
+            let _ = self
+                .tx
+                .send(Report::Draws(DrawBatch { w, ..batch.clone() }));
+        }
     }
 }
 
@@ -168,38 +239,25 @@ pub fn fit_method(input: &FitInput<'_>, observer: &mut dyn Observer) -> Result<F
         y: input.y,
         sweep,
         precision: input.precision,
-        burn_in: o.burn_in,
-        draws: o.draws,
-        thin: o.thin,
+        schedule: Schedule {
+            chains: o.chains,
+            draws: o.draws,
+            burn_in: o.burn_in,
+            thin: o.thin,
+        },
         seed: input.seed,
         id: input.run(),
         cancel: input.cancel,
     };
     let logistic = LogisticObjective::new(x, input.y, input.precision);
     let probit_objective = ProbitObjective::new(x, input.y, input.precision);
-    let objective: &dyn Objective = if probit { &probit_objective } else { &logistic };
-    let results: Vec<std::result::Result<Option<Draws>, NumericError>> = std::thread::scope(|s| {
-        let handles: Vec<_> = (1..o.chains)
-            .map(|c| {
-                let problem = &problem;
-                s.spawn(move || problem.chain(c, None))
-            })
-            .collect();
-        let first = problem.chain(0, Some((objective, observer)));
-        let panicked = || Err(NumericError::NonFinite("a Gibbs chain panicked".into()));
-        std::iter::once(first)
-            .chain(
-                handles
-                    .into_iter()
-                    .map(|h| h.join().unwrap_or_else(|_| panicked())),
-            )
-            .collect()
-    });
+    let objective: &(dyn Objective + Sync) = if probit { &probit_objective } else { &logistic };
+    let results = run_chains(&problem, objective, observer);
     let mut chains = Vec::with_capacity(results.len());
     for r in results {
         match r? {
             Some(c) => chains.push(c),
-            None => return Ok(cancelled(input.x.ncols(), problem.sweeps())),
+            None => return Ok(cancelled(input.x.ncols(), problem.schedule.sweeps())),
         }
     }
     let link = if probit {
@@ -214,7 +272,7 @@ pub fn fit_method(input: &FitInput<'_>, observer: &mut dyn Observer) -> Result<F
         weights: mean.clone(),
         outcome: Outcome {
             termination: Termination::Converged,
-            iterations: problem.sweeps(),
+            iterations: problem.schedule.sweeps(),
         },
         posterior: Some(PosteriorSummary {
             mean,
@@ -222,6 +280,44 @@ pub fn fit_method(input: &FitInput<'_>, observer: &mut dyn Observer) -> Result<F
             log_evidence: None,
         }),
         predictor: Box::new(predictor),
+    })
+}
+
+/// Every chain in its own thread, each with its own seeded stream (so the draws do not
+/// depend on the threads' timing); this thread passes their reports to `observer` as they
+/// arrive and returns the chains' results in chain order.
+fn run_chains(
+    problem: &Problem<'_>,
+    objective: &(dyn Objective + Sync),
+    observer: &mut dyn Observer,
+) -> Vec<std::result::Result<Option<Draws>, NumericError>> {
+    let draws = observer.wants_draws();
+    let (tx, rx) = mpsc::channel();
+    std::thread::scope(|s| {
+        let handles: Vec<_> = (0..problem.schedule.chains)
+            .map(|c| {
+                let first = (c == 0).then_some(objective);
+                let mut feed = Feed::new(tx.clone(), c, problem.schedule, first, draws);
+                s.spawn(move || problem.chain(c, &mut feed))
+            })
+            .collect();
+        // The loop ends when every chain has finished (or panicked) and dropped its sender.
+        drop(tx);
+        for report in rx {
+            match report {
+                Report::Iterates(iterates) => {
+                    for it in &iterates {
+                        observer.observe(problem.id, it);
+                    }
+                }
+                Report::Draws(batch) => observer.draws(problem.id, &batch),
+            }
+        }
+        let panicked = || Err(NumericError::NonFinite("a Gibbs chain panicked".into()));
+        handles
+            .into_iter()
+            .map(|h| h.join().unwrap_or_else(|_| panicked()))
+            .collect()
     })
 }
 
@@ -468,6 +564,100 @@ mod tests {
                 post.cov_diag[j]
             );
         }
+    }
+
+    /// Every iterate and draw batch a sampler reports.
+    #[derive(Default)]
+    struct Collect {
+        iterates: Vec<Iterate>,
+        batches: Vec<DrawBatch>,
+    }
+
+    impl Observer for Collect {
+        fn observe(&mut self, _run: &str, iterate: &Iterate) {
+            self.iterates.push(iterate.clone());
+        }
+        fn wants_draws(&self) -> bool {
+            true
+        }
+        fn draws(&mut self, _run: &str, batch: &DrawBatch) {
+            self.batches.push(batch.clone());
+        }
+    }
+
+    #[test]
+    fn the_draws_sent_to_observers_are_the_draws_the_posterior_is_made_of() {
+        let x = Mat::<f64>::from_fn(30, 2, |i, j| {
+            if j == 0 {
+                1.0
+            } else {
+                ((i as f64) * 0.37).cos() * 1.3
+            }
+        });
+        let y: Vec<f64> = (0..30).map(|i| f64::from(u8::from(i % 3 != 0))).collect();
+        let m = method("chains = 3\ndraws = 40\nburn_in = 7\nthin = 3");
+        let cols = vec!["intercept".to_string(), "x".to_string()];
+        let input = FitInput {
+            file: std::path::Path::new("t.toml"),
+            method: &m,
+            precision: 1.0,
+            seed: 11,
+            x: x.as_ref(),
+            y: &y,
+            classes: 2,
+            intercept: true,
+            columns: &cols,
+            cancel: None,
+        };
+        let mut seen = Collect::default();
+        let fit = fit_method(&input, &mut seen).unwrap();
+        // Per chain: every sweep 1..=7 + 40 * 3 once, in order, and the kept ones at
+        // sweeps 8, 11, ..., 125.
+        let mut chains: Vec<Draws> = vec![Vec::new(); 3];
+        let mut states: Vec<Draws> = vec![Vec::new(); 3];
+        for b in &seen.batches {
+            assert_eq!(
+                b.first_sweep,
+                states[b.chain].len() + 1,
+                "chain {}",
+                b.chain
+            );
+            let kept_sweeps: Vec<usize> = b.sweeps().filter(|s| s.2).map(|s| s.0).collect();
+            assert!(kept_sweeps.iter().all(|n| n >= &8 && (n - 8) % 3 == 0));
+            states[b.chain].extend(b.w.iter().cloned());
+            chains[b.chain].extend(b.kept().map(<[f64]>::to_vec));
+        }
+        assert!(states.iter().all(|c| c.len() == 127));
+        assert!(chains.iter().all(|c| c.len() == 40));
+        // The posterior moments and R-hat, recomputed from the forwarded draws alone.
+        let pooled: Draws = chains.iter().flatten().cloned().collect();
+        let s = pooled.len() as f64;
+        let post = fit.posterior.as_ref().unwrap();
+        for j in 0..2 {
+            let mean = pooled.iter().map(|w| w[j]).sum::<f64>() / s;
+            let var = pooled.iter().map(|w| (w[j] - mean).powi(2)).sum::<f64>() / (s - 1.0);
+            assert_eq!(post.mean[j], mean, "w{j}");
+            assert_eq!(post.cov_diag[j], var, "w{j}");
+        }
+        let rhat = (0..2)
+            .map(|j| {
+                let cj: Draws = chains
+                    .iter()
+                    .map(|c| c.iter().map(|w| w[j]).collect())
+                    .collect();
+                split_rhat(&cj)
+            })
+            .fold(1.0, f64::max);
+        assert_eq!(fit.predictor.diagnostics().unwrap().0, rhat);
+        // Chain 0's iterates are E(w) at its own draws, sweep by sweep.
+        let obj = LogisticObjective::new(x.as_ref(), &y, 1.0);
+        assert_eq!(seen.iterates.len(), 127);
+        for (it, w) in seen.iterates.iter().zip(&states[0]) {
+            assert_eq!(it.objective, obj.value(w), "sweep {}", it.iteration);
+        }
+        // An observer that does not ask for draws gets the same fit.
+        let quiet = fit_method(&input, &mut |_: &str, _: &Iterate| {}).unwrap();
+        assert_eq!(quiet.posterior.unwrap().mean, post.mean);
     }
 
     #[test]

@@ -1,6 +1,7 @@
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
+use super::draws::DrawBatch;
 use crate::error::NumericError;
 
 /// One observed iteration. Iteration 0 is the starting point.
@@ -18,6 +19,16 @@ pub struct Iterate {
 /// Anything that watches iterations: the trace recorder, a progress line, the TUI.
 pub trait Observer {
     fn observe(&mut self, run: &str, iterate: &Iterate);
+
+    /// Whether to be sent the draws of every chain of a sampler ([`Observer::draws`]); a
+    /// sampler copies nothing for an observer that says no.
+    fn wants_draws(&self) -> bool {
+        false
+    }
+
+    /// Consecutive draws of one chain of the sampler `run`, sent a few times a second per
+    /// chain (and once more at the end of the chain) rather than once per sweep.
+    fn draws(&mut self, _run: &str, _batch: &DrawBatch) {}
 }
 
 impl<F: FnMut(&str, &Iterate)> Observer for F {

@@ -2,12 +2,16 @@
 //!
 //! A solver only knows how to take one step; [`drive`] owns counting, timing,
 //! cancellation, the stopping rule and the observer calls, so the trace recorder,
-//! the progress printer and the TUI's live plots all see the same iterations.
+//! the progress printer and the TUI's live plots all see the same iterations. Samplers
+//! report through the same observers: an iterate per sweep of their first chain and, to an
+//! observer that asks, the draws of every chain ([`DrawBatch`]).
 
+mod draws;
 mod driver;
 mod gradient;
 mod newton;
 
+pub use draws::{DrawBatch, Schedule};
 pub use driver::{drive, Control, Iterate, Observer, Outcome, Solver, Step, Termination};
 pub use gradient::GradientDescent;
 pub use newton::Newton;

@@ -7,6 +7,7 @@ use std::path::{Path, PathBuf};
 
 use crate::config::Plan;
 use crate::output;
+use crate::record::Diagnostics;
 
 use super::catalog::Catalog;
 use super::event::Event;
@@ -139,11 +140,27 @@ impl App {
             Event::Finished { job, record } => {
                 let s = self.session.as_mut().filter(|s| s.job == job)?;
                 let failed = record.failed_runs().count();
+                let unmixed: Vec<String> = record
+                    .runs
+                    .iter()
+                    .filter(|r| r.diagnostics.is_some_and(|d| !d.mixed()))
+                    .map(|r| r.id.clone())
+                    .collect();
                 s.finish(*record);
-                self.picks = Picks::default();
-                match failed {
-                    0 => self.info("finished: 4-7 show the results, e exports"),
-                    n => self.error(format!("finished; {n} run(s) failed: see 4 Results")),
+                // The record's rows are new; the Live screen's choices still apply.
+                self.picks = Picks {
+                    trace: self.picks.trace,
+                    hide_traces: self.picks.hide_traces,
+                    ..Picks::default()
+                };
+                match (failed, unmixed.is_empty()) {
+                    (0, true) => self.info("finished: 4-7 show the results, e exports"),
+                    (0, false) => self.error(format!(
+                        "finished, but the chains of {} have not mixed (R-hat > {}): see 4 Results",
+                        unmixed.join(", "),
+                        Diagnostics::RHAT_LIMIT
+                    )),
+                    (n, _) => self.error(format!("finished; {n} run(s) failed: see 4 Results")),
                 }
                 None
             }
@@ -183,6 +200,7 @@ impl App {
         let job = self.jobs;
         self.info(format!("running {} (c cancels)", plan.name));
         self.session = Some(Session::new(job, plan.clone()));
+        self.picks.trace = None;
         self.screen = Screen::Live;
         Some(Command::Start {
             job,

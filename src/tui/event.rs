@@ -5,7 +5,7 @@
 use ratatui::crossterm::event::KeyEvent;
 
 use crate::data::FileDescription;
-use crate::optim::Iterate;
+use crate::optim::{DrawBatch, Iterate};
 use crate::record::{ExperimentRecord, RunRecord};
 
 #[derive(Debug)]
@@ -42,6 +42,13 @@ pub enum Progress {
     Iterate {
         run: String,
         iterate: Iterate,
+    },
+    /// Draws of one chain of a sampler, reduced to the traced weights: `weights` are their
+    /// design-column indices, in the order of each draw's values.
+    Draws {
+        run: String,
+        weights: Vec<usize>,
+        batch: DrawBatch,
     },
     RunFinished(Box<RunRecord>),
     /// The `mc` predictive of a run with this many samples: its mean prediction over test rows.

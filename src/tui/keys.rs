@@ -28,6 +28,12 @@ pub const BINDINGS: &[(&str, &str, &str)] = &[
         "Results",
         "sort by it (best first, again: worst first, again: off)",
     ),
+    (
+        "Up/Down, k/j",
+        "Live",
+        "choose the sampler whose chains are traced",
+    ),
+    ("t", "Live", "show / hide the chain traces"),
     ("Up/Down, k/j", "Calibration", "choose the run / predictive"),
     ("Up/Down, k/j", "Posterior", "choose the run"),
     ("PgUp/PgDn", "Posterior", "scroll the weights"),
@@ -122,6 +128,9 @@ impl App {
             KeyCode::Right | KeyCode::Char('l') if self.screen == Screen::Reparam => {
                 self.reparam_subset(1)
             }
+            KeyCode::Char('t') if self.screen == Screen::Live => {
+                self.picks.hide_traces = !self.picks.hide_traces
+            }
             KeyCode::Up | KeyCode::Char('k') => self.vertical(-1),
             KeyCode::Down | KeyCode::Char('j') => self.vertical(1),
             KeyCode::Left | KeyCode::Char('h') if self.screen == Screen::Results => {
@@ -141,6 +150,18 @@ impl App {
     }
 
     fn vertical(&mut self, delta: isize) {
+        if let (Screen::Live, Some(s)) = (self.screen, &self.session) {
+            let samplers: Vec<usize> = (0..s.runs.len())
+                .filter(|&i| s.runs[i].traces.is_some())
+                .collect();
+            if let Some(at) = s
+                .traced_run(self.picks.trace)
+                .and_then(|r| samplers.iter().position(|&i| i == r))
+            {
+                self.picks.trace = Some(samplers[stepped(at, delta, samplers.len())]);
+            }
+            return;
+        }
         let record = self.session.as_ref().and_then(|s| s.record.as_ref());
         match (self.screen, record) {
             (Screen::Experiments, _) => self.catalog.step(delta),

@@ -8,6 +8,7 @@
 
 pub mod app;
 pub mod catalog;
+pub mod chains;
 pub mod event;
 pub mod keys;
 pub mod picks;

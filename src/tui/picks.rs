@@ -1,6 +1,7 @@
 //! What the user has picked on the results screens: the Results column and sort order, the
-//! run/predictive on Calibration, the run and scroll position on Posterior. Indices are
-//! clamped where they are used, so a new record with fewer rows never indexes out of range.
+//! run/predictive on Calibration, the run and scroll position on Posterior; and on Live, the
+//! sampler whose chains are traced. Indices are clamped where they are used, so a new record
+//! with fewer rows never indexes out of range.
 
 use crate::record::ExperimentRecord;
 
@@ -74,6 +75,11 @@ pub struct Picks {
     pub scroll: usize,
     /// Index into the record's `posteriors` (one entry per `[[posterior]]` and subset size).
     pub reparam: usize,
+    /// The sampler run (index into the session's runs) whose chains Live traces; `None`
+    /// follows the running sampler.
+    pub trace: Option<usize>,
+    /// Live without its trace panel.
+    pub hide_traces: bool,
 }
 
 impl Picks {

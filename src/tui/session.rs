@@ -1,10 +1,13 @@
-//! One experiment job as the workbench sees it: the plan, the live trace of every method,
-//! the dataset view and, once finished, the record every results screen is a view of.
+//! One experiment job as the workbench sees it: the plan, the live trace of every method
+//! (and every chain of a sampler), the dataset view and, once finished, the record every
+//! results screen is a view of.
 
 use crate::config::Plan;
+use crate::model::MethodKind;
 use crate::optim::Iterate;
-use crate::record::{ExperimentRecord, RunRecord};
+use crate::record::{Diagnostics, ExperimentRecord, RunRecord};
 
+use super::chains::ChainTraces;
 use super::event::{DatasetView, Progress};
 
 #[derive(Debug, Clone, PartialEq)]
@@ -28,12 +31,17 @@ pub enum RunState {
 #[derive(Debug, Clone)]
 pub struct LiveRun {
     pub id: String,
+    /// Iterations allowed; for a sampler, the sweeps per chain.
     pub max_iter: usize,
     pub tolerance: f64,
     pub state: RunState,
     pub iterates: Vec<Iterate>,
     /// The Monte-Carlo predictive's mean estimate against the number of samples.
     pub mc: Vec<(f64, f64)>,
+    /// A sampler's chains, from its first draws on.
+    pub traces: Option<ChainTraces>,
+    /// A finished sampler's R-hat and ESS over all weights, as the record has them.
+    pub diagnostics: Option<Diagnostics>,
 }
 
 impl LiveRun {
@@ -46,6 +54,9 @@ impl LiveRun {
             RunState::Pending => return 0.0,
             RunState::Done(_) | RunState::Failed(_) => return 1.0,
             RunState::Running => {}
+        }
+        if let Some(t) = &self.traces {
+            return (t.sweeps() as f64 / t.schedule.sweeps().max(1) as f64).clamp(0.0, 1.0);
         }
         let (Some(first), Some(last)) = (self.iterates.first(), self.iterates.last()) else {
             return 0.0;
@@ -79,11 +90,18 @@ impl Session {
             .iter()
             .map(|m| LiveRun {
                 id: m.id.clone(),
-                max_iter: m.max_iter,
+                max_iter: match m.kind {
+                    MethodKind::GibbsLogistic | MethodKind::GibbsProbit => {
+                        m.options.burn_in + m.options.draws * m.options.thin
+                    }
+                    _ => m.max_iter,
+                },
                 tolerance: m.tolerance,
                 state: RunState::Pending,
                 iterates: Vec::new(),
                 mc: Vec::new(),
+                traces: None,
+                diagnostics: None,
             })
             .collect();
         Session {
@@ -112,11 +130,31 @@ impl Session {
                     r.state = RunState::Running;
                     r.iterates.clear();
                     r.mc.clear();
+                    r.traces = None;
+                    r.diagnostics = None;
                 }
             }
             Progress::Iterate { run, iterate } => {
                 if let Some(r) = self.run_mut(&run) {
                     r.iterates.push(iterate);
+                }
+            }
+            Progress::Draws {
+                run,
+                weights,
+                batch,
+            } => {
+                let columns = self.dataset.as_ref().map(|d| d.columns.as_slice());
+                let name = |j: usize| {
+                    columns
+                        .and_then(|c| c.get(j).cloned())
+                        .unwrap_or_else(|| format!("w{j}"))
+                };
+                let names: Vec<String> = weights.into_iter().map(name).collect();
+                if let Some(r) = self.run_mut(&run) {
+                    r.traces
+                        .get_or_insert_with(|| ChainTraces::new(batch.schedule, names))
+                        .push(&batch);
                 }
             }
             Progress::RunFinished(run) => self.finish_run(&run),
@@ -136,7 +174,24 @@ impl Session {
         };
         if let Some(r) = self.run_mut(&run.id) {
             r.state = state;
+            r.diagnostics = run.diagnostics;
+            // Every draw has arrived: the live R-hat ends on all of them.
+            if let Some(t) = &mut r.traces {
+                t.update_rhat();
+            }
         }
+    }
+
+    /// The sampler run whose chains the Live screen shows: `pick` when it is a sampler with
+    /// draws, else the sampler running now, else the last sampler with draws.
+    pub fn traced_run(&self, pick: Option<usize>) -> Option<usize> {
+        let sampled = |i: &usize| self.runs.get(*i).is_some_and(|r| r.traces.is_some());
+        pick.filter(sampled)
+            .or_else(|| {
+                (0..self.runs.len())
+                    .find(|i| sampled(i) && self.runs[*i].state == RunState::Running)
+            })
+            .or_else(|| (0..self.runs.len()).rev().find(sampled))
     }
 
     pub fn finish(&mut self, record: ExperimentRecord) {

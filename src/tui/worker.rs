@@ -9,10 +9,11 @@ use std::thread::JoinHandle;
 
 use crate::config::Plan;
 use crate::experiment::{self, Monitor};
-use crate::optim::{Iterate, Observer};
+use crate::optim::{DrawBatch, Iterate, Observer};
 use crate::record::RunRecord;
 use crate::{data, Error};
 
+use super::chains::traced_weights;
 use super::event::{DatasetView, Event, Progress};
 
 /// A running job: dropping it does not stop the thread; [`Worker::cancel`] does.
@@ -51,6 +52,8 @@ impl Worker {
 struct Channel<'a> {
     job: u64,
     tx: &'a Sender<Event>,
+    /// The design columns whose draws the Live screen traces (chosen when the data load).
+    traced: Vec<usize>,
 }
 
 impl Channel<'_> {
@@ -69,6 +72,34 @@ impl Observer for Channel<'_> {
             iterate: iterate.clone(),
         });
     }
+
+    fn wants_draws(&self) -> bool {
+        true
+    }
+
+    /// Only the traced weights travel on to the UI thread.
+    fn draws(&mut self, run: &str, batch: &DrawBatch) {
+        let w = batch
+            .w
+            .iter()
+            .map(|w| {
+                self.traced
+                    .iter()
+                    .filter_map(|&j| w.get(j).copied())
+                    .collect()
+            })
+            .collect();
+        self.send(Progress::Draws {
+            run: run.to_string(),
+            weights: self.traced.clone(),
+            batch: DrawBatch {
+                chain: batch.chain,
+                schedule: batch.schedule,
+                first_sweep: batch.first_sweep,
+                w,
+            },
+        });
+    }
 }
 
 impl Monitor for Channel<'_> {
@@ -85,6 +116,7 @@ impl Monitor for Channel<'_> {
     }
 
     fn data_loaded(&mut self, dataset: &data::Dataset) {
+        self.traced = traced_weights(&dataset.columns);
         self.send(Progress::DataLoaded(Box::new(dataset_view(dataset))));
     }
 
@@ -102,7 +134,11 @@ impl Monitor for Channel<'_> {
 }
 
 fn work(job: u64, plan: &Plan, tx: &Sender<Event>, cancel: &AtomicBool) {
-    let mut channel = Channel { job, tx };
+    let mut channel = Channel {
+        job,
+        tx,
+        traced: Vec::new(),
+    };
     let result = experiment::run(plan, &mut channel, Some(cancel));
     let event = match result {
         Ok(record) => Event::Finished {

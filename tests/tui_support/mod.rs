@@ -43,3 +43,14 @@ pub fn finished(file: &str) -> App {
     run_to_end(&mut app);
     app
 }
+
+/// A finished app on an experiment file outside experiments/ (e.g. a test fixture).
+#[allow(dead_code)]
+pub fn finished_file(path: &str) -> App {
+    let mut app = App::new(Catalog::discover(
+        Path::new("experiments"),
+        Some(Path::new(path)),
+    ));
+    run_to_end(&mut app);
+    app
+}

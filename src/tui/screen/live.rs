@@ -1,15 +1,19 @@
-//! The Live screen: a gauge per method (state, iterations, latest gradient norm) and the
-//! convergence plots — objective E(w) and gradient norm ‖g‖ (EP: the largest site change) per
-//! iteration on log10 axes — fed by the same observer stream that writes trace.csv; on a tall
-//! enough terminal, the Monte-Carlo predictive's estimate against its number of samples.
+//! The Live screen: a gauge per method (state, iterations, latest gradient norm; for a
+//! sampler its sweeps and R-hat) and the convergence plots — objective E(w) and gradient norm
+//! ‖g‖ (EP: the largest site change) per iteration on log10 axes — fed by the same observer
+//! stream that writes trace.csv; on a tall enough terminal, the Monte-Carlo predictive's
+//! estimate against its number of samples. For a sampler, the trace panel (traces.rs) shows
+//! its chains: below it the convergence plots when there is room, instead of them otherwise.
 
 use ratatui::buffer::Buffer;
 use ratatui::layout::{Constraint, Layout, Rect};
-use ratatui::style::{Color, Style};
+use ratatui::style::{Color, Modifier, Style};
 use ratatui::symbols::Marker;
+use ratatui::text::Span;
 use ratatui::widgets::{Axis, Block, Chart, Dataset, Gauge, GraphType, Widget};
 
 use crate::tui::app::App;
+use crate::tui::chains::ChainTraces;
 use crate::tui::session::{LiveRun, RunState, Session};
 use crate::tui::widget::log_chart::{LogChart, Series};
 
@@ -41,7 +45,27 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
         let row = Rect::new(gauges.x, gauges.y + i as u16, gauges.width, 1);
         render_gauge(run, COLORS[i % COLORS.len()], row, buf);
     }
-    render_plots(session, plots, buf);
+    let traced = session
+        .traced_run(app.picks.trace)
+        .filter(|_| !app.picks.hide_traces);
+    match traced {
+        // Room for both: the convergence plots above the traces.
+        Some(i) if plots.height >= 28 => {
+            let [top, bottom] =
+                Layout::vertical([Constraint::Fill(1), Constraint::Fill(1)]).areas(plots);
+            render_plots(session, top, buf);
+            super::traces::render(&session.runs[i], bottom, buf);
+        }
+        // Otherwise the traces while their sampler runs, when picked, or once nothing runs.
+        Some(i)
+            if session.runs[i].state == RunState::Running
+                || app.picks.trace == Some(i)
+                || !session.runs.iter().any(|r| r.state == RunState::Running) =>
+        {
+            super::traces::render(&session.runs[i], plots, buf)
+        }
+        _ => render_plots(session, plots, buf),
+    }
 }
 
 /// Each `mc` predictive's mean estimate over the test rows against log10 of the number of
@@ -98,6 +122,9 @@ fn render_mc(session: &Session, area: Rect, buf: &mut Buffer) {
 }
 
 fn label(run: &LiveRun) -> String {
+    if let Some(t) = &run.traces {
+        return sampler_label(run, t);
+    }
     let last = run.iterates.last();
     let it = last.map(|i| i.iteration).unwrap_or(0);
     let g = last
@@ -111,14 +138,60 @@ fn label(run: &LiveRun) -> String {
     }
 }
 
+/// A sampler's sweeps and R-hat: live over the traced weights, then the record's over all.
+fn sampler_label(run: &LiveRun, t: &ChainTraces) -> String {
+    let s = t.schedule;
+    let chains = format!("{} chains", t.chains.len());
+    let rhat = |r: f64, what: &str| {
+        let verdict = if super::traces::unmixed(r) {
+            " NOT MIXED"
+        } else {
+            ""
+        };
+        format!(", R-hat{what} {r:.3}{verdict}")
+    };
+    match (&run.state, run.diagnostics) {
+        (RunState::Done(_), Some(d)) => format!(
+            "{} — {} sweeps × {chains}{}",
+            run.id,
+            s.sweeps(),
+            rhat(d.rhat_max, " max")
+        ),
+        (RunState::Failed(e), _) => format!("{} — {e}", run.id),
+        _ => format!(
+            "{} — sweep {}/{} × {chains}{}",
+            run.id,
+            t.sweeps(),
+            s.sweeps(),
+            t.rhat_max()
+                .map(|r| rhat(r, " (traced)"))
+                .unwrap_or_else(|| ", burn-in".into())
+        ),
+    }
+}
+
 fn render_gauge(run: &LiveRun, color: Color, area: Rect, buf: &mut Buffer) {
     let color = match run.state {
         RunState::Failed(_) => Color::LightRed,
         _ => color,
     };
+    let unmixed = match (&run.diagnostics, &run.traces) {
+        (Some(d), _) => !d.mixed(),
+        (None, Some(t)) => t.rhat_max().is_some_and(super::traces::unmixed),
+        (None, None) => false,
+    };
+    let label = match unmixed {
+        true => Span::styled(
+            label(run),
+            Style::new()
+                .fg(Color::LightRed)
+                .add_modifier(Modifier::BOLD),
+        ),
+        false => Span::from(label(run)),
+    };
     Gauge::default()
         .ratio(run.ratio())
-        .label(label(run))
+        .label(label)
         .gauge_style(Style::new().fg(color).bg(Color::Black))
         .use_unicode(true)
         .render(area, buf);

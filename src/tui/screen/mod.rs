@@ -10,6 +10,7 @@ mod live;
 mod posterior;
 mod reparam;
 mod results;
+mod traces;
 
 use ratatui::buffer::Buffer;
 use ratatui::layout::{Constraint, Layout, Rect};

@@ -45,6 +45,10 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
     };
     let title = match (&run.posterior, &run.error) {
         (_, Some(e)) => format!(" {} failed: {e} ", run.id),
+        (Some(_), None) if run.diagnostics.is_some_and(|d| !d.mixed()) => format!(
+            " {}{kind} — posterior mean ± 2 sd from chains NOT MIXED (R-hat > 1.01) ",
+            run.id
+        ),
         (Some(p), None) => format!(
             " {}{kind} — posterior mean ± 2 sd, log evidence {} ",
             run.id,
@@ -53,6 +57,10 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
                 .unwrap_or_else(|| "–".into())
         ),
         (None, None) => format!(" {}{kind} — point estimate, no posterior ", run.id),
+    };
+    let title = match run.diagnostics.is_some_and(|d| !d.mixed()) {
+        true => Line::from(title).fg(Color::LightRed),
+        false => Line::from(title),
     };
     let block = Block::bordered().title(title);
     let inner = block.inner(area);

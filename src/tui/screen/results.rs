@@ -1,5 +1,6 @@
 //! The Results screen: one row per run and predictive with every metric, sortable by any
-//! column, the best value of each column in bold green, failed runs listed under the table.
+//! column, the best value of each column in bold green, failed runs listed under the table —
+//! and so are samplers whose chains have not mixed (R-hat > 1.01), their rows marked `!`.
 
 use ratatui::buffer::Buffer;
 use ratatui::layout::{Constraint, Layout, Rect};
@@ -8,13 +9,15 @@ use ratatui::text::Line;
 use ratatui::widgets::{Block, Cell, Paragraph, Row, Table, Widget, Wrap};
 
 use crate::metrics::Metrics;
-use crate::record::ExperimentRecord;
+use crate::record::{Diagnostics, ExperimentRecord};
 use crate::tui::app::App;
 use crate::tui::picks::{Metric, Picks};
 
 pub struct ResultRow<'a> {
     pub label: String,
     pub metrics: &'a Metrics,
+    /// The run is a sampler whose chains have not mixed.
+    pub unmixed: bool,
 }
 
 /// The table rows in record order, or sorted as `picks` says (missing values last).
@@ -26,6 +29,7 @@ pub fn result_rows<'a>(record: &'a ExperimentRecord, picks: &Picks) -> Vec<Resul
             run.predictives.iter().map(move |p| ResultRow {
                 label: format!("{}/{}", run.id, p.name),
                 metrics: &p.metrics,
+                unmixed: run.diagnostics.is_some_and(|d| !d.mixed()),
             })
         })
         .collect();
@@ -78,12 +82,18 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
     };
     let rows = result_rows(record, &app.picks);
     let best = best_rows(&rows);
+    let unmixed = record.runs.iter().filter_map(|r| {
+        let d = r.diagnostics.filter(|d| !d.mixed())?;
+        Some(Line::from(format!(
+            "{}: chains NOT MIXED — split-R-hat {:.3} > {} (bulk ESS {:.0}); run longer chains (draws, burn_in) before trusting it",
+            r.id, d.rhat_max, Diagnostics::RHAT_LIMIT, d.ess_min
+        )))
+    });
     let failed: Vec<Line> = record
         .failed_runs()
-        .map(|r| {
-            Line::from(format!("{}: {}", r.id, r.error.as_deref().unwrap_or("")))
-                .fg(Color::LightRed)
-        })
+        .map(|r| Line::from(format!("{}: {}", r.id, r.error.as_deref().unwrap_or(""))))
+        .chain(unmixed)
+        .map(|l| l.fg(Color::LightRed))
         .collect();
     let fail_height = if failed.is_empty() {
         0
@@ -108,23 +118,32 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
     ))
     .style(Style::new().add_modifier(Modifier::BOLD));
     let body = rows.iter().enumerate().map(|(r, row)| {
-        Row::new(std::iter::once(Cell::from(row.label.clone())).chain(
-            Metric::ALL.iter().enumerate().map(|(c, m)| {
+        let label = match row.unmixed {
+            true => Cell::from(format!("{} !", row.label)).fg(Color::LightRed),
+            false => Cell::from(row.label.clone()),
+        };
+        Row::new(
+            std::iter::once(label).chain(Metric::ALL.iter().enumerate().map(|(c, m)| {
                 let cell = Cell::from(super::num(m.of(row.metrics)));
                 match best[c] == Some(r) {
                     true => cell.style(Style::new().fg(Color::Green).add_modifier(Modifier::BOLD)),
                     false => cell,
                 }
-            }),
-        ))
+            })),
+        )
     });
     let widths = std::iter::once(Constraint::Min(14)).chain([Constraint::Length(8); 6]);
     Table::new(body, widths)
         .header(header)
         .column_spacing(1)
         .block(Block::bordered().title(format!(
-            " {} — {} test rows; best per column in green ",
-            record.experiment.name, record.dataset.rows_test
+            " {} — {} test rows; best per column in green{} ",
+            record.experiment.name,
+            record.dataset.rows_test,
+            match rows.iter().any(|r| r.unmixed) {
+                true => "; ! chains not mixed",
+                false => "",
+            }
         )))
         .render(table, buf);
     Paragraph::new(failed)
