@@ -271,3 +271,28 @@ fn unmixed_chains_are_flagged_on_results_and_live() {
     assert!(screen.contains("R-hat max 1.458 NOT MIXED"), "{screen}");
     snap(&app, "unmixed_live");
 }
+
+#[test]
+fn results_show_each_approximation_against_the_gold_run() {
+    let mut app = finished("gibbs_vs_laplace");
+    app.update(ch('4'));
+    for (w, h) in SIZES {
+        let screen = draw(&app, w, h).backend().to_string();
+        for text in [
+            "vs the exact posterior (Gibbs)",
+            "laplace/exact",
+            "ep/exact",
+            "gibbs-probit",
+            "k-hat",
+            "good",
+        ] {
+            assert!(screen.contains(text), "{w}x{h}: {text} missing:\n{screen}");
+        }
+    }
+    // Every column only where there is room for it.
+    assert!(draw(&app, 120, 40)
+        .backend()
+        .to_string()
+        .contains("mean KL"));
+    assert!(!draw(&app, 80, 24).backend().to_string().contains("mean KL"));
+}

@@ -5,6 +5,7 @@
 mod calibration;
 mod dataset;
 mod experiments;
+mod gold;
 mod help;
 mod live;
 mod posterior;

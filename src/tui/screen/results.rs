@@ -1,6 +1,7 @@
 //! The Results screen: one row per run and predictive with every metric, sortable by any
 //! column, the best value of each column in bold green, failed runs listed under the table —
 //! and so are samplers whose chains have not mixed (R-hat > 1.01), their rows marked `!`.
+//! With a gold-standard run, the approximation-error table follows (screen/gold.rs).
 
 use ratatui::buffer::Buffer;
 use ratatui::layout::{Constraint, Layout, Rect};
@@ -100,8 +101,20 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
     } else {
         (failed.len() as u16 * 2).min(area.height / 3)
     };
-    let [table, fails] =
+    let [tables, fails] =
         Layout::vertical([Constraint::Min(0), Constraint::Length(fail_height)]).areas(area);
+    // The metrics keep their rows; the gold-standard table gets the rest, at most half.
+    let gold_height = super::gold::height(record.approximation_error.len()).min(
+        tables
+            .height
+            .saturating_sub(rows.len() as u16 + 3)
+            .max(tables.height / 2),
+    );
+    let [table, gold] =
+        Layout::vertical([Constraint::Min(0), Constraint::Length(gold_height)]).areas(tables);
+    if gold_height > 0 {
+        super::gold::render(&record.approximation_error, gold, buf);
+    }
     let header = Row::new(std::iter::once(Cell::from("run/predictive")).chain(
         Metric::ALL.iter().enumerate().map(|(i, m)| {
             let arrow = match app.picks.sort {
