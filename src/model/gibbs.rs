@@ -27,6 +27,7 @@ use super::predictive::{PredictiveKind, PredictiveSettings};
 use super::probit::ProbitObjective;
 use super::MethodKind;
 use crate::error::{Error, NumericError, Result};
+use crate::numeric::glm;
 use crate::numeric::linalg::{mat_t_vec, mat_vec, norm2, weighted_gram, Cholesky};
 use crate::numeric::polya_gamma;
 use crate::numeric::rng::{stream, Stream};
@@ -62,7 +63,8 @@ impl Problem<'_> {
         match &self.sweep {
             Sweep::Logistic { xt_kappa } => {
                 let omega: Vec<f64> = a.iter().map(|&a| polya_gamma::sample(a, rng)).collect();
-                let mut h = weighted_gram(self.x, &omega);
+                // The chains are the parallel unit: one core each.
+                let mut h = glm::weighted_gram_sequential(self.x, &omega);
                 for i in 0..h.nrows() {
                     h[(i, i)] += self.precision;
                 }

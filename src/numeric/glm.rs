@@ -128,19 +128,31 @@ pub fn accumulate(
 /// X^T diag(s) X for non-negative `s`, chunked and reduced like [`accumulate`] (same bits on
 /// any number of threads; X is never copied whole).
 pub fn weighted_gram(x: MatRef<'_, f64>, s: &[f64]) -> Mat<f64> {
+    gram(x, s, true)
+}
+
+/// [`weighted_gram`] on the calling thread only (the same bits): for callers that are
+/// themselves one of several parallel workers, such as a Gibbs chain.
+pub fn weighted_gram_sequential(x: MatRef<'_, f64>, s: &[f64]) -> Mat<f64> {
+    gram(x, s, false)
+}
+
+fn gram(x: MatRef<'_, f64>, s: &[f64], parallel: bool) -> Mat<f64> {
     let (n, d) = (x.nrows(), x.ncols());
     assert_eq!(n, s.len(), "one weight per row");
     let per = chunk_rows(n);
     let starts: Vec<usize> = (0..n).step_by(per).collect();
-    let chunks: Vec<Mat<f64>> = starts
-        .par_iter()
-        .map(|&start| {
-            let rows = per.min(n - start);
-            let mut h = Mat::<f64>::zeros(d, d);
-            gram_into(h.as_mut(), x.subrows(start, rows), &s[start..start + rows]);
-            h
-        })
-        .collect();
+    let one = |&start: &usize| {
+        let rows = per.min(n - start);
+        let mut h = Mat::<f64>::zeros(d, d);
+        gram_into(h.as_mut(), x.subrows(start, rows), &s[start..start + rows]);
+        h
+    };
+    let chunks: Vec<Mat<f64>> = if parallel {
+        starts.par_iter().map(one).collect()
+    } else {
+        starts.iter().map(one).collect()
+    };
     let mut total = Mat::<f64>::zeros(d, d);
     for h in &chunks {
         add_lower(&mut total, h);
