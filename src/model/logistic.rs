@@ -247,6 +247,48 @@ mod tests {
     }
 
     #[test]
+    fn the_laplace_fit_is_the_same_on_one_thread_and_on_many() {
+        // 30,000 rows: several chunks of the fused pass.
+        let n = 30_000;
+        let x = Mat::<f64>::from_fn(n, 4, |i, j| match j {
+            0 => 1.0,
+            _ => ((i * (j + 3)) as f64 * 0.013).sin() * 2.0,
+        });
+        let y: Vec<f64> = (0..n)
+            .map(|i| f64::from(u8::from((i as f64 * 0.37).sin() + x[(i, 1)] * 0.8 > 0.2)))
+            .collect();
+        let settings = FitSettings {
+            precision: 0.5,
+            optimizer: Optimizer::Newton,
+            max_iter: 50,
+            tolerance: 1e-10,
+            laplace: true,
+        };
+        let fit_on = |threads: usize| {
+            rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .unwrap()
+                .install(|| {
+                    let f = fit(
+                        x.as_ref(),
+                        &y,
+                        &settings,
+                        "t",
+                        None,
+                        &mut crate::experiment::Silent,
+                    )
+                    .unwrap();
+                    let p = f.posterior.unwrap();
+                    (f.weights, f.objective, p.cov_diag(), p.log_evidence)
+                })
+        };
+        let one = fit_on(1);
+        assert_eq!(fit_on(2), one);
+        assert_eq!(fit_on(7), one);
+    }
+
+    #[test]
     fn row_terms_agree_with_the_definitions() {
         use crate::numeric::special::sigmoid;
         for a in [-40.0, -3.0, -0.1, 0.0, 0.7, 5.0, 35.0] {
