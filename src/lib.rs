@@ -18,11 +18,13 @@ pub mod experiment;
 pub mod lab;
 pub mod metrics;
 pub mod model;
+pub mod npy;
 pub mod numeric;
 pub mod optim;
 pub mod output;
 pub mod provenance;
 pub mod record;
+pub mod synth;
 pub mod tui;
 
 pub use error::{Error, Result};

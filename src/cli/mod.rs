@@ -2,6 +2,7 @@
 //! or `bayeslab tui [EXPERIMENT.toml]`).
 
 mod progress;
+mod synth;
 
 use std::path::{Path, PathBuf};
 
@@ -73,6 +74,9 @@ enum Command {
         #[arg(long, default_value_t = 0)]
         seed: u64,
     },
+    /// Write seeded synthetic logistic data (x ~ N(0, I), w ~ N(0, 0.25 I), y ~ Bernoulli(sigma(x^T w)))
+    /// as Parquet, and as .npy and CSV when asked, for the benchmark harness.
+    Synth(synth::SynthArgs),
 }
 
 /// Parse the arguments, run the command, and return the process exit code.
@@ -94,6 +98,7 @@ pub fn main() -> i32 {
             resamples,
             seed,
         }) => compare(&a, &b, out, resamples, seed),
+        Some(Command::Synth(args)) => synth::run(args),
     };
     match result {
         Ok(code) => code,
