@@ -9,6 +9,7 @@
 //! timing can be tested and benchmarked from `tests/` and `benches/`, and it is the only
 //! module that imports ratatui/crossterm.
 
+pub mod bench;
 pub mod compare;
 pub mod config;
 pub mod data;
