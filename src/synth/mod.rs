@@ -212,7 +212,7 @@ mod tests {
         assert_eq!(&x[15..27], &x2[..]);
         assert_eq!(&y[5..9], &y2[..]);
         let mut xt = vec![0.0; 30];
-        fill(7, Part::Test, &w, 0, &mut xt, &mut vec![0.0; 10]);
+        fill(7, Part::Test, &w, 0, &mut xt, &mut [0.0; 10]);
         assert_ne!(x, xt, "the test rows are not the training rows");
     }
 
