@@ -50,9 +50,12 @@ fi
 
 echo "compare: cargo build --release" >&2
 cargo build --release --quiet
-bin="${CARGO_TARGET_DIR:-target}/release/bayeslab"
-
+# A private copy, so that another build into a shared CARGO_TARGET_DIR cannot replace the
+# binary halfway through the run.
 mkdir -p "$data"
+bin="$data/bayeslab-$(git rev-parse --short HEAD 2>/dev/null || echo local)"
+cp "${CARGO_TARGET_DIR:-target}/release/bayeslab" "$bin"
+
 report_args=()
 for size in $sizes; do
   rows=${size%x*} features=${size#*x}
