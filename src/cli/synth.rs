@@ -29,7 +29,7 @@ pub struct SynthArgs {
     /// Also write STEM.csv (header x1,…,xD,y).
     #[arg(long)]
     csv: bool,
-    /// Rows generated and written per chunk (a Parquet row group) [default: about 32 MiB of x].
+    /// Rows generated per chunk, which bounds the memory used [default: about 32 MiB of x].
     /// The files are the same for every chunk size.
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
     chunk_rows: Option<u64>,

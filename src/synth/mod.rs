@@ -38,7 +38,8 @@ pub struct Spec {
     pub npy: bool,
     /// Also write `STEM.csv`.
     pub csv: bool,
-    /// Rows per chunk (a Parquet row group); by default about 32 MiB of x.
+    /// Rows generated per chunk; by default about 32 MiB of x. The Parquet row groups have a
+    /// fixed size of their own, so the files do not depend on it.
     pub chunk_rows: Option<usize>,
 }
 
