@@ -53,8 +53,9 @@ cargo build --release --quiet
 # A private copy, so that another build into a shared CARGO_TARGET_DIR cannot replace the
 # binary halfway through the run.
 mkdir -p "$data"
-bin="$data/bayeslab-$(git rev-parse --short HEAD 2>/dev/null || echo local)"
-cp "${CARGO_TARGET_DIR:-target}/release/bayeslab" "$bin"
+bin="$data/bayeslab"
+cp "${CARGO_TARGET_DIR:-target}/release/bayeslab" "$bin.tmp.$$"
+mv -f "$bin.tmp.$$" "$bin"
 
 report_args=()
 for size in $sizes; do

@@ -258,16 +258,20 @@ pub fn read_matrix(path: &Path) -> Result<Mat<f64>> {
     } else if d > 0 {
         let block = (BLOCK_BYTES / (8 * d)).max(1);
         let mut buf = vec![0u8; 8 * d * block.min(n)];
+        let mut values = vec![0f64; d * block.min(n)];
         let mut start = 0;
         while start < n {
             let rows = block.min(n - start);
             let bytes = &mut buf[..8 * d * rows];
             reader.read_exact(bytes).map_err(|e| bad(path, e))?;
+            // Decode the block in one pass, then copy each column out of it while it is in cache.
+            for (v, b) in values.iter_mut().zip(bytes.chunks_exact(8)) {
+                *v = value(h.dtype, b);
+            }
             for j in 0..d {
                 let col = &mut x.col_as_slice_mut(j)[start..start + rows];
-                for (r, v) in col.iter_mut().enumerate() {
-                    let at = 8 * (r * d + j);
-                    *v = value(h.dtype, &bytes[at..at + 8]);
+                for (c, row) in col.iter_mut().zip(values.chunks_exact(d)) {
+                    *c = row[j];
                 }
             }
             start += rows;
