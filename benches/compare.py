@@ -324,10 +324,15 @@ def report(args):
     ]
     checks = []
     bases = []
+    load_before = args.load_start if args.load_start is not None else os.getloadavg()[0]
     for stem, bench in zip(args.stems, args.bench):
         bases.append(report_size(stem, bench, args, lines, checks))
     mib = lambda b: "?" if b is None else f"{b / 2**20:.0f} MiB"
     lines += [
+        "",
+        f"Load average (1 min) when the measurements started and ended: {load_before:.1f} and "
+        f"{os.getloadavg()[0]:.1f} on {os.cpu_count()} cores; well above 0 means other work shared "
+        "the cores and the times are inflated. A ratio below 1 means bayeslab was faster.",
         "",
         "X is the matrix the step reads, in float64 (the training matrix; the test matrix for the "
         "MC predictive). Peak memory is the process's VmHWM over the measured repetitions, counted "
@@ -358,6 +363,8 @@ def main():
                    help="bayeslab bench --json output for the same --stem; repeatable")
     r.add_argument("--threads", type=int, default=os.cpu_count())
     r.add_argument("--out", help="also write the table here (atomically)")
+    r.add_argument("--load-start", type=float,
+                   help="the 1-minute load average before bayeslab bench ran (from compare.sh)")
     for q in (m, r):
         q.add_argument("--lam", type=float, default=1.0)
         q.add_argument("--samples", type=int, default=1000)

@@ -52,6 +52,7 @@ echo "compare: cargo build --release" >&2
 cargo build --release --quiet
 # A private copy, so that another build into a shared CARGO_TARGET_DIR cannot replace the
 # binary halfway through the run.
+load_start=$(cut -d' ' -f1 /proc/loadavg)
 mkdir -p "$data"
 bin="$data/bayeslab"
 cp "${CARGO_TARGET_DIR:-target}/release/bayeslab" "$bin.tmp.$$"
@@ -72,4 +73,5 @@ for size in $sizes; do
 done
 
 "$venv/bin/python" benches/compare.py report "${report_args[@]}" --lam "$lambda" \
-  --samples "$samples" --reps "$reps" --seed "$seed" --threads "$threads" --out "$out"
+  --samples "$samples" --reps "$reps" --seed "$seed" --threads "$threads" --out "$out" \
+  --load-start "$load_start"
