@@ -27,7 +27,7 @@ while [ $# -gt 0 ]; do
     --seed) seed=$2; shift ;;
     --data) data=$2; shift ;;
     --out) out=$2; shift ;;
-    -h|--help) sed -n '2,15p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,14p' "$0"; exit 0 ;;
     *) echo "compare.sh: unknown option $1 (see --help)" >&2; exit 2 ;;
   esac
   shift
