@@ -9,6 +9,7 @@
 //! timing can be tested and benchmarked from `tests/` and `benches/`, and it is the only
 //! module that imports ratatui/crossterm.
 
+pub mod bench;
 pub mod compare;
 pub mod config;
 pub mod data;
@@ -19,11 +20,13 @@ pub mod gold;
 pub mod lab;
 pub mod metrics;
 pub mod model;
+pub mod npy;
 pub mod numeric;
 pub mod optim;
 pub mod output;
 pub mod provenance;
 pub mod record;
+pub mod synth;
 pub mod tui;
 
 pub use error::{Error, Result};

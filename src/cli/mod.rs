@@ -1,7 +1,9 @@
 //! The command line: `bayeslab run`, `bayeslab check`, and the workbench (`bayeslab` alone
 //! or `bayeslab tui [EXPERIMENT.toml]`).
 
+mod bench;
 mod progress;
+mod synth;
 
 use std::path::{Path, PathBuf};
 
@@ -73,6 +75,12 @@ enum Command {
         #[arg(long, default_value_t = 0)]
         seed: u64,
     },
+    /// Write seeded synthetic logistic data (x ~ N(0, I), w ~ N(0, 0.25 I), y ~ Bernoulli(sigma(x^T w)))
+    /// as Parquet, and as .npy and CSV when asked, for the benchmark harness.
+    Synth(synth::SynthArgs),
+    /// Time loading, the Laplace fit, the Monte-Carlo predictive and the bound X^T X on files
+    /// from `bayeslab synth`, with medians over repetitions and peak memory.
+    Bench(bench::BenchArgs),
 }
 
 /// Parse the arguments, run the command, and return the process exit code.
@@ -94,6 +102,8 @@ pub fn main() -> i32 {
             resamples,
             seed,
         }) => compare(&a, &b, out, resamples, seed),
+        Some(Command::Synth(args)) => synth::run(args),
+        Some(Command::Bench(args)) => bench::run(args),
     };
     match result {
         Ok(code) => code,

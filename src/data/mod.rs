@@ -1,9 +1,11 @@
 //! Data: load a CSV or Parquet file (polars, in [`table`] only), parse the labels, split,
 //! handle missing values, standardise and add the intercept.
 
+pub mod dense;
 mod describe;
 mod features;
 mod labels;
+pub mod parquet_sink;
 mod prepare;
 mod table;
 #[cfg(test)]

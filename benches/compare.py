@@ -1,0 +1,382 @@
+#!/usr/bin/env python3
+"""The Python side of issue 8's benchmark, run by benches/compare.sh.
+
+`compare.py measure TASK ...` times one Python task in this process and prints one JSON object;
+`compare.py report ...` runs every task in a process of its own (so each peak-memory figure is
+one measurement's), reads bayeslab's `bench --json` records for the same files, checks that both
+sides computed the same thing, and writes the side-by-side table (stdout and, atomically, --out).
+
+Peak memory on both sides is VmHWM from /proc/self/status, reset (Linux clear_refs) after the
+input is loaded and before the measured step, exactly as `bayeslab bench` does.
+"""
+
+import argparse
+import json
+import os
+import platform
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+PY_TASKS = ["load-csv", "load-npy", "fit-sklearn", "fit-numpy", "predict-numpy"]
+
+
+# ---------------------------------------------------------------- memory
+
+
+def status_bytes(field):
+    try:
+        with open("/proc/self/status") as f:
+            for line in f:
+                if line.startswith(field + ":"):
+                    return int(line.split()[1]) * 1024
+    except OSError:
+        pass
+    return None
+
+
+def reset_peak():
+    try:
+        with open("/proc/self/clear_refs", "w") as f:
+            f.write("5")
+        return True
+    except OSError:
+        return False
+
+
+# ---------------------------------------------------------------- the Python tasks
+
+
+def load_npy(stem):
+    import numpy as np
+
+    x = np.load(f"{stem}.X.npy")
+    y = np.load(f"{stem}.y.npy")
+    return x, y
+
+
+def irls_laplace(x, y, lam, tol=1e-8, max_iter=100):
+    """MAP of E(w) = sum log-loss + lam/2 ||w||^2 by Newton (IRLS) with a Cholesky factor per
+    step, stopping when ||g||_2 <= tol as bayeslab does; then the factor of H at the MAP and
+    diag(H^-1) from L^-1 (no explicit inverse of H)."""
+    import numpy as np
+    from scipy.linalg import cho_solve, solve_triangular
+    from scipy.special import expit
+
+    n, d = x.shape
+    w = np.zeros(d)
+    iterations = 0
+    while True:
+        mu = expit(x @ w)
+        g = x.T @ (mu - y) + lam * w
+        s = mu * (1.0 - mu)
+        h = x.T @ (x * s[:, None])
+        h[np.diag_indices(d)] += lam
+        chol = np.linalg.cholesky(h)
+        if np.linalg.norm(g) <= tol or iterations >= max_iter:
+            break
+        w = w - cho_solve((chol, True), g)
+        iterations += 1
+    linv = solve_triangular(chol, np.eye(d), lower=True)
+    diag = (linv**2).sum(axis=0)
+    return w, chol, diag, iterations
+
+
+def mc_sample_weights(xt, w, chol, samples, seed, block=8192):
+    """numpy's Monte-Carlo predictive: S weight vectors w_s = w + L^-T z_s ~ N(w, H^-1), then
+    the mean of sigmoid(X_test W^T) over s, a block of test rows at a time."""
+    import numpy as np
+    from scipy.linalg import solve_triangular
+    from scipy.special import expit
+
+    rng = np.random.default_rng(seed)
+    z = rng.standard_normal((len(w), samples))
+    ws = w[:, None] + solve_triangular(chol.T, z, lower=False)  # D x S
+    out = np.empty(xt.shape[0])
+    for start in range(0, xt.shape[0], block):
+        out[start : start + block] = expit(xt[start : start + block] @ ws).mean(axis=1)
+    return out
+
+
+def measure(args):
+    import numpy as np
+
+    start_rss = status_bytes("VmRSS")
+    detail = {}
+    setup = None
+    if args.task == "load-csv":
+        import pandas as pd
+
+        path = f"{args.train}.csv"
+
+        def step():
+            df = pd.read_csv(path)
+            return df.shape[0], df.shape[1] - 1
+
+    elif args.task == "load-npy":
+
+        def step():
+            x, _ = load_npy(args.train)
+            return x.shape
+
+    elif args.task == "fit-sklearn":
+        from sklearn.linear_model import LogisticRegression
+
+        x, y = load_npy(args.train)
+        setup = x.shape
+
+        def step():
+            m = LogisticRegression(
+                solver="newton-cholesky",
+                fit_intercept=False,
+                C=1.0 / args.lam,
+                tol=1e-8,
+                max_iter=100,
+            ).fit(x, y)
+            detail["weights"] = m.coef_.ravel().tolist()
+            detail["iterations"] = int(m.n_iter_[0])
+            return x.shape
+
+    elif args.task == "fit-numpy":
+        x, y = load_npy(args.train)
+        setup = x.shape
+
+        def step():
+            w, _, diag, it = irls_laplace(x, y, args.lam)
+            detail.update(weights=w.tolist(), cov_diag=diag.tolist(), iterations=it)
+            return x.shape
+
+    elif args.task == "predict-numpy":
+        x, y = load_npy(args.train)
+        w, chol, _, _ = irls_laplace(x, y, args.lam)
+        del x, y
+        xt, _ = load_npy(args.test)
+        setup = xt.shape
+
+        def step():
+            p = mc_sample_weights(xt, w, chol, args.samples, args.seed)
+            detail["mean_probability"] = float(p.mean())
+            detail["samples"] = args.samples
+            return xt.shape
+
+    else:
+        sys.exit(f"error: unknown task {args.task!r}; one of {', '.join(PY_TASKS)}")
+    reset = reset_peak()
+    seconds = []
+    shape = setup
+    for rep in range(args.reps):
+        t0 = time.perf_counter()
+        shape = step()
+        seconds.append(time.perf_counter() - t0)
+        print(f"python: {args.task} {rep + 1}/{args.reps}: {seconds[-1]:.3f} s", file=sys.stderr)
+    rows, cols = shape
+    peak = status_bytes("VmHWM")
+    json.dump(
+        {
+            "task": args.task,
+            "rows": rows,
+            "cols": cols,
+            "input_bytes": rows * cols * 8,
+            "seconds": seconds,
+            "median_seconds": statistics.median(seconds),
+            "start_rss_bytes": start_rss,
+            "peak_rss_bytes": peak,
+            "peak_reset": reset,
+            "detail": detail,
+        },
+        sys.stdout,
+    )
+
+
+# ---------------------------------------------------------------- the report
+
+
+def run_python(task, stem, args):
+    cmd = [
+        sys.executable, __file__, "measure", task, "--train", stem, "--test", f"{stem}.test",
+        "--lam", str(args.lam), "--samples", str(args.samples), "--reps", str(args.reps),
+        "--seed", str(args.seed),
+    ]
+    threads = str(args.threads)
+    env = dict(os.environ, OMP_NUM_THREADS=threads, OPENBLAS_NUM_THREADS=threads,
+               MKL_NUM_THREADS=threads)
+    out = subprocess.run(cmd, env=env, stdout=subprocess.PIPE, check=True)
+    return json.loads(out.stdout)
+
+
+def fmt_s(s):
+    return "—" if s is None else (f"{s:.3g}" if s < 100 else f"{s:.0f}")
+
+
+def ratio(a, b):
+    return "—" if a is None or b is None else f"{a / b:.2f}"
+
+
+def per_x(t):
+    if t is None or t.get("peak_rss_bytes") is None:
+        return "—"
+    return f"{t['peak_rss_bytes'] / t['input_bytes']:.2f}"
+
+
+def size_label(rows, cols):
+    return f"{rows:,} × {cols}"
+
+
+def report_size(stem, bench_json, args, lines, checks):
+    rust = json.loads(Path(bench_json).read_text())
+    tasks = {t["task"]: t for t in rust["tasks"]}
+    py = {}
+    for task in PY_TASKS:
+        print(f"compare: {Path(stem).name}: {task} (own process)", file=sys.stderr)
+        py[task] = run_python(task, stem, args)
+    fit, bound, pred = tasks["fit"], tasks["bound"], tasks["predict"]
+    n, d = fit["rows"], fit["cols"]
+    train, test = size_label(n, d), size_label(pred["rows"], pred["cols"]) + f", S = {args.samples:,}"
+
+    def row(task, size, ours, ours_s, other, theirs):
+        lines.append(
+            f"| {task} | {size} | {ours} | {fmt_s(ours_s)} | {other} | {fmt_s(theirs and theirs['median_seconds'])} "
+            f"| {ratio(ours_s, theirs and theirs['median_seconds'])} "
+            f"| {per_x(tasks.get(ours_task(task)))} | {per_x(theirs)} |"
+        )
+
+    def ours_task(task):
+        return {"load CSV": "load-csv", "load Parquet": "load-parquet", "load .npy": "load-npy",
+                "MC predictive": "predict"}.get(task, "fit")
+
+    csv = tasks.get("load-csv")
+    row("load CSV", train, "polars reader", csv and csv["load"]["polars_read_median_seconds"],
+        "pandas.read_csv", py["load-csv"])
+    if csv:
+        lines.append(f"| load CSV into X | {train} | polars + copy into X | {fmt_s(csv['median_seconds'])} "
+                     f"| pandas.read_csv | {fmt_s(py['load-csv']['median_seconds'])} "
+                     f"| {ratio(csv['median_seconds'], py['load-csv']['median_seconds'])} | {per_x(csv)} | {per_x(py['load-csv'])} |")
+    pq = tasks.get("load-parquet")
+    if pq:
+        lines.append(f"| load Parquet into X | {train} | polars + copy into X | {fmt_s(pq['median_seconds'])} "
+                     f"| (pyarrow not installed) | — | — | {per_x(pq)} | — |")
+    npy = tasks.get("load-npy")
+    row("load .npy", train, ".npy reader into faer", npy and npy["median_seconds"], "numpy.load", py["load-npy"])
+    row("Laplace fit", train, "Newton + Cholesky + diag", fit["median_seconds"],
+        "scikit-learn newton-cholesky (MAP only)", py["fit-sklearn"])
+    row("Laplace fit", train, "Newton + Cholesky + diag", fit["median_seconds"],
+        "numpy IRLS Laplace", py["fit-numpy"])
+    row("MC predictive", test, "1-D activation sampling", pred["median_seconds"],
+        "numpy: sample S weight vectors", py["predict-numpy"])
+    # Issue 8's streaming fit of a file larger than max_memory belongs here, as its own row,
+    # once `[data] streaming = true` exists (not part of this harness yet).
+    f, b = fit["fit"], bound["bound"]
+    checks.append(
+        f"- {train}: the fit took {f['newton_iterations']} Newton steps + the Hessian at the MAP "
+        f"({f['hessians']} × X^T S X): {f['gflops']:.2f} GFLOP/s; the bound, a plain faer X^T X of the same "
+        f"shape, {b['gflops']:.2f} GFLOP/s (median {fmt_s(bound['median_seconds'])} s): the fit runs at "
+        f"{100 * f['gflops'] / b['gflops']:.0f} % of the bound (bound / fit = {b['gflops'] / f['gflops']:.2f})."
+    )
+    w = f["weights"]
+    dsk = max(abs(a - c) for a, c in zip(w, py["fit-sklearn"]["detail"]["weights"]))
+    dnp = max(abs(a - c) for a, c in zip(w, py["fit-numpy"]["detail"]["weights"]))
+    ddiag = max(abs(a - c) / c for a, c in zip(f["cov_diag"], py["fit-numpy"]["detail"]["cov_diag"]))
+    dp = abs(pred["predict"]["mean_probability"] - py["predict-numpy"]["detail"]["mean_probability"])
+    flag = lambda ok: "ok" if ok else "**CHECK FAILED**"
+    checks.append(
+        f"- {train}, same answers: max |w_bayeslab − w_sklearn| = {dsk:.1e} ({flag(dsk < 1e-6)}), "
+        f"max |w_bayeslab − w_numpy| = {dnp:.1e} ({flag(dnp < 1e-6)}), max relative difference of "
+        f"diag(H⁻¹) = {ddiag:.1e} ({flag(ddiag < 1e-6)}); mean MC predictive {pred['predict']['mean_probability']:.5f} "
+        f"vs numpy's {py['predict-numpy']['detail']['mean_probability']:.5f} (|Δ| = {dp:.1e}, "
+        f"{flag(dp < 5 * 0.5 / args.samples**0.5)}); Newton steps: bayeslab "
+        f"{f['newton_iterations']} ({f['termination']}), numpy {py['fit-numpy']['detail']['iterations']}, scikit-learn "
+        f"{py['fit-sklearn']['detail']['iterations']}."
+    )
+    base = (fit.get("start_rss_bytes"), py["fit-sklearn"].get("start_rss_bytes"))
+    return base
+
+
+def versions():
+    import numpy, pandas, sklearn
+
+    rev = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True)
+    return (f"bayeslab {rev.stdout.strip() or '?'}, Python {platform.python_version()}, numpy "
+            f"{numpy.__version__}, scikit-learn {sklearn.__version__}, pandas {pandas.__version__}")
+
+
+def cpu_model():
+    try:
+        for line in open("/proc/cpuinfo"):
+            if line.startswith("model name"):
+                return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or "unknown CPU"
+
+
+def report(args):
+    if len(args.stems) != len(args.bench):
+        sys.exit("error: give one --bench JSON per --stem")
+    lines = [
+        f"Measured {time.strftime('%Y-%m-%d')} on {os.cpu_count()} cores ({cpu_model()}), "
+        f"{args.threads} thread(s) on both sides; λ = {args.lam}, S = {args.samples:,}, "
+        f"median of {args.reps} repetitions; {versions()}.",
+        "",
+        "| task | size | bayeslab | bayeslab s | other | other s | bayeslab / other | bayeslab peak / X | other peak / X |",
+        "|---|---|---|---|---|---|---|---|---|",
+    ]
+    checks = []
+    bases = []
+    load_before = args.load_start if args.load_start is not None else os.getloadavg()[0]
+    for stem, bench in zip(args.stems, args.bench):
+        bases.append(report_size(stem, bench, args, lines, checks))
+    mib = lambda b: "?" if b is None else f"{b / 2**20:.0f} MiB"
+    lines += [
+        "",
+        f"Load average (1 min) when the measurements started and ended: {load_before:.1f} and "
+        f"{os.getloadavg()[0]:.1f} on {os.cpu_count()} cores; well above 0 means other work shared "
+        "the cores and the times are inflated. A ratio below 1 means bayeslab was faster.",
+        "",
+        "X is the matrix the step reads, in float64 (the training matrix; the test matrix for the "
+        "MC predictive). Peak memory is the process's VmHWM over the measured repetitions, counted "
+        "from the moment its input was loaded, each measurement in its own process; the processes "
+        f"start at about {mib(bases[0][0])} (bayeslab) and {mib(bases[0][1])} (Python with "
+        "scikit-learn imported), which dominates the ratio for small X. Fit times exclude loading.",
+        "",
+    ] + checks
+    text = "\n".join(lines) + "\n"
+    print(text)
+    if args.out:
+        out = Path(args.out)
+        tmp = out.with_name(f".{out.name}.tmp-{os.getpid()}")
+        tmp.write_text(text)
+        os.replace(tmp, out)
+        print(f"compare: wrote {out}", file=sys.stderr)
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = p.add_subparsers(dest="command", required=True)
+    m = sub.add_parser("measure", help="time one Python task in this process (JSON on stdout)")
+    m.add_argument("task", choices=PY_TASKS)
+    r = sub.add_parser("report", help="run every Python task and write the side-by-side table")
+    r.add_argument("--stem", dest="stems", action="append", required=True,
+                   help="a data set written by bayeslab synth (without .parquet); repeatable")
+    r.add_argument("--bench", action="append", required=True,
+                   help="bayeslab bench --json output for the same --stem; repeatable")
+    r.add_argument("--threads", type=int, default=os.cpu_count())
+    r.add_argument("--out", help="also write the table here (atomically)")
+    r.add_argument("--load-start", type=float,
+                   help="the 1-minute load average before bayeslab bench ran (from compare.sh)")
+    for q in (m, r):
+        q.add_argument("--lam", type=float, default=1.0)
+        q.add_argument("--samples", type=int, default=1000)
+        q.add_argument("--reps", type=int, default=3)
+        q.add_argument("--seed", type=int, default=0)
+    m.add_argument("--train", required=True)
+    m.add_argument("--test")
+    args = p.parse_args()
+    if args.lam <= 0:
+        sys.exit("error: --lam must be > 0 (scikit-learn's C = 1 / lambda)")
+    measure(args) if args.command == "measure" else report(args)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,77 @@
+#!/usr/bin/env bash
+# Issue 8's side-by-side benchmark, in one run on the same files: bayeslab against
+# scikit-learn, numpy and pandas. Builds bayeslab (release) once, writes the data with
+# `bayeslab synth`, times bayeslab with `bayeslab bench` and the Python stack with
+# benches/compare.py (each measurement in its own process), and writes benches/results.md.
+#
+#   benches/compare.sh                 # issue 8's sizes: 1,000,000 x 50 and 100,000 x 500, tests of 100,000 rows
+#   benches/compare.sh --small         # a quick smoke run: 20,000 x 20 and 5,000 x 100, tests of 10,000 rows
+#   options: --reps N (3)  --threads N (all cores)  --lambda L (1)  --samples S (1000)
+#            --seed N (0)  --data DIR (benches/data)  --out FILE (benches/results.md)
+#
+# The release binary goes to $CARGO_TARGET_DIR (default target/). Data sets are reused when
+# their STEM.synth.json (written last by synth) exists. Needs python3 (3.11) with venv; the
+# packages in benches/requirements.txt are installed into benches/.venv when missing.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+small=0 reps=3 threads=$(nproc) lambda=1 samples=1000 seed=0
+data=benches/data out=benches/results.md
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --small) small=1 ;;
+    --reps) reps=$2; shift ;;
+    --threads) threads=$2; shift ;;
+    --lambda) lambda=$2; shift ;;
+    --samples) samples=$2; shift ;;
+    --seed) seed=$2; shift ;;
+    --data) data=$2; shift ;;
+    --out) out=$2; shift ;;
+    -h|--help) sed -n '2,14p' "$0"; exit 0 ;;
+    *) echo "compare.sh: unknown option $1 (see --help)" >&2; exit 2 ;;
+  esac
+  shift
+done
+if [ "$small" = 1 ]; then
+  sizes="20000x20 5000x100" test_rows=10000
+else
+  sizes="1000000x50 100000x500" test_rows=100000
+fi
+
+venv=benches/.venv
+if [ ! -x "$venv/bin/python" ]; then
+  echo "compare: creating $venv" >&2
+  python3 -m venv "$venv"
+fi
+if ! "$venv/bin/python" -c "import numpy, sklearn, pandas, scipy" 2>/dev/null; then
+  echo "compare: installing benches/requirements.txt into $venv" >&2
+  "$venv/bin/python" -m pip install --quiet -r benches/requirements.txt
+fi
+
+echo "compare: cargo build --release" >&2
+cargo build --release --quiet
+# A private copy, so that another build into a shared CARGO_TARGET_DIR cannot replace the
+# binary halfway through the run.
+load_start=$(cut -d' ' -f1 /proc/loadavg)
+mkdir -p "$data"
+bin="$data/bayeslab"
+cp "${CARGO_TARGET_DIR:-target}/release/bayeslab" "$bin.tmp.$$"
+mv -f "$bin.tmp.$$" "$bin"
+
+report_args=()
+for size in $sizes; do
+  rows=${size%x*} features=${size#*x}
+  stem="$data/synth_n${rows}_d${features}_m${test_rows}_s${seed}"
+  if [ ! -f "$stem.synth.json" ]; then
+    "$bin" synth --rows "$rows" --features "$features" --test-rows "$test_rows" --seed "$seed" \
+      --out "$stem.parquet" --npy --csv
+  fi
+  "$bin" bench --train "$stem.parquet" --test "$stem.test.parquet" --lambda "$lambda" \
+    --samples "$samples" --reps "$reps" --threads "$threads" --seed "$seed" \
+    --json --out "$stem.bench.json" > /dev/null
+  report_args+=(--stem "$stem" --bench "$stem.bench.json")
+done
+
+"$venv/bin/python" benches/compare.py report "${report_args[@]}" --lam "$lambda" \
+  --samples "$samples" --reps "$reps" --seed "$seed" --threads "$threads" --out "$out" \
+  --load-start "$load_start"

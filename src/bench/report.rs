@@ -1,0 +1,86 @@
+//! The human view of a [`BenchRecord`]: one row per task, then the fit against the bound.
+
+use super::{BenchRecord, TaskRecord};
+
+const MIB: f64 = 1024.0 * 1024.0;
+
+fn notes(t: &TaskRecord) -> String {
+    if let Some(f) = &t.fit {
+        format!(
+            "{} Newton steps ({}) + Laplace, {:.2} GFLOP/s",
+            f.newton_iterations, f.termination, f.gflops
+        )
+    } else if let Some(b) = &t.bound {
+        format!("faer X^T X, {:.2} GFLOP/s", b.gflops)
+    } else if let Some(p) = &t.predict {
+        format!("S = {}, mean p = {:.4}", p.samples, p.mean_probability)
+    } else if let Some(s) = t.load.as_ref().and_then(|l| l.polars_read_median_seconds) {
+        format!("polars reader {s:.3} s, rest: copy into X")
+    } else {
+        String::new()
+    }
+}
+
+/// The table printed by `bayeslab bench` without `--json`.
+pub fn table(r: &BenchRecord) -> String {
+    let mut rows = vec![[
+        "task".to_string(),
+        "file".into(),
+        "rows x cols".into(),
+        "median s".into(),
+        "min s".into(),
+        "peak MiB".into(),
+        "peak / input".into(),
+        "notes".into(),
+    ]];
+    for t in &r.tasks {
+        let min = t.seconds.iter().copied().fold(f64::INFINITY, f64::min);
+        rows.push([
+            t.task.name().into(),
+            t.file.clone(),
+            format!("{} x {}", t.rows, t.cols),
+            format!("{:.4}", t.median_seconds),
+            format!("{min:.4}"),
+            t.peak_rss_bytes
+                .map_or("-".into(), |p| format!("{:.0}", p as f64 / MIB)),
+            t.peak_over_input.map_or("-".into(), |p| {
+                format!("{p:.2}{}", if t.peak_reset { "" } else { "*" })
+            }),
+            notes(t),
+        ]);
+    }
+    let widths: Vec<usize> = (0..8)
+        .map(|c| rows.iter().map(|r| r[c].chars().count()).max().unwrap_or(0))
+        .collect();
+    let mut out = format!(
+        "bayeslab bench: {} thread(s) on {} core(s), lambda = {}, S = {}, median of {} repetition(s)\n\n",
+        r.threads, r.cores, r.lambda, r.samples, r.reps
+    );
+    for row in &rows {
+        let cells: Vec<String> = row
+            .iter()
+            .zip(&widths)
+            .enumerate()
+            .map(|(i, (c, w))| {
+                if (3..7).contains(&i) {
+                    format!("{c:>w$}")
+                } else {
+                    format!("{c:<w$}")
+                }
+            })
+            .collect();
+        out.push_str(cells.join("  ").trim_end());
+        out.push('\n');
+    }
+    if let Some(ratio) = r.bound_over_fit {
+        out.push_str(&format!(
+            "\nfit vs bound: the fit ran at {:.0} % of the bound's GFLOP/s (bound / fit = {ratio:.2}; \
+             work counted as 2(N D^2 + N D) flops per Hessian)\n",
+            100.0 / ratio
+        ));
+    }
+    if r.tasks.iter().any(|t| !t.peak_reset) {
+        out.push_str("* the peak could not be reset before the step, so it includes loading\n");
+    }
+    out
+}

@@ -1,0 +1,75 @@
+//! Writing a Parquet file one row group at a time through polars' batched writer, so that a
+//! file far larger than memory can be generated (`bayeslab synth`): float64 feature columns
+//! and an int64 label column, polars' default compression (zstd).
+
+use std::fs::File;
+use std::path::{Path, PathBuf};
+
+use polars::prelude::*;
+
+use crate::error::{Error, Result};
+
+pub struct ParquetSink {
+    path: PathBuf,
+    names: Vec<PlSmallStr>,
+    target: PlSmallStr,
+    writer: polars::io::parquet::write::BatchedWriter<File>,
+}
+
+fn output(path: &Path, e: impl std::fmt::Display) -> Error {
+    Error::Output {
+        path: path.to_path_buf(),
+        source: std::io::Error::other(e.to_string()),
+    }
+}
+
+impl ParquetSink {
+    /// Create the file with float64 columns `features` and an int64 column `target`.
+    pub fn create(path: &Path, features: &[String], target: &str) -> Result<Self> {
+        let names: Vec<PlSmallStr> = features.iter().map(|n| n.as_str().into()).collect();
+        let schema: Schema = names
+            .iter()
+            .map(|n| Field::new(n.clone(), DataType::Float64))
+            .chain(std::iter::once(Field::new(target.into(), DataType::Int64)))
+            .collect();
+        let file = File::create(path).map_err(|e| output(path, e))?;
+        let writer = ParquetWriter::new(file)
+            .batched(&schema)
+            .map_err(|e| output(path, e))?;
+        Ok(ParquetSink {
+            path: path.to_path_buf(),
+            names,
+            target: target.into(),
+            writer,
+        })
+    }
+
+    /// Append one row group: one vector per feature column (all of the same length) and the labels.
+    pub fn write(&mut self, columns: Vec<Vec<f64>>, labels: Vec<i64>) -> Result<()> {
+        assert_eq!(columns.len(), self.names.len(), "one vector per feature");
+        let rows = labels.len();
+        let mut cols: Vec<Column> = columns
+            .into_iter()
+            .zip(&self.names)
+            .map(|(v, n)| {
+                assert_eq!(v.len(), rows, "feature columns as long as the labels");
+                Column::new(n.clone(), v)
+            })
+            .collect();
+        cols.push(Column::new(self.target.clone(), labels));
+        let df = DataFrame::new(rows, cols).map_err(|e| output(&self.path, e))?;
+        self.writer
+            .write_batch(&df)
+            .map_err(|e| output(&self.path, e))
+    }
+
+    /// Write the footer, close the file and sync it to disk.
+    pub fn finish(self) -> Result<u64> {
+        let size = self.writer.finish().map_err(|e| output(&self.path, e))?;
+        drop(self.writer);
+        File::open(&self.path)
+            .and_then(|f| f.sync_all())
+            .map_err(|e| output(&self.path, e))?;
+        Ok(size)
+    }
+}

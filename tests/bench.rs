@@ -1,0 +1,328 @@
+//! `bayeslab bench` end to end on a tiny synth data set: every task reports every field with
+//! sane values, the fit is `logistic::fit` itself, and bad input ends with exit code 2 and a
+//! message naming the file and the fix. No timings are asserted beyond being positive.
+
+use std::path::Path;
+use std::process::{Command, Output};
+
+use bayeslab::config::Optimizer;
+use bayeslab::model::logistic::{fit, FitSettings};
+use serde_json::Value;
+
+fn bayeslab(args: &[&str], dir: &Path) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_bayeslab"))
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .unwrap()
+}
+
+fn synth(dir: &Path, rows: &str, features: &str, out: &str) {
+    let o = bayeslab(
+        &[
+            "synth",
+            "--rows",
+            rows,
+            "--features",
+            features,
+            "--seed",
+            "5",
+            "--test-rows",
+            "300",
+            "--npy",
+            "--csv",
+            "--out",
+            out,
+            "--quiet",
+        ],
+        dir,
+    );
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+}
+
+fn floats(v: &Value) -> Vec<f64> {
+    v.as_array()
+        .unwrap()
+        .iter()
+        .map(|x| x.as_f64().unwrap())
+        .collect()
+}
+
+#[test]
+fn bench_json_reports_every_task_and_the_fit_is_logistic_fit_itself() {
+    let dir = tempfile::tempdir().unwrap();
+    synth(dir.path(), "1500", "4", "d/train.parquet");
+    let o = bayeslab(
+        &[
+            "bench",
+            "--train",
+            "d/train.parquet",
+            "--test",
+            "d/train.test.parquet",
+            "--lambda",
+            "2",
+            "--samples",
+            "50",
+            "--reps",
+            "3",
+            "--threads",
+            "1",
+            "--json",
+            "--quiet",
+            "--out",
+            "d/bench.json",
+        ],
+        dir.path(),
+    );
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let r: Value = serde_json::from_slice(&o.stdout).unwrap();
+    let saved: Value =
+        serde_json::from_slice(&std::fs::read(dir.path().join("d/bench.json")).unwrap()).unwrap();
+    assert_eq!(r, saved, "--out writes what --json prints");
+    assert_eq!(r["schema_version"], 1);
+    assert_eq!(r["threads"], 1);
+    assert!(r["cores"].as_u64().unwrap() >= 1);
+    let tasks = r["tasks"].as_array().unwrap();
+    let names: Vec<&str> = tasks.iter().map(|t| t["task"].as_str().unwrap()).collect();
+    assert_eq!(
+        names,
+        [
+            "load-parquet",
+            "load-csv",
+            "load-npy",
+            "fit",
+            "bound",
+            "predict"
+        ]
+    );
+    let task = |name: &str| tasks.iter().find(|t| t["task"] == name).unwrap();
+    for t in tasks {
+        let name = t["task"].as_str().unwrap();
+        let secs = floats(&t["seconds"]);
+        assert_eq!(secs.len(), 3, "{name}");
+        assert!(secs.iter().all(|s| *s > 0.0), "{name}");
+        let med = t["median_seconds"].as_f64().unwrap();
+        let mut sorted = secs.clone();
+        sorted.sort_by(f64::total_cmp);
+        assert_eq!(med, sorted[1], "{name}: the median of three");
+        let rows = if name == "predict" { 300 } else { 1500 };
+        assert_eq!(
+            (t["rows"].as_u64(), t["cols"].as_u64()),
+            (Some(rows), Some(4)),
+            "{name}"
+        );
+        assert_eq!(t["input_bytes"].as_u64(), Some(rows * 4 * 8), "{name}");
+        if Path::new("/proc/self/status").exists() {
+            let peak = t["peak_rss_bytes"].as_u64().unwrap();
+            let start = t["start_rss_bytes"].as_u64().unwrap();
+            assert!(
+                peak >= t["input_bytes"].as_u64().unwrap() && start > 0,
+                "{name}"
+            );
+            assert!(t["peak_over_input"].as_f64().unwrap() > 1.0, "{name}");
+        }
+    }
+    for name in ["load-parquet", "load-csv"] {
+        let polars = task(name)["load"]["polars_read_median_seconds"]
+            .as_f64()
+            .unwrap();
+        assert!(polars > 0.0, "{name}");
+    }
+    assert!(task("load-npy")["load"]["polars_read_median_seconds"].is_null());
+
+    // The fit equals logistic::fit on the same matrix (read here with the library's .npy reader).
+    let f = &task("fit")["fit"];
+    assert_eq!(f["termination"], "converged");
+    assert_eq!(f["lambda"].as_f64(), Some(2.0));
+    let x = bayeslab::npy::read_matrix(&dir.path().join("d/train.X.npy")).unwrap();
+    let y = bayeslab::npy::read_vector(&dir.path().join("d/train.y.npy")).unwrap();
+    let direct = fit(
+        x.as_ref(),
+        &y,
+        &FitSettings {
+            precision: 2.0,
+            optimizer: Optimizer::Newton,
+            max_iter: 100,
+            tolerance: 1e-8,
+            laplace: true,
+        },
+        "direct",
+        None,
+        &mut |_: &str, _: &bayeslab::optim::Iterate| {},
+    )
+    .unwrap();
+    let w = floats(&f["weights"]);
+    let diag = floats(&f["cov_diag"]);
+    let direct_diag = direct.posterior.as_ref().unwrap().cov_diag();
+    for j in 0..4 {
+        assert!((w[j] - direct.weights[j]).abs() < 1e-12, "w[{j}]");
+        assert!(
+            (diag[j] - direct_diag[j]).abs() < 1e-12 * direct_diag[j],
+            "diag[{j}]"
+        );
+    }
+    let iters = f["newton_iterations"].as_u64().unwrap();
+    assert_eq!(iters as usize, direct.outcome.iterations);
+    assert_eq!(f["hessians"].as_u64(), Some(iters + 1));
+    let (n, d) = (1500.0, 4.0);
+    let flops = 2.0 * (iters + 1) as f64 * (n * d * d + n * d);
+    assert_eq!(f["flops"].as_f64(), Some(flops));
+    let med = task("fit")["median_seconds"].as_f64().unwrap();
+    assert!((f["gflops"].as_f64().unwrap() - flops / med / 1e9).abs() < 1e-9);
+
+    let b = &task("bound")["bound"];
+    assert_eq!(b["flops"].as_f64(), Some(2.0 * n * d * d));
+    assert!(b["gflops"].as_f64().unwrap() > 0.0);
+    let ratio = r["bound_over_fit"].as_f64().unwrap();
+    let expect = b["gflops"].as_f64().unwrap() / f["gflops"].as_f64().unwrap();
+    assert!((ratio - expect).abs() < 1e-12 * expect);
+
+    // The Monte-Carlo mean probability is within MC error (S = 50, 300 rows) of the exact one.
+    let p = &task("predict")["predict"];
+    assert_eq!(p["samples"], 50);
+    let xt = bayeslab::npy::read_matrix(&dir.path().join("d/train.test.X.npy")).unwrap();
+    let act = direct.posterior.as_ref().unwrap().activations(xt.as_ref());
+    let gh = bayeslab::numeric::quadrature::GaussHermite::new(64);
+    let exact = act
+        .mean
+        .iter()
+        .zip(&act.var)
+        .map(|(&m, &v)| bayeslab::model::predictive::logistic_normal(m, v, &gh))
+        .sum::<f64>()
+        / 300.0;
+    let mc = p["mean_probability"].as_f64().unwrap();
+    // Each row's estimate has sd <= 0.5 / sqrt(50); their mean over 300 rows far less.
+    assert!(
+        (mc - exact).abs() < 5.0 * 0.5 / (50.0f64 * 300.0).sqrt(),
+        "{mc} vs {exact}"
+    );
+}
+
+#[test]
+fn only_runs_the_listed_tasks_here_and_the_table_names_them() {
+    let dir = tempfile::tempdir().unwrap();
+    synth(dir.path(), "800", "3", "t.parquet");
+    let o = bayeslab(
+        &[
+            "bench",
+            "--train",
+            "t",
+            "--only",
+            "fit,bound",
+            "--reps",
+            "1",
+            "--threads",
+            "2",
+        ],
+        dir.path(),
+    );
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let table = String::from_utf8_lossy(&o.stdout);
+    assert!(table.contains("2 thread(s)"), "{table}");
+    let lines: Vec<&str> = table.lines().collect();
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("fit ") && l.contains("t.X.npy")),
+        "{table}"
+    );
+    assert!(lines.iter().any(|l| l.starts_with("bound ")), "{table}");
+    assert!(
+        !lines
+            .iter()
+            .any(|l| l.starts_with("load") || l.starts_with("predict")),
+        "{table}"
+    );
+    assert!(table.contains("fit vs bound"), "{table}");
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        stderr.contains("bench: fit 1/1"),
+        "progress on stderr: {stderr}"
+    );
+}
+
+/// A bad invocation: exit code 2 and every `wants` in the message.
+fn refused(dir: &Path, args: &[&str], wants: &[&str]) {
+    let o = bayeslab(args, dir);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
+    for w in wants {
+        assert!(err.contains(w), "{args:?}: {err:?} lacks {w:?}");
+    }
+    assert!(!err.contains("panicked"), "{err}");
+}
+
+#[test]
+fn bad_input_names_the_file_and_the_fix_with_exit_code_2() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = dir.path();
+    synth(p, "200", "3", "a.parquet");
+    synth(p, "200", "2", "b.parquet");
+    let copy = |from: &str, to: &str| {
+        std::fs::copy(p.join(from), p.join(to)).unwrap();
+    };
+    refused(
+        p,
+        &["bench", "--train", "missing.parquet"],
+        &["missing.parquet", "no such file", "bayeslab synth"],
+    );
+    refused(
+        p,
+        &["bench", "--train", "nothing"],
+        &["nothing.parquet", "no data files"],
+    );
+
+    std::fs::write(p.join("junk.X.npy"), "x1,x2\n1,2\n").unwrap();
+    copy("a.y.npy", "junk.y.npy");
+    refused(
+        p,
+        &["bench", "--train", "junk.X.npy"],
+        &["junk.X.npy", "magic", "numpy.save"],
+    );
+
+    copy("a.X.npy", "lonely.X.npy");
+    refused(
+        p,
+        &["bench", "--train", "lonely.X.npy"],
+        &["lonely.y.npy", "is missing"],
+    );
+
+    copy("a.X.npy", "short.X.npy");
+    copy("a.test.y.npy", "short.y.npy");
+    refused(
+        p,
+        &["bench", "--train", "short"],
+        &["short.y.npy", "300 labels", "200 rows"],
+    );
+
+    let bytes = std::fs::read(p.join("a.X.npy")).unwrap();
+    std::fs::write(p.join("cut.X.npy"), &bytes[..bytes.len() - 8]).unwrap();
+    copy("a.y.npy", "cut.y.npy");
+    refused(
+        p,
+        &["bench", "--train", "cut", "--only", "fit"],
+        &["cut.X.npy", "truncated"],
+    );
+
+    refused(
+        p,
+        &["bench", "--train", "a", "--test", "b.test.parquet"],
+        &["b.test.X.npy", "2 columns", "3", "--test-rows"],
+    );
+    refused(
+        p,
+        &["bench", "--train", "a", "--only", "predict"],
+        &["needs --test"],
+    );
+    refused(
+        p,
+        &["bench", "--train", "a", "--only", "fitt"],
+        &["fitt", "load-parquet"],
+    );
+    refused(
+        p,
+        &["bench", "--train", "a", "--lambda", "-1"],
+        &["--lambda", ">= 0"],
+    );
+    refused(p, &["bench", "--train", "a", "--reps", "0"], &["--reps"]);
+}
