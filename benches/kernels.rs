@@ -111,7 +111,7 @@ fn gibbs_sweep(c: &mut Criterion) {
     {
         let sweeps = 200usize;
         let text = format!(
-            "[data]\npath = \"datasets/pima.csv\"\ntarget = \"y\"\n[[method]]\nid = \"g\"\nkind = \"gibbs-logistic\"\nchains = 1\ndraws = {sweeps}\nburn_in = 0\n"
+            "[data]\npath = \"../datasets/pima.csv\"\ntarget = \"y\"\n[[method]]\nid = \"g\"\nkind = \"gibbs-logistic\"\nchains = 1\ndraws = {sweeps}\nburn_in = 0\n"
         );
         let file = Path::new(env!("CARGO_MANIFEST_DIR")).join("experiments/_bench.toml");
         let plan = bayeslab::config::parse(&text, &file).expect("bench experiment");
