@@ -134,6 +134,15 @@ impl Plan {
                         seed: Some(seed),
                         ..RawSplit::default()
                     },
+                    Split::Hash {
+                        test_fraction,
+                        seed,
+                    } => RawSplit {
+                        test_fraction: Some(test_fraction),
+                        seed: Some(seed),
+                        draw: Some("hash".into()),
+                        ..RawSplit::default()
+                    },
                 };
                 (Some(relative(self, path)), None, None, Some(split))
             }
@@ -158,6 +167,12 @@ impl Plan {
                 Missing::Drop => "drop".into(),
             }),
             split,
+            streaming: d.streaming.map(|_| true),
+            chunk_rows: d.streaming.map(|s| s.chunk_rows as u64),
+            max_memory: d
+                .streaming
+                .and_then(|s| s.max_memory)
+                .map(|b| format!("{b}B")),
         }
     }
 

@@ -10,7 +10,9 @@ use crate::numeric::rng;
 /// Test-row flags for `n` rows under `split`.
 pub fn test_rows(n: usize, split: Split) -> Vec<bool> {
     match split {
-        Split::Every { every, offset } => (0..n).map(|i| i % every == offset).collect(),
+        Split::Every { .. } | Split::Hash { .. } => (0..n)
+            .map(|i| row_is_test(i, split) == Some(true))
+            .collect(),
         Split::Fraction {
             test_fraction,
             seed,
@@ -26,6 +28,32 @@ pub fn test_rows(n: usize, split: Split) -> Vec<bool> {
             test
         }
     }
+}
+
+/// Whether data row `i` (0-based, file order) is a test row, for the splits that decide each row
+/// on its own: `i % every == offset`, or a hash of (seed, i) below `test_fraction`. `None` for
+/// the shuffle split, which needs the number of rows first.
+pub fn row_is_test(i: usize, split: Split) -> Option<bool> {
+    match split {
+        Split::Every { every, offset } => Some(i % every == offset),
+        Split::Hash {
+            test_fraction,
+            seed,
+        } => Some(unit_hash(seed, i as u64) < test_fraction),
+        Split::Fraction { .. } => None,
+    }
+}
+
+/// A uniform number in [0, 1) from (seed, i): SplitMix64 (Steele, Lea & Flood 2014) of the
+/// mixed seed xor i, top 53 bits. Portable and stateless, so any chunk can decide its rows.
+fn unit_hash(seed: u64, i: u64) -> f64 {
+    fn mix(mut z: u64) -> u64 {
+        z = z.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+    (mix(mix(seed) ^ i) >> 11) as f64 * (1.0 / (1u64 << 53) as f64)
 }
 
 /// Per-feature (mean, sd) on the training rows; sd is the population standard deviation.
@@ -126,6 +154,37 @@ mod tests {
         assert_eq!(a, b);
         assert_ne!(a, c);
         assert_eq!(a.iter().filter(|&&t| t).count(), 20);
+    }
+
+    #[test]
+    fn hash_split_is_per_row_seeded_and_near_its_fraction() {
+        let split = |seed| Split::Hash {
+            test_fraction: 0.2,
+            seed,
+        };
+        let a = test_rows(20_000, split(3));
+        assert_eq!(a, test_rows(20_000, split(3)));
+        assert_ne!(a, test_rows(20_000, split(4)));
+        // a prefix of the file is split the same way: each row is decided on its own
+        assert_eq!(&a[..100], &test_rows(100, split(3))[..]);
+        let k = a.iter().filter(|&&t| t).count() as f64;
+        // Binomial(20000, 0.2): sd = 56.6; 5 sd either side
+        assert!((k - 4000.0).abs() < 283.0, "{k}");
+        assert_eq!(
+            row_is_test(
+                7,
+                Split::Every {
+                    every: 5,
+                    offset: 2
+                }
+            ),
+            Some(true)
+        );
+        let shuffle = Split::Fraction {
+            test_fraction: 0.2,
+            seed: 1,
+        };
+        assert_eq!(row_is_test(7, shuffle), None);
     }
 
     #[test]
