@@ -73,6 +73,15 @@ pub fn is_constant(mean: f64, sd: f64) -> bool {
     sd <= 1e-12 * mean.abs().max(1.0)
 }
 
+/// One standardised value: (v - mean) / sd, or only centred for a constant column.
+pub fn standardise(v: f64, mean: f64, sd: f64) -> f64 {
+    if is_constant(mean, sd) {
+        v - mean
+    } else {
+        (v - mean) / sd
+    }
+}
+
 /// The design matrix of feature columns `cols` (each a full column of values): optionally
 /// standardised with `stats`, with a leading column of ones when `intercept`.
 pub fn design(cols: &[Vec<f64>], stats: Option<&[(f64, f64)]>, intercept: bool) -> Mat<f64> {
@@ -84,14 +93,7 @@ pub fn design(cols: &[Vec<f64>], stats: Option<&[(f64, f64)]>, intercept: bool) 
         }
         let v = cols[j - shift][i];
         match stats {
-            Some(s) => {
-                let (mean, sd) = s[j - shift];
-                if is_constant(mean, sd) {
-                    v - mean
-                } else {
-                    (v - mean) / sd
-                }
-            }
+            Some(s) => standardise(v, s[j - shift].0, s[j - shift].1),
             None => v,
         }
     })
