@@ -23,6 +23,7 @@ pub mod optim;
 pub mod output;
 pub mod provenance;
 pub mod record;
+pub mod streaming;
 pub mod tui;
 
 pub use error::{Error, Result};

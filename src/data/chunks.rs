@@ -105,6 +105,22 @@ impl ChunkReader {
         })
     }
 
+    /// The file's column names, from the Parquet schema or the CSV header, before any row is read.
+    pub(super) fn column_names(&self) -> Result<Vec<String>> {
+        match &self.format {
+            Format::Parquet { metadata, .. } => {
+                let schema = polars::io::parquet::read::infer_schema(metadata)
+                    .map_err(|e| Error::data(&self.path, format!("cannot read as Parquet: {e}")))?;
+                Ok(schema.iter().map(|(name, _)| name.to_string()).collect())
+            }
+            Format::Csv { header, .. } => Ok(String::from_utf8_lossy(header)
+                .trim_end()
+                .split(',')
+                .map(|n| n.trim().trim_matches('"').to_string())
+                .collect()),
+        }
+    }
+
     /// Read only `columns` from the next chunk on.
     pub(super) fn project(&mut self, columns: Vec<String>) {
         self.columns = Some(columns);

@@ -90,6 +90,11 @@ pub fn check_width(map: &FeatureMap, d: usize, rows: usize) -> Result<(), String
     ))
 }
 
+/// The number of columns `map` makes from `d` features (after [`check_width`] has passed).
+pub fn mapped_width(map: &FeatureMap, d: usize) -> usize {
+    width_within(map, d, usize::MAX).unwrap_or(usize::MAX)
+}
+
 /// A feature map with everything it learnt from the training rows (the RBF centres), ready
 /// to map any block of rows: the in-memory loader maps the whole design, streaming each chunk.
 #[derive(Debug, Clone)]

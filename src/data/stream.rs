@@ -17,7 +17,7 @@ use faer::Mat;
 use serde::Serialize;
 
 use super::chunks::{selection, ChunkReader};
-use super::features::{check_width, sampled_rows, FittedMap, TrainingRows};
+use super::features::{check_width, mapped_width, sampled_rows, FittedMap, TrainingRows};
 use super::labels::LabelSet;
 use super::table::{frame_table, Table};
 use super::{check_classes, missing_message, note_skipped, prepare, FeatureSummary, INTERCEPT};
@@ -255,6 +255,18 @@ impl StreamedData {
             DataSource::Single { path, .. } => (path.clone(), None),
             DataSource::TrainTest { train, test } => (train.clone(), Some(test.clone())),
         };
+        // The budget first, from the header alone: every column but the target may be a feature.
+        let names = ChunkReader::open(&train_file, chunk_rows, None)?.column_names()?;
+        let most = plan
+            .features
+            .as_ref()
+            .map_or(names.len().saturating_sub(1), Vec::len);
+        check_width(&plan.feature_map, most, chunk_rows)
+            .map_err(|m| Error::data(&train_file, m))?;
+        let design = mapped_width(&plan.feature_map, most) + usize::from(plan.intercept);
+        let csv_line = csv_bytes_per_row(&train_file)?;
+        let estimate = working_set(chunk_rows, most, design, csv_line);
+        check_budget(&train_file, &streaming, estimate, most, design)?;
         let mut notes = Vec::new();
         let mut preparation = Vec::new();
         let mut features = plan.features.clone();
@@ -398,9 +410,8 @@ impl StreamedData {
             chunk_rows,
             data.features.len(),
             data.columns.len(),
-            csv_bytes_per_row(&train_file)?,
+            csv_line,
         );
-        data.check_budget()?;
         Ok(data)
     }
 
@@ -452,46 +463,6 @@ impl StreamedData {
                 sampled,
             },
             self.plan.seed,
-        ))
-    }
-
-    fn check_budget(&self) -> Result<()> {
-        let Some(budget) = self.streaming.max_memory else {
-            return Ok(());
-        };
-        if self.working_set <= budget {
-            return Ok(());
-        }
-        let per_row = self
-            .working_set
-            .saturating_sub(fixed_bytes(self.columns.len()))
-            / self.streaming.chunk_rows.max(1) as u64;
-        let fixed = fixed_bytes(self.columns.len());
-        let fit = budget.saturating_sub(fixed) / per_row.max(1);
-        let fix = if fit == 0 {
-            format!(
-                "even one row does not fit beside the {} of the {} x {} matrices: raise max_memory or select fewer [data] features",
-                mib(fixed),
-                self.columns.len(),
-                self.columns.len()
-            )
-        } else {
-            format!("lower [data] chunk_rows to at most {fit} or raise max_memory")
-        };
-        Err(Error::data(
-            &self.files[0],
-            format!(
-                "[data] max_memory = {} is too small for chunk_rows = {}: one chunk of {} feature and {} design columns \
-                 needs about {} of working memory (about {per_row} bytes per row plus {} for the {} x {} matrices); {fix}",
-                mib(budget),
-                self.streaming.chunk_rows,
-                self.features.len(),
-                self.columns.len(),
-                mib(self.working_set),
-                mib(fixed),
-                self.columns.len(),
-                self.columns.len()
-            ),
         ))
     }
 
@@ -617,6 +588,46 @@ fn check_missing(
         scan.rows
     ));
     Ok(())
+}
+
+/// Refuse a `max_memory` below the estimated working set (`features` raw and `design` design
+/// columns), naming the key and the largest `chunk_rows` that fits.
+fn check_budget(
+    path: &Path,
+    streaming: &Streaming,
+    estimate: u64,
+    features: usize,
+    design: usize,
+) -> Result<()> {
+    let Some(budget) = streaming.max_memory else {
+        return Ok(());
+    };
+    if estimate <= budget {
+        return Ok(());
+    }
+    let fixed = fixed_bytes(design);
+    let per_row = (estimate - fixed) / streaming.chunk_rows.max(1) as u64;
+    let fit = budget.saturating_sub(fixed) / per_row.max(1);
+    let fix = if fit == 0 {
+        format!(
+            "even one row does not fit beside the {} of the {design} x {design} matrices: raise max_memory or select fewer [data] features",
+            mib(fixed)
+        )
+    } else {
+        format!("lower [data] chunk_rows to at most {fit} or raise max_memory")
+    };
+    Err(Error::data(
+        path,
+        format!(
+            "[data] max_memory = {} is too small for chunk_rows = {}: a chunk of up to {features} feature and {design} design \
+             columns needs about {} of working memory (about {per_row} bytes per row plus {} for the {design} x {design} \
+             matrices); {fix}",
+            mib(budget),
+            streaming.chunk_rows,
+            mib(estimate),
+            mib(fixed)
+        ),
+    ))
 }
 
 fn mib(bytes: u64) -> String {
