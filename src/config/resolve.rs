@@ -195,6 +195,7 @@ mod tests {
             "spector",
             "lab_counts",
             "lab_incomes",
+            "streaming",
         ] {
             let file = root.join("experiments").join(format!("{name}.toml"));
             let plan = crate::config::load(&file).unwrap();
