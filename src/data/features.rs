@@ -161,6 +161,18 @@ impl FittedMap {
         }
     }
 
+    pub fn is_identity(&self) -> bool {
+        matches!(self.kind, Fitted::Identity)
+    }
+
+    /// [`FittedMap::evaluate`] of an owned design: the identity map hands it back uncopied.
+    pub fn apply_owned(&self, x: Mat<f64>) -> Mat<f64> {
+        match self.kind {
+            Fitted::Identity => x,
+            _ => self.evaluate(x.as_ref()),
+        }
+    }
+
     /// The mapped design of the rows of `x` (standardised features, no intercept).
     pub fn evaluate(&self, x: MatRef<'_, f64>) -> Mat<f64> {
         match &self.kind {

@@ -87,16 +87,25 @@ pub fn standardise(v: f64, mean: f64, sd: f64) -> f64 {
 pub fn design(cols: &[Vec<f64>], stats: Option<&[(f64, f64)]>, intercept: bool) -> Mat<f64> {
     let n = cols.first().map_or(0, Vec::len);
     let shift = usize::from(intercept);
-    Mat::from_fn(n, cols.len() + shift, |i, j| {
-        if j < shift {
-            return 1.0;
-        }
-        let v = cols[j - shift][i];
+    // Filled a column slice at a time (faer is column-major): the values of the element-wise
+    // formula, without an index computation per element.
+    let mut x = Mat::<f64>::zeros(n, cols.len() + shift);
+    if intercept {
+        x.col_as_slice_mut(0).fill(1.0);
+    }
+    for (j, col) in cols.iter().enumerate() {
+        let out = x.col_as_slice_mut(j + shift);
         match stats {
-            Some(s) => standardise(v, s[j - shift].0, s[j - shift].1),
-            None => v,
+            Some(s) => {
+                let (mean, sd) = s[j];
+                for (o, &v) in out.iter_mut().zip(col) {
+                    *o = standardise(v, mean, sd);
+                }
+            }
+            None => out.copy_from_slice(col),
         }
-    })
+    }
+    x
 }
 
 /// `x` with a leading column of ones when `intercept`.
@@ -104,13 +113,13 @@ pub fn with_intercept(x: Mat<f64>, intercept: bool) -> Mat<f64> {
     if !intercept {
         return x;
     }
-    Mat::from_fn(x.nrows(), x.ncols() + 1, |i, j| {
-        if j == 0 {
-            1.0
-        } else {
-            x[(i, j - 1)]
-        }
-    })
+    let mut out = Mat::<f64>::zeros(x.nrows(), x.ncols() + 1);
+    out.col_as_slice_mut(0).fill(1.0);
+    for j in 0..x.ncols() {
+        out.col_as_slice_mut(j + 1)
+            .copy_from_slice(x.col_as_slice(j));
+    }
+    out
 }
 
 #[cfg(test)]

@@ -540,12 +540,13 @@ impl StreamedData {
                 return Ok(());
             }
             let t = Instant::now();
-            let standardised = prepare::design(cols, self.stats.as_deref(), false);
-            let x = prepare::with_intercept(
-                self.map.evaluate(standardised.as_ref()),
-                self.plan.intercept,
-            );
-            drop(standardised);
+            let x = if self.map.is_identity() {
+                // the same values as below, in one matrix instead of three
+                prepare::design(cols, self.stats.as_deref(), self.plan.intercept)
+            } else {
+                let standardised = prepare::design(cols, self.stats.as_deref(), false);
+                prepare::with_intercept(self.map.apply_owned(standardised), self.plan.intercept)
+            };
             build += t.elapsed().as_secs_f64();
             rows += y.len();
             f(&DesignChunk { x, y, source_rows })
