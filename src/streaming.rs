@@ -18,7 +18,6 @@ use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use std::time::Instant;
 
-use faer::MatRef;
 use serde::Serialize;
 
 use crate::config::{MethodPlan, Plan};
@@ -28,7 +27,7 @@ use crate::experiment::{experiment_info, fit_record, lab_files, Monitor, Recorde
 use crate::metrics::running::Running;
 use crate::model::method::{Fitted, Probabilities};
 use crate::model::predictive::PredictiveSettings;
-use crate::model::streaming::{Chunks, StreamedInput};
+use crate::model::streaming::{ChunkFn, Chunks, StreamedInput};
 use crate::model::MethodKind;
 use crate::numeric::rng;
 use crate::provenance::Provenance;
@@ -104,7 +103,7 @@ struct TrainingChunks<'a> {
 }
 
 impl Chunks for TrainingChunks<'_> {
-    fn each(&self, f: &mut dyn FnMut(MatRef<'_, f64>, &[f64]) -> Result<()>) -> Result<()> {
+    fn each(&self, f: &mut ChunkFn<'_>) -> Result<()> {
         let stats = self
             .data
             .pass(Part::Train, &mut |c: &DesignChunk| f(c.x.as_ref(), &c.y))?;

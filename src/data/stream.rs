@@ -77,6 +77,10 @@ pub struct StreamedData {
     map: FittedMap,
 }
 
+/// A consumer of a chunk's complete rows in one part: raw feature columns, class indices and
+/// data rows.
+type RawRows<'a> = dyn FnMut(&[Vec<f64>], Vec<f64>, Vec<usize>) -> Result<()> + 'a;
+
 /// Per-feature running statistics over the training rows.
 #[derive(Debug, Clone)]
 struct Running {
@@ -429,7 +433,6 @@ impl StreamedData {
             .enumerate()
             .map(|(j, s)| (standardise(j, s.min), standardise(j, s.max)))
             .collect();
-        let d = self.features.len();
         let sampled = match self.plan.feature_map {
             FeatureMap::Rbf {
                 centres: Centres::Sample { k },
@@ -441,12 +444,17 @@ impl StreamedData {
                 let mut centres = vec![Vec::new(); rows.len()];
                 let mut seen = 0usize;
                 let stats = self.raw_pass(Part::Train, &mut |cols, _, _| {
-                    for i in 0..cols.first().map_or(0, Vec::len) {
+                    let rows = cols.first().map_or(0, Vec::len);
+                    for i in 0..rows {
                         if let Some(&pos) = want.get(&(seen + i)) {
-                            centres[pos] = (0..d).map(|j| standardise(j, cols[j][i])).collect();
+                            centres[pos] = cols
+                                .iter()
+                                .enumerate()
+                                .map(|(j, c)| standardise(j, c[i]))
+                                .collect();
                         }
                     }
-                    seen += cols.first().map_or(0, Vec::len);
+                    seen += rows;
                     Ok(())
                 })?;
                 self.preparation.push(("rbf centres".to_string(), stats));
@@ -456,7 +464,7 @@ impl StreamedData {
         };
         Ok(FittedMap::fit(
             &self.plan.feature_map,
-            d,
+            self.features.len(),
             &self.features,
             TrainingRows::Summary {
                 ranges: &ranges,
@@ -468,11 +476,7 @@ impl StreamedData {
 
     /// Pass over the rows of `part`: the raw feature columns (complete rows only), class
     /// indices and data rows of each chunk.
-    fn raw_pass(
-        &self,
-        part: Part,
-        f: &mut dyn FnMut(&[Vec<f64>], Vec<f64>, Vec<usize>) -> Result<()>,
-    ) -> Result<PassStats> {
+    fn raw_pass(&self, part: Part, f: &mut RawRows<'_>) -> Result<PassStats> {
         let (path, labels, file_part) = match (&self.plan.source, part) {
             (DataSource::Single { path, .. }, _) => (path, &self.train_labels, None),
             (DataSource::TrainTest { train, .. }, Part::Train) => {

@@ -27,9 +27,12 @@ use crate::config::MethodPlan;
 use crate::error::{Error, NumericError, Result};
 use crate::optim::{Objective, Observer};
 
+/// A consumer of one chunk's design rows and class indices.
+pub type ChunkFn<'a> = dyn FnMut(MatRef<'_, f64>, &[f64]) -> Result<()> + 'a;
+
 /// The training rows, replayed once per call: each chunk's design rows and class indices.
 pub trait Chunks {
-    fn each(&self, f: &mut dyn FnMut(MatRef<'_, f64>, &[f64]) -> Result<()>) -> Result<()>;
+    fn each(&self, f: &mut ChunkFn<'_>) -> Result<()>;
 }
 
 /// E(w), its gradient and Hessian at one point, from one pass.
