@@ -74,7 +74,7 @@ fn mc_predictive(c: &mut Criterion) {
     group.sample_size(10);
     group.throughput(Throughput::Elements((n * samples) as u64));
     group.bench_function("blocked, vectorised, parallel", |b| {
-        b.iter(|| bayeslab::model::predictive::mc_rows(&mean, &var, samples, 7))
+        b.iter(|| bayeslab::model::predictive::mc_rows(&mean, &var, samples, 7, 0))
     });
     group.bench_function("baseline: libm sigmoid, fresh normals, one thread", |b| {
         b.iter(|| {

@@ -37,6 +37,8 @@ pub trait Monitor: Observer {
     /// The `mc` predictive of `run` with `samples` draws per row: its mean p(y = 1) (for more
     /// than two classes, its mean top-class probability) over the test rows.
     fn mc_estimate(&mut self, _run: &str, _samples: usize, _mean: f64) {}
+    /// `[data] streaming = true`: one pass over the data file finished.
+    fn pass_finished(&mut self, _pass: &crate::streaming::PassRecord) {}
 }
 
 /// A monitor that ignores everything.
@@ -49,9 +51,9 @@ impl Observer for Silent {
 impl Monitor for Silent {}
 
 /// Records every iterate for trace.csv and forwards it, and any sampler draws, to the monitor.
-struct Recorder<'a> {
-    rows: Vec<TraceRow>,
-    monitor: &'a mut dyn Monitor,
+pub(crate) struct Recorder<'a> {
+    pub(crate) rows: Vec<TraceRow>,
+    pub(crate) monitor: &'a mut dyn Monitor,
 }
 
 impl Observer for Recorder<'_> {
@@ -80,6 +82,9 @@ pub fn run(
     cancel: Option<&AtomicBool>,
 ) -> Result<ExperimentRecord> {
     let mut record = match &plan.data {
+        Some(data) if !plan.methods.is_empty() && data.streaming.is_some() => {
+            crate::streaming::run(plan, monitor, cancel)?
+        }
         Some(data) if !plan.methods.is_empty() => {
             let dataset = data::load(data)?;
             monitor.data_loaded(&dataset);
@@ -96,6 +101,7 @@ pub fn run(
             posteriors: lab::run_all(&plan.posteriors, plan.seed)?,
             test_y: Vec::new(),
             trace: Vec::new(),
+            streaming: None,
         },
     };
     if let (Some(dir), false) = (&plan.baseline, record.runs.is_empty()) {
@@ -113,7 +119,7 @@ pub fn run(
 }
 
 /// The data files of the `[[posterior]]` tables (for the provenance digests).
-fn lab_files(plan: &Plan) -> Vec<std::path::PathBuf> {
+pub(crate) fn lab_files(plan: &Plan) -> Vec<std::path::PathBuf> {
     plan.posteriors
         .iter()
         .filter_map(|p| match &p.source {
@@ -123,7 +129,7 @@ fn lab_files(plan: &Plan) -> Vec<std::path::PathBuf> {
         .collect()
 }
 
-fn experiment_info(plan: &Plan) -> ExperimentInfo {
+pub(crate) fn experiment_info(plan: &Plan) -> ExperimentInfo {
     ExperimentInfo {
         name: plan.name.clone(),
         seed: plan.seed,
@@ -186,6 +192,7 @@ pub fn run_on(
         posteriors: lab::run_all(&plan.posteriors, plan.seed)?,
         test_y: dataset.test.y.clone(),
         trace: recorder.rows,
+        streaming: None,
     })
 }
 
@@ -267,54 +274,20 @@ fn run_method(
         Err(e) => return Err(e),
     };
     let fit_seconds = start.elapsed().as_secs_f64();
-    let termination = fitted.outcome.termination;
-    if termination == Termination::Cancelled {
-        return Err(Error::Cancelled);
-    }
-    let mut record = RunRecord {
-        id: method.id.clone(),
-        kind: method.kind.name().to_string(),
-        converged: termination.converged(),
-        termination: Some(termination),
-        iterations: fitted.outcome.iterations,
+    let mut record = fit_record(
+        method,
+        &fitted,
         fit_seconds,
-        objective: fitted.objective,
-        error: None,
-        weights: fitted.weights.clone(),
-        posterior: fitted.posterior.as_ref().map(|p| PosteriorRecord {
-            mean: p.mean.clone(),
-            cov_diag: p.cov_diag.clone(),
-            log_evidence: p.log_evidence,
-        }),
-        predictives: Vec::new(),
-        prior_precision: uses_prior.then_some(precision),
+        uses_prior.then_some(precision),
         evidence_curve,
-        diagnostics: fitted
-            .predictor
-            .diagnostics()
-            .map(|(rhat_max, ess_min)| Diagnostics { rhat_max, ess_min }),
-        khat: None,
-    };
-    if termination == Termination::Separable {
-        record.error = Some(format!(
-            "{}: the training data are perfectly separable, so the maximum-likelihood weights do not exist \
-             (they grow without bound). Use kind = \"logistic-map\" or \"logistic-laplace\": the prior keeps them finite",
-            method.id
-        ));
-        return Ok(record);
-    }
-    if termination == Termination::Stalled {
-        record.error = Some(format!(
-            "{}: the optimiser could not decrease the objective any further before the gradient norm reached \
-             the tolerance {:e}; the columns may be nearly collinear or the features badly scaled: standardise them, \
-             drop near-duplicate columns, use a prior (logistic-map) or raise `tolerance`",
-            method.id, method.tolerance
-        ));
+    )?;
+    if record.error.is_some() {
         return Ok(record);
     }
     let settings = PredictiveSettings {
         mc_samples: method.mc_samples,
         quadrature_nodes: method.quadrature_nodes,
+        first_row: 0,
     };
     for &kind in &method.predictives {
         let mut stream = rng::stream(plan.seed, &format!("{}/{}", method.id, kind.name()));
@@ -379,6 +352,62 @@ fn khat(
     .flatten()
 }
 
+/// The run record of a finished fit, before its predictives are evaluated. A fit that stopped
+/// without a minimiser (separable data under MLE, a stalled optimiser) gets its `error`;
+/// cancellation is an error for the whole experiment.
+pub(crate) fn fit_record(
+    method: &MethodPlan,
+    fitted: &crate::model::method::Fitted,
+    fit_seconds: f64,
+    prior_precision: Option<f64>,
+    evidence_curve: Vec<EvidencePoint>,
+) -> Result<RunRecord> {
+    let termination = fitted.outcome.termination;
+    if termination == Termination::Cancelled {
+        return Err(Error::Cancelled);
+    }
+    let mut record = RunRecord {
+        id: method.id.clone(),
+        kind: method.kind.name().to_string(),
+        converged: termination.converged(),
+        termination: Some(termination),
+        iterations: fitted.outcome.iterations,
+        fit_seconds,
+        objective: fitted.objective,
+        error: None,
+        weights: fitted.weights.clone(),
+        posterior: fitted.posterior.as_ref().map(|p| PosteriorRecord {
+            mean: p.mean.clone(),
+            cov_diag: p.cov_diag.clone(),
+            log_evidence: p.log_evidence,
+        }),
+        predictives: Vec::new(),
+        prior_precision,
+        evidence_curve,
+        diagnostics: fitted
+            .predictor
+            .diagnostics()
+            .map(|(rhat_max, ess_min)| Diagnostics { rhat_max, ess_min }),
+        khat: None,
+    };
+    if termination == Termination::Separable {
+        record.error = Some(format!(
+            "{}: the training data are perfectly separable, so the maximum-likelihood weights do not exist \
+             (they grow without bound). Use kind = \"logistic-map\" or \"logistic-laplace\": the prior keeps them finite",
+            method.id
+        ));
+    }
+    if termination == Termination::Stalled {
+        record.error = Some(format!(
+            "{}: the optimiser could not decrease the objective any further before the gradient norm reached \
+             the tolerance {:e}; the columns may be nearly collinear or the features badly scaled: standardise them, \
+             drop near-duplicate columns, use a prior (logistic-map) or raise `tolerance`",
+            method.id, method.tolerance
+        ));
+    }
+    Ok(record)
+}
+
 /// The Monte-Carlo convergence curve of `method`'s `mc` predictive: the mean prediction over
 /// the test rows at S/128, S/64, ..., S samples (S = `mc_samples`), each size from its own
 /// seeded stream. It refits the method silently (fits are deterministic), so only a monitor
@@ -412,6 +441,7 @@ fn mc_curve(
         let settings = PredictiveSettings {
             mc_samples: s,
             quadrature_nodes: method.quadrature_nodes,
+            first_row: 0,
         };
         // The full size reuses the predictive's own stream, so the curve ends on the reported value.
         let label = if s == full {
@@ -494,6 +524,7 @@ fn choose_precision(
             PredictiveSettings {
                 mc_samples: 1,
                 quadrature_nodes: 1,
+                first_row: 0,
             },
             &mut rng::stream(plan.seed, "evidence"),
         );

@@ -26,6 +26,7 @@ pub mod optim;
 pub mod output;
 pub mod provenance;
 pub mod record;
+pub mod streaming;
 pub mod synth;
 pub mod tui;
 

@@ -25,8 +25,18 @@ pub struct Provenance {
 
 /// Lowercase hex SHA-256 of a file's bytes.
 pub fn sha256_file(path: &Path) -> Result<String> {
-    let bytes = std::fs::read(path).map_err(|e| Error::data(path, format!("cannot read: {e}")))?;
-    Ok(Sha256::digest(&bytes)
+    // Hashed through a buffer, not read whole: a streamed data file may exceed the memory.
+    let mut hasher = Sha256::new();
+    std::fs::File::open(path)
+        .and_then(|f| {
+            std::io::copy(
+                &mut std::io::BufReader::with_capacity(1 << 20, f),
+                &mut hasher,
+            )
+        })
+        .map_err(|e| Error::data(path, format!("cannot read: {e}")))?;
+    Ok(hasher
+        .finalize()
         .iter()
         .map(|b| format!("{b:02x}"))
         .collect())

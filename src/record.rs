@@ -31,6 +31,9 @@ pub struct ExperimentRecord {
     /// Every observed iteration of every run (trace.csv).
     #[serde(skip)]
     pub trace: Vec<TraceRow>,
+    /// `[data] streaming = true`: chunks, passes and the time of each (absent otherwise).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub streaming: Option<crate::streaming::StreamingRecord>,
 }
 
 #[derive(Debug, Clone, Serialize)]

@@ -41,7 +41,7 @@ proptest! {
         seed in any::<u64>(),
     ) {
         let a = Activations { mean: acts.iter().map(|a| a.0).collect(), var: acts.iter().map(|a| a.1).collect() };
-        let settings = PredictiveSettings { mc_samples: 50, quadrature_nodes: 32 };
+        let settings = PredictiveSettings { mc_samples: 50, quadrature_nodes: 32, first_row: 0 };
         for kind in PredictiveKind::ALL {
             let p = predict(kind, &a, settings, &mut stream(seed, "p"));
             prop_assert!(p.iter().all(|v| v.is_finite() && (0.0..=1.0).contains(v)), "{:?}: {:?}", kind, p);
@@ -129,6 +129,7 @@ fn permuting_training_rows_changes_nothing() {
     let settings = PredictiveSettings {
         mc_samples: 1,
         quadrature_nodes: 64,
+        first_row: 0,
     };
     for m in &plan.methods {
         let a = fit_rows(&plan, m, &data, x, y, 1.0);

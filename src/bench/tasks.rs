@@ -265,6 +265,7 @@ fn predict(
     let ps = PredictiveSettings {
         mc_samples: settings.samples,
         quadrature_nodes: 64,
+        first_row: 0,
     };
     for rep in 0..settings.reps {
         let (p, s) = timed(|| {

@@ -143,7 +143,11 @@ fn run(path: &Path, out: Option<PathBuf>, quiet: bool) -> Result<i32, Error> {
             (artifacts, points.into_iter().map(|(_, r)| r).collect())
         }
     };
-    output::write_dir(&dir, &artifacts)?;
+    let files = match (&plan.sweep, records.first()) {
+        (None, Some(record)) => output::streamed_files(record),
+        _ => Vec::new(),
+    };
+    output::write_dir_with_files(&dir, &artifacts, &files)?;
     let mut notes: Vec<&String> = records.iter().flat_map(|r| &r.dataset.notes).collect();
     notes.dedup();
     if !quiet {
@@ -152,7 +156,7 @@ fn run(path: &Path, out: Option<PathBuf>, quiet: bool) -> Result<i32, Error> {
         }
         eprintln!(
             "wrote {} files to {}/ (open report.html)",
-            artifacts.len(),
+            artifacts.len() + files.len(),
             dir.display()
         );
     }
@@ -220,17 +224,34 @@ fn tui(experiment: Option<&Path>) -> Result<i32, Error> {
 fn check(path: &Path) -> Result<i32, Error> {
     let plan = config::load(path)?;
     if let (Some(data), false) = (&plan.data, plan.methods.is_empty()) {
-        let data = bayeslab::data::load(data)?;
-        println!(
-            "{}: ok — {} method(s); {} training and {} test rows, {} design columns",
-            path.display(),
-            plan.methods.len(),
-            data.train.rows(),
-            data.test.rows(),
-            data.columns.len()
-        );
-        for note in &data.notes {
-            println!("note: {note}");
+        if data.streaming.is_some() {
+            // One statistics pass in chunks, with the memory budget checked first.
+            let d = bayeslab::data::StreamedData::open(data)?;
+            println!(
+                "{}: ok — {} method(s), streamed in chunks of {} rows; {} training and {} test rows, {} design columns",
+                path.display(),
+                plan.methods.len(),
+                d.streaming.chunk_rows,
+                d.rows_train,
+                d.rows_test,
+                d.columns.len()
+            );
+            for note in &d.notes {
+                println!("note: {note}");
+            }
+        } else {
+            let data = bayeslab::data::load(data)?;
+            println!(
+                "{}: ok — {} method(s); {} training and {} test rows, {} design columns",
+                path.display(),
+                plan.methods.len(),
+                data.train.rows(),
+                data.test.rows(),
+                data.columns.len()
+            );
+            for note in &data.notes {
+                println!("note: {note}");
+            }
         }
     }
     for p in &plan.posteriors {

@@ -9,6 +9,9 @@ use bayeslab::record::RunRecord;
 
 pub struct Printer {
     label: String,
+    /// Each run's label by id: a streamed experiment finishes its runs after the last one
+    /// started (one prediction pass serves them all).
+    labels: Vec<(String, String)>,
     last: Instant,
 }
 
@@ -18,6 +21,7 @@ impl Printer {
     pub fn new() -> Self {
         Printer {
             label: String::new(),
+            labels: Vec::new(),
             last: Instant::now(),
         }
     }
@@ -38,11 +42,15 @@ impl Observer for Printer {
 impl Monitor for Printer {
     fn run_started(&mut self, index: usize, total: usize, id: &str) {
         self.label = format!("[{}/{}] {id}", index + 1, total);
+        self.labels.push((id.to_string(), self.label.clone()));
         self.last = Instant::now();
         eprintln!("{} …", self.label);
     }
 
     fn run_finished(&mut self, run: &RunRecord) {
+        if let Some((_, label)) = self.labels.iter().find(|(id, _)| *id == run.id) {
+            self.label = label.clone();
+        }
         match (&run.error, run.termination) {
             (Some(_), _) => eprintln!("{} failed (details below)", self.label),
             (None, Some(t)) => {
@@ -59,5 +67,20 @@ impl Monitor for Printer {
             }
             (None, None) => {}
         }
+    }
+
+    fn pass_finished(&mut self, pass: &bayeslab::streaming::PassRecord) {
+        eprintln!(
+            "  pass: {}{} — {} chunks, {} rows in {:.3} s (reading {:.3} s)",
+            pass.purpose,
+            pass.run
+                .as_deref()
+                .map(|r| format!(" {r}"))
+                .unwrap_or_default(),
+            pass.chunks,
+            pass.rows,
+            pass.seconds,
+            pass.read_seconds
+        );
     }
 }

@@ -7,6 +7,7 @@ pub mod plan;
 pub mod posterior;
 pub mod raw;
 mod resolve;
+pub mod streaming;
 mod suggest;
 pub mod sweep;
 
@@ -14,7 +15,7 @@ use std::path::Path;
 
 pub use plan::{
     Centres, ClassPrior, DataPlan, DataSource, Evaluation, FeatureMap, MethodOptions, MethodPlan,
-    Missing, Optimizer, Plan, Prior, Split,
+    Missing, Optimizer, Plan, Prior, Split, Streaming,
 };
 pub use posterior::{ApproxKind, PosteriorKind, PosteriorPlan, PosteriorSource, Subset};
 pub use suggest::{did_you_mean, nearest};
@@ -42,6 +43,16 @@ pub fn parse(text: &str, path: &Path) -> Result<Plan> {
         toml::from_str(text).map_err(bad)?
     };
     let mut plan = Plan::from_raw(raw, path)?;
+    if let (Some(s), Some(_)) = (&sweep, plan.data.as_ref().and_then(|d| d.streaming)) {
+        return Err(Error::config(
+            path,
+            format!(
+                "[sweep] over {} with [data] streaming = true is not supported: each value would stream the file \
+                 again into its own run directory; write one experiment per value instead",
+                s.key
+            ),
+        ));
+    }
     plan.sweep = sweep;
     Ok(plan)
 }

@@ -9,6 +9,7 @@ use super::method_options::method_options;
 pub use super::method_options::{ClassPrior, MethodOptions, EP_MAX_ITER, EP_TOLERANCE};
 use super::posterior::PosteriorPlan;
 use super::raw::{RawExperiment, RawMethod, RawSplit};
+pub use super::streaming::{Streaming, DEFAULT_CHUNK_ROWS};
 use super::suggest::did_you_mean;
 use crate::error::{Error, Result};
 use crate::metrics::Binning;
@@ -68,6 +69,8 @@ pub struct DataPlan {
     /// The first method that only handles two classes, if any: then the target must have
     /// exactly two classes (or `positive` must pick one).
     pub binary_method: Option<String>,
+    /// `streaming = true`: read the file in chunks instead of loading it.
+    pub streaming: Option<Streaming>,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -84,6 +87,9 @@ pub enum Split {
     Every { every: usize, offset: usize },
     /// A seeded random subset of round(test_fraction * N) rows is the test set.
     Fraction { test_fraction: f64, seed: u64 },
+    /// Each row independently, with probability test_fraction, decided by a hash of
+    /// (seed, row index): one pass, no row count needed (the form streaming uses).
+    Hash { test_fraction: f64, seed: u64 },
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -307,6 +313,16 @@ impl Plan {
                 )));
             }
         }
+        if let Some(d) = data.as_ref().filter(|d| d.streaming.is_some()) {
+            super::streaming::check(
+                &ctx,
+                &d.source,
+                &methods,
+                evidence,
+                binning,
+                baseline.is_some(),
+            )?;
+        }
         if let Some(d) = data.as_mut() {
             d.binary_method = methods
                 .iter()
@@ -353,6 +369,7 @@ fn validate_name(ctx: &Ctx<'_>, key: &str, name: &str) -> Result<String> {
 }
 
 fn data_plan(ctx: &Ctx<'_>, raw: super::raw::RawData, seed: u64) -> Result<DataPlan> {
+    let streaming = super::streaming::streaming(ctx, &raw)?;
     let source = match (&raw.path, &raw.train, &raw.test) {
         (Some(path), None, None) => {
             let path = ctx.path("[data] path", path)?;
@@ -406,6 +423,7 @@ fn data_plan(ctx: &Ctx<'_>, raw: super::raw::RawData, seed: u64) -> Result<DataP
         }
     }
     Ok(DataPlan {
+        streaming,
         source,
         target: raw.target,
         features: raw.features,
@@ -421,7 +439,7 @@ fn data_plan(ctx: &Ctx<'_>, raw: super::raw::RawData, seed: u64) -> Result<DataP
 
 fn split_plan(ctx: &Ctx<'_>, raw: RawSplit, seed: u64) -> Result<Split> {
     match raw {
-        RawSplit { every: Some(every), offset, test_fraction: None, seed: None } => {
+        RawSplit { every: Some(every), offset, test_fraction: None, seed: None, draw: None } => {
             let every = ctx.count("[data] split.every", every, 2)?;
             let offset = offset.unwrap_or(0) as usize;
             if offset >= every {
@@ -431,15 +449,27 @@ fn split_plan(ctx: &Ctx<'_>, raw: RawSplit, seed: u64) -> Result<Split> {
             }
             Ok(Split::Every { every, offset })
         }
-        RawSplit { every: None, offset: None, test_fraction, seed: split_seed } => {
+        RawSplit { every: None, offset: None, test_fraction, seed: split_seed, draw } => {
             let f = test_fraction.unwrap_or(DEFAULT_TEST_FRACTION);
             if !(f > 0.0 && f < 1.0) {
                 return Err(ctx.err(format!(
                     "[data] split.test_fraction = {f}: must be strictly between 0 and 1"
                 )));
             }
-            Ok(Split::Fraction { test_fraction: f, seed: split_seed.unwrap_or(seed) })
+            let seed = split_seed.unwrap_or(seed);
+            match draw.as_deref().unwrap_or("shuffle") {
+                "shuffle" => Ok(Split::Fraction { test_fraction: f, seed }),
+                "hash" => Ok(Split::Hash { test_fraction: f, seed }),
+                other => Err(ctx.err(format!(
+                    "[data] split.draw = \"{other}\": expected \"shuffle\" (exactly round(F N) test rows) or \"hash\" \
+                     (each row by a hash of the seed and its row number){}",
+                    did_you_mean(other, ["shuffle", "hash"])
+                ))),
+            }
         }
+        RawSplit { every: Some(_), draw: Some(_), .. } => Err(ctx.err(
+            "[data] split.draw only applies with test_fraction; { every = K, offset = J } is already decided row by row",
+        )),
         _ => Err(ctx.err(
             "[data] split: use either { every = K, offset = J } or { test_fraction = F, seed = S }, not both",
         )),

@@ -47,6 +47,14 @@ pub struct RawData {
     pub missing: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub split: Option<RawSplit>,
+    /// Read the file in chunks instead of loading it (see `streaming` in the README).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub streaming: Option<bool>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub chunk_rows: Option<u64>,
+    /// A size such as "1GiB" or "512MB".
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub max_memory: Option<String>,
 }
 
 /// A label value as written in TOML: `positive = "Yes"`, `positive = 2` or `positive = true`.
@@ -79,6 +87,9 @@ pub struct RawSplit {
     pub test_fraction: Option<f64>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub seed: Option<u64>,
+    /// `"shuffle"` (default) or `"hash"`: how `test_fraction` picks the test rows.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub draw: Option<String>,
 }
 
 #[derive(Debug, Clone, Default, Deserialize, Serialize)]

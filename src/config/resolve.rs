@@ -135,6 +135,15 @@ impl Plan {
                         seed: Some(seed),
                         ..RawSplit::default()
                     },
+                    Split::Hash {
+                        test_fraction,
+                        seed,
+                    } => RawSplit {
+                        test_fraction: Some(test_fraction),
+                        seed: Some(seed),
+                        draw: Some("hash".into()),
+                        ..RawSplit::default()
+                    },
                 };
                 (Some(relative(self, path)), None, None, Some(split))
             }
@@ -159,6 +168,12 @@ impl Plan {
                 Missing::Drop => "drop".into(),
             }),
             split,
+            streaming: d.streaming.map(|_| true),
+            chunk_rows: d.streaming.map(|s| s.chunk_rows as u64),
+            max_memory: d
+                .streaming
+                .and_then(|s| s.max_memory)
+                .map(|b| format!("{b}B")),
         }
     }
 
@@ -181,6 +196,7 @@ mod tests {
             "spector",
             "lab_counts",
             "lab_incomes",
+            "streaming",
         ] {
             let file = root.join("experiments").join(format!("{name}.toml"));
             let plan = crate::config::load(&file).unwrap();

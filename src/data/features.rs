@@ -64,6 +64,133 @@ fn width_within(map: &FeatureMap, d: usize, limit: usize) -> Option<usize> {
     }
 }
 
+/// The width check of [`apply`]: the message naming the key to lower when `map` on `d`
+/// features would make a design of `rows` rows (or a columns x columns covariance) larger than
+/// [`MEMORY_BUDGET_BYTES`].
+pub fn check_width(map: &FeatureMap, d: usize, rows: usize) -> Result<(), String> {
+    let rows = rows.max(1);
+    let limit =
+        (MEMORY_BUDGET_BYTES / 8 / rows).min(((MEMORY_BUDGET_BYTES / 8) as f64).sqrt() as usize);
+    if width_within(map, d, limit).is_some() {
+        return Ok(());
+    }
+    let key = match map {
+        FeatureMap::Poly { .. } => "lower [features] degree",
+        FeatureMap::Rbf {
+            centres: Centres::Grid { .. },
+            ..
+        } => "lower [features] grid_points or use centres = \"sample\" with k",
+        _ => "lower [features] k",
+    };
+    Err(format!(
+        "[features] map = \"{}\" on {d} features would make more than {limit} columns: the design ({rows} rows) \
+         or the columns x columns posterior covariance would exceed the memory budget of {} MiB; {key}, or select fewer [data] features",
+        map.name(),
+        MEMORY_BUDGET_BYTES >> 20
+    ))
+}
+
+/// The number of columns `map` makes from `d` features (after [`check_width`] has passed).
+pub fn mapped_width(map: &FeatureMap, d: usize) -> usize {
+    width_within(map, d, usize::MAX).unwrap_or(usize::MAX)
+}
+
+/// A feature map with everything it learnt from the training rows (the RBF centres), ready
+/// to map any block of rows: the in-memory loader maps the whole design, streaming each chunk.
+#[derive(Debug, Clone)]
+pub struct FittedMap {
+    kind: Fitted,
+    /// The mapped columns' names.
+    pub names: Vec<String>,
+}
+
+#[derive(Debug, Clone)]
+enum Fitted {
+    Identity,
+    Poly(Vec<Vec<usize>>),
+    Rbf { centres: Vec<Vec<f64>>, width: f64 },
+}
+
+/// Where RBF centres come from: the standardised training design itself, or (streaming) each
+/// feature's training range and the training rows at [`sampled_rows`].
+pub enum TrainingRows<'a> {
+    Matrix(MatRef<'a, f64>),
+    Summary {
+        ranges: &'a [(f64, f64)],
+        sampled: Vec<Vec<f64>>,
+    },
+}
+
+impl FittedMap {
+    /// Fit `map` on `d` features named `names`.
+    pub fn fit(
+        map: &FeatureMap,
+        d: usize,
+        names: &[String],
+        train: TrainingRows<'_>,
+        seed: u64,
+    ) -> Self {
+        match map {
+            FeatureMap::Identity => FittedMap {
+                kind: Fitted::Identity,
+                names: names.to_vec(),
+            },
+            FeatureMap::Poly { degree } => {
+                let mons = monomials(d, *degree, usize::MAX).unwrap_or_default();
+                FittedMap {
+                    names: mons.iter().map(|m| monomial_name(m, names)).collect(),
+                    kind: Fitted::Poly(mons),
+                }
+            }
+            FeatureMap::Rbf { centres, width } => {
+                let c = match (centres, train) {
+                    (_, TrainingRows::Matrix(x)) => centre_points(centres, x, seed),
+                    (Centres::Grid { points }, TrainingRows::Summary { ranges, .. }) => {
+                        grid_centres(ranges, *points)
+                    }
+                    (Centres::Sample { .. }, TrainingRows::Summary { sampled, .. }) => sampled,
+                };
+                FittedMap {
+                    names: (0..c.len()).map(|k| format!("rbf{k}")).collect(),
+                    kind: Fitted::Rbf {
+                        centres: c,
+                        width: *width,
+                    },
+                }
+            }
+        }
+    }
+
+    pub fn is_identity(&self) -> bool {
+        matches!(self.kind, Fitted::Identity)
+    }
+
+    /// [`FittedMap::evaluate`] of an owned design: the identity map hands it back uncopied.
+    pub fn apply_owned(&self, x: Mat<f64>) -> Mat<f64> {
+        match self.kind {
+            Fitted::Identity => x,
+            _ => self.evaluate(x.as_ref()),
+        }
+    }
+
+    /// The mapped design of the rows of `x` (standardised features, no intercept).
+    pub fn evaluate(&self, x: MatRef<'_, f64>) -> Mat<f64> {
+        match &self.kind {
+            Fitted::Identity => x.to_owned(),
+            Fitted::Poly(mons) => Mat::from_fn(x.nrows(), mons.len(), |i, c| {
+                mons[c].iter().map(|&j| x[(i, j)]).product()
+            }),
+            Fitted::Rbf { centres, width } => {
+                let d = x.ncols();
+                Mat::from_fn(x.nrows(), centres.len(), |i, k| {
+                    let r2: f64 = (0..d).map(|j| (x[(i, j)] - centres[k][j]).powi(2)).sum();
+                    (-r2 / (2.0 * width * width)).exp()
+                })
+            }
+        }
+    }
+}
+
 /// Apply `map` to standardised designs (no intercept). Errors name the `[features]` key to change.
 pub fn apply(
     map: &FeatureMap,
@@ -73,58 +200,12 @@ pub fn apply(
     seed: u64,
 ) -> Result<Mapped, String> {
     let d = train.ncols();
-    let rows = train.nrows().max(test.nrows()).max(1);
-    let limit =
-        (MEMORY_BUDGET_BYTES / 8 / rows).min(((MEMORY_BUDGET_BYTES / 8) as f64).sqrt() as usize);
-    if width_within(map, d, limit).is_none() {
-        let key = match map {
-            FeatureMap::Poly { .. } => "lower [features] degree",
-            FeatureMap::Rbf {
-                centres: Centres::Grid { .. },
-                ..
-            } => "lower [features] grid_points or use centres = \"sample\" with k",
-            _ => "lower [features] k",
-        };
-        return Err(format!(
-            "[features] map = \"{}\" on {d} features would make more than {limit} columns: the design ({rows} rows) \
-             or the columns x columns posterior covariance would exceed the memory budget of {} MiB; {key}, or select fewer [data] features",
-            map.name(),
-            MEMORY_BUDGET_BYTES >> 20
-        ));
-    }
-    Ok(match map {
-        FeatureMap::Identity => Mapped {
-            train: train.to_owned(),
-            test: test.to_owned(),
-            names: names.to_vec(),
-        },
-        FeatureMap::Poly { degree } => {
-            let mons = monomials(d, *degree, usize::MAX).unwrap_or_default();
-            let eval = |x: MatRef<'_, f64>| {
-                Mat::from_fn(x.nrows(), mons.len(), |i, c| {
-                    mons[c].iter().map(|&j| x[(i, j)]).product()
-                })
-            };
-            Mapped {
-                train: eval(train),
-                test: eval(test),
-                names: mons.iter().map(|m| monomial_name(m, names)).collect(),
-            }
-        }
-        FeatureMap::Rbf { centres, width } => {
-            let c = centre_points(centres, train, seed);
-            let eval = |x: MatRef<'_, f64>| {
-                Mat::from_fn(x.nrows(), c.len(), |i, k| {
-                    let r2: f64 = (0..d).map(|j| (x[(i, j)] - c[k][j]).powi(2)).sum();
-                    (-r2 / (2.0 * width * width)).exp()
-                })
-            };
-            Mapped {
-                train: eval(train),
-                test: eval(test),
-                names: (0..c.len()).map(|k| format!("rbf{k}")).collect(),
-            }
-        }
+    check_width(map, d, train.nrows().max(test.nrows()))?;
+    let fitted = FittedMap::fit(map, d, names, TrainingRows::Matrix(train), seed);
+    Ok(Mapped {
+        train: fitted.evaluate(train),
+        test: fitted.evaluate(test),
+        names: fitted.names,
     })
 }
 
@@ -145,49 +226,64 @@ fn monomial_name(m: &[usize], names: &[String]) -> String {
     parts.join("*")
 }
 
+/// The training rows (0-based among the training rows) whose features become the RBF centres
+/// under `centres = "sample"`: k distinct rows drawn from the experiment's seed, in draw order.
+pub fn sampled_rows(n: usize, k: usize, seed: u64) -> Vec<usize> {
+    sample(&mut rng::stream(seed, "features/rbf"), n, k.min(n)).into_vec()
+}
+
 /// Grid centres span each feature's training range with `points` values; sampled centres are
 /// k distinct training rows drawn from the experiment's seed.
 fn centre_points(centres: &Centres, train: MatRef<'_, f64>, seed: u64) -> Vec<Vec<f64>> {
     let d = train.ncols();
     match centres {
-        Centres::Sample { k } => {
-            let n = train.nrows();
-            sample(&mut rng::stream(seed, "features/rbf"), n, (*k).min(n))
-                .into_iter()
-                .map(|i| (0..d).map(|j| train[(i, j)]).collect())
-                .collect()
-        }
+        Centres::Sample { k } => sampled_rows(train.nrows(), *k, seed)
+            .into_iter()
+            .map(|i| (0..d).map(|j| train[(i, j)]).collect())
+            .collect(),
         Centres::Grid { points } => {
-            let axes: Vec<Vec<f64>> = (0..d)
+            let ranges: Vec<(f64, f64)> = (0..d)
                 .map(|j| {
                     let col = (0..train.nrows()).map(|i| train[(i, j)]);
                     let lo = col.clone().fold(f64::INFINITY, f64::min);
                     let hi = col.fold(f64::NEG_INFINITY, f64::max);
-                    (0..*points)
-                        .map(|p| {
-                            if *points == 1 {
-                                0.5 * (lo + hi)
-                            } else {
-                                lo + (hi - lo) * p as f64 / (*points - 1) as f64
-                            }
-                        })
-                        .collect()
+                    (lo, hi)
                 })
                 .collect();
-            let total = points.pow(d as u32);
-            (0..total)
-                .map(|mut idx| {
-                    (0..d)
-                        .map(|j| {
-                            let v = axes[j][idx % points];
-                            idx /= points;
-                            v
-                        })
-                        .collect()
-                })
-                .collect()
+            grid_centres(&ranges, *points)
         }
     }
+}
+
+/// Every combination of `points` evenly spaced values over each feature's (min, max).
+fn grid_centres(ranges: &[(f64, f64)], points: usize) -> Vec<Vec<f64>> {
+    let d = ranges.len();
+    let axes: Vec<Vec<f64>> = ranges
+        .iter()
+        .map(|&(lo, hi)| {
+            (0..points)
+                .map(|p| {
+                    if points == 1 {
+                        0.5 * (lo + hi)
+                    } else {
+                        lo + (hi - lo) * p as f64 / (points - 1) as f64
+                    }
+                })
+                .collect()
+        })
+        .collect();
+    let total = points.pow(d as u32);
+    (0..total)
+        .map(|mut idx| {
+            (0..d)
+                .map(|j| {
+                    let v = axes[j][idx % points];
+                    idx /= points;
+                    v
+                })
+                .collect()
+        })
+        .collect()
 }
 
 #[cfg(test)]

@@ -1,12 +1,16 @@
 //! Data: load a CSV or Parquet file (polars, in [`table`] only), parse the labels, split,
 //! handle missing values, standardise and add the intercept.
 
+mod chunks;
 pub mod dense;
 mod describe;
 mod features;
 mod labels;
 pub mod parquet_sink;
 mod prepare;
+mod stream;
+#[cfg(test)]
+mod stream_tests;
 mod table;
 #[cfg(test)]
 mod tests;
@@ -20,6 +24,7 @@ use crate::config::{DataPlan, DataSource, Missing};
 use crate::error::{Error, Result};
 pub use describe::{describe, ColumnDescription, ColumnStats, FileDescription};
 pub use prepare::is_constant;
+pub use stream::{DesignChunk, Part, PassStats, StreamedData};
 pub use table::read_column;
 
 /// Name of the intercept column in the design matrix.
@@ -168,24 +173,22 @@ fn complete_rows(
     let bad = ok.iter().filter(|&&o| !o).count();
     if bad > 0 {
         if missing == Missing::Error {
-            let mut per_col: Vec<String> = Vec::new();
             let target_missing = l.y.iter().filter(|v| v.is_none()).count();
-            if target_missing > 0 {
-                per_col.push(format!("\"{target}\" (target) {target_missing}"));
-            }
-            for (name, c) in l.features.iter().zip(&l.cols) {
-                let m = c.iter().filter(|v| v.is_none()).count();
-                if m > 0 {
-                    per_col.push(format!("\"{name}\" {m}"));
-                }
-            }
+            let per_feature: Vec<usize> = l
+                .cols
+                .iter()
+                .map(|c| c.iter().filter(|v| v.is_none()).count())
+                .collect();
             let first = ok.iter().position(|o| !o).unwrap_or(0);
             return Err(Error::data(
                 path,
-                format!(
-                    "{bad} rows have missing values (empty, NA or NaN) — per column: {}; first at data row {first}. \
-                     Set [data] missing = \"drop\" to drop those rows",
-                    per_col.join(", ")
+                missing_message(
+                    bad,
+                    target,
+                    target_missing,
+                    &l.features,
+                    &per_feature,
+                    first,
                 ),
             ));
         }
@@ -195,6 +198,32 @@ fn complete_rows(
         ));
     }
     Ok((0..n).filter(|&i| ok[i]).collect())
+}
+
+/// The error for rows with missing values under `missing = "error"`: how many, per column, and
+/// the first data row.
+fn missing_message(
+    bad: usize,
+    target: &str,
+    target_missing: usize,
+    features: &[String],
+    per_feature: &[usize],
+    first: usize,
+) -> String {
+    let mut per_col: Vec<String> = Vec::new();
+    if target_missing > 0 {
+        per_col.push(format!("\"{target}\" (target) {target_missing}"));
+    }
+    for (name, &m) in features.iter().zip(per_feature) {
+        if m > 0 {
+            per_col.push(format!("\"{name}\" {m}"));
+        }
+    }
+    format!(
+        "{bad} rows have missing values (empty, NA or NaN) — per column: {}; first at data row {first}. \
+         Set [data] missing = \"drop\" to drop those rows",
+        per_col.join(", ")
+    )
 }
 
 fn gather(l: &Loaded, rows: &[usize]) -> (Vec<Vec<f64>>, Vec<f64>) {

@@ -10,7 +10,9 @@ use crate::numeric::rng;
 /// Test-row flags for `n` rows under `split`.
 pub fn test_rows(n: usize, split: Split) -> Vec<bool> {
     match split {
-        Split::Every { every, offset } => (0..n).map(|i| i % every == offset).collect(),
+        Split::Every { .. } | Split::Hash { .. } => (0..n)
+            .map(|i| row_is_test(i, split) == Some(true))
+            .collect(),
         Split::Fraction {
             test_fraction,
             seed,
@@ -26,6 +28,32 @@ pub fn test_rows(n: usize, split: Split) -> Vec<bool> {
             test
         }
     }
+}
+
+/// Whether data row `i` (0-based, file order) is a test row, for the splits that decide each row
+/// on its own: `i % every == offset`, or a hash of (seed, i) below `test_fraction`. `None` for
+/// the shuffle split, which needs the number of rows first.
+pub fn row_is_test(i: usize, split: Split) -> Option<bool> {
+    match split {
+        Split::Every { every, offset } => Some(i % every == offset),
+        Split::Hash {
+            test_fraction,
+            seed,
+        } => Some(unit_hash(seed, i as u64) < test_fraction),
+        Split::Fraction { .. } => None,
+    }
+}
+
+/// A uniform number in [0, 1) from (seed, i): SplitMix64 (Steele, Lea & Flood 2014) of the
+/// mixed seed xor i, top 53 bits. Portable and stateless, so any chunk can decide its rows.
+fn unit_hash(seed: u64, i: u64) -> f64 {
+    fn mix(mut z: u64) -> u64 {
+        z = z.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+    (mix(mix(seed) ^ i) >> 11) as f64 * (1.0 / (1u64 << 53) as f64)
 }
 
 /// Per-feature (mean, sd) on the training rows; sd is the population standard deviation.
@@ -45,28 +73,39 @@ pub fn is_constant(mean: f64, sd: f64) -> bool {
     sd <= 1e-12 * mean.abs().max(1.0)
 }
 
+/// One standardised value: (v - mean) / sd, or only centred for a constant column.
+pub fn standardise(v: f64, mean: f64, sd: f64) -> f64 {
+    if is_constant(mean, sd) {
+        v - mean
+    } else {
+        (v - mean) / sd
+    }
+}
+
 /// The design matrix of feature columns `cols` (each a full column of values): optionally
 /// standardised with `stats`, with a leading column of ones when `intercept`.
 pub fn design(cols: &[Vec<f64>], stats: Option<&[(f64, f64)]>, intercept: bool) -> Mat<f64> {
     let n = cols.first().map_or(0, Vec::len);
     let shift = usize::from(intercept);
-    Mat::from_fn(n, cols.len() + shift, |i, j| {
-        if j < shift {
-            return 1.0;
-        }
-        let v = cols[j - shift][i];
+    // Filled a column slice at a time (faer is column-major): the values of the element-wise
+    // formula, without an index computation per element.
+    let mut x = Mat::<f64>::zeros(n, cols.len() + shift);
+    if intercept {
+        x.col_as_slice_mut(0).fill(1.0);
+    }
+    for (j, col) in cols.iter().enumerate() {
+        let out = x.col_as_slice_mut(j + shift);
         match stats {
             Some(s) => {
-                let (mean, sd) = s[j - shift];
-                if is_constant(mean, sd) {
-                    v - mean
-                } else {
-                    (v - mean) / sd
+                let (mean, sd) = s[j];
+                for (o, &v) in out.iter_mut().zip(col) {
+                    *o = standardise(v, mean, sd);
                 }
             }
-            None => v,
+            None => out.copy_from_slice(col),
         }
-    })
+    }
+    x
 }
 
 /// `x` with a leading column of ones when `intercept`.
@@ -74,13 +113,13 @@ pub fn with_intercept(x: Mat<f64>, intercept: bool) -> Mat<f64> {
     if !intercept {
         return x;
     }
-    Mat::from_fn(x.nrows(), x.ncols() + 1, |i, j| {
-        if j == 0 {
-            1.0
-        } else {
-            x[(i, j - 1)]
-        }
-    })
+    let mut out = Mat::<f64>::zeros(x.nrows(), x.ncols() + 1);
+    out.col_as_slice_mut(0).fill(1.0);
+    for j in 0..x.ncols() {
+        out.col_as_slice_mut(j + 1)
+            .copy_from_slice(x.col_as_slice(j));
+    }
+    out
 }
 
 #[cfg(test)]
@@ -126,6 +165,37 @@ mod tests {
         assert_eq!(a, b);
         assert_ne!(a, c);
         assert_eq!(a.iter().filter(|&&t| t).count(), 20);
+    }
+
+    #[test]
+    fn hash_split_is_per_row_seeded_and_near_its_fraction() {
+        let split = |seed| Split::Hash {
+            test_fraction: 0.2,
+            seed,
+        };
+        let a = test_rows(20_000, split(3));
+        assert_eq!(a, test_rows(20_000, split(3)));
+        assert_ne!(a, test_rows(20_000, split(4)));
+        // a prefix of the file is split the same way: each row is decided on its own
+        assert_eq!(&a[..100], &test_rows(100, split(3))[..]);
+        let k = a.iter().filter(|&&t| t).count() as f64;
+        // Binomial(20000, 0.2): sd = 56.6; 5 sd either side
+        assert!((k - 4000.0).abs() < 283.0, "{k}");
+        assert_eq!(
+            row_is_test(
+                7,
+                Split::Every {
+                    every: 5,
+                    offset: 2
+                }
+            ),
+            Some(true)
+        );
+        let shuffle = Split::Fraction {
+            test_fraction: 0.2,
+            seed: 1,
+        };
+        assert_eq!(row_is_test(7, shuffle), None);
     }
 
     #[test]

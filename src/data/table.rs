@@ -50,12 +50,7 @@ pub(super) fn read_frame(path: &Path) -> Result<DataFrame> {
                 ));
             }
             check_header(path)?;
-            CsvReadOptions::default()
-                .with_has_header(true)
-                .with_infer_schema_length(None)
-                .map_parse_options(|o| {
-                    o.with_null_values(Some(NullValues::AllColumns(vec!["NA".into(), "".into()])))
-                })
+            csv_options()
                 .try_into_reader_with_file_path(Some(path.to_path_buf()))
                 .and_then(|r| r.finish())
                 .map_err(|e| Error::data(path, format!("cannot read as CSV: {e}")))?
@@ -67,9 +62,20 @@ pub(super) fn read_frame(path: &Path) -> Result<DataFrame> {
     Ok(df)
 }
 
+/// How every CSV is parsed: a header row, types inferred from every row, and empty cells and
+/// `NA` as missing.
+pub(super) fn csv_options() -> CsvReadOptions {
+    CsvReadOptions::default()
+        .with_has_header(true)
+        .with_infer_schema_length(None)
+        .map_parse_options(|o| {
+            o.with_null_values(Some(NullValues::AllColumns(vec!["NA".into(), "".into()])))
+        })
+}
+
 /// Polars renames a repeated CSV column silently; a repeated name is almost always a mistake
 /// in the file, so refuse it and name the column.
-fn check_header(path: &Path) -> Result<()> {
+pub(super) fn check_header(path: &Path) -> Result<()> {
     use std::io::BufRead;
     let file =
         std::fs::File::open(path).map_err(|e| Error::data(path, format!("cannot open: {e}")))?;
@@ -77,6 +83,11 @@ fn check_header(path: &Path) -> Result<()> {
     std::io::BufReader::new(file)
         .read_line(&mut header)
         .map_err(|e| Error::data(path, format!("cannot read the header: {e}")))?;
+    check_header_names(path, &header)
+}
+
+/// The repeated-name check on a header line already read.
+pub(super) fn check_header_names(path: &Path, header: &str) -> Result<()> {
     let names: Vec<&str> = header
         .trim_end()
         .split(',')
@@ -99,7 +110,18 @@ fn check_header(path: &Path) -> Result<()> {
 
 /// Read `target` and the feature columns (`features`, or every other numeric column).
 pub fn read(path: &Path, target: &str, features: Option<&[String]>) -> Result<Table> {
-    let df = read_frame(path)?;
+    frame_table(path, &read_frame(path)?, target, features, 0)
+}
+
+/// The columns of one frame of `path` (the whole file, or a chunk of it whose first row is data
+/// row `first_row`, so that errors name the row in the file).
+pub(super) fn frame_table(
+    path: &Path,
+    df: &DataFrame,
+    target: &str,
+    features: Option<&[String]>,
+    first_row: usize,
+) -> Result<Table> {
     let names: Vec<String> = df
         .get_column_names()
         .iter()
@@ -145,7 +167,7 @@ pub fn read(path: &Path, target: &str, features: Option<&[String]>) -> Result<Ta
     };
     let mut out = Vec::with_capacity(feature_names.len());
     for name in feature_names {
-        let values = numeric_values(path, column(&name, "feature")?)?;
+        let values = numeric_values(path, column(&name, "feature")?, first_row)?;
         out.push((name, values));
     }
     Ok(Table {
@@ -174,7 +196,7 @@ pub fn read_column(path: &Path, name: &str) -> Result<Vec<f64>> {
             ),
         )
     })?;
-    let values = numeric_values(path, col)?;
+    let values = numeric_values(path, col, 0)?;
     values
         .iter()
         .enumerate()
@@ -194,7 +216,7 @@ pub fn read_column(path: &Path, name: &str) -> Result<Vec<f64>> {
 
 /// A feature column as f64 values with nulls and NaN as `None`. A value that is not a
 /// number is an error naming the column, the row and the value.
-fn numeric_values(path: &Path, col: &Column) -> Result<Vec<Option<f64>>> {
+fn numeric_values(path: &Path, col: &Column, first_row: usize) -> Result<Vec<Option<f64>>> {
     let name = col.name().to_string();
     let dtype = col.dtype().clone();
     if dtype.is_nested() {
@@ -217,6 +239,7 @@ fn numeric_values(path: &Path, col: &Column) -> Result<Vec<Option<f64>>> {
         if let Ok(text) = col.cast(&DataType::String) {
             if let Ok(s) = text.str() {
                 for (i, (orig, num)) in s.iter().zip(ca.iter()).enumerate() {
+                    let i = first_row + i;
                     if let (Some(orig), None) = (orig, num) {
                         return Err(Error::data(
                             path,
@@ -238,6 +261,7 @@ fn numeric_values(path: &Path, col: &Column) -> Result<Vec<Option<f64>>> {
     }
     let mut values = Vec::with_capacity(ca.len());
     for (i, v) in ca.iter().enumerate() {
+        let i = first_row + i;
         match v {
             Some(x) if x.is_infinite() => {
                 return Err(Error::data(

@@ -23,6 +23,7 @@ fn plan(source: DataSource) -> DataPlan {
         feature_map: crate::config::FeatureMap::Identity,
         seed: 0,
         binary_method: None,
+        streaming: None,
     }
 }
 

@@ -91,6 +91,66 @@ pub fn percentile(sorted: &[f64], q: f64) -> f64 {
     sorted[lo] + (h - lo as f64) * (sorted[hi] - sorted[lo])
 }
 
+/// Per-bin sums of a reliability table: rows, predictions and labels, added one row at a time
+/// (in memory over the test rows, streaming chunk by chunk: the same sums in the same order).
+#[derive(Debug, Clone)]
+pub struct BinSums {
+    count: Vec<usize>,
+    sum_p: Vec<f64>,
+    sum_y: Vec<f64>,
+}
+
+impl BinSums {
+    pub fn new(bins: usize) -> Self {
+        BinSums {
+            count: vec![0; bins],
+            sum_p: vec![0.0; bins],
+            sum_y: vec![0.0; bins],
+        }
+    }
+
+    pub fn add(&mut self, bin: usize, p: f64, y: f64) {
+        self.count[bin] += 1;
+        self.sum_p[bin] += p;
+        self.sum_y[bin] += y;
+    }
+
+    /// The table over `n` rows with these bin edges: per-bin means, ECE and MCE.
+    pub fn finish(self, edges: Vec<(f64, f64)>, n: usize) -> Reliability {
+        let BinSums {
+            count,
+            sum_p,
+            sum_y,
+        } = self;
+        let n = n as f64;
+        let mut ece = 0.0;
+        let mut mce: f64 = 0.0;
+        let bins: Vec<Bin> = edges
+            .into_iter()
+            .enumerate()
+            .map(|(b, (lower, upper))| {
+                let (mean_predicted, observed_frequency) = if count[b] > 0 {
+                    let c = count[b] as f64;
+                    let gap = (sum_y[b] / c - sum_p[b] / c).abs();
+                    ece += c / n * gap;
+                    mce = mce.max(gap);
+                    (Some(sum_p[b] / c), Some(sum_y[b] / c))
+                } else {
+                    (None, None)
+                };
+                Bin {
+                    lower,
+                    upper,
+                    count: count[b],
+                    mean_predicted,
+                    observed_frequency,
+                }
+            })
+            .collect();
+        Reliability { bins, ece, mce }
+    }
+}
+
 /// Accumulate rows into bins given each row's bin index, then summarise.
 fn summarise(
     p: &[f64],
@@ -98,53 +158,31 @@ fn summarise(
     bin_of: impl Fn(usize) -> usize,
     edges: Vec<(f64, f64)>,
 ) -> Reliability {
-    let bins = edges.len();
-    let mut count = vec![0usize; bins];
-    let mut sum_p = vec![0.0; bins];
-    let mut sum_y = vec![0.0; bins];
+    let mut sums = BinSums::new(edges.len());
     for i in 0..p.len() {
-        let b = bin_of(i);
-        count[b] += 1;
-        sum_p[b] += p[i];
-        sum_y[b] += y[i];
+        sums.add(bin_of(i), p[i], y[i]);
     }
-    let n = p.len() as f64;
-    let mut ece = 0.0;
-    let mut mce: f64 = 0.0;
-    let bins: Vec<Bin> = edges
-        .into_iter()
-        .enumerate()
-        .map(|(b, (lower, upper))| {
-            let (mean_predicted, observed_frequency) = if count[b] > 0 {
-                let c = count[b] as f64;
-                let gap = (sum_y[b] / c - sum_p[b] / c).abs();
-                ece += c / n * gap;
-                mce = mce.max(gap);
-                (Some(sum_p[b] / c), Some(sum_y[b] / c))
-            } else {
-                (None, None)
-            };
-            Bin {
-                lower,
-                upper,
-                count: count[b],
-                mean_predicted,
-                observed_frequency,
-            }
-        })
-        .collect();
-    Reliability { bins, ece, mce }
+    sums.finish(edges, p.len())
+}
+
+/// The B equal-width intervals [b/B, (b+1)/B).
+pub fn equal_width_edges(bins: usize) -> Vec<(f64, f64)> {
+    (0..bins)
+        .map(|b| (b as f64 / bins as f64, (b + 1) as f64 / bins as f64))
+        .collect()
+}
+
+/// The equal-width bin of p (p = 1 falls in the last bin).
+pub fn equal_width_bin(p: f64, bins: usize) -> usize {
+    ((p * bins as f64).floor() as usize).min(bins - 1)
 }
 
 fn equal_width(p: &[f64], y: &[f64], bins: usize) -> Reliability {
-    let edges = (0..bins)
-        .map(|b| (b as f64 / bins as f64, (b + 1) as f64 / bins as f64))
-        .collect();
     summarise(
         p,
         y,
-        |i| ((p[i] * bins as f64).floor() as usize).min(bins - 1),
-        edges,
+        |i| equal_width_bin(p[i], bins),
+        equal_width_edges(bins),
     )
 }
 

@@ -2,8 +2,12 @@
 
 mod calibration;
 pub mod multiclass;
+pub mod running;
 
-pub use calibration::{ece_interval, percentile, reliability, Bin, Binning, Reliability};
+pub use calibration::{
+    ece_interval, equal_width_bin, equal_width_edges, percentile, reliability, Bin, BinSums,
+    Binning, Reliability,
+};
 
 use serde::Serialize;
 
@@ -36,29 +40,38 @@ pub fn evaluate(p: &[f64], y: &[f64], bins: usize, binning: Binning) -> (Metrics
     (metrics, rel)
 }
 
+/// One row's log-loss, p clipped to [CLIP, 1 - CLIP].
+pub fn log_loss_term(p: f64, y: f64) -> f64 {
+    let p = p.clamp(CLIP, 1.0 - CLIP);
+    -(y * p.ln() + (1.0 - y) * (1.0 - p).ln())
+}
+
+/// One row's Brier score.
+pub fn brier_term(p: f64, y: f64) -> f64 {
+    (p - y).powi(2)
+}
+
+/// Whether the prediction at threshold 0.5 equals the label (p = 0.5 predicts 1).
+pub fn hit(p: f64, y: f64) -> bool {
+    (p >= 0.5) == (y == 1.0)
+}
+
 pub fn log_loss(p: &[f64], y: &[f64]) -> f64 {
-    let total: f64 = p
-        .iter()
-        .zip(y)
-        .map(|(&p, &y)| {
-            let p = p.clamp(CLIP, 1.0 - CLIP);
-            -(y * p.ln() + (1.0 - y) * (1.0 - p).ln())
-        })
-        .sum();
+    let total: f64 = p.iter().zip(y).map(|(&p, &y)| log_loss_term(p, y)).sum();
     total / p.len() as f64
 }
 
 pub fn brier(p: &[f64], y: &[f64]) -> f64 {
-    p.iter().zip(y).map(|(p, y)| (p - y).powi(2)).sum::<f64>() / p.len() as f64
+    p.iter()
+        .zip(y)
+        .map(|(&p, &y)| brier_term(p, y))
+        .sum::<f64>()
+        / p.len() as f64
 }
 
 /// Fraction of rows where the prediction at threshold 0.5 equals the label (p = 0.5 predicts 1).
 pub fn accuracy(p: &[f64], y: &[f64]) -> f64 {
-    let hits = p
-        .iter()
-        .zip(y)
-        .filter(|(&p, &y)| (p >= 0.5) == (y == 1.0))
-        .count();
+    let hits = p.iter().zip(y).filter(|(&p, &y)| hit(p, y)).count();
     hits as f64 / p.len() as f64
 }
 

@@ -13,32 +13,19 @@ pub fn evaluate(
     binning: Binning,
 ) -> (Metrics, Reliability) {
     let n = p.len() as f64;
-    let truth = |row: &Vec<f64>, y: f64| row[y as usize];
     let log_loss = p
         .iter()
         .zip(y)
-        .map(|(row, &y)| -truth(row, y).clamp(CLIP, 1.0 - CLIP).ln())
+        .map(|(row, &y)| log_loss_term(row, y))
         .sum::<f64>()
         / n;
     let brier = p
         .iter()
         .zip(y)
-        .map(|(row, &y)| {
-            row.iter()
-                .enumerate()
-                .map(|(k, &pk)| (pk - f64::from(u8::from(k == y as usize))).powi(2))
-                .sum::<f64>()
-        })
+        .map(|(row, &y)| brier_term(row, y))
         .sum::<f64>()
         / n;
-    let (top, hit): (Vec<f64>, Vec<f64>) = p
-        .iter()
-        .zip(y)
-        .map(|(row, &y)| {
-            let k = argmax(row);
-            (row[k], f64::from(u8::from(k == y as usize)))
-        })
-        .unzip();
+    let (top, hit): (Vec<f64>, Vec<f64>) = p.iter().zip(y).map(|(row, &y)| top_hit(row, y)).unzip();
     let accuracy = hit.iter().sum::<f64>() / n;
     let rel = reliability(&top, &hit, bins, binning);
     let metrics = Metrics {
@@ -50,6 +37,25 @@ pub fn evaluate(
         mce: rel.mce,
     };
     (metrics, rel)
+}
+
+/// One row's log-loss: -ln p(true class), clipped.
+pub fn log_loss_term(row: &[f64], y: f64) -> f64 {
+    -row[y as usize].clamp(CLIP, 1.0 - CLIP).ln()
+}
+
+/// One row's Brier score: sum_k (p_k - [y = k])^2.
+pub fn brier_term(row: &[f64], y: f64) -> f64 {
+    row.iter()
+        .enumerate()
+        .map(|(k, &pk)| (pk - f64::from(u8::from(k == y as usize))).powi(2))
+        .sum::<f64>()
+}
+
+/// The top-label calibration point of a row: (max_k p_k, 1 when that class is right else 0).
+pub fn top_hit(row: &[f64], y: f64) -> (f64, f64) {
+    let k = argmax(row);
+    (row[k], f64::from(u8::from(k == y as usize)))
 }
 
 /// The most probable class (the first on ties).

@@ -15,6 +15,7 @@ pub mod method;
 pub mod predictive;
 pub mod probit;
 pub mod softmax;
+pub mod streaming;
 
 pub use gaussian::GaussianPosterior;
 pub use predictive::PredictiveKind;

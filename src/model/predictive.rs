@@ -2,6 +2,8 @@
 //! the weights (MATH.md 1.4). All of them only need the activation's mean and variance.
 
 use rand::Rng;
+
+use crate::numeric::rng::Stream;
 use rand_distr::{Distribution, StandardNormal};
 
 use super::gaussian::Activations;
@@ -51,19 +53,31 @@ impl PredictiveKind {
 pub struct PredictiveSettings {
     pub mc_samples: usize,
     pub quadrature_nodes: usize,
+    /// The position of the first row predicted in the whole test set (a streamed chunk starts
+    /// past 0): the Monte-Carlo predictive seeds its row blocks by position in the test set,
+    /// so a chunk's predictions equal the in-memory ones.
+    pub first_row: usize,
 }
 
 /// p(y = 1 | x_n) for every row under the predictive `kind`. Only `Mc` draws from `rng`.
-pub fn predict<R: Rng + ?Sized>(
+pub fn predict(
     kind: PredictiveKind,
     act: &Activations,
     settings: PredictiveSettings,
-    rng: &mut R,
+    rng: &mut Stream,
 ) -> Vec<f64> {
     let rows = act.mean.iter().zip(&act.var);
     match kind {
         PredictiveKind::Plugin => act.mean.iter().map(|&m| sigmoid(m)).collect(),
-        PredictiveKind::Mc => mc_rows(&act.mean, &act.var, settings.mc_samples, rng.next_u64()),
+        // The base seed is read without advancing the stream, so every chunk of a streamed
+        // test set uses the same one.
+        PredictiveKind::Mc => mc_rows(
+            &act.mean,
+            &act.var,
+            settings.mc_samples,
+            rng.clone().next_u64(),
+            settings.first_row,
+        ),
         PredictiveKind::Probit => rows.map(|(&m, &v)| probit_approx(m, v)).collect(),
         PredictiveKind::Mackay => rows.map(|(&m, &v)| mackay(m, v)).collect(),
         PredictiveKind::Exact => {
@@ -78,29 +92,37 @@ const MC_BLOCK: usize = 256;
 
 /// The Monte-Carlo predictive of every row: (1/S) sum_s sigma(mu_n + s_n z_s) with the 1-D
 /// activation sampled, not the weights (O(S) per row, not O(S D); MATH.md 1.4). The rows are
-/// cut into blocks of [`MC_BLOCK`]; block b draws its S standard normals z_s from
+/// cut into blocks of [`MC_BLOCK`] by their position in the whole test set (`first_row` is the
+/// position of `mean[0]`); block b draws its S standard normals z_s from
 /// `substream(base, b)` and shares them between its rows (common random numbers: each row's
 /// estimate is an ordinary S-sample Monte-Carlo estimate, and rows of a block err together, as
 /// rows do when whole weight vectors are sampled). Blocks run in parallel; the result does not
 /// depend on the number of threads.
-pub fn mc_rows(mean: &[f64], var: &[f64], samples: usize, base: u64) -> Vec<f64> {
+pub fn mc_rows(mean: &[f64], var: &[f64], samples: usize, base: u64, first_row: usize) -> Vec<f64> {
     use rayon::prelude::*;
-    let mut out = vec![0.0; mean.len()];
-    out.par_chunks_mut(MC_BLOCK)
-        .enumerate()
-        .for_each(|(b, out)| {
-            let start = b * MC_BLOCK;
-            let mut rng = crate::numeric::rng::substream(base, b as u64);
+    // The pieces of these rows that fall in one block of the whole test set.
+    let n = mean.len();
+    let mut pieces = Vec::new();
+    let mut start = 0;
+    while start < n {
+        let block = (first_row + start) / MC_BLOCK;
+        let end = ((block + 1) * MC_BLOCK - first_row).min(n);
+        pieces.push((block, start, end));
+        start = end;
+    }
+    let parts: Vec<Vec<f64>> = pieces
+        .par_iter()
+        .map(|&(block, start, end)| {
+            let mut rng = crate::numeric::rng::substream(base, block as u64);
             let z: Vec<f64> = (0..samples)
                 .map(|_| StandardNormal.sample(&mut rng))
                 .collect();
-            let (m, v) = (
-                &mean[start..start + out.len()],
-                &var[start..start + out.len()],
-            );
-            mc_block(m, v, &z, out);
-        });
-    out
+            let mut out = vec![0.0; end - start];
+            mc_block(&mean[start..end], &var[start..end], &z, &mut out);
+            out
+        })
+        .collect();
+    parts.concat()
 }
 
 /// [`mc_block_with`] on the widest vector instructions the CPU has.
@@ -215,6 +237,7 @@ mod tests {
             PredictiveSettings {
                 mc_samples: 0,
                 quadrature_nodes: 100,
+                first_row: 0,
             },
             &mut stream(0, "x"),
         );
@@ -226,6 +249,7 @@ mod tests {
                 PredictiveSettings {
                     mc_samples: s,
                     quadrature_nodes: 1,
+                    first_row: 0,
                 },
                 &mut stream(3, "mc"),
             );
@@ -251,13 +275,25 @@ mod tests {
                 .num_threads(threads)
                 .build()
                 .unwrap()
-                .install(|| mc_rows(&mean, &var, 1003, 42))
+                .install(|| mc_rows(&mean, &var, 1003, 42, 0))
         };
         let one = run(1);
         assert_eq!(run(2), one);
         assert_eq!(run(5), one);
+        // Chunks of the same rows, predicted on their own, give the same numbers.
+        let mut chunked = Vec::new();
+        for (start, end) in [(0, 37), (37, 300), (300, 1000)] {
+            chunked.extend(mc_rows(
+                &mean[start..end],
+                &var[start..end],
+                1003,
+                42,
+                start,
+            ));
+        }
+        assert_eq!(chunked, one);
         // Zero variance: every sample is sigma(mean) to rounding.
-        let p = mc_rows(&[0.3, -2.0], &[0.0, 0.0], 100, 1);
+        let p = mc_rows(&[0.3, -2.0], &[0.0, 0.0], 100, 1, 0);
         assert!((p[0] - sigmoid(0.3)).abs() < 1e-15 && (p[1] - sigmoid(-2.0)).abs() < 1e-15);
     }
 
@@ -296,6 +332,7 @@ mod tests {
         let settings = PredictiveSettings {
             mc_samples: 0,
             quadrature_nodes: 64,
+            first_row: 0,
         };
         let exact = predict(PredictiveKind::Exact, &a, settings, &mut stream(0, ""));
         for kind in [PredictiveKind::Mackay, PredictiveKind::Probit] {
@@ -315,6 +352,7 @@ mod tests {
         let settings = PredictiveSettings {
             mc_samples: 10,
             quadrature_nodes: 20,
+            first_row: 0,
         };
         let plug = predict(PredictiveKind::Plugin, &a, settings, &mut stream(0, ""));
         for kind in PredictiveKind::ALL {

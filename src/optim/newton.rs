@@ -85,8 +85,12 @@ impl Solver for Newton<'_> {
             } else {
                 (self.objective.value(&w), Vec::new(), None)
             };
-            // Changes within a few ulp of E are rounding, not progress.
-            let noise = 4.0 * f64::EPSILON * self.value.abs();
+            // Changes within the rounding of E are not progress. E sums N terms, so its
+            // rounding grows like sqrt(N) ulp (a random walk of N roundings); with a
+            // tolerance of 4 ulp alone, a large data set's last real decrease, smaller than
+            // that noise, could be rejected step after step.
+            let noise =
+                4.0 * f64::EPSILON * self.value.abs() * self.objective.scale().max(1.0).sqrt();
             let decreased = value < self.value - noise;
             let level = value <= self.value + noise;
             if decreased || level {

@@ -45,6 +45,16 @@ pub fn write_file(path: &Path, bytes: &[u8]) -> Result<(), Error> {
 
 /// Replace directory `dir` with one holding exactly `artifacts`.
 pub fn write_dir(dir: &Path, artifacts: &[Artifact]) -> Result<(), Error> {
+    write_dir_with_files(dir, artifacts, &[])
+}
+
+/// [`write_dir`], plus files already on disk copied in as (name in `dir`, current path): a
+/// streamed predictions.csv that was never held in memory.
+pub fn write_dir_with_files(
+    dir: &Path,
+    artifacts: &[Artifact],
+    files: &[(String, PathBuf)],
+) -> Result<(), Error> {
     if let Some(parent) = dir.parent().filter(|p| !p.as_os_str().is_empty()) {
         fs::create_dir_all(parent).map_err(output_err(parent))?;
     }
@@ -59,6 +69,13 @@ pub fn write_dir(dir: &Path, artifacts: &[Artifact]) -> Result<(), Error> {
             let mut f = fs::File::create(&path).map_err(output_err(&path))?;
             f.write_all(&a.bytes).map_err(output_err(&path))?;
             f.sync_all().map_err(output_err(&path))?;
+        }
+        for (name, from) in files {
+            let path = tmp.join(name);
+            fs::copy(from, &path).map_err(output_err(&path))?;
+            fs::File::open(&path)
+                .and_then(|f| f.sync_all())
+                .map_err(output_err(&path))?;
         }
         swap_into_place(&tmp, dir)
     })();

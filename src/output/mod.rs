@@ -12,7 +12,7 @@ pub mod tables;
 
 pub use sweep::{point_dir, render_sweep};
 
-pub use atomic::{write_dir, write_file};
+pub use atomic::{write_dir, write_dir_with_files, write_file};
 
 use crate::record::ExperimentRecord;
 
@@ -49,6 +49,10 @@ pub fn render(record: &ExperimentRecord) -> Vec<Artifact> {
             bytes: html::report(record, &figures).into_bytes(),
         },
     ];
+    if streamed_predictions(record).is_some() {
+        // written chunk by chunk during the run; see [`streamed_files`]
+        out.retain(|a| a.name != "predictions.csv");
+    }
     if let Some(c) = &record.comparison {
         let json = serde_json::to_vec_pretty(&c.rows).expect("comparisons serialise to JSON");
         out.push(Artifact {
@@ -61,4 +65,33 @@ pub fn render(record: &ExperimentRecord) -> Vec<Artifact> {
         bytes: f.svg.into_bytes(),
     }));
     out
+}
+
+/// A streamed run's predictions.csv, already on disk (`[data] streaming = true`).
+fn streamed_predictions(record: &ExperimentRecord) -> Option<&std::path::Path> {
+    record
+        .streaming
+        .as_ref()
+        .and_then(|s| s.predictions.as_ref())
+        .map(|p| p.path())
+}
+
+/// The files of `record` that [`render`] leaves on disk rather than in memory, as (name in the
+/// run directory, current path): a streamed run's predictions.csv.
+pub fn streamed_files(record: &ExperimentRecord) -> Vec<(String, std::path::PathBuf)> {
+    streamed_predictions(record)
+        .map(|p| ("predictions.csv".to_string(), p.to_path_buf()))
+        .into_iter()
+        .collect()
+}
+
+/// Render `record` and replace `dir` with its files; returns how many were written.
+pub fn write_record(
+    dir: &std::path::Path,
+    record: &ExperimentRecord,
+) -> Result<usize, crate::Error> {
+    let artifacts = render(record);
+    let files = streamed_files(record);
+    write_dir_with_files(dir, &artifacts, &files)?;
+    Ok(artifacts.len() + files.len())
 }

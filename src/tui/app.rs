@@ -225,8 +225,8 @@ impl App {
             return;
         };
         let dir: PathBuf = Path::new("runs").join(&record.experiment.name);
-        match output::write_dir(&root.join(&dir), &output::render(record)) {
-            Ok(()) => self.info(format!(
+        match output::write_record(&root.join(&dir), record) {
+            Ok(_) => self.info(format!(
                 "exported to {}/ (results.json, predictions.csv, trace.csv, report.md)",
                 dir.display()
             )),

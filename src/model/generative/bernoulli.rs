@@ -15,6 +15,17 @@ pub fn binary_features(
     binarize: Option<f64>,
     names: &[String],
 ) -> Result<Mat<f64>, String> {
+    binary_features_at(x, binarize, names, 0)
+}
+
+/// [`binary_features`] of a block of training rows whose first row is training row `first_row`
+/// (streaming checks each chunk; the message names the row among all training rows).
+pub fn binary_features_at(
+    x: MatRef<'_, f64>,
+    binarize: Option<f64>,
+    names: &[String],
+    first_row: usize,
+) -> Result<Mat<f64>, String> {
     if binarize.is_none() {
         for j in 0..x.ncols() {
             if let Some(i) = (0..x.nrows()).find(|&i| x[(i, j)] != 0.0 && x[(i, j)] != 1.0) {
@@ -23,7 +34,8 @@ pub fn binary_features(
                      set `binarize = <threshold>` on the method (values above it become 1, in the design's units: \
                      standardised unless [data] standardize = false), or set [data] standardize = false if the column is already 0/1",
                     names.get(j).map_or("?", String::as_str),
-                    x[(i, j)]
+                    x[(i, j)],
+                    i = first_row + i
                 ));
             }
         }
@@ -50,13 +62,35 @@ impl NaiveBernoulli {
         b: f64,
         binarize: Option<f64>,
     ) -> Self {
-        let log_p = rows_by_class(y, k)
+        let by_class = rows_by_class(y, k);
+        let counts: Vec<Vec<f64>> = by_class
             .iter()
             .map(|rows| {
                 (0..x.ncols())
-                    .map(|j| {
-                        let count: f64 = rows.iter().map(|&i| x[(i, j)]).sum();
-                        let p = (a + count) / (a + b + rows.len() as f64);
+                    .map(|j| rows.iter().map(|&i| x[(i, j)]).sum())
+                    .collect()
+            })
+            .collect();
+        let sizes: Vec<usize> = by_class.iter().map(Vec::len).collect();
+        Self::from_counts(&counts, &sizes, a, b, binarize)
+    }
+
+    /// From the sufficient statistics: `counts[c][j]` training rows of class c with x_j = 1,
+    /// and `sizes[c]` = N_c (streaming accumulates them chunk by chunk).
+    pub fn from_counts(
+        counts: &[Vec<f64>],
+        sizes: &[usize],
+        a: f64,
+        b: f64,
+        binarize: Option<f64>,
+    ) -> Self {
+        let log_p = counts
+            .iter()
+            .zip(sizes)
+            .map(|(row, &n)| {
+                row.iter()
+                    .map(|&count| {
+                        let p = (a + count) / (a + b + n as f64);
                         (p.ln(), (1.0 - p).ln())
                     })
                     .collect()

@@ -35,6 +35,18 @@ pub struct GenerativePredictor {
     skip_intercept: bool,
 }
 
+impl GenerativePredictor {
+    /// `log_class`: ln p(y = c | data) per class; `skip_intercept`: the design's first column is
+    /// the intercept.
+    pub fn new(log_class: Vec<f64>, density: Box<dyn ClassDensity>, skip_intercept: bool) -> Self {
+        GenerativePredictor {
+            log_class,
+            density,
+            skip_intercept,
+        }
+    }
+}
+
 impl Predictor for GenerativePredictor {
     /// Each generative kind has exactly one predictive, so `kind` selects nothing.
     fn predict(

@@ -1,0 +1,170 @@
+//! `[data] streaming = true`: the keys that read the data file in chunks (`chunk_rows`,
+//! `max_memory`) and the experiment settings that cannot work without every row in memory.
+
+use super::plan::{Ctx, DataSource, MethodPlan, Optimizer, Split};
+use super::raw::RawData;
+use crate::error::Result;
+use crate::metrics::Binning;
+use crate::model::MethodKind;
+
+/// Rows per chunk when `chunk_rows` is not given: 65,536 rows of 50 f64 features are 26 MiB.
+pub const DEFAULT_CHUNK_ROWS: usize = 65_536;
+
+/// How a streamed experiment reads its data.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Streaming {
+    pub chunk_rows: usize,
+    /// The memory budget in bytes: checked against the estimated working set before the first
+    /// pass.
+    pub max_memory: Option<u64>,
+}
+
+/// The kinds that fit chunk by chunk: Newton on a sum over rows, or counts.
+pub fn streams(kind: MethodKind) -> bool {
+    matches!(
+        kind,
+        MethodKind::LogisticMle
+            | MethodKind::LogisticMap
+            | MethodKind::LogisticLaplace
+            | MethodKind::ProbitLaplace
+            | MethodKind::BernoulliNaiveBayes
+    )
+}
+
+/// `streaming`, `chunk_rows` and `max_memory` of `[data]`.
+pub(super) fn streaming(ctx: &Ctx<'_>, raw: &RawData) -> Result<Option<Streaming>> {
+    if raw.streaming != Some(true) {
+        for (key, set) in [
+            ("chunk_rows", raw.chunk_rows.is_some()),
+            ("max_memory", raw.max_memory.is_some()),
+        ] {
+            if set {
+                return Err(ctx.err(format!(
+                    "[data] {key} only applies with streaming = true; add `streaming = true` to [data] or remove `{key}`"
+                )));
+            }
+        }
+        return Ok(None);
+    }
+    let chunk_rows = ctx.count(
+        "[data] chunk_rows",
+        raw.chunk_rows.unwrap_or(DEFAULT_CHUNK_ROWS as u64),
+        1,
+    )?;
+    let max_memory = match &raw.max_memory {
+        None => None,
+        Some(text) => Some(parse_size(text).ok_or_else(|| {
+            ctx.err(format!(
+                "[data] max_memory = \"{text}\": expected a size such as \"512MiB\", \"1GiB\" or \"2GB\" \
+                 (a number followed by B, KB, MB, GB, TB, KiB, MiB, GiB or TiB)"
+            ))
+        })?),
+    };
+    Ok(Some(Streaming {
+        chunk_rows,
+        max_memory,
+    }))
+}
+
+/// Bytes in a size written like "1GiB", "1.5 GB", "512mib" or "1000000" (bytes). KB, MB, ...
+/// are powers of 1000, KiB, MiB, ... powers of 1024.
+pub fn parse_size(text: &str) -> Option<u64> {
+    let t = text.trim();
+    let split = t
+        .find(|c: char| !(c.is_ascii_digit() || c == '.'))
+        .unwrap_or(t.len());
+    let (number, unit) = t.split_at(split);
+    let number: f64 = number.parse().ok()?;
+    let factor: f64 = match unit.trim().to_ascii_lowercase().as_str() {
+        "" | "b" => 1.0,
+        "kb" => 1e3,
+        "mb" => 1e6,
+        "gb" => 1e9,
+        "tb" => 1e12,
+        "kib" => 1024.0,
+        "mib" => 1024.0 * 1024.0,
+        "gib" => 1024.0 * 1024.0 * 1024.0,
+        "tib" => 1024.0f64.powi(4),
+        _ => return None,
+    };
+    let bytes = (number * factor).round();
+    (number.is_finite() && bytes >= 1.0 && bytes < u64::MAX as f64).then_some(bytes as u64)
+}
+
+/// What streaming cannot do, named with the fix: a method that needs every row at once, a
+/// split that needs the row count, and the evaluation settings that sort or resample every
+/// prediction.
+pub(super) fn check(
+    ctx: &Ctx<'_>,
+    source: &DataSource,
+    methods: &[MethodPlan],
+    evidence: bool,
+    binning: Binning,
+    baseline: bool,
+) -> Result<()> {
+    const WHY: &str = "[data] streaming = true";
+    for (i, m) in methods.iter().enumerate() {
+        let at = format!("[[method]] #{} (id \"{}\")", i + 1, m.id);
+        if !streams(m.kind) {
+            return Err(ctx.err(format!(
+                "{at}: kind = \"{}\" cannot be fitted chunk by chunk; with {WHY} the kinds are \
+                 logistic-mle, logistic-map, logistic-laplace, probit-laplace and bernoulli-naive-bayes. \
+                 Remove this method or set streaming = false to load the data into memory",
+                m.kind.name()
+            )));
+        }
+        if let Optimizer::Gradient { .. } = m.optimizer {
+            return Err(ctx.err(format!(
+                "{at}: optimizer = \"gradient\" would read the file once per iteration (thousands of passes); \
+                 with {WHY} use optimizer = \"newton\" (one pass per step)"
+            )));
+        }
+    }
+    if let DataSource::Single {
+        split: Split::Fraction { test_fraction, .. },
+        ..
+    } = source
+    {
+        return Err(ctx.err(format!(
+            "[data] split = {{ test_fraction = {test_fraction} }} shuffles the row numbers of the whole file, \
+             which {WHY} cannot do in one pass; add draw = \"hash\" to the split (each row is a test row with \
+             probability {test_fraction}, decided by a hash of the seed and its row number) or use \
+             split = {{ every = 5, offset = 4 }}"
+        )));
+    }
+    if evidence {
+        return Err(ctx.err(format!(
+            "[prior] precision = \"evidence\" refits every method at 40 values of lambda, 40 times the passes over the file; \
+             with {WHY} give a number"
+        )));
+    }
+    if binning == Binning::EqualMass {
+        return Err(ctx.err(format!(
+            "[evaluation] calibration_binning = \"equal-mass\" sorts every test prediction; with {WHY} use \"equal-width\""
+        )));
+    }
+    if baseline {
+        return Err(ctx.err(format!(
+            "baseline compares every test prediction in memory, which {WHY} does not keep; remove `baseline` and run \
+             `bayeslab compare BASELINE_DIR RUN_DIR` on the two run directories instead"
+        )));
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::parse_size;
+
+    #[test]
+    fn sizes_parse_with_decimal_and_binary_units() {
+        assert_eq!(parse_size("1GiB"), Some(1 << 30));
+        assert_eq!(parse_size("1.5 GB"), Some(1_500_000_000));
+        assert_eq!(parse_size("512mib"), Some(512 << 20));
+        assert_eq!(parse_size("4096"), Some(4096));
+        assert_eq!(parse_size("2 KB"), Some(2000));
+        for bad in ["", "GiB", "1 gigs", "-1GiB", "0", "1e3MB", "1..2GB"] {
+            assert_eq!(parse_size(bad), None, "{bad}");
+        }
+    }
+}

@@ -1,0 +1,240 @@
+//! A CSV or Parquet file as a sequence of polars frames of at most `chunk_rows` rows, in file
+//! order, each read on its own: memory holds one chunk, never the file.
+//!
+//! Parquet: `ParquetReader::with_slice((offset, rows))` on the file's cached metadata. polars
+//! skips the pages outside the slice without decompressing them, so a chunk costs its own pages.
+//! CSV (polars 0.55 has no batched CSV reader without the `lazy` feature): one buffered pass
+//! over the bytes cuts the file at record ends (newlines outside quotes, found with memchr), and
+//! each chunk's bytes, behind the header line, are parsed by polars' CSV reader from memory with
+//! the same options as the in-memory loader. No chunk rescans the bytes before it, so a pass is
+//! linear in the file size.
+
+use std::fs::File;
+use std::io::{BufRead, BufReader, Cursor};
+use std::path::{Path, PathBuf};
+
+use polars::prelude::*;
+
+use crate::error::{Error, Result};
+
+/// Bytes of the CSV read buffer.
+const CSV_BUFFER: usize = 1 << 20;
+
+pub(super) struct ChunkReader {
+    path: PathBuf,
+    chunk_rows: usize,
+    /// The data row of the next chunk's first row.
+    next_row: usize,
+    /// Only these columns are read, when set.
+    columns: Option<Vec<String>>,
+    format: Format,
+}
+
+enum Format {
+    Parquet {
+        metadata: polars::io::parquet::metadata::FileMetadataRef,
+        rows: usize,
+    },
+    Csv {
+        reader: BufReader<File>,
+        /// The header line, newline included: the start of every chunk's bytes.
+        header: Vec<u8>,
+        /// Inside a quoted field at the end of the bytes scanned so far.
+        in_quotes: bool,
+        done: bool,
+    },
+}
+
+fn is_parquet(path: &Path) -> bool {
+    matches!(
+        path.extension()
+            .and_then(|e| e.to_str())
+            .map(str::to_ascii_lowercase)
+            .as_deref(),
+        Some("parquet" | "pq")
+    )
+}
+
+impl ChunkReader {
+    /// Open `path` for a pass in chunks of `chunk_rows` rows.
+    pub(super) fn open(
+        path: &Path,
+        chunk_rows: usize,
+        columns: Option<Vec<String>>,
+    ) -> Result<Self> {
+        let open = || File::open(path).map_err(|e| Error::data(path, format!("cannot open: {e}")));
+        let format = if is_parquet(path) {
+            let mut reader = ParquetReader::new(open()?);
+            let metadata = reader
+                .get_metadata()
+                .map_err(|e| Error::data(path, format!("cannot read as Parquet: {e}")))?
+                .clone();
+            Format::Parquet {
+                rows: metadata.num_rows,
+                metadata,
+            }
+        } else {
+            let mut reader = BufReader::with_capacity(CSV_BUFFER, open()?);
+            let mut header = Vec::new();
+            reader
+                .read_until(b'\n', &mut header)
+                .map_err(|e| Error::data(path, format!("cannot read the header: {e}")))?;
+            if header.iter().all(u8::is_ascii_whitespace) {
+                return Err(Error::data(
+                    path,
+                    "the file is empty: a CSV needs a header row and data rows",
+                ));
+            }
+            super::table::check_header_names(path, &String::from_utf8_lossy(&header))?;
+            if header.last() != Some(&b'\n') {
+                header.push(b'\n');
+            }
+            Format::Csv {
+                reader,
+                header,
+                in_quotes: false,
+                done: false,
+            }
+        };
+        Ok(ChunkReader {
+            path: path.to_path_buf(),
+            chunk_rows,
+            next_row: 0,
+            columns,
+            format,
+        })
+    }
+
+    /// The file's column names, from the Parquet schema or the CSV header, before any row is read.
+    pub(super) fn column_names(&self) -> Result<Vec<String>> {
+        match &self.format {
+            Format::Parquet { metadata, .. } => {
+                let schema = polars::io::parquet::read::infer_schema(metadata)
+                    .map_err(|e| Error::data(&self.path, format!("cannot read as Parquet: {e}")))?;
+                Ok(schema.iter().map(|(name, _)| name.to_string()).collect())
+            }
+            Format::Csv { header, .. } => Ok(String::from_utf8_lossy(header)
+                .trim_end()
+                .split(',')
+                .map(|n| n.trim().trim_matches('"').to_string())
+                .collect()),
+        }
+    }
+
+    /// Read only `columns` from the next chunk on.
+    pub(super) fn project(&mut self, columns: Vec<String>) {
+        self.columns = Some(columns);
+    }
+
+    /// The next chunk and the data row of its first row; `None` after the last.
+    pub(super) fn next_chunk(&mut self) -> Result<Option<(usize, DataFrame)>> {
+        let first = self.next_row;
+        let path = self.path.clone();
+        let df = match &mut self.format {
+            Format::Parquet { metadata, rows } => {
+                if first >= *rows {
+                    return Ok(None);
+                }
+                let file = File::open(&path)
+                    .map_err(|e| Error::data(&path, format!("cannot open: {e}")))?;
+                let mut reader = ParquetReader::new(file)
+                    .with_slice(Some((first, self.chunk_rows)))
+                    .with_columns(self.columns.clone());
+                reader.set_metadata(metadata.clone());
+                reader
+                    .finish()
+                    .map_err(|e| Error::data(&path, format!("cannot read as Parquet: {e}")))?
+            }
+            Format::Csv {
+                reader,
+                header,
+                in_quotes,
+                done,
+            } => {
+                if *done {
+                    return Ok(None);
+                }
+                let mut bytes = header.clone();
+                let rows = take_records(reader, &mut bytes, self.chunk_rows, in_quotes)
+                    .map_err(|e| Error::data(&path, format!("cannot read: {e}")))?;
+                if rows < self.chunk_rows {
+                    *done = true;
+                }
+                if rows == 0 {
+                    return Ok(None);
+                }
+                let columns = self
+                    .columns
+                    .as_ref()
+                    .map(|c| c.iter().map(|n| PlSmallStr::from(n.as_str())).collect());
+                super::table::csv_options()
+                    .with_columns(columns)
+                    .into_reader_with_file_handle(Cursor::new(bytes))
+                    .finish()
+                    .map_err(|e| Error::data(&path, format!("cannot read as CSV: {e}")))?
+            }
+        };
+        if df.height() == 0 {
+            return Ok(None);
+        }
+        self.next_row += df.height();
+        Ok(Some((first, df)))
+    }
+}
+
+/// Append up to `n` CSV records from `reader` to `out` and return how many were appended. A
+/// record ends at a newline outside double quotes (a quoted field may hold newlines; `""` inside
+/// quotes toggles twice). A blank line is a record, as polars reads it (a row of missing
+/// values). The last record may lack its newline; one is added.
+fn take_records(
+    reader: &mut impl BufRead,
+    out: &mut Vec<u8>,
+    n: usize,
+    in_quotes: &mut bool,
+) -> std::io::Result<usize> {
+    let mut rows = 0;
+    let mut line_start = out.len();
+    while rows < n {
+        let buf = reader.fill_buf()?;
+        if buf.is_empty() {
+            if out.len() > line_start {
+                out.push(b'\n');
+                rows += 1;
+            }
+            break;
+        }
+        let mut used = 0;
+        while rows < n {
+            let Some(k) = memchr::memchr2(b'\n', b'"', &buf[used..]) else {
+                break;
+            };
+            let at = used + k;
+            if buf[at] == b'"' {
+                *in_quotes = !*in_quotes;
+                out.extend_from_slice(&buf[used..=at]);
+                used = at + 1;
+                continue;
+            }
+            out.extend_from_slice(&buf[used..=at]);
+            used = at + 1;
+            if *in_quotes {
+                continue;
+            }
+            rows += 1;
+            line_start = out.len();
+        }
+        if rows < n {
+            out.extend_from_slice(&buf[used..]);
+            used = buf.len();
+        }
+        reader.consume(used);
+    }
+    Ok(rows)
+}
+
+/// A column selection for [`ChunkReader::open`] in the form polars' readers take.
+pub(super) fn selection(target: &str, features: &[String]) -> Vec<String> {
+    std::iter::once(target.to_string())
+        .chain(features.iter().cloned())
+        .collect()
+}

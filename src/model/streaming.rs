@@ -1,0 +1,333 @@
+//! Fitting from training rows that arrive in chunks (`[data] streaming = true`), with the
+//! in-memory maths applied to each chunk.
+//!
+//! Logistic and probit: E(w), its gradient and Hessian are sums over rows plus the prior, so one
+//! pass builds [`LogisticObjective`] / [`ProbitObjective`] with lambda = 0 on every chunk and sums
+//! their value, gradient and X^T S X, then adds lambda/2 ||w||^2, lambda w and lambda I once.
+//! Memory is one chunk plus the D x D sums. Newton and the Laplace step are the in-memory ones
+//! (they only see an [`Objective`]); each point Newton evaluates costs one pass, because the
+//! pass computes value, gradient and Hessian together and the three are cached for that point.
+//!
+//! Bernoulli naive Bayes: its sufficient statistics (per class, the rows and the rows with each
+//! feature equal to 1) are counts, summed chunk by chunk.
+
+use std::cell::{Cell, RefCell};
+use std::sync::atomic::AtomicBool;
+
+use faer::{Mat, MatRef};
+
+use super::generative::bernoulli::{binary_features_at, NaiveBernoulli};
+use super::generative::{class_prior, GenerativePredictor};
+use super::linear::{LinearPredictor, Link};
+use super::logistic::LogisticObjective;
+use super::method::{Fitted, PosteriorSummary};
+use super::probit::ProbitObjective;
+use super::MethodKind;
+use crate::config::MethodPlan;
+use crate::error::{Error, NumericError, Result};
+use crate::optim::{Objective, Observer};
+
+/// A consumer of one chunk's design rows and class indices.
+pub type ChunkFn<'a> = dyn FnMut(MatRef<'_, f64>, &[f64]) -> Result<()> + 'a;
+
+/// The training rows, replayed once per call: each chunk's design rows and class indices.
+pub trait Chunks {
+    fn each(&self, f: &mut ChunkFn<'_>) -> Result<()>;
+}
+
+/// E(w), its gradient and Hessian at one point, from one pass.
+struct Evaluation {
+    w: Vec<f64>,
+    value: f64,
+    gradient: Vec<f64>,
+    hessian: Mat<f64>,
+    /// Every chunk's objective reports divergence (under MLE: every row separated, or runaway
+    /// weights): then so would the whole objective.
+    diverging: bool,
+}
+
+/// The negative log joint of a binary GLM whose rows stream from `chunks`.
+pub struct StreamedObjective<'a> {
+    chunks: &'a dyn Chunks,
+    link: Link,
+    precision: f64,
+    dim: usize,
+    rows: usize,
+    // The Objective trait asks for value, gradient and Hessian separately through &self; the
+    // cache keeps Newton at one pass per point, and the error survives the f64 interface.
+    cache: RefCell<Option<Evaluation>>,
+    error: RefCell<Option<Error>>,
+    passes: Cell<usize>,
+}
+
+impl<'a> StreamedObjective<'a> {
+    pub fn new(
+        chunks: &'a dyn Chunks,
+        link: Link,
+        precision: f64,
+        dim: usize,
+        rows: usize,
+    ) -> Self {
+        StreamedObjective {
+            chunks,
+            link,
+            precision,
+            dim,
+            rows,
+            cache: RefCell::new(None),
+            error: RefCell::new(None),
+            passes: Cell::new(0),
+        }
+    }
+
+    /// Passes made so far.
+    pub fn passes(&self) -> usize {
+        self.passes.get()
+    }
+
+    /// The first error a pass met (reading the file), which Newton only saw as a NaN.
+    pub fn take_error(&self) -> Option<Error> {
+        self.error.borrow_mut().take()
+    }
+
+    fn evaluate<T>(&self, w: &[f64], read: impl FnOnce(&Evaluation) -> T) -> T {
+        let fresh = self.cache.borrow().as_ref().is_some_and(|e| e.w == w);
+        if !fresh {
+            let e = self.pass(w);
+            *self.cache.borrow_mut() = Some(e);
+        }
+        read(self.cache.borrow().as_ref().expect("evaluated above"))
+    }
+
+    fn pass(&self, w: &[f64]) -> Evaluation {
+        let d = self.dim;
+        let mut value = 0.0;
+        let mut gradient = vec![0.0; d];
+        let mut hessian = Mat::<f64>::zeros(d, d);
+        let mut diverging = true;
+        self.passes.set(self.passes.get() + 1);
+        let result = self.chunks.each(&mut |x, y| {
+            let chunk: Box<dyn Objective + '_> = match self.link {
+                Link::Logistic => Box::new(LogisticObjective::new(x, y, 0.0)),
+                Link::Probit => Box::new(ProbitObjective::new(x, y, 0.0)),
+            };
+            value += chunk.value(w);
+            for (g, c) in gradient.iter_mut().zip(chunk.gradient(w)) {
+                *g += c;
+            }
+            let h = chunk.hessian(w);
+            for j in 0..d {
+                for i in 0..d {
+                    hessian[(i, j)] += h[(i, j)];
+                }
+            }
+            diverging &= self.precision == 0.0 && chunk.diverging(w);
+            Ok(())
+        });
+        if let Err(e) = result {
+            self.error.borrow_mut().get_or_insert(e);
+            value = f64::NAN;
+            gradient.fill(f64::NAN);
+        }
+        value += 0.5 * self.precision * w.iter().map(|v| v * v).sum::<f64>();
+        for (g, w) in gradient.iter_mut().zip(w) {
+            *g += self.precision * w;
+        }
+        for i in 0..d {
+            hessian[(i, i)] += self.precision;
+        }
+        Evaluation {
+            w: w.to_vec(),
+            value,
+            gradient,
+            hessian,
+            diverging,
+        }
+    }
+}
+
+impl Objective for StreamedObjective<'_> {
+    fn dim(&self) -> usize {
+        self.dim
+    }
+
+    fn value(&self, w: &[f64]) -> f64 {
+        self.evaluate(w, |e| e.value)
+    }
+
+    fn gradient(&self, w: &[f64]) -> Vec<f64> {
+        self.evaluate(w, |e| e.gradient.clone())
+    }
+
+    fn hessian(&self, w: &[f64]) -> Mat<f64> {
+        self.evaluate(w, |e| e.hessian.clone())
+    }
+
+    fn diverging(&self, w: &[f64]) -> bool {
+        self.evaluate(w, |e| e.diverging)
+    }
+
+    fn scale(&self) -> f64 {
+        self.rows as f64
+    }
+}
+
+/// What a streamed fit needs besides the rows.
+pub struct StreamedInput<'a> {
+    pub method: &'a MethodPlan,
+    pub precision: f64,
+    /// Design columns (intercept first when present) and training rows.
+    pub columns: &'a [String],
+    pub rows: usize,
+    pub classes: usize,
+    pub intercept: bool,
+    pub file: &'a std::path::Path,
+    pub cancel: Option<&'a AtomicBool>,
+}
+
+/// A streamed fit and the passes it made over the training rows.
+pub struct StreamedFit {
+    pub fitted: Fitted,
+    pub passes: usize,
+}
+
+/// Fit `input.method` (a kind for which [`crate::config::streaming::streams`] holds) on the
+/// training rows of `chunks`. As [`super::method::fit`]: a [`Error::Numeric`] is a failed run.
+pub fn fit(
+    chunks: &dyn Chunks,
+    input: &StreamedInput<'_>,
+    observer: &mut dyn Observer,
+) -> Result<StreamedFit> {
+    let m = input.method;
+    match m.kind {
+        MethodKind::BernoulliNaiveBayes => fit_bernoulli(chunks, input),
+        MethodKind::LogisticMle
+        | MethodKind::LogisticMap
+        | MethodKind::LogisticLaplace
+        | MethodKind::ProbitLaplace => {
+            let (link, precision) = match m.kind {
+                MethodKind::ProbitLaplace => (Link::Probit, input.precision),
+                MethodKind::LogisticMle => (Link::Logistic, 0.0),
+                _ => (Link::Logistic, input.precision),
+            };
+            let objective =
+                StreamedObjective::new(chunks, link, precision, input.columns.len(), input.rows);
+            let result = fit_linear(&objective, m, precision, input.cancel, observer);
+            if let Some(e) = objective.take_error() {
+                return Err(e);
+            }
+            let (weights, outcome, value, posterior) = result?;
+            let predictor = LinearPredictor {
+                weights: weights.clone(),
+                posterior,
+                link,
+            };
+            Ok(StreamedFit {
+                passes: objective.passes(),
+                fitted: Fitted {
+                    weights,
+                    objective: Some(value),
+                    outcome,
+                    posterior: predictor.summary(),
+                    predictor: Box::new(predictor),
+                },
+            })
+        }
+        other => Err(Error::config(
+            input.file,
+            format!(
+                "{}: kind = \"{}\" cannot be fitted chunk by chunk",
+                m.id,
+                other.name()
+            ),
+        )),
+    }
+}
+
+type LinearFit = (
+    Vec<f64>,
+    crate::optim::Outcome,
+    f64,
+    Option<super::GaussianPosterior>,
+);
+
+fn fit_linear(
+    objective: &StreamedObjective<'_>,
+    method: &MethodPlan,
+    precision: f64,
+    cancel: Option<&AtomicBool>,
+    observer: &mut dyn Observer,
+) -> std::result::Result<LinearFit, NumericError> {
+    let (weights, outcome) = super::laplace::minimise(objective, method, cancel, observer)?;
+    let value = objective.value(&weights);
+    let posterior = if method.kind.has_posterior() {
+        Some(super::laplace::approximate(
+            objective, &weights, precision, &method.id,
+        )?)
+    } else {
+        None
+    };
+    Ok((weights, outcome, value, posterior))
+}
+
+/// Beta-Bernoulli naive Bayes from counts accumulated over one pass.
+fn fit_bernoulli(chunks: &dyn Chunks, input: &StreamedInput<'_>) -> Result<StreamedFit> {
+    let m = input.method;
+    let skip = usize::from(input.intercept);
+    let width = input.columns.len() - skip;
+    if width == 0 {
+        return Err(Error::config(
+            input.file,
+            format!(
+                "{}: a generative classifier needs at least one feature column besides the intercept",
+                m.id
+            ),
+        ));
+    }
+    let names = &input.columns[skip..];
+    let k = input.classes;
+    let alphas = m
+        .options
+        .class_prior
+        .alphas(k)
+        .map_err(|e| Error::config(input.file, format!("{}: {e}", m.id)))?;
+    let mut counts = vec![vec![0.0; width]; k];
+    let mut sizes = vec![0usize; k];
+    let mut seen = 0;
+    chunks.each(&mut |x, y| {
+        let features = x.subcols(skip, width);
+        let binary = binary_features_at(features, m.options.binarize, names, seen)
+            .map_err(|e| Error::config(input.file, format!("{}: {e}", m.id)))?;
+        for (i, &c) in y.iter().enumerate() {
+            let c = c as usize;
+            sizes[c] += 1;
+            for (j, count) in counts[c].iter_mut().enumerate() {
+                *count += binary[(i, j)];
+            }
+        }
+        seen += y.len();
+        Ok(())
+    })?;
+    let density = NaiveBernoulli::from_counts(
+        &counts,
+        &sizes,
+        m.options.a,
+        m.options.b,
+        m.options.binarize,
+    );
+    let predictor = GenerativePredictor::new(
+        class_prior::posterior_predictive(&alphas, &sizes),
+        Box::new(density),
+        input.intercept,
+    );
+    Ok(StreamedFit {
+        passes: 1,
+        fitted: Fitted {
+            weights: Vec::new(),
+            objective: None,
+            outcome: super::method::closed_form(),
+            posterior: None::<PosteriorSummary>,
+            predictor: Box::new(predictor),
+        },
+    })
+}
