@@ -330,7 +330,11 @@ fn khat(
     precision: f64,
     predictor: &dyn crate::model::method::Predictor,
 ) -> Option<f64> {
-    let draws = plan.evaluation.khat_draws;
+    let (rows, cols) = (dataset.train.x.nrows(), dataset.train.x.ncols());
+    let draws = plan
+        .evaluation
+        .khat_draws
+        .unwrap_or_else(|| crate::model::importance::default_draws(rows, cols));
     let likelihood = method.kind.likelihood(method.options.noise)?;
     if draws == 0 {
         return None;

@@ -114,8 +114,9 @@ pub struct Evaluation {
     pub binning: Binning,
     /// Bootstrap resamples for the ECE interval (and `bayeslab compare`).
     pub resamples: usize,
-    /// Draws from each Gaussian posterior for its Pareto k-hat (0: no k-hat).
-    pub khat_draws: usize,
+    /// Draws from each Gaussian posterior for its Pareto k-hat (0: no k-hat); `None`: as many
+    /// as the data size allows ([`crate::model::importance::default_draws`]).
+    pub khat_draws: Option<usize>,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -262,16 +263,13 @@ impl Plan {
             raw.evaluation.resamples.unwrap_or(DEFAULT_RESAMPLES as u64),
             1,
         )?;
-        let khat_draws = ctx.count(
-            "[evaluation] khat_draws",
-            raw.evaluation
-                .khat_draws
-                .unwrap_or(crate::model::importance::KHAT_DRAWS as u64),
-            0,
-        )?;
-        if (1..100).contains(&khat_draws) {
+        let khat_draws = match raw.evaluation.khat_draws {
+            None => None,
+            Some(v) => Some(ctx.count("[evaluation] khat_draws", v, 0)?),
+        };
+        if let Some(k @ 1..100) = khat_draws {
             return Err(ctx.err(format!(
-                "[evaluation] khat_draws = {khat_draws}: the Pareto fit needs at least 100 draws (20000 gives k-hat to about +-0.05); use 0 to skip k-hat"
+                "[evaluation] khat_draws = {k}: the Pareto fit needs at least 100 draws (20000 gives k-hat to about +-0.05); use 0 to skip k-hat"
             )));
         }
         if raw.methods.is_empty() && posteriors.is_empty() {

@@ -103,7 +103,7 @@ impl Plan {
                 calibration_bins: Some(self.evaluation.calibration_bins as u64),
                 calibration_binning: Some(self.evaluation.binning.name().into()),
                 resamples: Some(self.evaluation.resamples as u64),
-                khat_draws: Some(self.evaluation.khat_draws as u64),
+                khat_draws: self.evaluation.khat_draws.map(|k| k as u64),
             },
             features: self
                 .data

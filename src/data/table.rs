@@ -50,16 +50,35 @@ pub(super) fn read_frame(path: &Path) -> Result<DataFrame> {
                 ));
             }
             check_header(path)?;
-            csv_options()
-                .try_into_reader_with_file_path(Some(path.to_path_buf()))
-                .and_then(|r| r.finish())
-                .map_err(|e| Error::data(path, format!("cannot read as CSV: {e}")))?
+            read_csv(path)?
         }
     };
     if df.height() == 0 {
         return Err(Error::data(path, "the file has a header but no data rows"));
     }
     Ok(df)
+}
+
+/// Rows whose values decide the column types on the first reading of a CSV.
+const INFER_ROWS: usize = 1000;
+
+/// Read a CSV with its column types inferred from the first [`INFER_ROWS`] rows: one pass over
+/// the file instead of two. When that guess could be wrong — a later value that does not parse
+/// as its column's type (an error), or a text column (which may be a numeric column whose
+/// first rows are all missing) — the file is read again with types inferred from every row, so
+/// the result is always what full inference gives.
+fn read_csv(path: &Path) -> Result<DataFrame> {
+    let read = |options: CsvReadOptions| {
+        options
+            .try_into_reader_with_file_path(Some(path.to_path_buf()))
+            .and_then(|r| r.finish())
+    };
+    if let Ok(df) = read(csv_options().with_infer_schema_length(Some(INFER_ROWS))) {
+        if !df.dtypes().iter().any(|t| matches!(t, DataType::String)) {
+            return Ok(df);
+        }
+    }
+    read(csv_options()).map_err(|e| Error::data(path, format!("cannot read as CSV: {e}")))
 }
 
 /// How every CSV is parsed: a header row, types inferred from every row, and empty cells and

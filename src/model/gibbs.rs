@@ -166,10 +166,12 @@ impl<'a> Feed<'a> {
 
     fn sweep(&mut self, sweep: usize, w: &[f64]) {
         if let Some(objective) = self.objective {
+            // One pass over the rows for both.
+            let (value, gradient, _) = objective.terms(w, false);
             self.iterates.push(Iterate {
                 iteration: sweep,
-                objective: objective.value(w),
-                grad_norm: norm2(&objective.gradient(w)),
+                objective: value,
+                grad_norm: norm2(&gradient),
                 step: 1.0,
                 elapsed_s: self.start.elapsed().as_secs_f64(),
             });

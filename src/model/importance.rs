@@ -25,6 +25,22 @@ use crate::optim::Objective;
 /// from 4,000 draws varies by +-0.15 between seeds on Pima; 20,000 bring that to about +-0.05.
 pub const KHAT_DRAWS: usize = 20_000;
 
+/// Each k-hat draw evaluates the log posterior on every training row: the default number of
+/// draws keeps draws x rows x columns below this (about ten seconds on one core).
+const DEFAULT_WORK: f64 = 1e10;
+
+/// The default `[evaluation] khat_draws` for N training rows and D columns: [`KHAT_DRAWS`],
+/// fewer on large data down to 1,000 (where k-hat still warns, +-0.15), and none (0) when even
+/// 1,000 would cost more than the budget (N D above 10^7; set `khat_draws` to have it anyway).
+pub fn default_draws(rows: usize, cols: usize) -> usize {
+    let affordable = DEFAULT_WORK / (rows.max(1) * cols.max(1)) as f64;
+    if affordable < 1000.0 {
+        0
+    } else {
+        (affordable as usize).min(KHAT_DRAWS)
+    }
+}
+
 /// k-hat above which the approximation should not be trusted (PSIS paper, section 3.2.4).
 pub const KHAT_LIMIT: f64 = 0.7;
 

@@ -9,29 +9,47 @@ use std::f64::consts::PI;
 use rand::{Rng, RngExt};
 use rand_distr::{Distribution, Exp1, StandardNormal};
 
-use super::special::log_norm_cdf;
+use super::special::{log_norm_cdf, norm_cdf};
 
 /// Where the two proposal pieces meet (the value Devroye and Polson et al. use).
 const T: f64 = 0.64;
 
-/// The n-th term of the alternating series for the J*(1) density, on the piece containing x.
-fn a(n: u32, x: f64) -> f64 {
+/// The n-th term of the alternating series for the J*(1) density, on the piece containing x:
+/// `pre` is the factor that does not depend on n ([`prefactor`]).
+fn a(n: u32, x: f64, pre: f64) -> f64 {
     let k = f64::from(n) + 0.5;
     if x > T {
-        PI * k * (-0.5 * k * k * PI * PI * x).exp()
+        pre * k * (-0.5 * k * k * PI * PI * x).exp()
     } else {
-        PI * k * (2.0 / (PI * x)).powf(1.5) * (-2.0 * k * k / x).exp()
+        pre * k * (-2.0 * k * k / x).exp()
+    }
+}
+
+/// pi above t, pi (2 / (pi x))^{3/2} below: computed once per proposal, not once per term.
+fn prefactor(x: f64) -> f64 {
+    if x > T {
+        PI
+    } else {
+        let u = 2.0 / (PI * x);
+        PI * u * u.sqrt()
     }
 }
 
 /// The probability of proposing from the exponential tail, p / (p + q), in log space:
 /// q/p = (4/pi) [e^{x0 - c + ln Phi(b)} + e^{x0 + c + ln Phi(a)}], x0 = ln K + K t.
+/// While K t - c stays below 700, e^{x0 - c} Phi(b) = K e^{K t - c} Phi(b) is taken directly
+/// (b >= -1/sqrt(t), so Phi(b) is not small), saving two logarithms per draw; only the second
+/// term, where e^{x0 + c} is huge and Phi(a) tiny, needs the log form.
 fn tail_probability(c: f64) -> f64 {
     let k = PI * PI / 8.0 + 0.5 * c * c;
     let b = (T * c - 1.0) / T.sqrt();
     let a = -(T * c + 1.0) / T.sqrt();
-    let x0 = k.ln() + k * T;
-    let q_over_p = 4.0 / PI * ((x0 - c + log_norm_cdf(b)).exp() + (x0 + c + log_norm_cdf(a)).exp());
+    let q_over_p = if k * T - c < 700.0 {
+        4.0 / PI * k * ((k * T - c).exp() * norm_cdf(b) + (k * T + c + log_norm_cdf(a)).exp())
+    } else {
+        let x0 = k.ln() + k * T;
+        4.0 / PI * ((x0 - c + log_norm_cdf(b)).exp() + (x0 + c + log_norm_cdf(a)).exp())
+    };
     1.0 / (1.0 + q_over_p)
 }
 
@@ -80,18 +98,19 @@ pub fn sample<R: Rng + ?Sized>(z: f64, rng: &mut R) -> f64 {
         } else {
             truncated_inverse_gaussian(c, rng)
         };
-        let mut s = a(0, x);
+        let pre = prefactor(x);
+        let mut s = a(0, x, pre);
         let y = rng.random::<f64>() * s;
         let mut n = 0;
         loop {
             n += 1;
             if n % 2 == 1 {
-                s -= a(n, x);
+                s -= a(n, x, pre);
                 if y <= s {
                     return 0.25 * x;
                 }
             } else {
-                s += a(n, x);
+                s += a(n, x, pre);
                 if y > s {
                     break;
                 }
@@ -130,6 +149,25 @@ pub fn variance(z: f64) -> f64 {
 mod tests {
     use super::*;
     use crate::numeric::rng::stream;
+
+    #[test]
+    fn the_direct_tail_probability_equals_the_log_form() {
+        for i in 0..=600 {
+            let c = f64::from(i) * 0.075;
+            let k = PI * PI / 8.0 + 0.5 * c * c;
+            let b = (T * c - 1.0) / T.sqrt();
+            let a = -(T * c + 1.0) / T.sqrt();
+            let x0 = k.ln() + k * T;
+            let q_over_p =
+                4.0 / PI * ((x0 - c + log_norm_cdf(b)).exp() + (x0 + c + log_norm_cdf(a)).exp());
+            let log_form = 1.0 / (1.0 + q_over_p);
+            let p = tail_probability(c);
+            assert!(
+                (p - log_form).abs() <= 1e-13 * log_form.max(1e-300),
+                "c = {c}: {p} vs {log_form}"
+            );
+        }
+    }
 
     #[test]
     fn sample_moments_match_the_closed_forms() {

@@ -100,11 +100,14 @@ pub fn norm_cdf(x: f64) -> f64 {
 const TAIL: f64 = -3.0;
 
 /// Mills ratio R(t) = Phi(-t) / phi(t) for t >= 3, by Laplace's continued fraction
-/// R(t) = 1/(t + 1/(t + 2/(t + 3/(t + ...)))) evaluated backwards. For t >= 2, 120 terms
-/// already agree with mpmath to rounding.
+/// R(t) = 1/(t + 1/(t + 2/(t + 3/(t + ...)))) evaluated backwards. The fraction converges
+/// faster the larger t is: against mpmath, 55 terms reach 2e-17 relative error at t = 3, 26 at
+/// t = 5, 12 at t = 10, 6 at t = 40; 10 + 500 / t^2 terms (65 at t = 3) are always more. (It is
+/// called once per row and draw in the probit, EP and Pólya-Gamma code, so the count matters.)
 fn mills_ratio(t: f64) -> f64 {
+    let terms = (10.0 + 500.0 / (t * t)).min(120.0) as u32;
     let mut acc = t;
-    for k in (1..=120).rev() {
+    for k in (1..=terms).rev() {
         acc = t + k as f64 / acc;
     }
     1.0 / acc
@@ -198,6 +201,22 @@ mod tests {
         for (x, want, tol) in cases {
             let got = log_norm_cdf(x);
             assert!(rel(got, want) < tol, "ln Phi({x}) = {got}, want {want}");
+        }
+    }
+
+    #[test]
+    fn the_shortened_continued_fraction_loses_nothing() {
+        // Against the fraction with 400 terms (converged to rounding for every t >= 3).
+        let full = |t: f64| {
+            let mut acc = t;
+            for k in (1..=400).rev() {
+                acc = t + f64::from(k) / acc;
+            }
+            1.0 / acc
+        };
+        for i in 0..=470 {
+            let t = 3.0 + f64::from(i) * 0.1;
+            assert!(rel(mills_ratio(t), full(t)) < 4e-16, "R({t})");
         }
     }
 
