@@ -394,7 +394,20 @@ fn an_interrupted_run_leaves_the_previous_report_untouched() {
         .status()
         .unwrap();
     assert!(status.success());
-    let status = child.wait().unwrap();
+    // A process started in the background by a shell without job control inherits SIGINT
+    // ignored; then the run cannot be interrupted by it, so kill it outright instead (the
+    // harder case for the atomic output). Never wait forever.
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        if std::time::Instant::now() > deadline {
+            child.kill().unwrap();
+            break child.wait().unwrap();
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    };
     assert!(!status.success(), "the run was interrupted");
     assert_eq!(
         std::fs::read_to_string(out.join("results.json")).unwrap(),

@@ -79,22 +79,47 @@ impl Cholesky {
     /// For every row x_n of X: x_n^T H^{-1} x_n = ||L^{-1} x_n||^2, computed in row blocks
     /// so that X H^{-1} X^T is never formed.
     pub fn inverse_quad_forms(&self, x: MatRef<'_, f64>) -> Vec<f64> {
+        use faer::linalg::matmul::triangular::{matmul, BlockStructure};
+        use rayon::prelude::*;
         let (n, d) = (x.nrows(), x.ncols());
         assert_eq!(
             d,
             self.dim(),
             "design matrix and factor disagree in dimension"
         );
-        let mut out = Vec::with_capacity(n);
-        let mut start = 0;
-        while start < n {
-            let rows = BLOCK_ROWS.min(n - start);
-            let mut z = Mat::<f64>::from_fn(d, rows, |j, r| x[(start + r, j)]);
-            self.llt.L().solve_lower_triangular_in_place(&mut z);
-            out.extend((0..rows).map(|r| (0..d).map(|j| z[(j, r)].powi(2)).sum::<f64>()));
-            start += rows;
-        }
-        out
+        // L^{-1} once (d^3 / 3), then per block of rows Z = X_b L^{-T}, a product with a
+        // triangular matrix, so the rows' solves run at matrix-product speed; row r of Z is
+        // L^{-1} x_r. Blocks run in parallel; each row's sum is taken in column order.
+        let mut linv_t = Mat::<f64>::identity(d, d);
+        self.llt.L().solve_lower_triangular_in_place(&mut linv_t);
+        let linv_t = linv_t.transpose().to_owned();
+        let starts: Vec<usize> = (0..n).step_by(BLOCK_ROWS).collect();
+        let parts: Vec<Vec<f64>> = starts
+            .par_iter()
+            .map(|&start| {
+                let rows = BLOCK_ROWS.min(n - start);
+                let mut z = Mat::<f64>::zeros(rows, d);
+                matmul(
+                    z.as_mut(),
+                    BlockStructure::Rectangular,
+                    faer::Accum::Replace,
+                    x.subrows(start, rows),
+                    BlockStructure::Rectangular,
+                    linv_t.as_ref(),
+                    BlockStructure::TriangularUpper,
+                    1.0,
+                    faer::Par::Seq,
+                );
+                let mut out = vec![0.0; rows];
+                for j in 0..d {
+                    for (o, &v) in out.iter_mut().zip(z.col(j).iter()) {
+                        *o += v * v;
+                    }
+                }
+                out
+            })
+            .collect();
+        parts.concat()
     }
 
     /// One draw from N(mean, H^{-1}): w = mean + L^{-T} z with z ~ N(0, I), since
