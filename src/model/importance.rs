@@ -25,6 +25,20 @@ use crate::optim::Objective;
 /// from 4,000 draws varies by +-0.15 between seeds on Pima; 20,000 bring that to about +-0.05.
 pub const KHAT_DRAWS: usize = 20_000;
 
+/// k-hat below which importance sampling from the approximation has finite variance.
+pub const KHAT_GOOD: f64 = 0.5;
+
+/// The PSIS verdict on a k-hat: "good" up to 0.5, "ok" up to 0.7, "BAD" beyond.
+pub fn khat_verdict(k: f64) -> &'static str {
+    if k <= KHAT_GOOD {
+        "good"
+    } else if k <= KHAT_LIMIT {
+        "ok"
+    } else {
+        "BAD"
+    }
+}
+
 /// Each k-hat draw evaluates the log posterior on every training row: the default number of
 /// draws keeps draws x rows x columns below this (about ten seconds on one core).
 const DEFAULT_WORK: f64 = 1e10;

@@ -40,10 +40,6 @@ impl<'a> LogisticObjective<'a> {
             .map(|(&a, &y)| y * softplus(-a) + (1.0 - y) * softplus(a))
             .sum::<f64>()
     }
-
-    fn penalty(&self, w: &[f64]) -> f64 {
-        0.5 * self.precision * w.iter().map(|v| v * v).sum::<f64>()
-    }
 }
 
 /// One row's negative log likelihood softplus(a) - y a, its derivative sigma(a) - y and second
@@ -78,18 +74,7 @@ impl Objective for LogisticObjective<'_> {
 
     /// One fused pass over X (numeric/glm.rs) for E, g and H.
     fn terms(&self, w: &[f64], hessian: bool) -> (f64, Vec<f64>, Option<Mat<f64>>) {
-        let t = glm::accumulate(self.x, self.y, w, hessian, &row_terms);
-        let mut g = t.gradient;
-        for (g, w) in g.iter_mut().zip(w) {
-            *g += self.precision * w;
-        }
-        let h = t.hessian.map(|mut h| {
-            for i in 0..h.nrows() {
-                h[(i, i)] += self.precision;
-            }
-            h
-        });
-        (t.value + self.penalty(w), g, h)
+        glm::accumulate(self.x, self.y, w, hessian, &row_terms).with_prior(w, self.precision)
     }
 
     /// Under MLE a weight vector that classifies every row correctly proves the data separable:

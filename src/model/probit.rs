@@ -55,22 +55,8 @@ impl Objective for ProbitObjective<'_> {
 
     /// One fused pass over X (numeric/glm.rs) for E, g and H.
     fn terms(&self, w: &[f64], hessian: bool) -> (f64, Vec<f64>, Option<Mat<f64>>) {
-        let t = crate::numeric::glm::accumulate(self.x, self.y, w, hessian, &row_terms);
-        let mut g = t.gradient;
-        for (g, w) in g.iter_mut().zip(w) {
-            *g += self.precision * w;
-        }
-        let h = t.hessian.map(|mut h| {
-            for i in 0..h.nrows() {
-                h[(i, i)] += self.precision;
-            }
-            h
-        });
-        (
-            t.value + 0.5 * self.precision * w.iter().map(|v| v * v).sum::<f64>(),
-            g,
-            h,
-        )
+        crate::numeric::glm::accumulate(self.x, self.y, w, hessian, &row_terms)
+            .with_prior(w, self.precision)
     }
 
     fn scale(&self) -> f64 {

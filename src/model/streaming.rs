@@ -25,6 +25,7 @@ use super::probit::ProbitObjective;
 use super::MethodKind;
 use crate::config::MethodPlan;
 use crate::error::{Error, NumericError, Result};
+use crate::numeric::glm::Terms;
 use crate::optim::{Objective, Observer};
 
 /// A consumer of one chunk's design rows and class indices.
@@ -101,9 +102,7 @@ impl<'a> StreamedObjective<'a> {
 
     fn pass(&self, w: &[f64]) -> Evaluation {
         let d = self.dim;
-        let mut value = 0.0;
-        let mut gradient = vec![0.0; d];
-        let mut hessian = Mat::<f64>::zeros(d, d);
+        let mut total = Terms::zero(d, true);
         let mut diverging = true;
         self.passes.set(self.passes.get() + 1);
         let result = self.chunks.each(&mut |x, y| {
@@ -111,31 +110,24 @@ impl<'a> StreamedObjective<'a> {
                 Link::Logistic => Box::new(LogisticObjective::new(x, y, 0.0)),
                 Link::Probit => Box::new(ProbitObjective::new(x, y, 0.0)),
             };
-            value += chunk.value(w);
-            for (g, c) in gradient.iter_mut().zip(chunk.gradient(w)) {
-                *g += c;
-            }
-            let h = chunk.hessian(w);
-            for j in 0..d {
-                for i in 0..d {
-                    hessian[(i, j)] += h[(i, j)];
-                }
-            }
+            // One fused pass over the chunk's rows for all three.
+            let (value, gradient, hessian) = chunk.terms(w, true);
+            total.add(&Terms {
+                value,
+                gradient,
+                hessian,
+            });
             diverging &= self.precision == 0.0 && chunk.diverging(w);
             Ok(())
         });
+        total.mirror();
         if let Err(e) = result {
             self.error.borrow_mut().get_or_insert(e);
-            value = f64::NAN;
-            gradient.fill(f64::NAN);
+            total.value = f64::NAN;
+            total.gradient.fill(f64::NAN);
         }
-        value += 0.5 * self.precision * w.iter().map(|v| v * v).sum::<f64>();
-        for (g, w) in gradient.iter_mut().zip(w) {
-            *g += self.precision * w;
-        }
-        for i in 0..d {
-            hessian[(i, i)] += self.precision;
-        }
+        let (value, gradient, hessian) = total.with_prior(w, self.precision);
+        let hessian = hessian.expect("every chunk's Hessian was summed");
         Evaluation {
             w: w.to_vec(),
             value,

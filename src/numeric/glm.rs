@@ -59,6 +59,23 @@ impl Terms {
         }
     }
 
+    /// E = these terms + lambda/2 ||w||^2 under the prior w ~ N(0, lambda^{-1} I): the value,
+    /// gradient + lambda w and Hessian + lambda I.
+    pub fn with_prior(self, w: &[f64], precision: f64) -> (f64, Vec<f64>, Option<Mat<f64>>) {
+        let mut g = self.gradient;
+        for (g, w) in g.iter_mut().zip(w) {
+            *g += precision * w;
+        }
+        let h = self.hessian.map(|mut h| {
+            for i in 0..h.nrows() {
+                h[(i, i)] += precision;
+            }
+            h
+        });
+        let penalty = 0.5 * precision * w.iter().map(|v| v * v).sum::<f64>();
+        (self.value + penalty, g, h)
+    }
+
     /// Copy the summed lower triangle of the Hessian to the upper one (after the last add).
     pub fn mirror(&mut self) {
         if let Some(h) = self.hessian.as_mut() {
@@ -198,6 +215,7 @@ pub fn chunk(x: MatRef<'_, f64>, y: &[f64], w: &[f64], hessian: bool, loss: &dyn
     let mut out = Terms::zero(d, hessian);
     let mut a = vec![0.0; BLOCK_ROWS.min(n)];
     let mut r = vec![0.0; BLOCK_ROWS.min(n)];
+    let mut curvature = vec![0.0; BLOCK_ROWS.min(n)];
     let mut start = 0;
     while start < n {
         let rows = BLOCK_ROWS.min(n - start);
@@ -211,21 +229,19 @@ pub fn chunk(x: MatRef<'_, f64>, y: &[f64], w: &[f64], hessian: bool, loss: &dyn
                 *ai += xij * wj;
             }
         }
-        let mut s = Vec::with_capacity(if hessian { rows } else { 0 });
+        let s = &mut curvature[..rows];
         for i in 0..rows {
             let (l, g, h) = loss.terms(a[i], y[start + i]);
             out.value += l;
             r[i] = g;
-            if hessian {
-                s.push(h);
-            }
+            s[i] = h;
         }
         for (j, gj) in out.gradient.iter_mut().enumerate() {
             let col = xb.col(j);
             *gj += col.iter().zip(r.iter()).map(|(x, r)| x * r).sum::<f64>();
         }
         if let Some(h) = out.hessian.as_mut() {
-            gram_into(h.as_mut(), xb, &s);
+            gram_into(h.as_mut(), xb, s);
         }
         start += rows;
     }

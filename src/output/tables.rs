@@ -188,9 +188,7 @@ pub fn approximation_error(r: &ExperimentRecord) -> Option<Table> {
 pub fn khat_text(k: Option<f64>) -> String {
     match k {
         None => "–".into(),
-        Some(k) if k <= 0.5 => format!("{k:.2} good"),
-        Some(k) if k <= crate::model::importance::KHAT_LIMIT => format!("{k:.2} ok"),
-        Some(k) => format!("{k:.2} BAD"),
+        Some(k) => format!("{k:.2} {}", crate::model::importance::khat_verdict(k)),
     }
 }
 

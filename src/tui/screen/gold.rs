@@ -9,7 +9,7 @@ use ratatui::style::{Color, Modifier, Style, Stylize};
 use ratatui::widgets::{Block, Cell, Row, Table, Widget};
 
 use crate::gold::ApproximationError;
-use crate::model::importance::KHAT_LIMIT;
+use crate::model::importance::khat_verdict;
 
 /// Width from which every column is shown; narrower screens get the compact set.
 const WIDE: u16 = 110;
@@ -68,11 +68,14 @@ pub fn render(rows: &[ApproximationError], area: Rect, buf: &mut Buffer) {
 
 /// k-hat with its PSIS verdict: green below 0.5, yellow to 0.7, red beyond.
 fn khat_cell(k: Option<f64>) -> Cell<'static> {
-    match k {
-        None => Cell::from("–"),
-        Some(k) if k <= 0.5 => Cell::from(format!("{k:.2} good")).fg(Color::Green),
-        Some(k) if k <= KHAT_LIMIT => Cell::from(format!("{k:.2} ok")).fg(Color::Yellow),
-        Some(k) => Cell::from(format!("{k:.2} BAD"))
+    let Some(k) = k else {
+        return Cell::from("–");
+    };
+    let text = crate::output::tables::khat_text(Some(k));
+    match khat_verdict(k) {
+        "good" => Cell::from(text).fg(Color::Green),
+        "ok" => Cell::from(text).fg(Color::Yellow),
+        _ => Cell::from(text)
             .fg(Color::LightRed)
             .add_modifier(Modifier::BOLD),
     }
