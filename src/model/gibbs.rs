@@ -29,15 +29,15 @@ use super::MethodKind;
 use crate::error::{Error, NumericError, Result};
 use crate::numeric::glm;
 use crate::numeric::linalg::{mat_t_vec, mat_vec, norm2, weighted_gram, Cholesky};
-use crate::numeric::polya_gamma;
+use crate::numeric::polya_gamma::PolyaGamma;
 use crate::numeric::rng::{stream, Stream};
 use crate::numeric::special::{norm_cdf, sigmoid};
 use crate::optim::{DrawBatch, Iterate, Objective, Observer, Outcome, Schedule, Termination};
 
-/// The sampled model: the Pólya-Gamma sweep needs X^T kappa, the Albert-Chib sweep the one
-/// Cholesky factor of X^T X + lambda I.
+/// The sampled model: the Pólya-Gamma sweep needs X^T kappa (and the PG sampler's table), the
+/// Albert-Chib sweep the one Cholesky factor of X^T X + lambda I.
 enum Sweep {
-    Logistic { xt_kappa: Vec<f64> },
+    Logistic { xt_kappa: Vec<f64>, pg: PolyaGamma },
     Probit { factor: Cholesky },
 }
 
@@ -61,8 +61,8 @@ impl Problem<'_> {
     fn step(&self, w: &[f64], rng: &mut Stream) -> std::result::Result<Vec<f64>, NumericError> {
         let a = mat_vec(self.x, w);
         match &self.sweep {
-            Sweep::Logistic { xt_kappa } => {
-                let omega: Vec<f64> = a.iter().map(|&a| polya_gamma::sample(a, rng)).collect();
+            Sweep::Logistic { xt_kappa, pg } => {
+                let omega: Vec<f64> = a.iter().map(|&a| pg.sample(a, rng)).collect();
                 // The chains are the parallel unit: one core each.
                 let mut h = glm::weighted_gram_sequential(self.x, &omega);
                 for i in 0..h.nrows() {
@@ -236,6 +236,7 @@ pub fn fit_method(input: &FitInput<'_>, observer: &mut dyn Observer) -> Result<F
         let kappa: Vec<f64> = input.y.iter().map(|y| y - 0.5).collect();
         Sweep::Logistic {
             xt_kappa: mat_t_vec(x, &kappa),
+            pg: PolyaGamma::new(),
         }
     };
     let problem = Problem {
