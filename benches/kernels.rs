@@ -7,7 +7,10 @@
 //!   samples each (model/predictive.rs), against the same sum with libm's exp and fresh
 //!   normals per sample on one thread (the straightforward implementation);
 //! - `gibbs sweep`: one Pólya-Gamma Gibbs sweep of logistic regression at N = 10,000, D = 20
-//!   on one chain (issue 7 asks for at least 1,000 sweeps per second on one core).
+//!   on one chain (issue 7 asks for at least 1,000 sweeps per second on one core), and its
+//!   parts on one thread: the 10,000 PG(1, x_n^T w) draws with the sampler's table against the
+//!   same draws with the mixture probability's formula evaluated for each (the algorithm as
+//!   written), and the bound set by the sweep's linear algebra, X^T Omega X of the same shape.
 //!
 //! Run with `cargo bench --bench kernels`; criterion prints each time, and the throughput
 //! lines give rows (or sweeps) per second. `bayeslab bench` prints the ratios against
@@ -18,6 +21,8 @@ use std::path::Path;
 use bayeslab::model::logistic::row_terms;
 use bayeslab::model::method::{fit, FitInput};
 use bayeslab::numeric::glm;
+use bayeslab::numeric::linalg::mat_vec;
+use bayeslab::numeric::polya_gamma::PolyaGamma;
 use bayeslab::numeric::rng::stream;
 use bayeslab::optim::{Iterate, Observer};
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
@@ -25,10 +30,15 @@ use faer::linalg::matmul::matmul;
 use faer::{Accum, Mat};
 use rand_distr::{Distribution, StandardNormal};
 
+/// The weights the bench's labels are drawn from.
+fn true_weights(d: usize) -> Vec<f64> {
+    (0..d).map(|j| 0.5 * ((j as f64) * 0.7).sin()).collect()
+}
+
 fn design(n: usize, d: usize, seed: u64) -> (Mat<f64>, Vec<f64>) {
     let mut rng = stream(seed, "bench/design");
     let x = Mat::<f64>::from_fn(n, d, |_, _| StandardNormal.sample(&mut rng));
-    let w: Vec<f64> = (0..d).map(|j| 0.5 * ((j as f64) * 0.7).sin()).collect();
+    let w = true_weights(d);
     let y = (0..n)
         .map(|i| {
             let a: f64 = (0..d).map(|j| x[(i, j)] * w[j]).sum();
@@ -139,6 +149,33 @@ fn gibbs_sweep(c: &mut Criterion) {
             })
         });
     }
+    group.finish();
+
+    // The sweep's parts on one thread, at activations of the posterior's scale (the labels
+    // were drawn at these weights).
+    let a = mat_vec(x.as_ref(), &true_weights(d));
+    let omega: Vec<f64> = {
+        let (pg, mut rng) = (PolyaGamma::new(), stream(4, "bench/omega"));
+        a.iter().map(|&z| pg.sample(z, &mut rng)).collect()
+    };
+    let mut group = c.benchmark_group("gibbs sweep parts N=1e4 D=20, one thread");
+    group.sample_size(20);
+    group.throughput(Throughput::Elements(n as u64));
+    for (name, pg) in [
+        ("PG draws, tabulated", PolyaGamma::new()),
+        (
+            "baseline: PG draws, formula per draw",
+            PolyaGamma::untabulated(),
+        ),
+    ] {
+        group.bench_function(name, |b| {
+            let mut rng = stream(5, "bench/pg");
+            b.iter(|| a.iter().map(|&z| pg.sample(z, &mut rng)).sum::<f64>())
+        });
+    }
+    group.bench_function("bound: X^T Omega X", |b| {
+        b.iter(|| glm::weighted_gram_sequential(x.as_ref(), &omega))
+    });
     group.finish();
 }
 

@@ -29,6 +29,7 @@ use super::MethodKind;
 use crate::error::{Error, NumericError, Result};
 use crate::numeric::glm;
 use crate::numeric::linalg::{mat_t_vec, mat_vec, norm2, weighted_gram, Cholesky};
+use crate::numeric::logistic_sums;
 use crate::numeric::polya_gamma::PolyaGamma;
 use crate::numeric::rng::{stream, Stream};
 use crate::numeric::special::{norm_cdf, sigmoid};
@@ -43,8 +44,8 @@ enum Sweep {
 
 /// What one chain needs; shared read-only between the chain threads.
 struct Problem<'a> {
-    /// The design (probit: already divided by beta).
-    x: MatRef<'a, f64>,
+    /// The design, owned so that its columns are contiguous (probit: already divided by beta).
+    x: &'a Mat<f64>,
     y: &'a [f64],
     sweep: Sweep,
     precision: f64,
@@ -59,12 +60,13 @@ type Draws = Vec<Vec<f64>>;
 impl Problem<'_> {
     /// One step of the chain from `w`.
     fn step(&self, w: &[f64], rng: &mut Stream) -> std::result::Result<Vec<f64>, NumericError> {
-        let a = mat_vec(self.x, w);
+        // The chains are the parallel unit: everything here stays on the chain's own core.
+        let mut a = vec![0.0; self.x.nrows()];
+        logistic_sums::activations(self.x, w, &mut a);
         match &self.sweep {
             Sweep::Logistic { xt_kappa, pg } => {
                 let omega: Vec<f64> = a.iter().map(|&a| pg.sample(a, rng)).collect();
-                // The chains are the parallel unit: one core each.
-                let mut h = glm::weighted_gram_sequential(self.x, &omega);
+                let mut h = glm::weighted_gram_sequential(self.x.as_ref(), &omega);
                 for i in 0..h.nrows() {
                     h[(i, i)] += self.precision;
                 }
@@ -84,7 +86,7 @@ impl Problem<'_> {
                         }
                     })
                     .collect();
-                Ok(factor.sample_inverse(&factor.solve(&mat_t_vec(self.x, &z)), rng))
+                Ok(factor.sample_inverse(&factor.solve(&mat_t_vec(self.x.as_ref(), &z)), rng))
             }
         }
     }
@@ -130,11 +132,14 @@ enum Report {
 /// at most 20 messages a second per chain however fast a sweep is.
 const FLUSH_EVERY: Duration = Duration::from_millis(50);
 
+/// E(w) and grad E(w) for chain 0's trace, computed on the chain's own thread.
+type TraceFn<'a> = dyn Fn(&[f64]) -> (f64, Vec<f64>) + Sync + 'a;
+
 /// One chain's outbox: chain 0's iterates (E(w) and |grad E| at each draw) and, when the
 /// observer wants them, every chain's draws, sent in batches.
 struct Feed<'a> {
     tx: Sender<Report>,
-    objective: Option<&'a (dyn Objective + Sync)>,
+    trace: Option<&'a TraceFn<'a>>,
     start: Instant,
     last_flush: Instant,
     iterates: Vec<Iterate>,
@@ -146,12 +151,12 @@ impl<'a> Feed<'a> {
         tx: Sender<Report>,
         chain: usize,
         schedule: Schedule,
-        objective: Option<&'a (dyn Objective + Sync)>,
+        trace: Option<&'a TraceFn<'a>>,
         draws: bool,
     ) -> Self {
         Feed {
             tx,
-            objective,
+            trace,
             start: Instant::now(),
             last_flush: Instant::now(),
             iterates: Vec::new(),
@@ -165,9 +170,9 @@ impl<'a> Feed<'a> {
     }
 
     fn sweep(&mut self, sweep: usize, w: &[f64]) {
-        if let Some(objective) = self.objective {
+        if let Some(trace) = self.trace {
             // One pass over the rows for both.
-            let (value, gradient, _) = objective.terms(w, false);
+            let (value, gradient) = trace(w);
             self.iterates.push(Iterate {
                 iteration: sweep,
                 objective: value,
@@ -219,10 +224,11 @@ pub fn fit_method(input: &FitInput<'_>, observer: &mut dyn Observer) -> Result<F
     let o = &input.method.options;
     let probit = input.method.kind == MethodKind::GibbsProbit;
     let beta = if probit { o.noise } else { 1.0 };
-    let scaled = Mat::<f64>::from_fn(input.x.nrows(), input.x.ncols(), |i, j| {
+    // An owned copy (x / 1 = x exactly for logistic) with contiguous columns.
+    let design = Mat::<f64>::from_fn(input.x.nrows(), input.x.ncols(), |i, j| {
         input.x[(i, j)] / beta
     });
-    let x = if probit { scaled.as_ref() } else { input.x };
+    let x = design.as_ref();
     let sweep = if probit {
         let mut h = weighted_gram(x, &vec![1.0; x.nrows()]);
         for i in 0..x.ncols() {
@@ -240,7 +246,7 @@ pub fn fit_method(input: &FitInput<'_>, observer: &mut dyn Observer) -> Result<F
         }
     };
     let problem = Problem {
-        x,
+        x: &design,
         y: input.y,
         sweep,
         precision: input.precision,
@@ -257,7 +263,28 @@ pub fn fit_method(input: &FitInput<'_>, observer: &mut dyn Observer) -> Result<F
     let logistic = LogisticObjective::new(x, input.y, input.precision);
     let probit_objective = ProbitObjective::new(x, input.y, input.precision);
     let objective: &(dyn Objective + Sync) = if probit { &probit_objective } else { &logistic };
-    let results = run_chains(&problem, objective, observer);
+    // Chain 0's trace. The logistic pass stays on the chain's core; the probit objective's
+    // pass is glm.rs's parallel one.
+    let logistic_trace = |w: &[f64]| {
+        let (value, gradient) = logistic_sums::value_and_gradient(&design, input.y, w);
+        let (value, gradient, _) = glm::Terms {
+            value,
+            gradient,
+            hessian: None,
+        }
+        .with_prior(w, input.precision);
+        (value, gradient)
+    };
+    let probit_trace = |w: &[f64]| {
+        let (value, gradient, _) = probit_objective.terms(w, false);
+        (value, gradient)
+    };
+    let trace: &TraceFn<'_> = if probit {
+        &probit_trace
+    } else {
+        &logistic_trace
+    };
+    let results = run_chains(&problem, trace, observer);
     let mut chains = Vec::with_capacity(results.len());
     for r in results {
         match r? {
@@ -293,7 +320,7 @@ pub fn fit_method(input: &FitInput<'_>, observer: &mut dyn Observer) -> Result<F
 /// arrive and returns the chains' results in chain order.
 fn run_chains(
     problem: &Problem<'_>,
-    objective: &(dyn Objective + Sync),
+    trace: &TraceFn<'_>,
     observer: &mut dyn Observer,
 ) -> Vec<std::result::Result<Option<Draws>, NumericError>> {
     let draws = observer.wants_draws();
@@ -301,7 +328,7 @@ fn run_chains(
     std::thread::scope(|s| {
         let handles: Vec<_> = (0..problem.schedule.chains)
             .map(|c| {
-                let first = (c == 0).then_some(objective);
+                let first = (c == 0).then_some(trace);
                 let mut feed = Feed::new(tx.clone(), c, problem.schedule, first, draws);
                 s.spawn(move || problem.chain(c, &mut feed))
             })
@@ -654,11 +681,19 @@ mod tests {
             })
             .fold(1.0, f64::max);
         assert_eq!(fit.predictor.diagnostics().unwrap().0, rhat);
-        // Chain 0's iterates are E(w) at its own draws, sweep by sweep.
+        // Chain 0's iterates are E(w) and |grad E(w)| at its own draws, sweep by sweep (the
+        // trace's sequential pass sums in another order than the objective's: to rounding).
         let obj = LogisticObjective::new(x.as_ref(), &y, 1.0);
         assert_eq!(seen.iterates.len(), 127);
         for (it, w) in seen.iterates.iter().zip(&states[0]) {
-            assert_eq!(it.objective, obj.value(w), "sweep {}", it.iteration);
+            let close = |a: f64, b: f64| (a - b).abs() <= 1e-13 * b.abs().max(1.0);
+            assert!(
+                close(it.objective, obj.value(w)),
+                "E at sweep {}",
+                it.iteration
+            );
+            let g = norm2(&obj.gradient(w));
+            assert!(close(it.grad_norm, g), "|g| at sweep {}", it.iteration);
         }
         // An observer that does not ask for draws gets the same fit.
         let quiet = fit_method(&input, &mut |_: &str, _: &Iterate| {}).unwrap();

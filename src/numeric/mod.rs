@@ -2,6 +2,7 @@
 
 pub mod glm;
 pub mod linalg;
+pub mod logistic_sums;
 pub mod polya_gamma;
 pub mod quadrature;
 pub mod rng;
