@@ -9,7 +9,8 @@ use crate::record::ExperimentRecord;
 
 pub const STYLE: &str = "body{font-family:system-ui,-apple-system,'Segoe UI',sans-serif;max-width:1100px;margin:2em auto;padding:0 1em;color:#222;line-height:1.45}\
 h1{font-size:1.6em;border-bottom:2px solid #1f77b4;padding-bottom:.2em}h2{margin-top:2em;border-bottom:1px solid #ddd}\
-table{border-collapse:collapse;margin:.6em 0 1.2em;font-size:.9em}th,td{border:1px solid #ccc;padding:.25em .6em}\
+.table{overflow-x:auto;margin:.6em 0 1.2em}table{border-collapse:collapse;font-size:.9em}th,td{border:1px solid #ccc;padding:.25em .6em}\
+td{white-space:nowrap}td.wrap{white-space:normal;min-width:20em}\
 th{background:#f3f6fa}td.num{text-align:right;font-variant-numeric:tabular-nums}td.best{font-weight:bold;background:#e8f4e8}\
 .figs{display:flex;flex-wrap:wrap;gap:1em}.fig{margin:0}.fig figcaption{font-size:.85em;color:#555}\
 pre{background:#f6f8fa;padding:1em;overflow:auto;font-size:.85em}.failed{color:#b00}code{background:#f3f3f3;padding:0 .2em}";
@@ -22,8 +23,12 @@ pub fn escape(s: &str) -> String {
         .replace('"', "&quot;")
 }
 
+/// Cells longer than this (a failure message, a path) may wrap; shorter ones (names, numbers,
+/// "0.26 good") stay on one line, and a table too wide for the page scrolls sideways.
+const WRAP_CHARS: usize = 40;
+
 pub fn table(s: &mut String, t: &Table) {
-    s.push_str("<table><thead><tr>");
+    s.push_str("<div class=\"table\"><table><thead><tr>");
     for h in &t.headers {
         let _ = write!(s, "<th>{}</th>", escape(h));
     }
@@ -38,6 +43,9 @@ pub fn table(s: &mut String, t: &Table) {
             if c.strong {
                 class.push("best");
             }
+            if c.text.chars().count() > WRAP_CHARS {
+                class.push("wrap");
+            }
             let attr = if class.is_empty() {
                 String::new()
             } else {
@@ -47,7 +55,7 @@ pub fn table(s: &mut String, t: &Table) {
         }
         s.push_str("</tr>\n");
     }
-    s.push_str("</tbody></table>\n");
+    s.push_str("</tbody></table></div>\n");
 }
 
 pub fn figure(s: &mut String, f: &Figure) {
@@ -311,5 +319,32 @@ fn classification(s: &mut String, r: &ExperimentRecord, figures: &[Figure]) {
             table(s, &t);
             s.push_str("</details>\n");
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn short_cells_stay_on_one_line_and_long_ones_wrap() {
+        let message = "not positive definite: the Hessian of E at w has pivot 3 <= 0; raise the prior precision";
+        let t = Table {
+            headers: vec!["run".into(), "termination".into(), "k-hat".into()],
+            numeric: vec![false, false, true],
+            rows: vec![vec![
+                "probit-laplace".into(),
+                message.into(),
+                "0.26 good".into(),
+            ]],
+        };
+        let mut s = String::new();
+        table(&mut s, &t);
+        assert!(s.starts_with("<div class=\"table\"><table>") && s.ends_with("</table></div>\n"));
+        assert!(s.contains("<td>probit-laplace</td>"));
+        assert!(s.contains(&format!("<td class=\"wrap\">{}</td>", escape(message))));
+        assert!(s.contains("<td class=\"num\">0.26 good</td>"));
+        // the rule the classes rely on
+        assert!(STYLE.contains("td{white-space:nowrap}td.wrap{white-space:normal"));
     }
 }
