@@ -2,7 +2,8 @@
 # Drive the real bayeslab binary in a tmux pane as a person would: open the workbench, run
 # the quickstart, visit every screen, open the help, export, quit; then check that the
 # terminal is back to normal (alternate screen off, cursor shown, the shell answers). Then
-# run gibbs_vs_laplace and watch the chain traces and R-hat of its samplers on Live.
+# run gibbs_vs_laplace and watch the chain traces and R-hat of its samplers on Live. Last, a
+# panic injected into the UI thread must leave the terminal restored too.
 # Usage: tests/tmux_session.sh path/to/bayeslab   (run from the repository root)
 set -euo pipefail
 bin=$(realpath "$1")
@@ -86,4 +87,18 @@ press k; wait_for "gibbs — 4 chains"
 press t; wait_for "objective E(w)"
 press 4; wait_for "gibbs-probit/exact"
 quit_and_check restored-again
+
+# A panic in the UI thread (injected after the first frame): the panic hook restores the
+# terminal before the message is printed, and the shell gets a normal screen back.
+press "clear; BAYESLAB_FAULT=tui-panic $bin tui" Enter
+for _ in $(seq 1 300); do
+  test "$(t display-message -p -t s '#{alternate_on}')" = 0 && pane | grep -qF "a deliberate panic" && break
+  sleep 0.2
+done
+sleep 0.5
+press "echo panicked-\$?" Enter
+wait_for "panicked-101"
+wait_for "a deliberate panic after the first frame"
+test "$(t display-message -p -t s '#{alternate_on}')" = 0 || { echo "panic: still on the alternate screen" >&2; exit 1; }
+test "$(t display-message -p -t s '#{cursor_flag}')" = 1 || { echo "panic: cursor still hidden" >&2; exit 1; }
 echo "tmux session: ok"

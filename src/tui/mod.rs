@@ -4,7 +4,9 @@
 //! next [`Event`], [`App::update`], carry out the returned [`Command`]. Keys, resizes and
 //! ticks come from an input thread, progress from the [`worker`] thread; both send on the
 //! same channel, so the UI never blocks on the engine. `ratatui::init` installs a panic hook
-//! that restores the terminal, and [`run`] restores it on every other exit path.
+//! that restores the terminal, and [`run`] restores it on every other exit path. With
+//! `BAYESLAB_FAULT=tui-panic` in the environment the loop panics after its first frame, so that
+//! the scripted tmux session (tests/tmux_session.sh) can check the panic path too.
 
 pub mod app;
 pub mod catalog;
@@ -44,8 +46,13 @@ fn event_loop(terminal: &mut DefaultTerminal, mut app: App) -> std::io::Result<(
     let (tx, rx) = mpsc::channel();
     spawn_input(tx.clone());
     let mut worker: Option<Worker> = None;
+    let fault = std::env::var_os("BAYESLAB_FAULT").is_some_and(|v| v == "tui-panic");
     loop {
         terminal.draw(|frame| frame.render_widget(&app, frame.area()))?;
+        assert!(
+            !fault,
+            "BAYESLAB_FAULT=tui-panic: a deliberate panic after the first frame"
+        );
         for event in next_events(&rx)? {
             let command = app.update(event);
             match command {
