@@ -561,7 +561,9 @@ fn choose_precision(
 
 /// Binary predictions (or two-class rows, reduced to p(y = 1)) get the binary metrics; more
 /// classes the multiclass ones.
-/// With a `stream`, binary predictions also get the bootstrap interval of their ECE.
+/// With a `stream`, predictions also get the bootstrap interval of their ECE (for K classes the
+/// top-label ECE, a function of each row's (max_k p_k, top class right): the same bootstrap over
+/// rows).
 fn evaluate(
     kind: PredictiveKind,
     p: Probabilities,
@@ -593,15 +595,19 @@ fn evaluate(
         }
         Probabilities::Classes(rows) => {
             let (metrics, reliability) = metrics::multiclass::evaluate(&rows, y, bins, binning);
+            let (top, hit): (Vec<f64>, Vec<f64>) = rows
+                .iter()
+                .zip(y)
+                .map(|(r, &y)| metrics::multiclass::top_hit(r, y))
+                .unzip();
+            let ece_ci =
+                stream.map(|s| metrics::ece_interval(&top, &hit, bins, binning, eval.resamples, s));
             PredictiveRecord {
                 name: kind.name().to_string(),
                 metrics,
                 calibration: reliability.bins,
-                ece_ci: None,
-                probabilities: rows
-                    .iter()
-                    .map(|r| r[metrics::multiclass::argmax(r)])
-                    .collect(),
+                ece_ci,
+                probabilities: top,
                 class_probabilities: rows,
                 mcse: Vec::new(),
             }

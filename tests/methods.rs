@@ -3,6 +3,9 @@
 use std::path::Path;
 
 use bayeslab::experiment::{run, Silent};
+use bayeslab::metrics::ece_interval;
+use bayeslab::metrics::multiclass::top_hit;
+use bayeslab::numeric::rng::stream;
 
 fn plan(text: &str) -> bayeslab::config::Plan {
     let file = Path::new(env!("CARGO_MANIFEST_DIR")).join("experiments/_test.toml");
@@ -90,6 +93,27 @@ fn multiclass_runs_report_one_probability_per_class() {
             pr.metrics.accuracy
         );
         assert_eq!(pr.metrics.auc, None);
+        // The top-label ECE's interval: the binary bootstrap over each row's
+        // (max_k p_k, top class right), drawn from the run's own ECE stream.
+        let [lo, hi] = pr.ece_ci.expect("a multiclass ECE interval");
+        assert!(0.0 <= lo && lo < hi && hi <= 1.0, "{}: [{lo}, {hi}]", r.id);
+        let (top, hit): (Vec<f64>, Vec<f64>) = pr
+            .class_probabilities
+            .iter()
+            .zip(&rec.test_y)
+            .map(|(row, &y)| top_hit(row, y))
+            .unzip();
+        let e = &p.evaluation;
+        let mut s = stream(p.seed, &format!("{}/{}/ece", r.id, pr.name));
+        let again = ece_interval(
+            &top,
+            &hit,
+            e.calibration_bins,
+            e.binning,
+            e.resamples,
+            &mut s,
+        );
+        assert_eq!(again, [lo, hi], "{}", r.id);
     }
     // predictions.csv: one column per class, rows summing to one
     let files = bayeslab::output::render(&rec);
