@@ -19,7 +19,7 @@ pub fn render(area: Rect, buf: &mut Buffer) {
     Clear.render(popup, buf);
     let rows = BINDINGS
         .iter()
-        .map(|(k, screen, what)| Row::new([k.to_string(), screen.to_string(), what.to_string()]));
+        .map(|b| Row::new([b.label, b.context.name(), b.what]));
     Table::new(
         rows,
         [
