@@ -72,9 +72,10 @@ pub enum NumericError {
     NonFinite(String),
 
     /// Design column `column` (0-based) is a linear combination of the columns before it, so
-    /// an unpenalised fit has no unique optimum.
+    /// an unpenalised fit has no unique optimum; `constant` when it is constant on the training
+    /// rows (a multiple of the intercept).
     #[error("design column {column} is a linear combination of the columns before it")]
-    Collinear { column: usize },
+    Collinear { column: usize, constant: bool },
 }
 
 pub type Result<T, E = Error> = std::result::Result<T, E>;

@@ -196,6 +196,38 @@ pub fn run_on(
     })
 }
 
+/// Why maximum likelihood has no unique optimum when design column `column` is a combination of
+/// the ones before it, and what to do (the same words in memory and streamed).
+pub(crate) fn collinear_message(
+    run: &str,
+    columns: &[String],
+    column: usize,
+    constant: bool,
+    rows: usize,
+) -> String {
+    let name = columns.get(column).map(String::as_str).unwrap_or("?");
+    if constant {
+        format!(
+            "{run}: design column \"{name}\" is constant on the training rows, so under maximum likelihood its \
+             weight is not identified (it duplicates the intercept). Drop it from [data] features, or use \
+             logistic-map / logistic-laplace: the prior makes the optimum unique"
+        )
+    } else if columns.len() > rows {
+        format!(
+            "{run}: the design has more columns ({}) than training rows ({rows}), so the maximum-likelihood \
+             weights are not unique (column \"{name}\" is a combination of the ones before it). Use \
+             logistic-map / logistic-laplace (the prior makes the optimum unique) or fewer features",
+            columns.len()
+        )
+    } else {
+        format!(
+            "{run}: design column \"{name}\" is a linear combination of the columns before it ({}), so the \
+             maximum-likelihood weights are not unique. Drop the column from [data] features, or use logistic-map / logistic-laplace: the prior makes the optimum unique",
+            columns[..column].join(", ")
+        )
+    }
+}
+
 fn run_method(
     plan: &Plan,
     method: &MethodPlan,
@@ -224,38 +256,9 @@ fn run_method(
     let input = fit_input(plan, method, dataset, precision, cancel);
     let fitted = match crate::model::method::fit(&input, observer) {
         Ok(fit) => fit,
-        Err(Error::Numeric(crate::error::NumericError::Collinear { column })) => {
-            let name = dataset
-                .columns
-                .get(column)
-                .map(String::as_str)
-                .unwrap_or("?");
-            let x = &dataset.train.x;
-            let constant = (0..x.nrows()).all(|i| x[(i, column)] == x[(0, column)]);
-            let message = if constant {
-                format!(
-                    "{}: design column \"{name}\" is constant on the training rows, so under maximum likelihood its \
-                     weight is not identified (it duplicates the intercept). Drop it from [data] features, or use \
-                     logistic-map / logistic-laplace: the prior makes the optimum unique",
-                    method.id
-                )
-            } else if x.ncols() > x.nrows() {
-                format!(
-                    "{}: the design has more columns ({}) than training rows ({}), so the maximum-likelihood \
-                     weights are not unique (column \"{name}\" is a combination of the ones before it). Use \
-                     logistic-map / logistic-laplace (the prior makes the optimum unique) or fewer features",
-                    method.id,
-                    x.ncols(),
-                    x.nrows()
-                )
-            } else {
-                format!(
-                "{}: design column \"{name}\" is a linear combination of the columns before it ({}), so the \
-                 maximum-likelihood weights are not unique. Drop the column from [data] features, or use logistic-map / logistic-laplace: the prior makes the optimum unique",
-                method.id,
-                dataset.columns[..column].join(", ")
-            )
-            };
+        Err(Error::Numeric(crate::error::NumericError::Collinear { column, constant })) => {
+            let rows = dataset.train.x.nrows();
+            let message = collinear_message(&method.id, &dataset.columns, column, constant, rows);
             return Ok(RunRecord::failed(
                 &method.id,
                 method.kind.name(),

@@ -22,7 +22,7 @@ use serde::Serialize;
 
 use crate::config::{MethodPlan, Plan};
 use crate::data::{DesignChunk, Part, PassStats, StreamedData};
-use crate::error::{Error, Result};
+use crate::error::{Error, NumericError, Result};
 use crate::experiment::{experiment_info, fit_record, lab_files, Monitor, Recorder};
 use crate::metrics::running::Running;
 use crate::model::method::{Fitted, Probabilities};
@@ -246,6 +246,17 @@ fn fit_one(
     let seconds = start.elapsed().as_secs_f64();
     let fit = match result {
         Ok(fit) => fit.fitted,
+        Err(Error::Numeric(NumericError::Collinear { column, constant })) => {
+            let message = crate::experiment::collinear_message(
+                &method.id,
+                &data.columns,
+                column,
+                constant,
+                data.rows_train,
+            );
+            let record = RunRecord::failed(&method.id, method.kind.name(), seconds, message);
+            return Ok((record, None, stats));
+        }
         Err(Error::Numeric(e)) => {
             let record = RunRecord::failed(&method.id, method.kind.name(), seconds, e.to_string());
             return Ok((record, None, stats));

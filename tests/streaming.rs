@@ -231,3 +231,55 @@ fn the_shipped_streaming_experiment_writes_its_predictions_into_the_run_director
         });
     assert!(!leftover);
 }
+
+#[test]
+fn a_collinear_or_constant_column_fails_streamed_with_the_in_memory_message() {
+    // Under maximum likelihood, a column that repeats the ones before it (c = 2a - b) or the
+    // intercept (k constant) has no unique weight: the streamed run checks X^T X from the
+    // Hessian at w = 0 and must name the column and the fix exactly as the in-memory check.
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("collinear.csv");
+    let mut csv = String::from("a,b,c,k,y\n");
+    for i in 0..240 {
+        let (a, b) = (
+            ((i * 37) % 101) as f64 / 50.0 - 1.0,
+            ((i * 53) % 97) as f64 / 48.0 - 1.0,
+        );
+        let y = u8::from((a - b + ((i * 7) % 11) as f64 / 5.0 - 1.0) > 0.0);
+        csv.push_str(&format!("{a},{b},{},3.5,{y}\n", 2.0 * a - b));
+    }
+    std::fs::write(&data, csv).unwrap();
+    let failure = |features: &str, streaming: bool| {
+        let chunks = if streaming { "chunk_rows = 50\n" } else { "" };
+        let text = format!(
+            "name = \"collinear\"\n[data]\npath = {:?}\ntarget = \"y\"\nfeatures = {features}\n\
+             standardize = false\nstreaming = {streaming}\n{chunks}\
+             split = {{ every = 4, offset = 3 }}\n[[method]]\nkind = \"logistic-mle\"\n",
+            data.display().to_string()
+        );
+        let file = dir.path().join(format!("e-{streaming}.toml"));
+        std::fs::write(&file, text).unwrap();
+        let plan = bayeslab::config::load(&file).unwrap();
+        let record = experiment::run(&plan, &mut Silent, None).unwrap();
+        record.runs[0].error.clone().expect("the run fails")
+    };
+    for (features, column, words) in [
+        (
+            r#"["a", "b", "c"]"#,
+            "\"c\"",
+            "is a linear combination of the columns before it (intercept, a, b)",
+        ),
+        (r#"["a", "k"]"#, "\"k\"", "is constant on the training rows"),
+    ] {
+        let (streamed, memory) = (failure(features, true), failure(features, false));
+        assert_eq!(streamed, memory);
+        assert!(
+            memory.contains(&format!("design column {column} {words}")),
+            "{memory}"
+        );
+        assert!(
+            memory.contains("logistic-map / logistic-laplace"),
+            "{memory}"
+        );
+    }
+}

@@ -11,7 +11,7 @@ use super::gaussian::GaussianPosterior;
 use crate::config::Optimizer;
 use crate::error::NumericError;
 use crate::numeric::glm;
-use crate::numeric::linalg::mat_vec;
+use crate::numeric::linalg::{self, mat_vec};
 use crate::numeric::special::softplus;
 use crate::optim::{self, Control, GradientDescent, Newton, Objective, Observer, Outcome, Solver};
 
@@ -127,8 +127,9 @@ pub fn fit(
     observer: &mut dyn Observer,
 ) -> Result<LogisticFit, NumericError> {
     if settings.precision == 0.0 {
-        if let Some(column) = crate::numeric::linalg::dependent_column(x, 1e-10) {
-            return Err(NumericError::Collinear { column });
+        if let Some(column) = linalg::dependent_column(x, linalg::COLLINEAR_TOL) {
+            let constant = (0..x.nrows()).all(|i| x[(i, column)] == x[(0, column)]);
+            return Err(NumericError::Collinear { column, constant });
         }
     }
     let objective = LogisticObjective::new(x, y, settings.precision);

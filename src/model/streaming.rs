@@ -26,6 +26,7 @@ use super::MethodKind;
 use crate::config::MethodPlan;
 use crate::error::{Error, NumericError, Result};
 use crate::numeric::glm::Terms;
+use crate::numeric::linalg::{gram_dependent_column, COLLINEAR_TOL};
 use crate::optim::{Objective, Observer};
 
 /// A consumer of one chunk's design rows and class indices.
@@ -202,8 +203,20 @@ pub fn fit(
                 MethodKind::LogisticMle => (Link::Logistic, 0.0),
                 _ => (Link::Logistic, input.precision),
             };
-            let objective =
-                StreamedObjective::new(chunks, link, precision, input.columns.len(), input.rows);
+            let d = input.columns.len();
+            let objective = StreamedObjective::new(chunks, link, precision, d, input.rows);
+            if m.kind == MethodKind::LogisticMle {
+                // The in-memory pre-check on X^T X, from the Hessian at w = 0 (X^T X / 4), the
+                // point Newton starts from: the pass is cached, so it costs none.
+                let start = objective.hessian(&vec![0.0; d]);
+                if let Some(e) = objective.take_error() {
+                    return Err(e);
+                }
+                if let Some(column) = gram_dependent_column(start.as_ref(), COLLINEAR_TOL) {
+                    let constant = input.intercept && constant_column(start.as_ref(), column);
+                    return Err(NumericError::Collinear { column, constant }.into());
+                }
+            }
             let result = fit_linear(&objective, m, precision, input.cancel, observer);
             if let Some(e) = objective.take_error() {
                 return Err(e);
@@ -234,6 +247,14 @@ pub fn fit(
             ),
         )),
     }
+}
+
+/// Whether design column `j` is constant, from a positive multiple of X^T X whose column 0 is
+/// the intercept: x_j = c 1 exactly when x_j is parallel to 1, (1^T x_j)^2 = N ||x_j||^2 (an all-zero
+/// column counts as constant).
+fn constant_column(gram: MatRef<'_, f64>, j: usize) -> bool {
+    let (g00, gjj, g0j) = (gram[(0, 0)], gram[(j, j)], gram[(0, j)]);
+    gjj <= 0.0 || 1.0 - g0j * g0j / (g00 * gjj) <= COLLINEAR_TOL
 }
 
 type LinearFit = (

@@ -135,20 +135,23 @@ impl Cholesky {
     }
 }
 
+/// The pivot below which [`dependent_column`] calls a column a combination of the ones before
+/// it, relative to the column's squared norm.
+pub const COLLINEAR_TOL: f64 = 1e-10;
+
 /// The first column of X that is (numerically) a linear combination of the columns before it,
 /// by a Cholesky factorisation of the column-normalised Gram matrix with a relative pivot
 /// threshold: a pivot below `tol` means the column adds no new direction.
 pub fn dependent_column(x: MatRef<'_, f64>, tol: f64) -> Option<usize> {
-    let d = x.ncols();
-    let norms: Vec<f64> = (0..d)
-        .map(|j| {
-            (0..x.nrows())
-                .map(|i| x[(i, j)].powi(2))
-                .sum::<f64>()
-                .sqrt()
-        })
-        .collect();
-    let mut g = weighted_gram(x, &vec![1.0; x.nrows()]);
+    gram_dependent_column(weighted_gram(x, &vec![1.0; x.nrows()]).as_ref(), tol)
+}
+
+/// [`dependent_column`] from the Gram matrix X^T X, or any positive multiple of it (such as the
+/// logistic Hessian at w = 0, X^T X / 4, which a streamed fit has without holding X).
+pub fn gram_dependent_column(gram: MatRef<'_, f64>, tol: f64) -> Option<usize> {
+    let d = gram.ncols();
+    let norms: Vec<f64> = (0..d).map(|j| gram[(j, j)].max(0.0).sqrt()).collect();
+    let mut g = gram.to_owned();
     for i in 0..d {
         for j in 0..d {
             let s = norms[i] * norms[j];
@@ -301,6 +304,11 @@ mod tests {
         // an all-zero column has no direction at all
         let z = Mat::<f64>::from_fn(6, 2, |i, j| if j == 0 { 1.0 + i as f64 } else { 0.0 });
         assert_eq!(dependent_column(z.as_ref(), 1e-10), Some(1));
+        // From the Gram matrix scaled by 1/4 (the logistic Hessian at w = 0), the same verdicts.
+        for (m, want) in [(&x, Some(2)), (&y, None), (&z, Some(1))] {
+            let quarter = weighted_gram(m.as_ref(), &vec![0.25; m.nrows()]);
+            assert_eq!(gram_dependent_column(quarter.as_ref(), COLLINEAR_TOL), want);
+        }
     }
 
     #[test]
