@@ -547,3 +547,34 @@ fn run_quiet(exp: &Path, out: &Path) -> std::process::Output {
         .output()
         .unwrap()
 }
+
+#[test]
+fn a_sampler_reports_sweeps_and_mixing_and_chains_that_have_not_mixed_are_flagged() {
+    // tests/fixtures/short_chains.toml: a Laplace run, then 4 Gibbs chains of 8 sweeps each
+    // started far apart, which cannot have mixed.
+    let dir = tempfile::tempdir().unwrap();
+    let o = bin()
+        .arg("run")
+        .arg(root().join("tests/fixtures/short_chains.toml"))
+        .arg("--out")
+        .arg(dir.path().join("out"))
+        .output()
+        .unwrap();
+    assert!(o.status.success());
+    let err = String::from_utf8_lossy(&o.stderr);
+    let line = err
+        .lines()
+        .find(|l| l.contains("sweeps × 4 chains"))
+        .unwrap_or_else(|| panic!("no sampler line in\n{err}"));
+    assert!(
+        line.starts_with("[2/2] gibbs 8 sweeps × 4 chains in "),
+        "{line}"
+    );
+    assert!(line.contains("R-hat max 1."), "{line}");
+    assert!(
+        line.contains("NOT MIXED (R-hat > 1.01): run longer chains"),
+        "{line}"
+    );
+    // the optimiser's line is unchanged
+    assert!(err.contains("[1/2] laplace converged after"), "{err}");
+}

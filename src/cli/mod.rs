@@ -118,7 +118,7 @@ fn run(path: &Path, out: Option<PathBuf>, quiet: bool) -> Result<i32, Error> {
     let plan = config::load(path)?;
     // Ctrl-C ends the process at once; the atomic directory swap in output::write_dir is what
     // guarantees that an interrupted run leaves the previous report or none.
-    let mut printer = progress::Printer::new();
+    let mut printer = progress::Printer::new(&plan.methods);
     let monitor: &mut dyn Monitor = if quiet { &mut Silent } else { &mut printer };
     let dir = out.unwrap_or_else(|| PathBuf::from("runs").join(&plan.name));
     let (artifacts, records) = match &plan.sweep {

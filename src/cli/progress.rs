@@ -1,27 +1,38 @@
 //! Progress lines on stderr: one per run start and end, and iteration lines at most
-//! every quarter second in between.
+//! every quarter second in between. A sampler's lines count sweeps of its chains and end with
+//! its R-hat and effective sample size, flagged when the chains have not mixed.
 
 use std::time::{Duration, Instant};
 
+use bayeslab::config::MethodPlan;
 use bayeslab::experiment::Monitor;
-use bayeslab::optim::{Iterate, Observer};
-use bayeslab::record::RunRecord;
+use bayeslab::optim::{Iterate, Observer, Schedule};
+use bayeslab::record::{Diagnostics, RunRecord};
 
 pub struct Printer {
     label: String,
     /// Each run's label by id: a streamed experiment finishes its runs after the last one
     /// started (one prediction pass serves them all).
     labels: Vec<(String, String)>,
+    /// The samplers' schedules by run id.
+    samplers: Vec<(String, Schedule)>,
+    /// The schedule of the running run, when it is a sampler.
+    sampling: Option<Schedule>,
     last: Instant,
 }
 
 const EVERY: Duration = Duration::from_millis(250);
 
 impl Printer {
-    pub fn new() -> Self {
+    pub fn new(methods: &[MethodPlan]) -> Self {
         Printer {
             label: String::new(),
             labels: Vec::new(),
+            samplers: methods
+                .iter()
+                .filter_map(|m| Some((m.id.clone(), m.schedule()?)))
+                .collect(),
+            sampling: None,
             last: Instant::now(),
         }
     }
@@ -31,18 +42,45 @@ impl Observer for Printer {
     fn observe(&mut self, _run: &str, it: &Iterate) {
         if self.last.elapsed() >= EVERY {
             self.last = Instant::now();
-            eprintln!(
-                "{}   iteration {:>5}  objective {:.6e}  |g| {:.2e}",
-                self.label, it.iteration, it.objective, it.grad_norm
-            );
+            match self.sampling {
+                Some(s) => eprintln!(
+                    "{}   sweep {:>5}/{} of {} chains  chain 0's E(w) {:.6e}",
+                    self.label,
+                    it.iteration,
+                    s.sweeps(),
+                    s.chains,
+                    it.objective
+                ),
+                None => eprintln!(
+                    "{}   iteration {:>5}  objective {:.6e}  |g| {:.2e}",
+                    self.label, it.iteration, it.objective, it.grad_norm
+                ),
+            }
         }
     }
+}
+
+/// "R-hat max 1.003, bulk ESS min 1668", and the flag of chains that have not mixed.
+fn mixing(d: &Diagnostics) -> String {
+    let flag = if d.mixed() {
+        String::new()
+    } else {
+        format!(
+            " — NOT MIXED (R-hat > {}): run longer chains",
+            Diagnostics::RHAT_LIMIT
+        )
+    };
+    format!(
+        "R-hat max {:.3}, bulk ESS min {:.0}{flag}",
+        d.rhat_max, d.ess_min
+    )
 }
 
 impl Monitor for Printer {
     fn run_started(&mut self, index: usize, total: usize, id: &str) {
         self.label = format!("[{}/{}] {id}", index + 1, total);
         self.labels.push((id.to_string(), self.label.clone()));
+        self.sampling = self.samplers.iter().find(|(s, _)| s == id).map(|&(_, s)| s);
         self.last = Instant::now();
         eprintln!("{} …", self.label);
     }
@@ -60,10 +98,23 @@ impl Monitor for Printer {
                     .map(|p| format!("{} {:.4}", p.name, p.metrics.log_loss))
                     .collect::<Vec<_>>()
                     .join(", ");
-                eprintln!(
-                    "{} {t} after {} iterations in {:.3} s; log-loss: {best}",
-                    self.label, run.iterations, run.fit_seconds
-                );
+                match (
+                    &run.diagnostics,
+                    self.samplers.iter().find(|(s, _)| *s == run.id),
+                ) {
+                    (Some(d), Some((_, s))) => eprintln!(
+                        "{} {} sweeps × {} chains in {:.3} s; {}; log-loss: {best}",
+                        self.label,
+                        run.iterations,
+                        s.chains,
+                        run.fit_seconds,
+                        mixing(d)
+                    ),
+                    _ => eprintln!(
+                        "{} {t} after {} iterations in {:.3} s; log-loss: {best}",
+                        self.label, run.iterations, run.fit_seconds
+                    ),
+                }
             }
             (None, None) => {}
         }

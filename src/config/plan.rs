@@ -133,6 +133,18 @@ pub struct MethodPlan {
     pub options: MethodOptions,
 }
 
+impl MethodPlan {
+    /// A sampler's chains, kept draws, burn-in and thinning; `None` for the other kinds.
+    pub fn schedule(&self) -> Option<crate::optim::Schedule> {
+        self.kind.is_gold().then_some(crate::optim::Schedule {
+            chains: self.options.chains,
+            draws: self.options.draws,
+            burn_in: self.options.burn_in,
+            thin: self.options.thin,
+        })
+    }
+}
+
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum Optimizer {
     Newton,

@@ -250,12 +250,10 @@ pub fn fit_method(input: &FitInput<'_>, observer: &mut dyn Observer) -> Result<F
         y: input.y,
         sweep,
         precision: input.precision,
-        schedule: Schedule {
-            chains: o.chains,
-            draws: o.draws,
-            burn_in: o.burn_in,
-            thin: o.thin,
-        },
+        schedule: input
+            .method
+            .schedule()
+            .expect("a Gibbs kind has a schedule"),
         seed: input.seed,
         id: input.run(),
         cancel: input.cancel,

@@ -3,7 +3,6 @@
 //! results screen is a view of.
 
 use crate::config::Plan;
-use crate::model::MethodKind;
 use crate::optim::Iterate;
 use crate::record::{Diagnostics, ExperimentRecord, RunRecord};
 
@@ -90,12 +89,7 @@ impl Session {
             .iter()
             .map(|m| LiveRun {
                 id: m.id.clone(),
-                max_iter: match m.kind {
-                    MethodKind::GibbsLogistic | MethodKind::GibbsProbit => {
-                        m.options.burn_in + m.options.draws * m.options.thin
-                    }
-                    _ => m.max_iter,
-                },
+                max_iter: m.schedule().map_or(m.max_iter, |s| s.sweeps()),
                 tolerance: m.tolerance,
                 state: RunState::Pending,
                 iterates: Vec::new(),
