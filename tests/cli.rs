@@ -577,4 +577,14 @@ fn a_sampler_reports_sweeps_and_mixing_and_chains_that_have_not_mixed_are_flagge
     );
     // the optimiser's line is unchanged
     assert!(err.contains("[1/2] laplace converged after"), "{err}");
+    // and the report's convergence table says the same
+    let md = std::fs::read_to_string(dir.path().join("out/report.md")).unwrap();
+    assert!(
+        md.contains("| gibbs | gibbs-logistic | **sampled, NOT MIXED** | 8 sweeps per chain |"),
+        "{md}"
+    );
+    assert!(
+        md.contains("| laplace | logistic-laplace | converged | "),
+        "{md}"
+    );
 }

@@ -220,16 +220,33 @@ pub fn convergence(r: &ExperimentRecord) -> Table {
                 .rev()
                 .find(|t| t.run == run.id)
                 .map(|t| t.iterate.grad_norm);
+            // A sampler does not converge to a point: its row says whether its chains mixed
+            // and counts sweeps per chain; the gradient at its last draw means nothing.
+            let sampled = run
+                .diagnostics
+                .as_ref()
+                .filter(|_| run.termination.is_some());
+            let termination = match (sampled, run.termination) {
+                (Some(d), _) if d.mixed() => "sampled, mixed".to_string(),
+                (Some(_), _) => "sampled, NOT MIXED".to_string(),
+                (None, Some(t)) => t.to_string(),
+                (None, None) => "failed".to_string(),
+            };
+            let iterations = match sampled {
+                Some(_) => format!("{} sweeps per chain", run.iterations),
+                None => run.iterations.to_string(),
+            };
             vec![
                 run.id.as_str().into(),
                 run.kind.as_str().into(),
-                run.termination
-                    .map(|t| t.to_string())
-                    .unwrap_or_else(|| "failed".into())
-                    .into(),
-                run.iterations.to_string().into(),
+                Cell {
+                    text: termination,
+                    strong: sampled.is_some_and(|d| !d.mixed()),
+                },
+                iterations.into(),
                 num(run.objective).into(),
-                last.map(|g| format!("{g:.2e}"))
+                last.filter(|_| sampled.is_none())
+                    .map(|g| format!("{g:.2e}"))
                     .unwrap_or_else(|| "–".into())
                     .into(),
                 format!("{:.3}", run.fit_seconds).into(),
