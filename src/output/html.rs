@@ -4,14 +4,14 @@
 use std::fmt::Write;
 
 use super::plots::Figure;
-use super::tables::{self, Table};
+use super::tables::{self, Mark, Table};
 use crate::record::ExperimentRecord;
 
 pub const STYLE: &str = "body{font-family:system-ui,-apple-system,'Segoe UI',sans-serif;max-width:1100px;margin:2em auto;padding:0 1em;color:#222;line-height:1.45}\
 h1{font-size:1.6em;border-bottom:2px solid #1f77b4;padding-bottom:.2em}h2{margin-top:2em;border-bottom:1px solid #ddd}\
 .table{overflow-x:auto;margin:.6em 0 1.2em}table{border-collapse:collapse;font-size:.9em}th,td{border:1px solid #ccc;padding:.25em .6em}\
 td{white-space:nowrap}td.wrap{white-space:normal;min-width:20em}\
-th{background:#f3f6fa}td.num{text-align:right;font-variant-numeric:tabular-nums}td.best{font-weight:bold;background:#e8f4e8}\
+th{background:#f3f6fa}td.num{text-align:right;font-variant-numeric:tabular-nums}td.best{font-weight:bold;background:#e8f4e8}td.warn{font-weight:bold;background:#fbe9e9;color:#a00}\
 .figs{display:flex;flex-wrap:wrap;gap:1em}.fig{margin:0}.fig figcaption{font-size:.85em;color:#555}\
 pre{background:#f6f8fa;padding:1em;overflow:auto;font-size:.85em}.failed{color:#b00}code{background:#f3f3f3;padding:0 .2em}";
 
@@ -21,6 +21,26 @@ pub fn escape(s: &str) -> String {
         .replace('<', "&lt;")
         .replace('>', "&gt;")
         .replace('"', "&quot;")
+}
+
+/// Prose shared with report.md as HTML: escaped, with its `code` spans as <code> (unbalanced
+/// backticks are dropped).
+pub fn prose(text: &str) -> String {
+    let escaped = escape(text);
+    if escaped.matches('`').count() % 2 == 1 {
+        return escaped.replace('`', "");
+    }
+    escaped
+        .split('`')
+        .enumerate()
+        .map(|(i, part)| {
+            if i % 2 == 1 {
+                format!("<code>{part}</code>")
+            } else {
+                part.to_string()
+            }
+        })
+        .collect()
 }
 
 /// Cells longer than this (a failure message, a path) may wrap; shorter ones (names, numbers,
@@ -40,8 +60,10 @@ pub fn table(s: &mut String, t: &Table) {
             if *numeric {
                 class.push("num");
             }
-            if c.strong {
-                class.push("best");
+            match c.mark {
+                Mark::Best => class.push("best"),
+                Mark::Warn => class.push("warn"),
+                Mark::Plain => {}
             }
             if c.text.chars().count() > WRAP_CHARS {
                 class.push("wrap");
@@ -272,18 +294,14 @@ fn classification(s: &mut String, r: &ExperimentRecord, figures: &[Figure]) {
     }
     for (line, bad) in tables::sampler_diagnostics(r) {
         let class = if bad { " class=\"failed\"" } else { "" };
-        let _ = writeln!(s, "<p{class}>{}</p>", escape(&line));
+        let _ = writeln!(s, "<p{class}>{}</p>", prose(&line));
     }
     figures_with_prefix(s, figures, "convergence-");
 
     if let Some(t) = tables::approximation_error(r) {
         let _ = writeln!(s, "<h2>Approximation error against the gold standard</h2>");
         table(s, &t);
-        let _ = writeln!(
-            s,
-            "<p>{}</p>",
-            escape(&tables::APPROXIMATION_ERROR_NOTE.replace('`', ""))
-        );
+        let _ = writeln!(s, "<p>{}</p>", prose(tables::APPROXIMATION_ERROR_NOTE));
     }
 
     if let Some(t) = tables::weights(r) {
@@ -327,6 +345,15 @@ mod tests {
     use super::*;
 
     #[test]
+    fn prose_keeps_its_code_spans_and_escapes_the_rest() {
+        assert_eq!(
+            prose("run longer chains (`draws`, `burn_in`) if R-hat > 1.01 & <x>"),
+            "run longer chains (<code>draws</code>, <code>burn_in</code>) if R-hat &gt; 1.01 &amp; &lt;x&gt;"
+        );
+        assert_eq!(prose("an odd ` backtick"), "an odd  backtick");
+    }
+
+    #[test]
     fn short_cells_stay_on_one_line_and_long_ones_wrap() {
         let message = "not positive definite: the Hessian of E at w has pivot 3 <= 0; raise the prior precision";
         let t = Table {
@@ -346,5 +373,24 @@ mod tests {
         assert!(s.contains("<td class=\"num\">0.26 good</td>"));
         // the rule the classes rely on
         assert!(STYLE.contains("td{white-space:nowrap}td.wrap{white-space:normal"));
+        // the best value green, a warning red
+        let marked = |mark| Table {
+            headers: vec!["k-hat".into()],
+            numeric: vec![true],
+            rows: vec![vec![tables::Cell {
+                text: "0.82 bad".into(),
+                mark,
+            }]],
+        };
+        for (mark, class) in [(Mark::Best, "num best"), (Mark::Warn, "num warn")] {
+            let mut s = String::new();
+            table(&mut s, &marked(mark));
+            assert!(
+                s.contains(&format!("<td class=\"{class}\">0.82 bad</td>")),
+                "{s}"
+            );
+        }
+        assert!(STYLE.contains("td.best{font-weight:bold;background:#e8f4e8}"));
+        assert!(STYLE.contains("td.warn{font-weight:bold;background:#fbe9e9;color:#a00}"));
     }
 }

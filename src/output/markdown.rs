@@ -4,7 +4,7 @@
 use std::fmt::Write;
 
 use super::plots::Figure;
-use super::tables::{self, Table};
+use super::tables::{self, Mark, Table};
 use crate::record::ExperimentRecord;
 
 pub fn table(s: &mut String, t: &Table) {
@@ -19,7 +19,7 @@ pub fn table(s: &mut String, t: &Table) {
         let cells: Vec<String> = row
             .iter()
             .map(|c| {
-                if c.strong {
+                if c.mark != Mark::Plain {
                     format!("**{}**", c.text)
                 } else {
                     c.text.replace('|', "\\|")

@@ -113,7 +113,7 @@ pub fn render_sweep(name: &str, key: &str, points: &[(f64, ExperimentRecord)]) -
         html::STYLE,
         html::escape(name),
         html::escape(key),
-        html::escape(&intro.replace('`', ""))
+        html::prose(&intro)
     );
     for f in &figures {
         html::figure(&mut page, f);

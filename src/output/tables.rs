@@ -4,7 +4,7 @@
 use crate::metrics::Metrics;
 use crate::record::{ExperimentRecord, PredictiveRecord, RunRecord};
 
-/// A table of text cells; `strong` cells are the best value of their column.
+/// A table of text cells, some marked: the best value of a column, or a warning.
 #[derive(Debug, Clone, Default)]
 pub struct Table {
     pub headers: Vec<String>,
@@ -16,24 +16,48 @@ pub struct Table {
 #[derive(Debug, Clone, PartialEq)]
 pub struct Cell {
     pub text: String,
-    pub strong: bool,
+    pub mark: Mark,
+}
+
+/// What a marked cell says: report.md makes both bold; report.html colours the best value
+/// green and a warning (k-hat above 0.7, chains not mixed, a worse verdict) red.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Mark {
+    Plain,
+    Best,
+    Warn,
+}
+
+impl Mark {
+    pub fn best_if(yes: bool) -> Mark {
+        if yes {
+            Mark::Best
+        } else {
+            Mark::Plain
+        }
+    }
+
+    pub fn warn_if(yes: bool) -> Mark {
+        if yes {
+            Mark::Warn
+        } else {
+            Mark::Plain
+        }
+    }
 }
 
 impl From<String> for Cell {
     fn from(text: String) -> Self {
         Cell {
             text,
-            strong: false,
+            mark: Mark::Plain,
         }
     }
 }
 
 impl From<&str> for Cell {
     fn from(text: &str) -> Self {
-        Cell {
-            text: text.to_string(),
-            strong: false,
-        }
+        Cell::from(text.to_string())
     }
 }
 
@@ -94,8 +118,8 @@ pub fn metrics(r: &ExperimentRecord) -> Table {
             let mut cells: Vec<Cell> = vec![run.id.as_str().into(), p.name.as_str().into()];
             for ((_, get, _), b) in METRICS.iter().zip(&best) {
                 let text = num(get(&p.metrics));
-                let strong = text != "–" && &text == b;
-                cells.push(Cell { text, strong });
+                let mark = Mark::best_if(text != "–" && &text == b);
+                cells.push(Cell { text, mark });
             }
             cells.push(match p.ece_ci {
                 Some([lo, hi]) => format!("[{lo:.4}, {hi:.4}]").into(),
@@ -170,9 +194,10 @@ pub fn approximation_error(r: &ExperimentRecord) -> Option<Table> {
                 num(e.sd_ratio_max).into(),
                 Cell {
                     text: khat_text(e.khat),
-                    strong: e
-                        .khat
-                        .is_some_and(|k| k > crate::model::importance::KHAT_LIMIT),
+                    mark: Mark::warn_if(
+                        e.khat
+                            .is_some_and(|k| k > crate::model::importance::KHAT_LIMIT),
+                    ),
                 },
             ]
         })
@@ -241,7 +266,7 @@ pub fn convergence(r: &ExperimentRecord) -> Table {
                 run.kind.as_str().into(),
                 Cell {
                     text: termination,
-                    strong: sampled.is_some_and(|d| !d.mixed()),
+                    mark: Mark::warn_if(sampled.is_some_and(|d| !d.mixed())),
                 },
                 iterations.into(),
                 num(run.objective).into(),
@@ -383,7 +408,11 @@ pub fn comparison(rows: &[crate::compare::Comparison]) -> Table {
                 format!("[{:+.4}, {:+.4}]", c.ci_low, c.ci_high).into(),
                 Cell {
                     text: c.verdict.name().into(),
-                    strong: c.verdict != crate::compare::Verdict::WithinNoise,
+                    mark: match c.verdict {
+                        crate::compare::Verdict::Improved => Mark::Best,
+                        crate::compare::Verdict::Worse => Mark::Warn,
+                        crate::compare::Verdict::WithinNoise => Mark::Plain,
+                    },
                 },
             ]
         })
@@ -409,7 +438,7 @@ pub fn evidence(r: &ExperimentRecord) -> Vec<(&RunRecord, Table)> {
                     vec![
                         Cell {
                             text: format!("{:.3e}", p.precision),
-                            strong: Some(p.precision) == best,
+                            mark: Mark::best_if(Some(p.precision) == best),
                         },
                         p.log_evidence
                             .map_or("not converged".to_string(), |v| format!("{v:.4}"))
