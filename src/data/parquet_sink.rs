@@ -73,3 +73,12 @@ impl ParquetSink {
         Ok(size)
     }
 }
+
+/// The rows of each row group of a Parquet file, from its metadata.
+#[cfg(test)]
+pub(crate) fn row_group_rows(path: &Path) -> Vec<usize> {
+    let file = File::open(path).expect("the Parquet file opens");
+    let mut reader = ParquetReader::new(file);
+    let metadata = reader.get_metadata().expect("the Parquet metadata reads");
+    metadata.row_groups.iter().map(|g| g.num_rows()).collect()
+}

@@ -158,7 +158,9 @@ pub fn generate(spec: &Spec, progress: Progress<'_>) -> Result<Summary> {
             (Part::Test, m, PathBuf::from(s))
         }));
     for (part, rows, part_stem) in parts {
-        let mut writer = sink::PartWriter::create(&part_stem, rows, &names, spec.npy, spec.csv)?;
+        let formats = (spec.npy, spec.csv);
+        let group = sink::group_rows(d);
+        let mut writer = sink::PartWriter::create(&part_stem, rows, &names, formats, group)?;
         let mut positives = 0usize;
         let mut start = 0;
         while start < rows {
