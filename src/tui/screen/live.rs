@@ -226,10 +226,12 @@ fn render_plots(session: &Session, area: Rect, buf: &mut Buffer) {
     } else {
         area
     };
+    // Stacked, the gradient norm gets the larger share: it spans many decades (1e2 to 1e-15 for
+    // a Newton run) where the objective spans one or two.
     let split = if area.width >= 100 {
         Layout::horizontal([Constraint::Fill(1); 2])
     } else {
-        Layout::vertical([Constraint::Fill(1); 2])
+        Layout::vertical([Constraint::Fill(2), Constraint::Fill(3)])
     };
     let [left, right] = split.areas(area);
     LogChart {
