@@ -28,7 +28,9 @@ use super::probit::ProbitObjective;
 use super::MethodKind;
 use crate::error::{Error, NumericError, Result};
 use crate::numeric::glm;
-use crate::numeric::linalg::{mat_t_vec, mat_vec, norm2, weighted_gram, Cholesky};
+use crate::numeric::linalg::{
+    mat_t_vec, mat_vec, mat_vec_sequential, norm2, weighted_gram, Cholesky,
+};
 use crate::numeric::logistic_sums;
 use crate::numeric::polya_gamma::PolyaGamma;
 use crate::numeric::rng::{stream, Stream};
@@ -62,7 +64,7 @@ impl Problem<'_> {
     fn step(&self, w: &[f64], rng: &mut Stream) -> std::result::Result<Vec<f64>, NumericError> {
         // The chains are the parallel unit: everything here stays on the chain's own core.
         let mut a = vec![0.0; self.x.nrows()];
-        logistic_sums::activations(self.x, w, &mut a);
+        mat_vec_sequential(self.x, w, &mut a);
         match &self.sweep {
             Sweep::Logistic { xt_kappa, pg } => {
                 let omega: Vec<f64> = a.iter().map(|&a| pg.sample(a, rng)).collect();

@@ -187,6 +187,30 @@ pub fn mat_vec(x: MatRef<'_, f64>, w: &[f64]) -> Vec<f64> {
     (0..a.nrows()).map(|i| a[i]).collect()
 }
 
+/// X w into `a` on the calling thread, 128 rows at a time (faer's product would use the global
+/// pool), for callers that are themselves the parallel unit, such as a Gibbs chain.
+pub fn mat_vec_sequential(x: &Mat<f64>, w: &[f64], a: &mut [f64]) {
+    assert_eq!(x.nrows(), a.len(), "one activation per row");
+    assert_eq!(x.ncols(), w.len(), "one weight per column");
+    let mut start = 0;
+    while start < a.len() {
+        let rows = 128.min(a.len() - start);
+        block_mat_vec(x, w, start, &mut a[start..start + rows]);
+        start += rows;
+    }
+}
+
+/// a = X[start .. start + a.len(), :] w, column by column (contiguous in faer's layout).
+pub(crate) fn block_mat_vec(x: &Mat<f64>, w: &[f64], start: usize, a: &mut [f64]) {
+    a.fill(0.0);
+    for (j, &wj) in w.iter().enumerate() {
+        let col = &x.col_as_slice(j)[start..start + a.len()];
+        for (ai, &xij) in a.iter_mut().zip(col) {
+            *ai += xij * wj;
+        }
+    }
+}
+
 /// X^T r as a vector.
 pub fn mat_t_vec(x: MatRef<'_, f64>, r: &[f64]) -> Vec<f64> {
     let rc = faer::Col::<f64>::from_fn(r.len(), |i| r[i]);
@@ -308,6 +332,19 @@ mod tests {
         for (m, want) in [(&x, Some(2)), (&y, None), (&z, Some(1))] {
             let quarter = weighted_gram(m.as_ref(), &vec![0.25; m.nrows()]);
             assert_eq!(gram_dependent_column(quarter.as_ref(), COLLINEAR_TOL), want);
+        }
+    }
+
+    #[test]
+    fn the_sequential_product_is_x_times_w() {
+        // 300 rows: two full blocks of 128 and a short one.
+        let x = Mat::<f64>::from_fn(300, 7, |i, j| ((i * 7 + j * 13) as f64 * 0.37).sin());
+        let w: Vec<f64> = (0..7).map(|j| 1.5 * (j as f64 * 1.3).cos()).collect();
+        let mut a = vec![f64::NAN; 300];
+        mat_vec_sequential(&x, &w, &mut a);
+        for (i, a) in a.iter().enumerate() {
+            let want: f64 = (0..7).map(|j| x[(i, j)] * w[j]).sum();
+            assert!((a - want).abs() <= 1e-14 * (1.0 + want.abs()), "row {i}");
         }
     }
 

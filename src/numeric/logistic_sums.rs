@@ -11,6 +11,7 @@
 
 use faer::Mat;
 
+use super::linalg::block_mat_vec;
 use super::special::exp_poly;
 
 /// Rows per block: 128 rows of 20 columns are 20 KiB.
@@ -34,28 +35,6 @@ pub fn value_and_gradient(x: &Mat<f64>, y: &[f64], w: &[f64]) -> (f64, Vec<f64>)
         }
     }
     pass::<false>(x, y, w)
-}
-
-/// a = X w on the calling thread, block by block (faer's product would use the global pool).
-pub fn activations(x: &Mat<f64>, w: &[f64], a: &mut [f64]) {
-    assert_eq!(x.nrows(), a.len(), "one activation per row");
-    assert_eq!(x.ncols(), w.len(), "one weight per column");
-    let mut start = 0;
-    while start < a.len() {
-        let rows = BLOCK_ROWS.min(a.len() - start);
-        block_activations(x, w, start, &mut a[start..start + rows]);
-        start += rows;
-    }
-}
-
-fn block_activations(x: &Mat<f64>, w: &[f64], start: usize, a: &mut [f64]) {
-    a.fill(0.0);
-    for (j, &wj) in w.iter().enumerate() {
-        let col = &x.col_as_slice(j)[start..start + a.len()];
-        for (ai, &xij) in a.iter_mut().zip(col) {
-            *ai += xij * wj;
-        }
-    }
 }
 
 #[cfg(target_arch = "x86_64")]
@@ -83,7 +62,7 @@ fn pass<const FMA: bool>(x: &Mat<f64>, y: &[f64], w: &[f64]) -> (f64, Vec<f64>) 
     while start < n {
         let rows = BLOCK_ROWS.min(n - start);
         let (a, r) = (&mut a[..rows], &mut r[..rows]);
-        block_activations(x, w, start, a);
+        block_mat_vec(x, w, start, a);
         let yb = &y[start..start + rows];
         let (a8, a_rest) = a.as_chunks::<LANES>();
         let (y8, y_rest) = yb.as_chunks::<LANES>();
@@ -180,17 +159,6 @@ mod tests {
             for (g, h) in gradient.iter().zip(&want.gradient) {
                 assert!((g - h).abs() <= 1e-13 * size, "{n}x{d}: {g} vs {h}");
             }
-        }
-    }
-
-    #[test]
-    fn the_activations_are_x_times_w() {
-        let (x, _, w) = case(300, 7, 1.5);
-        let mut a = vec![0.0; 300];
-        activations(&x, &w, &mut a);
-        let want = crate::numeric::linalg::mat_vec(x.as_ref(), &w);
-        for (a, b) in a.iter().zip(&want) {
-            assert!((a - b).abs() <= 1e-14 * (1.0 + b.abs()));
         }
     }
 }
