@@ -324,16 +324,24 @@ fn run_method(
     Ok(record)
 }
 
-/// The run's k-hat (model/importance.rs), when it has a Gaussian posterior over the weights of
-/// a binary linear model. A covariance that is not positive definite gives no k-hat.
-fn khat(
+/// What a run's k-hat (model/importance.rs) needs, when it has a Gaussian posterior over the
+/// weights of a binary linear model and draws to spend on `rows` x `cols` training data.
+pub(crate) struct KhatInput {
+    pub likelihood: crate::model::Likelihood,
+    pub draws: usize,
+    pub mean: Vec<f64>,
+    pub cov: faer::Mat<f64>,
+    /// The run's own stream, `<id>/khat`, in memory and streamed alike.
+    pub stream: rng::Stream,
+    pub what: String,
+}
+
+pub(crate) fn khat_input(
     plan: &Plan,
     method: &MethodPlan,
-    dataset: &Dataset,
-    precision: f64,
+    (rows, cols): (usize, usize),
     predictor: &dyn crate::model::method::Predictor,
-) -> Option<f64> {
-    let (rows, cols) = (dataset.train.x.nrows(), dataset.train.x.ncols());
+) -> Option<KhatInput> {
     let draws = plan
         .evaluation
         .khat_draws
@@ -343,17 +351,36 @@ fn khat(
         return None;
     }
     let (mean, cov) = predictor.gaussian()?;
-    let mut stream = rng::stream(plan.seed, &format!("{}/khat", method.id));
-    crate::model::importance::posterior_khat(
+    Some(KhatInput {
         likelihood,
         draws,
-        dataset.train.x.as_ref(),
+        mean,
+        cov,
+        stream: rng::stream(plan.seed, &format!("{}/khat", method.id)),
+        what: format!("posterior covariance of {}", method.id),
+    })
+}
+
+/// The run's k-hat. A covariance that is not positive definite gives no k-hat.
+fn khat(
+    plan: &Plan,
+    method: &MethodPlan,
+    dataset: &Dataset,
+    precision: f64,
+    predictor: &dyn crate::model::method::Predictor,
+) -> Option<f64> {
+    let x = dataset.train.x.as_ref();
+    let mut k = khat_input(plan, method, (x.nrows(), x.ncols()), predictor)?;
+    crate::model::importance::posterior_khat(
+        k.likelihood,
+        k.draws,
+        x,
         &dataset.train.y,
         precision,
-        &mean,
-        cov.as_ref(),
-        &mut stream,
-        &format!("posterior covariance of {}", method.id),
+        &k.mean,
+        k.cov.as_ref(),
+        &mut k.stream,
+        &k.what,
     )
     .ok()
     .flatten()

@@ -154,18 +154,24 @@ pub fn run(
             .monitor
             .run_started(i, plan.methods.len(), &method.id);
         let (record, fit, stats) = fit_one(plan, method, &data, &mut recorder, cancel)?;
-        let seconds: f64 = stats.iter().map(|s| s.seconds).sum();
-        let read: f64 = stats.iter().map(|s| s.read_seconds).sum();
-        let n = stats.len().max(1) as f64;
+        // The fit's passes (not k-hat's), which the in-memory fit's points match one for one.
+        let fit_passes: Vec<&PassStats> = stats
+            .iter()
+            .filter(|(p, _)| *p == "fit")
+            .map(|(_, s)| s)
+            .collect();
+        let seconds: f64 = fit_passes.iter().map(|s| s.seconds).sum();
+        let read: f64 = fit_passes.iter().map(|s| s.read_seconds).sum();
+        let n = fit_passes.len().max(1) as f64;
         run_passes.push(RunPasses {
             run: method.id.clone(),
-            passes: stats.len(),
+            passes: fit_passes.len(),
             seconds,
             seconds_per_pass: seconds / n,
             read_seconds_per_pass: read / n,
         });
-        for s in &stats {
-            let p = pass_record("fit", Some(&method.id), s);
+        for (purpose, s) in &stats {
+            let p = pass_record(purpose, Some(&method.id), s);
             recorder.monitor.pass_finished(&p);
             passes.push(p);
         }
@@ -217,15 +223,18 @@ pub fn run(
     })
 }
 
+/// A run's passes over the training rows, each with its purpose ("fit", "khat").
+type Passes = Vec<(&'static str, PassStats)>;
+
 /// Fit one method from the streamed training rows: its record (predictives still empty), the
-/// fit when it succeeded, and the passes it made.
+/// fit when it succeeded, and the passes it made with their purposes ("fit", "khat").
 fn fit_one(
     plan: &Plan,
     method: &MethodPlan,
     data: &StreamedData,
     observer: &mut Recorder<'_>,
     cancel: Option<&AtomicBool>,
-) -> Result<(RunRecord, Option<Fitted>, Vec<PassStats>)> {
+) -> Result<(RunRecord, Option<Fitted>, Passes)> {
     let start = Instant::now();
     let chunks = TrainingChunks {
         data,
@@ -242,7 +251,12 @@ fn fit_one(
         cancel,
     };
     let result = crate::model::streaming::fit(&chunks, &input, observer);
-    let stats = chunks.passes.into_inner();
+    let mut stats: Passes = chunks
+        .passes
+        .take()
+        .into_iter()
+        .map(|s| ("fit", s))
+        .collect();
     let seconds = start.elapsed().as_secs_f64();
     let fit = match result {
         Ok(fit) => fit.fitted,
@@ -264,7 +278,7 @@ fn fit_one(
         Err(e) => return Err(e),
     };
     let uses_prior = method.kind != MethodKind::LogisticMle && !method.kind.generative();
-    let record = fit_record(
+    let mut record = fit_record(
         method,
         &fit,
         seconds,
@@ -272,6 +286,30 @@ fn fit_one(
         Vec::new(),
     )?;
     let fit = record.error.is_none().then_some(fit);
+    // k-hat as in memory (the same draws), its log posteriors from one more pass.
+    let shape = (data.rows_train, data.columns.len());
+    let input = fit
+        .as_ref()
+        .and_then(|f| crate::experiment::khat_input(plan, method, shape, f.predictor.as_ref()));
+    if let Some(mut k) = input {
+        let found = crate::model::importance::streamed_posterior_khat(
+            k.likelihood,
+            k.draws,
+            &chunks,
+            plan.prior.precision,
+            &k.mean,
+            k.cov.as_ref(),
+            &mut k.stream,
+            &k.what,
+        );
+        stats.extend(chunks.passes.take().into_iter().map(|s| ("khat", s)));
+        record.khat = match found {
+            Ok(khat) => khat,
+            // as in memory: a covariance that is not positive definite gives no k-hat
+            Err(Error::Numeric(_)) => None,
+            Err(e) => return Err(e),
+        };
+    }
     Ok((record, fit, stats))
 }
 

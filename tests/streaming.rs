@@ -100,6 +100,12 @@ fn assert_equal(streamed: &ExperimentRecord, memory: &ExperimentRecord) {
             (None, None) => {}
             _ => panic!("{id}: one posterior missing"),
         }
+        // k-hat from the same draws; the streamed log posteriors are summed in another order
+        match (s.khat, m.khat) {
+            (Some(a), Some(b)) => close(a, b, &format!("{id} k-hat")),
+            (None, None) => assert!(m.posterior.is_none(), "{id}: no k-hat"),
+            other => panic!("{id}: k-hat {other:?}"),
+        }
         assert_eq!(s.predictives.len(), m.predictives.len());
         for (a, b) in s.predictives.iter().zip(&m.predictives) {
             let what = format!("{id}/{}", b.name);

@@ -132,6 +132,41 @@ pub fn khat(log_ratios: &[f64]) -> Option<f64> {
     Some(gpd_shape(&positive))
 }
 
+/// `draws` draws w_s = mean + L z_s from the Gaussian N(mean, L L^T = cov), as the columns of a
+/// D x S matrix, with -ln q(w_s) up to a constant, |z_s|^2 / 2 (the constant, ln det L and
+/// 2 pi, shifts every log ratio equally and does not change k-hat). Fails only when `cov` is
+/// not positive definite.
+pub fn gaussian_draws<R: Rng + ?Sized>(
+    mean: &[f64],
+    cov: MatRef<'_, f64>,
+    draws: usize,
+    rng: &mut R,
+    what: &str,
+) -> Result<(Mat<f64>, Vec<f64>), NumericError> {
+    let d = mean.len();
+    let factor = Cholesky::factor(cov, what)?;
+    let l = factor.lower();
+    let z = Mat::<f64>::from_fn(d, draws, |_, _| StandardNormal.sample(rng));
+    let w = Mat::<f64>::from_fn(d, draws, |i, s| {
+        mean[i] + (0..=i).map(|j| l[(i, j)] * z[(j, s)]).sum::<f64>()
+    });
+    let half_zz = (0..draws)
+        .map(|s| 0.5 * (0..d).map(|i| z[(i, s)] * z[(i, s)]).sum::<f64>())
+        .collect();
+    Ok((w, half_zz))
+}
+
+/// k-hat from the log target at each draw and the draws' -ln q (both from [`gaussian_draws`]).
+fn khat_of(log_target: &[f64], half_zz: &[f64], what: &str) -> Result<Option<f64>, NumericError> {
+    if log_target.iter().any(|v| v.is_nan()) {
+        return Err(NumericError::NonFinite(format!(
+            "the log posterior at draws from the {what} is not a number"
+        )));
+    }
+    let log_ratios: Vec<f64> = log_target.iter().zip(half_zz).map(|(t, h)| t + h).collect();
+    Ok(khat(&log_ratios))
+}
+
 /// k-hat of the Gaussian N(mean, cov) as an importance-sampling proposal for the unnormalised
 /// log density `log_target`, from `draws` draws. Fails only when `cov` is not positive definite.
 pub fn gaussian_khat<R: Rng + ?Sized>(
@@ -142,28 +177,71 @@ pub fn gaussian_khat<R: Rng + ?Sized>(
     rng: &mut R,
     what: &str,
 ) -> Result<Option<f64>, NumericError> {
-    let d = mean.len();
-    let factor = Cholesky::factor(cov, what)?;
-    let l = factor.lower();
-    // w = mean + L z and ln q(w) = -|z|^2 / 2 + const: the constant (ln det L, 2 pi) shifts
-    // every log ratio equally and does not change k-hat.
-    let z = Mat::<f64>::from_fn(d, draws, |_, _| StandardNormal.sample(rng));
-    let log_ratios: Vec<f64> = (0..draws)
+    let (w, half_zz) = gaussian_draws(mean, cov, draws, rng, what)?;
+    let targets: Vec<f64> = (0..draws)
         .into_par_iter()
         .map(|s| {
-            let w: Vec<f64> = (0..d)
-                .map(|i| mean[i] + (0..=i).map(|j| l[(i, j)] * z[(j, s)]).sum::<f64>())
-                .collect();
-            let zz: f64 = (0..d).map(|i| z[(i, s)] * z[(i, s)]).sum();
-            log_target(&w) + 0.5 * zz
+            let ws: Vec<f64> = (0..w.nrows()).map(|i| w[(i, s)]).collect();
+            log_target(&ws)
         })
         .collect();
-    if log_ratios.iter().any(|v| v.is_nan()) {
-        return Err(NumericError::NonFinite(format!(
-            "the log posterior at draws from the {what} is not a number"
-        )));
-    }
-    Ok(khat(&log_ratios))
+    khat_of(&targets, &half_zz, what)
+}
+
+/// A model's per-row loss and its derivatives in the activation (`row_terms`).
+type RowTerms = fn(f64, f64) -> (f64, f64, f64);
+
+/// [`posterior_khat`] for training rows that stream from `chunks`: the same draws, and the
+/// log posterior at every draw from one pass over the rows. Per chunk the activations of a
+/// block of at most D draws (so never more memory than the chunk itself) come from one matrix
+/// product, and each row's loss from the model's own `row_terms`; the sums differ from the
+/// in-memory ones in order only.
+#[allow(clippy::too_many_arguments)]
+pub fn streamed_posterior_khat<R: Rng + ?Sized>(
+    likelihood: Likelihood,
+    draws: usize,
+    chunks: &dyn super::streaming::Chunks,
+    precision: f64,
+    mean: &[f64],
+    cov: MatRef<'_, f64>,
+    rng: &mut R,
+    what: &str,
+) -> crate::error::Result<Option<f64>> {
+    let (w, half_zz) = gaussian_draws(mean, cov, draws, rng, what)?;
+    // The probit rows are divided by its noise beta, as the in-memory objective's are.
+    let (loss, noise): (RowTerms, Option<f64>) = match likelihood {
+        Likelihood::Logistic => (super::logistic::row_terms, None),
+        Likelihood::Probit { noise } => (super::probit::row_terms, Some(noise)),
+    };
+    let block = w.nrows().clamp(8, 256);
+    let mut nll = vec![0.0; draws];
+    chunks.each(&mut |x, y| {
+        let scaled;
+        let x = match noise {
+            Some(beta) => {
+                scaled = Mat::<f64>::from_fn(x.nrows(), x.ncols(), |i, j| x[(i, j)] / beta);
+                scaled.as_ref()
+            }
+            None => x,
+        };
+        let mut start = 0;
+        while start < draws {
+            let width = block.min(draws - start);
+            let a = x * w.subcols(start, width);
+            for (k, total) in nll[start..start + width].iter_mut().enumerate() {
+                *total += (0..a.nrows()).map(|r| loss(a[(r, k)], y[r]).0).sum::<f64>();
+            }
+            start += width;
+        }
+        Ok(())
+    })?;
+    let targets: Vec<f64> = (0..draws)
+        .map(|s| {
+            let norm2: f64 = (0..w.nrows()).map(|i| w[(i, s)] * w[(i, s)]).sum();
+            -(nll[s] + 0.5 * precision * norm2)
+        })
+        .collect();
+    Ok(khat_of(&targets, &half_zz, what)?)
 }
 
 /// k-hat of the Gaussian N(mean, cov) as a proposal for the exact posterior of `likelihood`
