@@ -514,19 +514,47 @@ impl Predictor for GibbsPredictor {
     }
 }
 
+/// For the tests: one `[[method]]` of `kind` with the `extra` keys (its data file is not read).
+#[cfg(test)]
+fn test_method(kind: &str, extra: &str) -> crate::config::MethodPlan {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let text = format!("[data]\npath = \"../datasets/pima.csv\"\ntarget = \"y\"\n\n[[method]]\nkind = \"{kind}\"\n{extra}\n");
+    crate::config::parse(&text, &root.join("experiments/t.toml"))
+        .unwrap()
+        .methods
+        .remove(0)
+}
+
+/// For the tests: the fit input of `method` on binary rows `x`, `y` with an intercept first.
+#[cfg(test)]
+fn test_input<'a>(
+    method: &'a crate::config::MethodPlan,
+    (x, y): (MatRef<'a, f64>, &'a [f64]),
+    columns: &'a [String],
+    precision: f64,
+    seed: u64,
+) -> FitInput<'a> {
+    FitInput {
+        file: std::path::Path::new("t.toml"),
+        method,
+        precision,
+        seed,
+        x,
+        y,
+        classes: 2,
+        intercept: true,
+        columns,
+        cancel: None,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::config::{self};
 
-    /// A plan with one gibbs-logistic method (the data file is not read here).
+    /// A plan with one gibbs-logistic method.
     fn method(extra: &str) -> crate::config::MethodPlan {
-        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
-        let text = format!("[data]\npath = \"../datasets/pima.csv\"\ntarget = \"y\"\n\n[[method]]\nkind = \"gibbs-logistic\"\n{extra}\n");
-        config::parse(&text, &root.join("experiments/t.toml"))
-            .unwrap()
-            .methods
-            .remove(0)
+        test_method("gibbs-logistic", extra)
     }
 
     #[test]
@@ -545,18 +573,7 @@ mod tests {
             .collect();
         let m = method("chains = 4\ndraws = 2000\nburn_in = 200");
         let cols = vec!["intercept".to_string(), "x".to_string()];
-        let input = FitInput {
-            file: std::path::Path::new("t.toml"),
-            method: &m,
-            precision: 1.0,
-            seed: 5,
-            x: x.as_ref(),
-            y: &y,
-            classes: 2,
-            intercept: true,
-            columns: &cols,
-            cancel: None,
-        };
+        let input = test_input(&m, (x.as_ref(), &y), &cols, 1.0, 5);
         let fit = fit_method(&input, &mut |_: &str, _: &Iterate| {}).unwrap();
         let post = fit.posterior.unwrap();
         let obj = LogisticObjective::new(x.as_ref(), &y, 1.0);
@@ -629,18 +646,7 @@ mod tests {
         let y: Vec<f64> = (0..30).map(|i| f64::from(u8::from(i % 3 != 0))).collect();
         let m = method("chains = 3\ndraws = 40\nburn_in = 7\nthin = 3");
         let cols = vec!["intercept".to_string(), "x".to_string()];
-        let input = FitInput {
-            file: std::path::Path::new("t.toml"),
-            method: &m,
-            precision: 1.0,
-            seed: 11,
-            x: x.as_ref(),
-            y: &y,
-            classes: 2,
-            intercept: true,
-            columns: &cols,
-            cancel: None,
-        };
+        let input = test_input(&m, (x.as_ref(), &y), &cols, 1.0, 11);
         let mut seen = Collect::default();
         let fit = fit_method(&input, &mut seen).unwrap();
         // Per chain: every sweep 1..=7 + 40 * 3 once, in order, and the kept ones at
@@ -713,18 +719,7 @@ mod tests {
         let cols = vec!["intercept".to_string(), "x".to_string()];
         let rhat = |draws: usize| {
             let m = method(&format!("chains = 4\ndraws = {draws}\nburn_in = 0"));
-            let input = FitInput {
-                file: std::path::Path::new("t.toml"),
-                method: &m,
-                precision: 0.01,
-                seed: 2,
-                x: x.as_ref(),
-                y: &y,
-                classes: 2,
-                intercept: true,
-                columns: &cols,
-                cancel: None,
-            };
+            let input = test_input(&m, (x.as_ref(), &y), &cols, 0.01, 2);
             fit_method(&input, &mut |_: &str, _: &Iterate| {})
                 .unwrap()
                 .predictor
@@ -741,7 +736,6 @@ mod tests {
 #[cfg(test)]
 mod probit_tests {
     use super::*;
-    use crate::config;
     use crate::numeric::rng::stream;
 
     #[test]
@@ -767,24 +761,10 @@ mod probit_tests {
                 f64::from(u8::from(rng.random::<f64>() < norm_cdf(a)))
             })
             .collect();
-        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
-        let file = root.join("experiments/t.toml");
         let cols = vec!["intercept".to_string(), "a".to_string(), "b".to_string()];
         let posterior = |kind: &str, extra: &str| {
-            let text = format!("[data]\npath = \"../datasets/pima.csv\"\ntarget = \"y\"\n\n[[method]]\nkind = \"{kind}\"\n{extra}\n");
-            let m = config::parse(&text, &file).unwrap().methods.remove(0);
-            let input = FitInput {
-                file: &file,
-                method: &m,
-                precision: 1.0,
-                seed: 8,
-                x: x.as_ref(),
-                y: &y,
-                classes: 2,
-                intercept: true,
-                columns: &cols,
-                cancel: None,
-            };
+            let m = test_method(kind, extra);
+            let input = test_input(&m, (x.as_ref(), &y), &cols, 1.0, 8);
             let fit = crate::model::method::fit(&input, &mut |_: &str, _: &Iterate| {}).unwrap();
             if let Some((rhat, ess)) = fit.predictor.diagnostics() {
                 assert!(rhat < 1.01 && ess > 500.0, "R-hat {rhat}, ESS {ess}");
