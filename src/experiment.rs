@@ -371,11 +371,14 @@ fn khat(
 ) -> Option<f64> {
     let x = dataset.train.x.as_ref();
     let mut k = khat_input(plan, method, (x.nrows(), x.ncols()), predictor)?;
+    let rows = crate::model::streaming::InMemory {
+        x,
+        y: &dataset.train.y,
+    };
     crate::model::importance::posterior_khat(
         k.likelihood,
         k.draws,
-        x,
-        &dataset.train.y,
+        &rows,
         precision,
         &k.mean,
         k.cov.as_ref(),

@@ -292,7 +292,7 @@ fn fit_one(
         .as_ref()
         .and_then(|f| crate::experiment::khat_input(plan, method, shape, f.predictor.as_ref()));
     if let Some(mut k) = input {
-        let found = crate::model::importance::streamed_posterior_khat(
+        let found = crate::model::importance::posterior_khat(
             k.likelihood,
             k.draws,
             &chunks,

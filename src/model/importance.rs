@@ -14,12 +14,12 @@ use rand::Rng;
 use rand_distr::{Distribution, StandardNormal};
 use rayon::prelude::*;
 
-use super::logistic::LogisticObjective;
-use super::probit::ProbitObjective;
+use faer::linalg::matmul::matmul;
+use faer::{Accum, Par};
+
 use super::Likelihood;
 use crate::error::NumericError;
 use crate::numeric::linalg::Cholesky;
-use crate::optim::Objective;
 
 /// Draws from the proposal for a run's k-hat by default (`[evaluation] khat_draws`). k-hat
 /// from 4,000 draws varies by +-0.15 between seeds on Pima; 20,000 bring that to about +-0.05.
@@ -191,16 +191,18 @@ pub fn gaussian_khat<R: Rng + ?Sized>(
 /// A model's per-row loss and its derivatives in the activation (`row_terms`).
 type RowTerms = fn(f64, f64) -> (f64, f64, f64);
 
-/// [`posterior_khat`] for training rows that stream from `chunks`: the same draws, and the
-/// log posterior at every draw from one pass over the rows. Per chunk the activations of a
-/// block of at most D draws (so never more memory than the chunk itself) come from one matrix
-/// product, and each row's loss from the model's own `row_terms`; the sums differ from the
-/// in-memory ones in order only.
+/// k-hat of the Gaussian N(mean, cov) as a proposal for the exact posterior of `likelihood`
+/// under w ~ N(0, precision^{-1} I), from `draws` draws, on the training rows that `rows`
+/// yields: in memory one chunk ([`super::streaming::InMemory`]), streamed the file's chunks in
+/// one pass. Per chunk, blocks of at most D draws (so never more memory than the chunk itself)
+/// get their activations from one matrix product and run in parallel; each row's loss is the
+/// model's own `row_terms`. Fails on a covariance that is not positive definite (numeric) or a
+/// chunk that cannot be read.
 #[allow(clippy::too_many_arguments)]
-pub fn streamed_posterior_khat<R: Rng + ?Sized>(
+pub fn posterior_khat<R: Rng + ?Sized>(
     likelihood: Likelihood,
     draws: usize,
-    chunks: &dyn super::streaming::Chunks,
+    rows: &dyn super::streaming::Chunks,
     precision: f64,
     mean: &[f64],
     cov: MatRef<'_, f64>,
@@ -215,7 +217,7 @@ pub fn streamed_posterior_khat<R: Rng + ?Sized>(
     };
     let block = w.nrows().clamp(8, 256);
     let mut nll = vec![0.0; draws];
-    chunks.each(&mut |x, y| {
+    rows.each(&mut |x, y| {
         let scaled;
         let x = match noise {
             Some(beta) => {
@@ -224,15 +226,16 @@ pub fn streamed_posterior_khat<R: Rng + ?Sized>(
             }
             None => x,
         };
-        let mut start = 0;
-        while start < draws {
-            let width = block.min(draws - start);
-            let a = x * w.subcols(start, width);
-            for (k, total) in nll[start..start + width].iter_mut().enumerate() {
-                *total += (0..a.nrows()).map(|r| loss(a[(r, k)], y[r]).0).sum::<f64>();
-            }
-            start += width;
-        }
+        nll.par_chunks_mut(block)
+            .enumerate()
+            .for_each(|(b, totals)| {
+                let mut a = Mat::<f64>::zeros(x.nrows(), totals.len());
+                let wb = w.subcols(b * block, totals.len());
+                matmul(a.as_mut(), Accum::Replace, x, wb, 1.0, Par::Seq);
+                for (k, total) in totals.iter_mut().enumerate() {
+                    *total += (0..a.nrows()).map(|r| loss(a[(r, k)], y[r]).0).sum::<f64>();
+                }
+            });
         Ok(())
     })?;
     let targets: Vec<f64> = (0..draws)
@@ -242,35 +245,6 @@ pub fn streamed_posterior_khat<R: Rng + ?Sized>(
         })
         .collect();
     Ok(khat_of(&targets, &half_zz, what)?)
-}
-
-/// k-hat of the Gaussian N(mean, cov) as a proposal for the exact posterior of `likelihood`
-/// on the training rows (`x`, `y`) under w ~ N(0, precision^{-1} I), from `draws` draws.
-#[allow(clippy::too_many_arguments)]
-pub fn posterior_khat<R: Rng + ?Sized>(
-    likelihood: Likelihood,
-    draws: usize,
-    x: MatRef<'_, f64>,
-    y: &[f64],
-    precision: f64,
-    mean: &[f64],
-    cov: MatRef<'_, f64>,
-    rng: &mut R,
-    what: &str,
-) -> Result<Option<f64>, NumericError> {
-    match likelihood {
-        Likelihood::Logistic => {
-            let objective = LogisticObjective::new(x, y, precision);
-            let target = |w: &[f64]| -objective.value(w);
-            gaussian_khat(mean, cov, &target, draws, rng, what)
-        }
-        Likelihood::Probit { noise } => {
-            let scaled = Mat::<f64>::from_fn(x.nrows(), x.ncols(), |i, j| x[(i, j)] / noise);
-            let objective = ProbitObjective::new(scaled.as_ref(), y, precision);
-            let target = |w: &[f64]| -objective.value(w);
-            gaussian_khat(mean, cov, &target, draws, rng, what)
-        }
-    }
 }
 
 #[cfg(test)]

@@ -37,6 +37,18 @@ pub trait Chunks {
     fn each(&self, f: &mut ChunkFn<'_>) -> Result<()>;
 }
 
+/// Rows held in memory: one chunk.
+pub struct InMemory<'a> {
+    pub x: MatRef<'a, f64>,
+    pub y: &'a [f64],
+}
+
+impl Chunks for InMemory<'_> {
+    fn each(&self, f: &mut ChunkFn<'_>) -> Result<()> {
+        f(self.x, self.y)
+    }
+}
+
 /// E(w), its gradient and Hessian at one point, from one pass.
 struct Evaluation {
     w: Vec<f64>,
