@@ -38,6 +38,32 @@ fn load_csv(bytes: &[u8]) -> Result<(), String> {
         .map_err(|_| format!("panic on CSV:\n{}", String::from_utf8_lossy(bytes)))
 }
 
+/// Lines inserted anywhere in a valid experiment: keys with extreme values (issue 14's counts,
+/// sizes and scales), keys of other kinds and tables that shadow a key.
+const HOSTILE_LINES: &[&str] = &[
+    "mc_samples = 9223372036854775807",
+    "mc_samples = 10000000000",
+    "calibration_bins = 9223372036854775807",
+    "resamples = 9223372036854775807",
+    "khat_draws = 9223372036854775807",
+    "chunk_rows = 48416651112098561",
+    "streaming = true",
+    "chunk_rows = 9223372036854775807",
+    "max_memory = \"1 KiB\"",
+    "chains = 100000",
+    "draws = 4611686018427387904",
+    "positive = 1.5",
+    "data = \"x\"",
+    "features = [\"a\", \"a\"]",
+    "damping = 1e-6",
+    "noise = 1e300",
+    "map = \"rbf\"",
+    "width = 1e-300",
+    "[evaluation]",
+    "[features]",
+    "[[method]]",
+];
+
 /// Mutations of a valid experiment: a byte replaced, a line dropped or duplicated, a value
 /// swapped for another type.
 fn mutated() -> impl Strategy<Value = String> {
@@ -45,7 +71,7 @@ fn mutated() -> impl Strategy<Value = String> {
     let n = lines.len();
     (
         0..n,
-        0..4u8,
+        0..5u8,
         any::<u8>(),
         prop::sample::select(vec![
             "-1",
@@ -57,9 +83,14 @@ fn mutated() -> impl Strategy<Value = String> {
             "nan",
             "{}",
             "18446744073709551616",
+            "9223372036854775807",
+            "1e-300",
+            "[1, 2]",
+            "\"1 gigs\"",
         ]),
+        prop::sample::select(HOSTILE_LINES.to_vec()),
     )
-        .prop_map(move |(i, op, byte, value)| {
+        .prop_map(move |(i, op, byte, value, extra)| {
             let mut l = lines.clone();
             match op {
                 0 => {
@@ -74,6 +105,7 @@ fn mutated() -> impl Strategy<Value = String> {
                         l[i] = format!("{k} = {value}");
                     }
                 }
+                3 => l.insert(i, extra.to_string()),
                 _ => {
                     let mut bytes = l[i].clone().into_bytes();
                     if !bytes.is_empty() {
@@ -90,15 +122,33 @@ fn mutated() -> impl Strategy<Value = String> {
 /// CSV-shaped text: a header with y, rows of numbers, blanks, words, NaN, inf, huge values.
 fn csv_text() -> impl Strategy<Value = Vec<u8>> {
     let cell = prop::sample::select(vec![
-        "0", "1", "-1", "0.5", "", "NA", "NaN", "inf", "1e308", "abc", "2", "1e-300", "\"q\"",
+        "0",
+        "1",
+        "-1",
+        "0.5",
+        "",
+        "NA",
+        "NaN",
+        "inf",
+        "1e308",
+        "abc",
+        "2",
+        "1e-300",
+        "\"q\"",
+        "+1",
+        "-0.0",
+        "0.0",
+        "1e200",
+        "-1e300",
+        "\"a\nb\"",
+        "\"x,y\"",
+        "12345678901234567890",
+        "1;0",
     ]);
     let row = prop::collection::vec(cell, 0..5);
-    (prop::collection::vec(row, 0..30), any::<bool>()).prop_map(|(rows, header)| {
-        let mut s = if header {
-            String::from("a,b,y\n")
-        } else {
-            String::new()
-        };
+    let header = prop::sample::select(vec!["a,b,y\n", "", "\"a,b\",a,y\n", "a;b;y\n", "y,b,a\n"]);
+    (prop::collection::vec(row, 0..30), header).prop_map(|(rows, header)| {
+        let mut s = String::from(header);
         for r in rows {
             s.push_str(&r.join(","));
             s.push('\n');
