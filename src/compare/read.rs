@@ -29,6 +29,9 @@ pub fn from_dir(dir: &Path) -> Result<Predictions> {
     })
 }
 
+/// The labels and the prediction columns of a predictions.csv.
+type Parsed = (Vec<f64>, Vec<(String, Scores)>);
+
 fn read_binning(results: &Path) -> Result<(usize, Binning)> {
     let text = std::fs::read_to_string(results).map_err(|e| {
         Error::data(
@@ -157,8 +160,8 @@ fn short(v: f64) -> String {
     s.trim_end_matches('0').trim_end_matches('.').to_string()
 }
 
-/// The labels and the prediction columns of a predictions.csv.
-pub(super) fn parse(path: &Path, text: &str) -> Result<(Vec<f64>, Vec<(String, Scores)>)> {
+/// Read the labels and the prediction columns of a predictions.csv.
+fn parse(path: &Path, text: &str) -> Result<Parsed> {
     let mut lines = text.lines();
     let header: Vec<&str> = match lines.next() {
         Some(h) if !h.trim().is_empty() => h.split(',').collect(),
