@@ -108,7 +108,12 @@ pub fn run(
         let a = compare::Predictions::from_dir(dir)?;
         let b = compare::Predictions::from_record(&record);
         let resamples = plan.evaluation.resamples;
-        let rows = compare::compare(&a, &b, resamples, plan.seed, dir, &plan.file)?;
+        let count = compare::Resamples {
+            count: resamples,
+            file: &plan.file,
+            key: "[evaluation] resamples",
+        };
+        let rows = compare::compare(&a, &b, count, plan.seed, dir, &plan.file)?;
         record.comparison = Some(ComparisonRecord {
             baseline: dir.display().to_string(),
             resamples,

@@ -178,15 +178,14 @@ fn compare(
     resamples: usize,
     seed: u64,
 ) -> Result<i32, Error> {
-    if resamples == 0 {
-        return Err(Error::Config {
-            file: b.to_path_buf(),
-            message: "--resamples must be at least 1".into(),
-        });
-    }
     let pa = bayeslab::compare::Predictions::from_dir(a)?;
     let pb = bayeslab::compare::Predictions::from_dir(b)?;
-    let rows = bayeslab::compare::compare(&pa, &pb, resamples, seed, a, b)?;
+    let count = bayeslab::compare::Resamples {
+        count: resamples,
+        file: Path::new("--resamples"),
+        key: "",
+    };
+    let rows = bayeslab::compare::compare(&pa, &pb, count, seed, a, b)?;
     let mut md = format!(
         "# bayeslab comparison\n\nA = `{}`, B = `{}`; paired bootstrap over {} test rows ({resamples} resamples, seed {seed}); \
          lower is better, so a negative B − A is an improvement.\n\n",

@@ -1,0 +1,371 @@
+//! Honest comparisons between two runs on the same test rows: for every shared run and
+//! predictive, the paired-bootstrap 95 % interval of the difference (B − A) in log-loss,
+//! Brier score and ECE. Rows are resampled with replacement and both runs are scored on the
+//! same resample, so row-to-row difficulty cancels out of the difference.
+
+mod read;
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use rand::RngExt;
+use serde::Serialize;
+
+use crate::error::{Error, Result};
+use crate::metrics::{self, multiclass, percentile, Binning};
+use crate::numeric::rng;
+use crate::record::ExperimentRecord;
+
+/// The most bootstrap resamples: the 2.5 % and 97.5 % percentiles of a million resampled
+/// differences no longer move beyond Monte-Carlo noise of a thousandth of the interval.
+pub const MAX_RESAMPLES: usize = 1_000_000;
+
+/// The most row draws of one column's bootstrap (resamples x test rows): about a minute of
+/// work per column, where more only takes longer.
+pub const MAX_ROW_DRAWS: u64 = 10_000_000_000;
+
+/// The most calibration bins compare accepts from a results.json (each resample's ECE walks
+/// every bin).
+pub const MAX_BINS: usize = 100_000;
+
+/// One prediction column of a run: p(y = 1) per test row, or for more than two classes the
+/// probability of every class per test row.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Scores {
+    Binary(Vec<f64>),
+    Classes(Vec<Vec<f64>>),
+}
+
+impl Scores {
+    fn kind(&self) -> String {
+        match self {
+            Scores::Binary(_) => "two classes (one column)".into(),
+            Scores::Classes(rows) => {
+                format!("{} classes", rows.first().map_or(0, Vec::len))
+            }
+        }
+    }
+}
+
+/// The predictions of one run directory (or of a record in memory).
+#[derive(Debug, Clone)]
+pub struct Predictions {
+    /// The label of each test row: 0/1, or the class index for more than two classes.
+    pub y: Vec<f64>,
+    /// `<run>/<predictive>` -> its predictions, in column order.
+    pub columns: Vec<(String, Scores)>,
+    pub bins: usize,
+    pub binning: Binning,
+}
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Verdict {
+    Improved,
+    Worse,
+    WithinNoise,
+}
+
+impl Verdict {
+    pub fn name(self) -> &'static str {
+        match self {
+            Verdict::Improved => "improved",
+            Verdict::Worse => "worse",
+            Verdict::WithinNoise => "within-noise",
+        }
+    }
+}
+
+/// One line of comparison.json. Lower is better for all three metrics, so a negative `diff`
+/// is an improvement of B over A.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Comparison {
+    pub run: String,
+    pub predictive: String,
+    pub metric: String,
+    pub a: f64,
+    pub b: f64,
+    pub diff: f64,
+    pub ci_low: f64,
+    pub ci_high: f64,
+    pub verdict: Verdict,
+}
+
+impl Predictions {
+    pub fn from_record(r: &ExperimentRecord) -> Self {
+        let columns = r
+            .runs
+            .iter()
+            .flat_map(|run| {
+                run.predictives.iter().map(move |p| {
+                    let scores = if p.class_probabilities.is_empty() {
+                        Scores::Binary(p.probabilities.clone())
+                    } else {
+                        Scores::Classes(p.class_probabilities.clone())
+                    };
+                    (format!("{}/{}", run.id, p.name), scores)
+                })
+            })
+            .collect();
+        Predictions {
+            y: r.test_y.clone(),
+            columns,
+            bins: r.experiment.calibration_bins,
+            binning: r.experiment.calibration_binning,
+        }
+    }
+
+    /// Read `results.json` (for the binning) and `predictions.csv` of a run directory; every
+    /// value is checked, so a damaged file is refused with its line and column.
+    pub fn from_dir(dir: &Path) -> Result<Self> {
+        read::from_dir(dir)
+    }
+}
+
+/// The number of bootstrap resamples and where it was set, for the message refusing it:
+/// `file` is the experiment file (with `key` its key) or the command-line flag (`key` empty).
+#[derive(Debug, Clone, Copy)]
+pub struct Resamples<'a> {
+    pub count: usize,
+    pub file: &'a Path,
+    pub key: &'a str,
+}
+
+impl Resamples<'_> {
+    /// The largest number of resamples worth drawing for `rows` test rows.
+    pub fn largest(rows: usize) -> usize {
+        let by_work = MAX_ROW_DRAWS / (rows.max(1) as u64);
+        MAX_RESAMPLES.min(usize::try_from(by_work).unwrap_or(usize::MAX))
+    }
+
+    /// Refuse 0, or more resamples than [`Resamples::largest`] for `rows` test rows.
+    pub fn check(&self, rows: usize) -> Result<()> {
+        let largest = Self::largest(rows);
+        if (1..=largest).contains(&self.count) {
+            return Ok(());
+        }
+        let what = if self.key.is_empty() {
+            self.count.to_string()
+        } else {
+            format!("{} = {}", self.key, self.count)
+        };
+        let message = if self.count == 0 {
+            format!(
+                "{what} is too few: the bootstrap needs at least 1 resample (the default is 2000)"
+            )
+        } else {
+            format!(
+                "{what} is too many for {rows} test rows: beyond {MAX_RESAMPLES} resamples the 95 % interval no longer \
+                 moves, and every resample redraws all rows (at most {MAX_ROW_DRAWS} row draws per column); \
+                 use at most {largest} (the default is 2000)"
+            )
+        };
+        Err(Error::config(self.file, message))
+    }
+}
+
+/// Each row's loss under every metric, so that any resample is scored by sums over its rows:
+/// log-loss and Brier terms, and the calibration point (the prediction and its outcome; for
+/// more than two classes the top-label probability and whether that class is right).
+struct Terms {
+    log_loss: Vec<f64>,
+    brier: Vec<f64>,
+    confidence: Vec<f64>,
+    outcome: Vec<f64>,
+    bins: usize,
+    binning: Binning,
+}
+
+impl Terms {
+    fn new(scores: &Scores, y: &[f64], bins: usize, binning: Binning) -> Self {
+        let (log_loss, brier, (confidence, outcome)) = match scores {
+            Scores::Binary(p) => (
+                p.iter()
+                    .zip(y)
+                    .map(|(&p, &y)| metrics::log_loss_term(p, y))
+                    .collect(),
+                p.iter()
+                    .zip(y)
+                    .map(|(&p, &y)| metrics::brier_term(p, y))
+                    .collect(),
+                (p.clone(), y.to_vec()),
+            ),
+            Scores::Classes(rows) => (
+                rows.iter()
+                    .zip(y)
+                    .map(|(r, &y)| multiclass::log_loss_term(r, y))
+                    .collect(),
+                rows.iter()
+                    .zip(y)
+                    .map(|(r, &y)| multiclass::brier_term(r, y))
+                    .collect(),
+                rows.iter()
+                    .zip(y)
+                    .map(|(r, &y)| multiclass::top_hit(r, y))
+                    .unzip(),
+            ),
+        };
+        Terms {
+            log_loss,
+            brier,
+            confidence,
+            outcome,
+            bins,
+            binning,
+        }
+    }
+
+    /// Metric `m` (an index into [`METRICS`]) over every row.
+    fn whole(&self, m: usize) -> f64 {
+        let n = self.log_loss.len() as f64;
+        match m {
+            0 => self.log_loss.iter().sum::<f64>() / n,
+            1 => self.brier.iter().sum::<f64>() / n,
+            _ => metrics::reliability(&self.confidence, &self.outcome, self.bins, self.binning).ece,
+        }
+    }
+
+    /// Metric `m` over the rows `idx` (with repeats); `buf` holds the resampled calibration points.
+    fn resampled(&self, m: usize, idx: &[usize], buf: &mut (Vec<f64>, Vec<f64>)) -> f64 {
+        let n = idx.len() as f64;
+        match m {
+            0 => idx.iter().map(|&i| self.log_loss[i]).sum::<f64>() / n,
+            1 => idx.iter().map(|&i| self.brier[i]).sum::<f64>() / n,
+            _ => {
+                buf.0.clear();
+                buf.1.clear();
+                buf.0.extend(idx.iter().map(|&i| self.confidence[i]));
+                buf.1.extend(idx.iter().map(|&i| self.outcome[i]));
+                metrics::reliability(&buf.0, &buf.1, self.bins, self.binning).ece
+            }
+        }
+    }
+}
+
+/// Log-loss, Brier score and ECE: of the probability of class 1 for two classes, and for more
+/// the multiclass log-loss, the multiclass Brier score and the top-label ECE
+/// (src/metrics/multiclass.rs), as the runs' own results.json report them.
+pub const METRICS: [&str; 3] = ["log_loss", "brier", "ece"];
+
+/// Why the test rows of `b` are not those of `a`, if they are not.
+fn test_set_difference(a: &[f64], b: &[f64]) -> Option<String> {
+    if a.len() != b.len() {
+        return Some(format!("{} test rows against {}", b.len(), a.len()));
+    }
+    let i = a.iter().zip(b).position(|(x, y)| x != y)?;
+    Some(format!(
+        "test row {i} has the label {} against {}",
+        b[i], a[i]
+    ))
+}
+
+/// Compare every column shared by `a` and `b`. `a_name`/`b_name` name them in errors.
+pub fn compare(
+    a: &Predictions,
+    b: &Predictions,
+    resamples: Resamples<'_>,
+    seed: u64,
+    a_name: &Path,
+    b_name: &Path,
+) -> Result<Vec<Comparison>> {
+    if let Some(why) = test_set_difference(&a.y, &b.y) {
+        return Err(Error::data(
+            b_name,
+            format!(
+                "its test rows differ from those of {} ({why}): a paired comparison needs the same test set; \
+                 run both experiments on the same data and split",
+                a_name.display(),
+            ),
+        ));
+    }
+    let n = a.y.len();
+    if n == 0 {
+        return Err(Error::data(
+            b_name,
+            "there are no test rows to compare: give the experiment a test split",
+        ));
+    }
+    resamples.check(n)?;
+    let mut shared = Vec::new();
+    for (name, sa) in &a.columns {
+        let Some((_, sb)) = b.columns.iter().find(|(nb, _)| nb == name) else {
+            continue;
+        };
+        if std::mem::discriminant(sa) != std::mem::discriminant(sb) || sa.kind() != sb.kind() {
+            return Err(Error::data(
+                b_name,
+                format!(
+                    "\"{name}\" predicts {} here but {} in {}: a comparison needs the same classes",
+                    sb.kind(),
+                    sa.kind(),
+                    a_name.display()
+                ),
+            ));
+        }
+        shared.push((name, sa, sb));
+    }
+    if shared.is_empty() {
+        return Err(Error::data(
+            b_name,
+            format!(
+                "no run/predictive column is shared with {}: compare runs of methods with the same ids",
+                a_name.display()
+            ),
+        ));
+    }
+    let mut out = Vec::new();
+    let mut idx = vec![0usize; n];
+    let mut buf = (Vec::with_capacity(n), Vec::with_capacity(n));
+    for (name, sa, sb) in shared {
+        let (run, predictive) = name.split_once('/').unwrap_or((name.as_str(), ""));
+        let ta = Terms::new(sa, &a.y, a.bins, a.binning);
+        let tb = Terms::new(sb, &b.y, b.bins, b.binning);
+        // The same stream for every column: every column is scored on the same resamples,
+        // drawn again rather than kept (resamples x rows indices would not fit).
+        let mut stream = rng::stream(seed, "compare");
+        let mut diffs: [Vec<f64>; 3] = std::array::from_fn(|_| Vec::with_capacity(resamples.count));
+        for _ in 0..resamples.count {
+            for i in idx.iter_mut() {
+                *i = stream.random_range(0..n);
+            }
+            for (m, d) in diffs.iter_mut().enumerate() {
+                d.push(tb.resampled(m, &idx, &mut buf) - ta.resampled(m, &idx, &mut buf));
+            }
+        }
+        for (m, mut diffs) in diffs.into_iter().enumerate() {
+            let (va, vb) = (ta.whole(m), tb.whole(m));
+            diffs.sort_by(f64::total_cmp);
+            let (ci_low, ci_high) = (percentile(&diffs, 0.025), percentile(&diffs, 0.975));
+            let verdict = if ci_high < 0.0 {
+                Verdict::Improved
+            } else if ci_low > 0.0 {
+                Verdict::Worse
+            } else {
+                Verdict::WithinNoise
+            };
+            out.push(Comparison {
+                run: run.to_string(),
+                predictive: predictive.to_string(),
+                metric: METRICS[m].to_string(),
+                a: va,
+                b: vb,
+                diff: vb - va,
+                ci_low,
+                ci_high,
+                verdict,
+            });
+        }
+    }
+    Ok(out)
+}
+
+/// Group comparisons by run for display.
+pub fn by_run(rows: &[Comparison]) -> BTreeMap<&str, Vec<&Comparison>> {
+    let mut m: BTreeMap<&str, Vec<&Comparison>> = BTreeMap::new();
+    for r in rows {
+        m.entry(r.run.as_str()).or_default().push(r);
+    }
+    m
+}
+
+#[cfg(test)]
+mod tests;
