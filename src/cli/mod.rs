@@ -121,6 +121,10 @@ fn run(path: &Path, out: Option<PathBuf>, quiet: bool) -> Result<i32, Error> {
     let mut printer = progress::Printer::new(&plan.methods);
     let monitor: &mut dyn Monitor = if quiet { &mut Silent } else { &mut printer };
     let dir = out.unwrap_or_else(|| PathBuf::from("runs").join(&plan.name));
+    // Refused before the run rather than after it: --out must not hold the experiment or its
+    // data, and an existing directory must be empty or a previous output.
+    let inputs = plan_inputs(&plan);
+    output::check_out(&dir, &inputs)?;
     let (artifacts, records) = match &plan.sweep {
         None => {
             let record = experiment::run(&plan, monitor, None)?;
@@ -147,7 +151,7 @@ fn run(path: &Path, out: Option<PathBuf>, quiet: bool) -> Result<i32, Error> {
         (None, Some(record)) => output::streamed_files(record),
         _ => Vec::new(),
     };
-    output::write_dir_with_files(&dir, &artifacts, &files)?;
+    output::write_dir_with_files(&dir, &artifacts, &files, &inputs)?;
     let mut notes: Vec<&String> = records.iter().flat_map(|r| &r.dataset.notes).collect();
     notes.dedup();
     if !quiet {
@@ -169,6 +173,24 @@ fn run(path: &Path, out: Option<PathBuf>, quiet: bool) -> Result<i32, Error> {
         );
     }
     Ok(if failed.is_empty() { 0 } else { 2 })
+}
+
+/// The files `plan` reads: the experiment, its data and observation files.
+fn plan_inputs(plan: &config::Plan) -> Vec<PathBuf> {
+    let mut inputs = vec![plan.file.clone()];
+    if let Some(data) = &plan.data {
+        match &data.source {
+            config::DataSource::Single { path, .. } => inputs.push(path.clone()),
+            config::DataSource::TrainTest { train, test } => {
+                inputs.extend([train.clone(), test.clone()])
+            }
+        }
+    }
+    inputs.extend(plan.posteriors.iter().filter_map(|p| match &p.source {
+        config::PosteriorSource::Column { path, .. } => Some(path.clone()),
+        _ => None,
+    }));
+    inputs
 }
 
 fn compare(
