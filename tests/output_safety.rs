@@ -148,6 +148,50 @@ fn stale_siblings_of_dead_runs_are_removed_and_live_ones_kept() {
 }
 
 #[test]
+fn a_killed_streamed_run_leaves_nothing_in_tmpdir_and_its_scratch_is_removed_next_time() {
+    let tmp = tempfile::tempdir().unwrap();
+    let proj = project(tmp.path(), true);
+    let tmpdir = tmp.path().join("tmpdir");
+    fs::create_dir(&tmpdir).unwrap();
+    let out = tmp.path().join("out");
+    // Abort (as a kill would: no destructors run) after the experiment, before the output.
+    let o = bin()
+        .args(["run", "--quiet"])
+        .arg(proj.join("exp.toml"))
+        .arg("--out")
+        .arg(&out)
+        .env("TMPDIR", &tmpdir)
+        .env("BAYESLAB_FAULT", "abort-before-write")
+        .output()
+        .unwrap();
+    assert!(!o.status.success());
+    assert_eq!(names(&tmpdir), Vec::<String>::new(), "nothing in $TMPDIR");
+    let scratch: Vec<String> = names(tmp.path())
+        .into_iter()
+        .filter(|n| n.starts_with(".out."))
+        .collect();
+    assert_eq!(scratch.len(), 1, "{scratch:?}");
+    assert!(tmp
+        .path()
+        .join(&scratch[0])
+        .join("predictions.csv")
+        .is_file());
+    let o = bin()
+        .args(["run", "--quiet"])
+        .arg(proj.join("exp.toml"))
+        .arg("--out")
+        .arg(&out)
+        .env("TMPDIR", &tmpdir)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(names(tmp.path()), ["out", "proj", "tmpdir"]);
+    assert_eq!(names(&tmpdir), Vec::<String>::new());
+    let csv = fs::read_to_string(out.join("predictions.csv")).unwrap();
+    assert_eq!(csv.lines().count(), 1 + 24, "header and the 24 test rows");
+}
+
+#[test]
 fn two_runs_racing_for_one_out_both_succeed() {
     let tmp = tempfile::tempdir().unwrap();
     let proj = project(tmp.path(), false);

@@ -127,7 +127,7 @@ fn run(path: &Path, out: Option<PathBuf>, quiet: bool) -> Result<i32, Error> {
     output::check_out(&dir, &inputs)?;
     let (artifacts, records) = match &plan.sweep {
         None => {
-            let record = experiment::run(&plan, monitor, None)?;
+            let record = experiment::run_for(&plan, monitor, None, Some(&dir))?;
             (output::render(&record), vec![record])
         }
         Some(sweep) => {
@@ -141,7 +141,7 @@ fn run(path: &Path, out: Option<PathBuf>, quiet: bool) -> Result<i32, Error> {
                         sweep.key
                     );
                 }
-                points.push((*value, experiment::run(p, monitor, None)?));
+                points.push((*value, experiment::run_for(p, monitor, None, Some(&dir))?));
             }
             let artifacts = output::render_sweep(&plan.name, &sweep.key, &points);
             (artifacts, points.into_iter().map(|(_, r)| r).collect())
@@ -151,6 +151,10 @@ fn run(path: &Path, out: Option<PathBuf>, quiet: bool) -> Result<i32, Error> {
         (None, Some(record)) => output::streamed_files(record),
         _ => Vec::new(),
     };
+    if std::env::var_os("BAYESLAB_FAULT").is_some_and(|v| v == "abort-before-write") {
+        // tests/output_safety.rs: a kill between the run and its output (no destructors run)
+        std::process::abort();
+    }
     output::write_dir_with_files(&dir, &artifacts, &files, &inputs)?;
     let mut notes: Vec<&String> = records.iter().flat_map(|r| &r.dataset.notes).collect();
     notes.dedup();
