@@ -216,3 +216,15 @@ fn two_runs_racing_for_one_out_both_succeed() {
     assert!(out.join("results.json").is_file());
     assert_eq!(names(tmp.path()), ["out", "proj"]);
 }
+
+#[test]
+fn the_workbench_without_a_terminal_says_how_to_run_headless() {
+    for args in [&[][..], &["tui"][..]] {
+        let o = bin().args(args).stdout(Stdio::piped()).output().unwrap();
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stderr(&o));
+        let err = stderr(&o);
+        assert!(err.contains("needs a terminal"), "{err}");
+        assert!(err.contains("bayeslab run <experiment>"), "{err}");
+        assert!(!err.contains("panicked"), "{err}");
+    }
+}

@@ -231,6 +231,14 @@ fn compare(
 }
 
 fn tui(experiment: Option<&Path>) -> Result<i32, Error> {
+    if !bayeslab::tui::has_terminal() {
+        eprintln!(
+            "error: the workbench needs a terminal, and stdin or stdout is not one (cron, CI, \
+             a pipe, setsid); without one, run an experiment headless with \
+             `bayeslab run <experiment>`"
+        );
+        return Ok(2);
+    }
     if let Some(path) = experiment.filter(|p| !p.is_file()) {
         eprintln!(
             "error: {}: no such experiment file; try experiments/quickstart.toml",
