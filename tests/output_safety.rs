@@ -228,3 +228,46 @@ fn the_workbench_without_a_terminal_says_how_to_run_headless() {
         assert!(!err.contains("panicked"), "{err}");
     }
 }
+
+#[test]
+fn bench_never_writes_its_record_over_its_own_data() {
+    let tmp = tempfile::tempdir().unwrap();
+    let train = tmp.path().join("train.parquet");
+    let o = bin()
+        .args([
+            "synth",
+            "--rows",
+            "40",
+            "--features",
+            "2",
+            "--quiet",
+            "--out",
+        ])
+        .arg(&train)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", stderr(&o));
+    let before = fs::read(&train).unwrap();
+    let o = bin()
+        .args([
+            "bench",
+            "--only",
+            "load-parquet",
+            "--reps",
+            "1",
+            "--quiet",
+            "--train",
+        ])
+        .arg(&train)
+        .arg("--out")
+        .arg(tmp.path().join(".").join("train.parquet"))
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    let err = stderr(&o);
+    assert!(
+        err.contains("--out") && err.contains("train.parquet"),
+        "{err}"
+    );
+    assert_eq!(fs::read(&train).unwrap(), before, "the data are untouched");
+}
