@@ -81,9 +81,21 @@ pub fn run(
     monitor: &mut dyn Monitor,
     cancel: Option<&AtomicBool>,
 ) -> Result<ExperimentRecord> {
+    run_for(plan, monitor, cancel, None)
+}
+
+/// [`run`] for an output that will be written to directory `out`: files made before the
+/// output (a streamed predictions.csv) go into a hidden sibling of `out`
+/// ([`crate::output::Scratch`]), which a later run removes if this process is killed.
+pub fn run_for(
+    plan: &Plan,
+    monitor: &mut dyn Monitor,
+    cancel: Option<&AtomicBool>,
+    out: Option<&std::path::Path>,
+) -> Result<ExperimentRecord> {
     let mut record = match &plan.data {
         Some(data) if !plan.methods.is_empty() && data.streaming.is_some() => {
-            crate::streaming::run(plan, monitor, cancel)?
+            crate::streaming::run(plan, monitor, cancel, out)?
         }
         Some(data) if !plan.methods.is_empty() => {
             let dataset = data::load(data)?;

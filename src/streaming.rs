@@ -7,7 +7,8 @@
 //! X^T S X together, [`crate::model::streaming`]); one pass per Bernoulli naive Bayes (its counts);
 //! and one prediction pass that evaluates every run's predictives on each chunk of test rows,
 //! accumulates the metrics ([`crate::metrics::running`]) and appends the rows to predictions.csv,
-//! written to a temporary file and copied into the run directory by the output writer. Every
+//! written into a hidden scratch directory beside the run directory ([`Scratch`]) and linked
+//! into it by the output writer. Every
 //! pass is timed into [`StreamingRecord`] (results.json `streaming`).
 
 use std::cell::RefCell;
@@ -30,6 +31,7 @@ use crate::model::predictive::PredictiveSettings;
 use crate::model::streaming::{ChunkFn, Chunks, StreamedInput};
 use crate::model::MethodKind;
 use crate::numeric::rng;
+use crate::output::Scratch;
 use crate::provenance::Provenance;
 use crate::record::{DatasetInfo, ExperimentRecord, PredictiveRecord, RunRecord, SCHEMA_VERSION};
 
@@ -77,22 +79,26 @@ pub struct RunPasses {
     pub read_seconds_per_pass: f64,
 }
 
-/// A temporary file removed when the last handle to it goes.
+/// A temporary file removed when the last handle to it goes (with the scratch directory it
+/// is in, when it is in one).
 #[derive(Debug, Clone)]
 pub struct PredictionsFile(Arc<TempPath>);
 
 #[derive(Debug)]
-struct TempPath(PathBuf);
+struct TempPath {
+    path: PathBuf,
+    _scratch: Option<Scratch>,
+}
 
 impl Drop for TempPath {
     fn drop(&mut self) {
-        let _ = std::fs::remove_file(&self.0);
+        let _ = std::fs::remove_file(&self.path);
     }
 }
 
 impl PredictionsFile {
     pub fn path(&self) -> &Path {
-        &self.0 .0
+        &self.0.path
     }
 }
 
@@ -123,11 +129,14 @@ fn pass_record(purpose: &str, run: Option<&str>, s: &PassStats) -> PassRecord {
     }
 }
 
-/// Run `plan` (whose `[data]` has `streaming` set) with the data streamed from disk.
+/// Run `plan` (whose `[data]` has `streaming` set) with the data streamed from disk. The
+/// predictions are written into a [`Scratch`] directory beside `out` (where the run's output
+/// will go), or into the system's temporary directory without one.
 pub fn run(
     plan: &Plan,
     monitor: &mut dyn Monitor,
     cancel: Option<&AtomicBool>,
+    out: Option<&Path>,
 ) -> Result<ExperimentRecord> {
     let data_plan = plan
         .data
@@ -180,7 +189,7 @@ pub fn run(
     }
     let mut notes = data.notes.clone();
     let (predictions, kept_bytes, predict_stats) =
-        predict_pass(plan, &data, &mut runs, &fitted, &mut notes)?;
+        predict_pass(plan, &data, &mut runs, &fitted, &mut notes, out)?;
     passes.push(pass_record("predict", None, &predict_stats));
     recorder.monitor.pass_finished(&passes[passes.len() - 1]);
     for run in &runs {
@@ -332,6 +341,7 @@ fn predict_pass(
     runs: &mut [RunRecord],
     fitted: &[Option<Fitted>],
     notes: &mut Vec<String>,
+    out: Option<&Path>,
 ) -> Result<(PredictionsFile, u64, PassStats)> {
     let k = data.classes.len();
     let mut columns: Vec<Column> = Vec::new();
@@ -389,19 +399,31 @@ fn predict_pass(
         }
     }
     header.push('\n');
-    let path = std::env::temp_dir().join(format!(
-        "bayeslab-{}-{}-{}.predictions.csv",
-        plan.name,
-        std::process::id(),
-        std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map_or(0, |d| d.as_nanos())
-    ));
+    let (path, scratch) = match out {
+        Some(out) => {
+            let scratch = Scratch::beside(out)?;
+            (scratch.path().join("predictions.csv"), Some(scratch))
+        }
+        None => (
+            std::env::temp_dir().join(format!(
+                "bayeslab-{}-{}-{}.predictions.csv",
+                plan.name,
+                std::process::id(),
+                std::time::SystemTime::now()
+                    .duration_since(std::time::UNIX_EPOCH)
+                    .map_or(0, |d| d.as_nanos())
+            )),
+            None,
+        ),
+    };
     let out_err = |e: std::io::Error| Error::Output {
         path: path.clone(),
         source: e,
     };
-    let file = PredictionsFile(Arc::new(TempPath(path.clone())));
+    let file = PredictionsFile(Arc::new(TempPath {
+        path: path.clone(),
+        _scratch: scratch,
+    }));
     let mut out = std::io::BufWriter::new(std::fs::File::create(&path).map_err(out_err)?);
     out.write_all(header.as_bytes()).map_err(out_err)?;
     let mut labels: Vec<f64> = Vec::new();

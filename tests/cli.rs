@@ -363,7 +363,9 @@ fn an_interrupted_run_leaves_the_previous_report_untouched() {
     let tmp = tempfile::tempdir().unwrap();
     let out = tmp.path().join("bc");
     std::fs::create_dir_all(&out).unwrap();
-    std::fs::write(out.join("results.json"), "previous").unwrap();
+    // a previous run's record (its first key schema_version), which a run may replace
+    let previous = "{\"schema_version\": 1, \"previous\": true}";
+    std::fs::write(out.join("results.json"), previous).unwrap();
     // A gradient-descent fit of thousands of iterations: long enough to interrupt.
     let exp = tmp.path().join("slow.toml");
     let data = root().join("datasets/breast_cancer.csv");
@@ -411,7 +413,7 @@ fn an_interrupted_run_leaves_the_previous_report_untouched() {
     assert!(!status.success(), "the run was interrupted");
     assert_eq!(
         std::fs::read_to_string(out.join("results.json")).unwrap(),
-        "previous"
+        previous
     );
     let siblings = std::fs::read_dir(tmp.path()).unwrap().count();
     assert_eq!(

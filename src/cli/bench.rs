@@ -2,7 +2,7 @@
 //! task runs in a child process of its own (`bayeslab bench --only TASK --json`), so that each
 //! peak-memory figure belongs to one measurement; with `--only`, the listed tasks run here.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
 use bayeslab::bench::{self, BenchRecord, FileSet, Settings, Task};
@@ -92,6 +92,9 @@ pub fn run(args: BenchArgs) -> Result<i32, Error> {
             });
         }
     }
+    if let Some(out) = &args.out {
+        refuse_input_as_out(out, [Some(&train), test.as_ref()].into_iter().flatten())?;
+    }
     let mut record = BenchRecord::new(&settings, &train, test.as_ref());
     let quiet = args.quiet;
     let mut progress = |m: &str| {
@@ -158,6 +161,32 @@ pub fn run(args: BenchArgs) -> Result<i32, Error> {
         print!("{}", bench::table(&record));
     }
     Ok(0)
+}
+
+/// `--out` must not name one of the data files: the record would be written over them.
+fn refuse_input_as_out<'a>(
+    out: &Path,
+    sets: impl Iterator<Item = &'a FileSet>,
+) -> Result<(), Error> {
+    let Ok(out_c) = std::fs::canonicalize(out) else {
+        return Ok(()); // a new file: nothing to lose
+    };
+    for set in sets {
+        let npy = set.npy.iter().flat_map(|(x, y, _, _)| [x, y]);
+        for input in set.parquet.iter().chain(&set.csv).chain(npy) {
+            if std::fs::canonicalize(input).is_ok_and(|c| c == out_c) {
+                return Err(flag_error(
+                    "--out",
+                    format!(
+                        "{} is a data file of this benchmark and would be overwritten by its record; \
+                         choose another --out (e.g. bench.json)",
+                        out.display()
+                    ),
+                ));
+            }
+        }
+    }
+    Ok(())
 }
 
 /// Run `task` in a child process; Err(exit code) when it failed (it printed why).

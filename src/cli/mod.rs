@@ -121,9 +121,13 @@ fn run(path: &Path, out: Option<PathBuf>, quiet: bool) -> Result<i32, Error> {
     let mut printer = progress::Printer::new(&plan.methods);
     let monitor: &mut dyn Monitor = if quiet { &mut Silent } else { &mut printer };
     let dir = out.unwrap_or_else(|| PathBuf::from("runs").join(&plan.name));
+    // Refused before the run rather than after it: --out must not hold the experiment or its
+    // data, and an existing directory must be empty or a previous output.
+    let inputs = plan_inputs(&plan);
+    output::check_out(&dir, &inputs)?;
     let (artifacts, records) = match &plan.sweep {
         None => {
-            let record = experiment::run(&plan, monitor, None)?;
+            let record = experiment::run_for(&plan, monitor, None, Some(&dir))?;
             (output::render(&record), vec![record])
         }
         Some(sweep) => {
@@ -137,7 +141,7 @@ fn run(path: &Path, out: Option<PathBuf>, quiet: bool) -> Result<i32, Error> {
                         sweep.key
                     );
                 }
-                points.push((*value, experiment::run(p, monitor, None)?));
+                points.push((*value, experiment::run_for(p, monitor, None, Some(&dir))?));
             }
             let artifacts = output::render_sweep(&plan.name, &sweep.key, &points);
             (artifacts, points.into_iter().map(|(_, r)| r).collect())
@@ -147,7 +151,11 @@ fn run(path: &Path, out: Option<PathBuf>, quiet: bool) -> Result<i32, Error> {
         (None, Some(record)) => output::streamed_files(record),
         _ => Vec::new(),
     };
-    output::write_dir_with_files(&dir, &artifacts, &files)?;
+    if std::env::var_os("BAYESLAB_FAULT").is_some_and(|v| v == "abort-before-write") {
+        // tests/output_safety.rs: a kill between the run and its output (no destructors run)
+        std::process::abort();
+    }
+    output::write_dir_with_files(&dir, &artifacts, &files, &inputs)?;
     let mut notes: Vec<&String> = records.iter().flat_map(|r| &r.dataset.notes).collect();
     notes.dedup();
     if !quiet {
@@ -169,6 +177,24 @@ fn run(path: &Path, out: Option<PathBuf>, quiet: bool) -> Result<i32, Error> {
         );
     }
     Ok(if failed.is_empty() { 0 } else { 2 })
+}
+
+/// The files `plan` reads: the experiment, its data and observation files.
+fn plan_inputs(plan: &config::Plan) -> Vec<PathBuf> {
+    let mut inputs = vec![plan.file.clone()];
+    if let Some(data) = &plan.data {
+        match &data.source {
+            config::DataSource::Single { path, .. } => inputs.push(path.clone()),
+            config::DataSource::TrainTest { train, test } => {
+                inputs.extend([train.clone(), test.clone()])
+            }
+        }
+    }
+    inputs.extend(plan.posteriors.iter().filter_map(|p| match &p.source {
+        config::PosteriorSource::Column { path, .. } => Some(path.clone()),
+        _ => None,
+    }));
+    inputs
 }
 
 fn compare(
@@ -204,6 +230,14 @@ fn compare(
 }
 
 fn tui(experiment: Option<&Path>) -> Result<i32, Error> {
+    if !bayeslab::tui::has_terminal() {
+        eprintln!(
+            "error: the workbench needs a terminal, and stdin or stdout is not one (cron, CI, \
+             a pipe, setsid); without one, run an experiment headless with \
+             `bayeslab run <experiment>`"
+        );
+        return Ok(2);
+    }
     if let Some(path) = experiment.filter(|p| !p.is_file()) {
         eprintln!(
             "error: {}: no such experiment file; try experiments/quickstart.toml",

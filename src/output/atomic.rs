@@ -6,6 +6,8 @@ use std::fs;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
+use super::guard::{check_out, check_out_locked};
+use super::siblings::{lock_parent, remove_stale, sibling};
 use super::Artifact;
 use crate::error::Error;
 
@@ -16,20 +18,12 @@ fn output_err(path: &Path) -> impl FnOnce(std::io::Error) -> Error + '_ {
     }
 }
 
-fn sibling(dir: &Path, tag: &str) -> PathBuf {
-    let name = dir.file_name().and_then(|n| n.to_str()).unwrap_or("run");
-    let nanos = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map(|d| d.subsec_nanos())
-        .unwrap_or(0);
-    dir.with_file_name(format!(".{name}.{tag}-{}-{nanos}", std::process::id()))
-}
-
 /// Write one file atomically: a hidden temporary beside it, flushed, then renamed over it.
 pub fn write_file(path: &Path, bytes: &[u8]) -> Result<(), Error> {
     if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
         fs::create_dir_all(parent).map_err(output_err(parent))?;
     }
+    remove_stale(path);
     let tmp = sibling(path, "tmp");
     let result = (|| {
         let mut f = fs::File::create(&tmp).map_err(output_err(&tmp))?;
@@ -43,21 +37,36 @@ pub fn write_file(path: &Path, bytes: &[u8]) -> Result<(), Error> {
     result
 }
 
-/// Replace directory `dir` with one holding exactly `artifacts`.
+/// Replace directory `dir` with one holding exactly `artifacts`. An existing `dir` is replaced
+/// only when it is empty or a previous bayeslab output ([`check_out`]).
 pub fn write_dir(dir: &Path, artifacts: &[Artifact]) -> Result<(), Error> {
-    write_dir_with_files(dir, artifacts, &[])
+    write_dir_with_files(dir, artifacts, &[], &[])
 }
 
-/// [`write_dir`], plus files already on disk copied in as (name in `dir`, current path): a
-/// streamed predictions.csv that was never held in memory.
+/// [`write_dir`], plus files already on disk put in as (name in `dir`, current path): a
+/// streamed predictions.csv that was never held in memory (hard-linked when it is on the same
+/// file system, as in a [`super::Scratch`], else copied). `inputs` are the files the run read,
+/// which `dir` must not hold.
 pub fn write_dir_with_files(
     dir: &Path,
     artifacts: &[Artifact],
     files: &[(String, PathBuf)],
+    inputs: &[PathBuf],
 ) -> Result<(), Error> {
     if let Some(parent) = dir.parent().filter(|p| !p.as_os_str().is_empty()) {
         fs::create_dir_all(parent).map_err(output_err(parent))?;
     }
+    let resolved;
+    let dir = if dir.file_name().is_none() {
+        // ".", "..", "a/..": the directory's own name is needed for its siblings
+        resolved = fs::canonicalize(dir).map_err(output_err(dir))?;
+        resolved.as_path()
+    } else {
+        dir
+    };
+    // before any work, so that a refusal costs nothing; repeated under the lock in the swap
+    check_out(dir, inputs)?;
+    remove_stale(dir);
     let tmp = sibling(dir, "tmp");
     let result = (|| {
         fs::create_dir(&tmp).map_err(output_err(&tmp))?;
@@ -72,12 +81,14 @@ pub fn write_dir_with_files(
         }
         for (name, from) in files {
             let path = tmp.join(name);
-            fs::copy(from, &path).map_err(output_err(&path))?;
+            if fs::hard_link(from, &path).is_err() {
+                fs::copy(from, &path).map_err(output_err(&path))?;
+            }
             fs::File::open(&path)
                 .and_then(|f| f.sync_all())
                 .map_err(output_err(&path))?;
         }
-        swap_into_place(&tmp, dir)
+        swap_into_place(&tmp, dir, inputs)
     })();
     if result.is_err() {
         let _ = fs::remove_dir_all(&tmp);
@@ -85,25 +96,29 @@ pub fn write_dir_with_files(
     result
 }
 
-fn swap_into_place(tmp: &Path, dir: &Path) -> Result<(), Error> {
-    if dir.exists() {
-        if !dir.is_dir() {
-            return Err(Error::Output {
-                path: dir.to_path_buf(),
-                source: std::io::Error::other(
-                    "exists and is not a directory; choose another --out",
-                ),
-            });
+/// Rename the finished `tmp` to `dir`, moving a replaceable `dir` aside first; under a lock on
+/// their folder, so that concurrent writers of `dir` take turns.
+fn swap_into_place(tmp: &Path, dir: &Path, inputs: &[PathBuf]) -> Result<(), Error> {
+    let lock = lock_parent(dir)?;
+    check_out_locked(dir, inputs)?;
+    let old = match fs::symlink_metadata(dir) {
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
+        Err(e) => return Err(output_err(dir)(e)),
+        Ok(_) => {
+            let old = sibling(dir, "old");
+            fs::rename(dir, &old).map_err(output_err(dir))?;
+            Some(old)
         }
-        let old = sibling(dir, "old");
-        fs::rename(dir, &old).map_err(output_err(dir))?;
-        if let Err(e) = fs::rename(tmp, dir) {
-            let _ = fs::rename(&old, dir);
-            return Err(output_err(dir)(e));
+    };
+    if let Err(e) = fs::rename(tmp, dir) {
+        if let Some(old) = &old {
+            let _ = fs::rename(old, dir);
         }
+        return Err(output_err(dir)(e));
+    }
+    drop(lock);
+    if let Some(old) = old {
         let _ = fs::remove_dir_all(&old);
-    } else {
-        fs::rename(tmp, dir).map_err(output_err(dir))?;
     }
     Ok(())
 }
@@ -126,6 +141,7 @@ mod tests {
         write_dir(
             &dir,
             &[
+                art("results.json", "{\"schema_version\": 1}"),
                 art("a.txt", "1"),
                 art("b.txt", "2"),
                 art("plots/p.svg", "<svg/>"),
@@ -137,6 +153,9 @@ mod tests {
             "<svg/>"
         );
         write_dir(&dir, &[art("a.txt", "3")]).unwrap();
+        // the directory is now no bayeslab output: it stays
+        let refused = write_dir(&dir, &[art("a.txt", "4")]).unwrap_err();
+        assert!(refused.to_string().contains("not a bayeslab output"));
         assert_eq!(fs::read_to_string(dir.join("a.txt")).unwrap(), "3");
         assert!(
             !dir.join("b.txt").exists(),
@@ -153,7 +172,8 @@ mod tests {
     fn a_failed_write_keeps_the_previous_directory() {
         let root = tempfile::tempdir().unwrap();
         let dir = root.path().join("exp");
-        write_dir(&dir, &[art("a.txt", "old")]).unwrap();
+        let marker = art("results.json", "{\"schema_version\": 1}");
+        write_dir(&dir, &[marker.clone(), art("a.txt", "old")]).unwrap();
         // A file name that cannot be created (it contains NUL) fails mid-way.
         let err = write_dir(
             &dir,
@@ -165,6 +185,29 @@ mod tests {
         );
         assert!(err.is_err());
         assert_eq!(fs::read_to_string(dir.join("a.txt")).unwrap(), "old");
+        assert_eq!(fs::read_dir(root.path()).unwrap().count(), 1);
+    }
+
+    #[test]
+    fn writers_racing_for_one_directory_all_succeed() {
+        let root = tempfile::tempdir().unwrap();
+        let dir = root.path().join("exp");
+        write_dir(&dir, &[art("results.json", "{\"schema_version\": 1}")]).unwrap();
+        let threads: Vec<_> = (0..3)
+            .map(|t| {
+                let dir = dir.clone();
+                std::thread::spawn(move || {
+                    for i in 0..100 {
+                        let text = format!("{{\"schema_version\": 1, \"t\": \"{t}-{i}\"}}");
+                        write_dir(&dir, &[art("results.json", &text)]).unwrap();
+                    }
+                })
+            })
+            .collect();
+        for t in threads {
+            t.join().unwrap();
+        }
+        assert!(dir.join("results.json").is_file());
         assert_eq!(fs::read_dir(root.path()).unwrap().count(), 1);
     }
 }

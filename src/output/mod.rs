@@ -3,16 +3,20 @@
 
 mod atomic;
 mod csv;
+mod guard;
 pub mod html;
 mod lab_markdown;
 pub mod markdown;
 pub mod plots;
+mod siblings;
 mod sweep;
 pub mod tables;
 
 pub use sweep::{point_dir, render_sweep};
 
 pub use atomic::{write_dir, write_dir_with_files, write_file};
+pub use guard::check_out;
+pub use siblings::Scratch;
 
 use crate::record::ExperimentRecord;
 
@@ -85,6 +89,15 @@ pub fn streamed_files(record: &ExperimentRecord) -> Vec<(String, std::path::Path
         .collect()
 }
 
+/// The files `record` was made from (the experiment file, its data and observation files),
+/// which an output directory must not hold.
+pub fn inputs(record: &ExperimentRecord) -> Vec<std::path::PathBuf> {
+    std::iter::once(&record.experiment.file)
+        .chain(record.provenance.data_sha256.keys())
+        .map(std::path::PathBuf::from)
+        .collect()
+}
+
 /// Render `record` and replace `dir` with its files; returns how many were written.
 pub fn write_record(
     dir: &std::path::Path,
@@ -92,6 +105,6 @@ pub fn write_record(
 ) -> Result<usize, crate::Error> {
     let artifacts = render(record);
     let files = streamed_files(record);
-    write_dir_with_files(dir, &artifacts, &files)?;
+    write_dir_with_files(dir, &artifacts, &files, &inputs(record))?;
     Ok(artifacts.len() + files.len())
 }

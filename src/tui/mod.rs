@@ -33,8 +33,21 @@ use worker::Worker;
 /// How long the input thread waits for a key before sending a tick.
 pub const TICK: Duration = Duration::from_millis(100);
 
+/// Whether stdin and stdout are both a terminal, which the workbench draws on and reads keys
+/// from (`ratatui::init` panics without one).
+pub fn has_terminal() -> bool {
+    use std::io::IsTerminal;
+    std::io::stdin().is_terminal() && std::io::stdout().is_terminal()
+}
+
 /// Open the workbench on `experiments/` (relative to the working directory) plus `extra`.
+/// Without a terminal ([`has_terminal`]) it returns an error instead of drawing.
 pub fn run(extra: Option<&Path>) -> std::io::Result<()> {
+    if !has_terminal() {
+        return Err(std::io::Error::other(
+            "stdin or stdout is not a terminal; use `bayeslab run <experiment>`",
+        ));
+    }
     let app = App::new(catalog::Catalog::discover(Path::new("experiments"), extra));
     let mut terminal = ratatui::init();
     let result = event_loop(&mut terminal, app);

@@ -139,7 +139,9 @@ fn work(job: u64, plan: &Plan, tx: &Sender<Event>, cancel: &AtomicBool) {
         tx,
         traced: Vec::new(),
     };
-    let result = experiment::run(plan, &mut channel, Some(cancel));
+    // A streamed run's predictions wait beside runs/<name>/, where the export (e) puts them.
+    let out = std::path::Path::new("runs").join(&plan.name);
+    let result = experiment::run_for(plan, &mut channel, Some(cancel), Some(&out));
     let event = match result {
         Ok(record) => Event::Finished {
             job,
