@@ -1,6 +1,7 @@
 //! `[[method]]` keys that only some kinds use: which kinds use each key, and their validated
 //! values with defaults.
 
+use super::limits;
 use super::plan::Ctx;
 use super::raw::RawMethod;
 use crate::error::Result;
@@ -223,6 +224,24 @@ pub(super) fn method_options(
         }
         other => other,
     };
+    let chains = raw.chains.unwrap_or(d.chains as u64);
+    let chains = ctx.bounded(&format!("{at} chains"), chains, 2, limits::chains())?;
+    let draws = raw.draws.unwrap_or(d.draws as u64);
+    let draws = ctx.bounded(
+        &format!("{at} draws"),
+        draws,
+        4,
+        limits::draws(chains as u64),
+    )?;
+    let burn_in = ctx.count(
+        &format!("{at} burn_in"),
+        raw.burn_in.unwrap_or(d.burn_in as u64),
+        0,
+    )?;
+    let thin = ctx.count(&format!("{at} thin"), raw.thin.unwrap_or(d.thin as u64), 1)?;
+    if applies("draws", kind) {
+        ctx.sweeps(&at, burn_in as u64, draws as u64, thin as u64)?;
+    }
     Ok(MethodOptions {
         noise: pos("noise", raw.noise, d.noise)?,
         damping,
@@ -238,21 +257,9 @@ pub(super) fn method_options(
         a: pos("a", raw.a, d.a)?,
         b: pos("b", raw.b, d.b)?,
         binarize,
-        chains: ctx.count(
-            &format!("{at} chains"),
-            raw.chains.unwrap_or(d.chains as u64),
-            2,
-        )?,
-        draws: ctx.count(
-            &format!("{at} draws"),
-            raw.draws.unwrap_or(d.draws as u64),
-            4,
-        )?,
-        burn_in: ctx.count(
-            &format!("{at} burn_in"),
-            raw.burn_in.unwrap_or(d.burn_in as u64),
-            0,
-        )?,
-        thin: ctx.count(&format!("{at} thin"), raw.thin.unwrap_or(d.thin as u64), 1)?,
+        chains,
+        draws,
+        burn_in,
+        thin,
     })
 }

@@ -5,6 +5,7 @@ use std::path::{Path, PathBuf};
 
 use super::features::feature_map;
 pub use super::features::{Centres, FeatureMap};
+use super::limits;
 use super::method_options::method_options;
 pub use super::method_options::{ClassPrior, MethodOptions, EP_MAX_ITER, EP_TOLERANCE};
 use super::posterior::PosteriorPlan;
@@ -260,7 +261,12 @@ impl Plan {
             .evaluation
             .calibration_bins
             .unwrap_or(DEFAULT_BINS as u64);
-        let calibration_bins = ctx.count("[evaluation] calibration_bins", bins, 1)?;
+        let calibration_bins = ctx.bounded(
+            "[evaluation] calibration_bins",
+            bins,
+            1,
+            limits::calibration_bins(),
+        )?;
         let binning = match raw.evaluation.calibration_binning.as_deref() {
             None => Binning::default(),
             Some(b) => Binning::parse(b).ok_or_else(|| {
@@ -270,14 +276,15 @@ impl Plan {
                 ))
             })?,
         };
-        let resamples = ctx.count(
+        let resamples = ctx.bounded(
             "[evaluation] resamples",
             raw.evaluation.resamples.unwrap_or(DEFAULT_RESAMPLES as u64),
             1,
+            limits::resamples(),
         )?;
         let khat_draws = match raw.evaluation.khat_draws {
             None => None,
-            Some(v) => Some(ctx.count("[evaluation] khat_draws", v, 0)?),
+            Some(v) => Some(ctx.bounded("[evaluation] khat_draws", v, 0, limits::khat_draws())?),
         };
         if let Some(k @ 1..100) = khat_draws {
             return Err(ctx.err(format!(
@@ -590,10 +597,11 @@ fn method_plan(ctx: &Ctx<'_>, index: usize, raw: RawMethod) -> Result<MethodPlan
         false,
     )?;
     let options = method_options(ctx, &at, kind, &raw)?;
-    let mc_samples = ctx.count(
+    let mc_samples = ctx.bounded(
         &format!("{at} mc_samples"),
         raw.mc_samples.unwrap_or(DEFAULT_MC_SAMPLES as u64),
         1,
+        limits::mc_samples(),
     )?;
     let quadrature_nodes = ctx.count(
         &format!("{at} quadrature_nodes"),

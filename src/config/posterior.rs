@@ -6,6 +6,7 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
+use super::limits::{gini_draws, Bound};
 use super::suggest::did_you_mean;
 use crate::error::{Error, Result};
 
@@ -278,6 +279,17 @@ impl At<'_> {
         Ok(v)
     }
 
+    /// `v` unless it passes `bound` (see [`super::limits`]).
+    fn within(&self, key: &str, v: Option<u64>, bound: Bound) -> Result<Option<u64>> {
+        match v {
+            Some(v) if v > bound.max => Err(self.err(format!(
+                "{key} = {v}: too large; at most {}, as {}",
+                bound.max, bound.why
+            ))),
+            _ => Ok(v),
+        }
+    }
+
     fn count(&self, key: &str, v: Option<u64>, default: usize, min: usize) -> Result<usize> {
         let v = v.map_or(Ok(default), |v| {
             usize::try_from(v).map_err(|_| self.err(format!("{key} = {v}: too large")))
@@ -416,7 +428,12 @@ fn plan(file: &Path, dir: &Path, index: usize, r: RawPosterior) -> Result<Poster
             t_df,
         },
         "lognormal-gini" => PosteriorKind::LognormalGini {
-            draws: at.count("draws", r.draws, DEFAULT_DRAWS, 2)?,
+            draws: at.count(
+                "draws",
+                at.within("draws", r.draws, gini_draws())?,
+                DEFAULT_DRAWS,
+                2,
+            )?,
         },
         _ => PosteriorKind::MixtureLaplace {
             scale: at.positive("scale", r.scale, DEFAULT_SCALE)?,
