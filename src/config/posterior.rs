@@ -22,6 +22,9 @@ pub const DEFAULT_STARTS: usize = 20;
 
 #[derive(Debug, Clone, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
+#[serde(
+    expecting = "a [[posterior]] table, e.g.\n[[posterior]]\nkind = \"gamma-poisson\"\ncounts = [3, 1, 4]"
+)]
 pub struct RawPosterior {
     pub kind: String,
     pub id: Option<String>,
@@ -47,6 +50,7 @@ pub struct RawPosterior {
 /// `data = { path = "...", column = "..." }`, the path relative to the experiment file.
 #[derive(Debug, Clone, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
+#[serde(expecting = "a data column such as data = { path = \"incomes.csv\", column = \"income\" }")]
 pub struct RawColumn {
     pub path: String,
     pub column: String,
@@ -55,6 +59,9 @@ pub struct RawColumn {
 /// One entry of `subset = [5, 20, "all"]`.
 #[derive(Debug, Clone, Deserialize, Serialize)]
 #[serde(untagged)]
+#[serde(
+    expecting = "subset entries are sizes such as 5 or the word \"all\", e.g. subset = [5, 20, \"all\"]"
+)]
 pub enum RawSubset {
     Size(i64),
     Word(String),
