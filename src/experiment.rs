@@ -304,9 +304,10 @@ fn run_method(
         if !finite {
             record.error = Some(format!(
                 "{}: predictive \"{}\" produced non-finite probabilities; the fit is numerically degenerate \
-                 (try a larger [prior] precision or fewer features)",
+                 ({})",
                 method.id,
-                kind.name()
+                kind.name(),
+                crate::config::plan::degenerate_fit_advice(method.kind)
             ));
             record.predictives.clear();
             return Ok(record);

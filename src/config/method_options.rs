@@ -92,6 +92,25 @@ impl ClassPrior {
     }
 }
 
+/// The advice for a fit that came out numerically degenerate: the keys that set `kind`'s prior
+/// (the generative kinds ignore `[prior] precision`).
+pub fn degenerate_fit_advice(kind: MethodKind) -> &'static str {
+    use MethodKind::*;
+    match kind {
+        GaussianGenerative => {
+            "try a larger psi0 (the prior scale of each class covariance), [data] standardize = true or fewer features"
+        }
+        GaussianNaiveBayes => {
+            "try a larger beta0 (the prior scale of each feature variance), [data] standardize = true or fewer features"
+        }
+        BernoulliNaiveBayes => {
+            "try larger a and b (the Beta prior of each feature probability) or fewer features"
+        }
+        LogisticMle => "try kind = \"logistic-map\" (a Gaussian prior) or fewer features",
+        _ => "try a larger [prior] precision or fewer features",
+    }
+}
+
 /// The keys of `[[method]]` that only some kinds use.
 pub(super) fn applies(key: &str, kind: MethodKind) -> bool {
     use MethodKind::*;

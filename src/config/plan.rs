@@ -7,7 +7,9 @@ use super::features::feature_map;
 pub use super::features::{Centres, FeatureMap};
 use super::limits;
 use super::method_options::method_options;
-pub use super::method_options::{ClassPrior, MethodOptions, EP_MAX_ITER, EP_TOLERANCE};
+pub use super::method_options::{
+    degenerate_fit_advice, ClassPrior, MethodOptions, EP_MAX_ITER, EP_TOLERANCE,
+};
 use super::posterior::PosteriorPlan;
 use super::raw::{RawExperiment, RawMethod, RawSplit};
 pub use super::streaming::{Streaming, DEFAULT_CHUNK_ROWS};
