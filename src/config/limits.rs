@@ -1,4 +1,5 @@
-//! Upper bounds on the count keys. A count is refused, naming the key, its value and the largest
+//! Upper bounds on the count keys, and the ranges of the scale keys ([`NOISE_RANGE`],
+//! [`WIDTH_RANGE`]). A count is refused, naming the key, its value and the largest
 //! value this machine can run, when what it allocates (bytes per unit, from the code that uses it)
 //! would pass [`MEMORY_BUDGET_BYTES`], when it would start more threads than [`MAX_CHAINS`], or
 //! when a product of counts would pass [`MAX_SWEEPS`] — so no product of user numbers overflows.
@@ -124,7 +125,29 @@ pub fn chunk_rows() -> Bound {
     }
 }
 
+/// EP/ADF/Gibbs probit `noise` beta, in the units of the activation w^T x (about 1 on
+/// standardised features): below 1e-6 the probit is a step and EP's sites overflow (pima fails
+/// at 1e-8), above 1e6 the likelihood is flat to within 1e-6 and the posterior is the prior
+/// (beta^2 overflows past 1e154).
+pub const NOISE_RANGE: (f64, f64) = (1e-6, 1e6);
+
+/// RBF `width`, in the design's units (standard deviations under standardize = true): below
+/// 1e-6 every column is 0 off its own centre (2 width^2 underflows to 0 by 1e-162 and the map
+/// divides 0 by 0), above 1e6 every column is 1 to within 1e-12.
+pub const WIDTH_RANGE: (f64, f64) = (1e-6, 1e6);
+
 impl Ctx<'_> {
+    /// `v` when it lies in `range`; otherwise the key, the value, the range and `why`.
+    pub(super) fn in_range(&self, key: &str, v: f64, range: (f64, f64), why: &str) -> Result<f64> {
+        let (lo, hi) = range;
+        if !(lo..=hi).contains(&v) {
+            return Err(self.err(format!(
+                "{key} = {v:e}: must be between {lo:e} and {hi:e}; {why}"
+            )));
+        }
+        Ok(v)
+    }
+
     /// `v` when `min <= v <= bound.max`; otherwise the key, the value and the limit.
     pub(super) fn bounded(&self, key: &str, v: u64, min: u64, bound: Bound) -> Result<usize> {
         if v > bound.max {
@@ -152,6 +175,20 @@ impl Ctx<'_> {
             }
         }
     }
+}
+
+/// The RBF width checked against [`WIDTH_RANGE`].
+pub(super) fn feature_map(ctx: &Ctx<'_>, map: super::FeatureMap) -> Result<super::FeatureMap> {
+    if let super::FeatureMap::Rbf { width, .. } = map {
+        ctx.in_range(
+            "[features] width",
+            width,
+            WIDTH_RANGE,
+            "it is in the design's units (standard deviations with [data] standardize = true); below the range \
+             every column is 0 off its own centre, above it every column is 1",
+        )?;
+    }
+    Ok(map)
 }
 
 #[cfg(test)]

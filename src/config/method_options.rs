@@ -262,7 +262,13 @@ pub(super) fn method_options(
         ctx.sweeps(&at, burn_in as u64, draws as u64, thin as u64)?;
     }
     Ok(MethodOptions {
-        noise: pos("noise", raw.noise, d.noise)?,
+        noise: ctx.in_range(
+            &format!("{at} noise"),
+            pos("noise", raw.noise, d.noise)?,
+            limits::NOISE_RANGE,
+            "beta is in the units of the activation w^T x (about 1 on standardised features); below the range \
+             the probit is a step and the updates overflow, above it the likelihood is flat",
+        )?,
         damping,
         reference_class: raw.reference_class.unwrap_or(false),
         shared_covariance: raw.shared_covariance.unwrap_or(false),
