@@ -117,6 +117,19 @@ fn sweeps() -> Bound {
     }
 }
 
+/// Starts of mixture-laplace's mode search: each is a Newton search of its own, run one after
+/// another; 10,000 (500 times the default) cover any posterior with a handful of modes.
+pub const MAX_STARTS: u64 = 10_000;
+
+/// mixture-laplace `starts`.
+pub fn starts() -> Bound {
+    Bound {
+        max: MAX_STARTS,
+        why: "each start is a Newton search of its own, run one after another (20 by default)"
+            .into(),
+    }
+}
+
 /// `[data] chunk_rows`.
 pub fn chunk_rows() -> Bound {
     Bound {
@@ -175,6 +188,46 @@ impl Ctx<'_> {
             }
         }
     }
+}
+
+/// The bounds that depend on the data, once its `design` columns are known: k-hat holds a
+/// D x S matrix of draws (plus three numbers per draw) and each Gibbs chain keeps D weights per
+/// draw. Only keys the experiment sets are checked (k-hat's default scales with the data).
+pub fn check_design(plan: &super::Plan, design: usize) -> Result<()> {
+    let d = design.max(1) as u64;
+    let too_large = |key: String, v: usize, max: u64, why: String| {
+        Err(crate::error::Error::config(
+            &plan.file,
+            format!(
+                "{key} = {v}: too large for the {design} design columns; at most {max}, as {why} \
+                 within the memory budget of {} MiB",
+                budget_mib()
+            ),
+        ))
+    };
+    if let Some(s) = plan.evaluation.khat_draws {
+        let bytes = 8 * (d + 3);
+        let max = MEMORY_BUDGET_BYTES / bytes;
+        if s as u64 > max {
+            let why =
+                format!("k-hat holds {d} weights and 3 more numbers per draw ({bytes} bytes)");
+            return too_large("[evaluation] khat_draws".into(), s, max, why);
+        }
+    }
+    for (i, m) in plan.methods.iter().enumerate() {
+        let Some(s) = m.schedule() else { continue };
+        let bytes = 8 * d * s.chains as u64;
+        let max = MEMORY_BUDGET_BYTES / bytes;
+        if s.draws as u64 > max {
+            let key = format!("[[method]] #{} (id \"{}\") draws", i + 1, m.id);
+            let why = format!(
+                "each of the {} chains keeps {d} weights per draw ({bytes} bytes a draw in all)",
+                s.chains
+            );
+            return too_large(key, s.draws, max, why);
+        }
+    }
+    Ok(())
 }
 
 /// The RBF width checked against [`WIDTH_RANGE`].

@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
-use super::limits::{gini_draws, Bound};
+use super::limits::{gini_draws, starts, Bound};
 use super::suggest::did_you_mean;
 use crate::error::{Error, Result};
 
@@ -446,7 +446,12 @@ fn plan(file: &Path, dir: &Path, index: usize, r: RawPosterior) -> Result<Poster
             scale: at.positive("scale", r.scale, DEFAULT_SCALE)?,
             prior_mean: at.finite("prior_mean", r.prior_mean, DEFAULT_PRIOR_MEAN)?,
             prior_sd: at.positive("prior_sd", r.prior_sd, DEFAULT_PRIOR_SD)?,
-            starts: at.count("starts", r.starts, DEFAULT_STARTS, 1)?,
+            starts: at.count(
+                "starts",
+                at.within("starts", r.starts, starts())?,
+                DEFAULT_STARTS,
+                1,
+            )?,
         },
     };
     Ok(PosteriorPlan {
