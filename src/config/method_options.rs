@@ -259,7 +259,7 @@ pub(super) fn method_options(
     )?;
     let thin = ctx.count(&format!("{at} thin"), raw.thin.unwrap_or(d.thin as u64), 1)?;
     if applies("draws", kind) {
-        ctx.sweeps(&at, burn_in as u64, draws as u64, thin as u64)?;
+        ctx.sweeps(at, burn_in as u64, draws as u64, thin as u64)?;
     }
     Ok(MethodOptions {
         noise: ctx.in_range(
