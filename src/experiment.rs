@@ -149,7 +149,7 @@ pub fn run_on(
     monitor: &mut dyn Monitor,
     cancel: Option<&AtomicBool>,
 ) -> Result<ExperimentRecord> {
-    crate::config::limits::check_design(plan, dataset.columns.len())?;
+    crate::config::limits::check_design(plan, dataset.columns.len(), dataset.test.rows())?;
     let mut recorder = Recorder {
         rows: Vec::new(),
         monitor,

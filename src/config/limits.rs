@@ -190,10 +190,29 @@ impl Ctx<'_> {
     }
 }
 
-/// The bounds that depend on the data, once its `design` columns are known: k-hat holds a
-/// D x S matrix of draws (plus three numbers per draw) and each Gibbs chain keeps D weights per
-/// draw. Only keys the experiment sets are checked (k-hat's default scales with the data).
-pub fn check_design(plan: &super::Plan, design: usize) -> Result<()> {
+/// Steps of the ECE bootstrap: each of `resamples` draws every test row and fills every bin,
+/// and 10^10 steps take minutes on one core.
+pub const BOOTSTRAP_STEPS: u64 = 10_000_000_000;
+
+/// The bounds that depend on the data, once its `design` columns and `test_rows` are known:
+/// k-hat holds a D x S matrix of draws (plus three numbers per draw), each Gibbs chain keeps D
+/// weights per draw, and the bootstrap takes resamples x (test rows + bins) steps. Only keys
+/// the experiment sets are checked (k-hat's default scales with the data).
+pub fn check_design(plan: &super::Plan, design: usize, test_rows: usize) -> Result<()> {
+    let e = &plan.evaluation;
+    let per_resample = (test_rows + e.calibration_bins) as u64;
+    let max = BOOTSTRAP_STEPS / per_resample.max(1);
+    if e.resamples as u64 > max {
+        return Err(crate::error::Error::config(
+            &plan.file,
+            format!(
+                "[evaluation] resamples = {}: too many for {test_rows} test rows and {} calibration bins; at most {max}, \
+                 as each resample draws every test row and fills every bin, {BOOTSTRAP_STEPS} steps in all at most \
+                 (minutes on one core); lower resamples or calibration_bins",
+                e.resamples, e.calibration_bins
+            ),
+        ));
+    }
     let d = design.max(1) as u64;
     let too_large = |key: String, v: usize, max: u64, why: String| {
         Err(crate::error::Error::config(
