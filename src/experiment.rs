@@ -166,6 +166,7 @@ pub fn run_on(
     monitor: &mut dyn Monitor,
     cancel: Option<&AtomicBool>,
 ) -> Result<ExperimentRecord> {
+    crate::config::limits::check_design(plan, dataset.columns.len(), dataset.test.rows())?;
     let mut recorder = Recorder {
         rows: Vec::new(),
         monitor,
@@ -321,9 +322,10 @@ fn run_method(
         if !finite {
             record.error = Some(format!(
                 "{}: predictive \"{}\" produced non-finite probabilities; the fit is numerically degenerate \
-                 (try a larger [prior] precision or fewer features)",
+                 ({})",
                 method.id,
-                kind.name()
+                kind.name(),
+                crate::config::plan::degenerate_fit_advice(method.kind)
             ));
             record.predictives.clear();
             return Ok(record);

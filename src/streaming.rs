@@ -143,6 +143,7 @@ pub fn run(
         .as_ref()
         .expect("the caller checked that the experiment has data");
     let data = StreamedData::open(data_plan)?;
+    crate::config::limits::check_design(plan, data.columns.len(), data.rows_test)?;
     let mut passes: Vec<PassRecord> = data
         .preparation
         .iter()

@@ -282,3 +282,56 @@ fn bad_arguments_end_with_exit_code_2_and_say_what_to_do() {
         "nothing written"
     );
 }
+
+/// Sizes the machine cannot write are refused with the option, its value and the largest that
+/// works (exit 2), not a multiplication overflow or an endless write: u64::MAX features, 2^62
+/// rows of 4 features (2^62 x 40 bytes, far past the 1 PiB a part may take), and chunks of
+/// 10^8 rows of 1,000 features (800 GB against the 512 MiB budget; a --chunk-rows above --rows
+/// is harmless, as a chunk never holds more rows than the part).
+#[test]
+fn sizes_beyond_the_machine_are_refused_with_the_option_and_the_largest_value() {
+    let dir = tempfile::tempdir().unwrap();
+    let max = u64::MAX.to_string();
+    let cases: [(&[&str], &str); 3] = [
+        (
+            &["--rows", "10", "--features", &max],
+            "--features 18446744073709551615 is too large; at most 4194304",
+        ),
+        (
+            &["--rows", "4611686018427387904", "--features", "4"],
+            // floor(2^50 / (8 x 5))
+            "--rows 4611686018427387904 is too large; at most 28147497671065",
+        ),
+        (
+            &[
+                "--rows",
+                "100000000",
+                "--features",
+                "1000",
+                "--chunk-rows",
+                "1099511627776",
+            ],
+            // floor(512 MiB / (8 x 1000))
+            "--chunk-rows 1099511627776 is too large; at most 67108",
+        ),
+    ];
+    for (args, expect) in cases {
+        let output = Command::new(env!("CARGO_BIN_EXE_bayeslab"))
+            .arg("synth")
+            .args(args)
+            .arg("--out")
+            .arg(dir.path().join("train.parquet"))
+            .arg("--quiet")
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(2), "{args:?}: {stderr}");
+        assert!(stderr.contains(expect), "{args:?}: {stderr}");
+        assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
+    }
+    assert_eq!(
+        std::fs::read_dir(dir.path()).unwrap().count(),
+        0,
+        "nothing written"
+    );
+}

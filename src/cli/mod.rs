@@ -260,6 +260,7 @@ fn check(path: &Path) -> Result<i32, Error> {
         if data.streaming.is_some() {
             // One statistics pass in chunks, with the memory budget checked first.
             let d = bayeslab::data::StreamedData::open(data)?;
+            config::limits::check_design(&plan, d.columns.len(), d.rows_test)?;
             println!(
                 "{}: ok — {} method(s), streamed in chunks of {} rows; {} training and {} test rows, {} design columns",
                 path.display(),
@@ -274,6 +275,7 @@ fn check(path: &Path) -> Result<i32, Error> {
             }
         } else {
             let data = bayeslab::data::load(data)?;
+            config::limits::check_design(&plan, data.columns.len(), data.test.rows())?;
             println!(
                 "{}: ok — {} method(s); {} training and {} test rows, {} design columns",
                 path.display(),

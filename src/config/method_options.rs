@@ -1,6 +1,7 @@
 //! `[[method]]` keys that only some kinds use: which kinds use each key, and their validated
 //! values with defaults.
 
+use super::limits;
 use super::plan::Ctx;
 use super::raw::RawMethod;
 use crate::error::Result;
@@ -88,6 +89,25 @@ impl ClassPrior {
                 v.len()
             )),
         }
+    }
+}
+
+/// The advice for a fit that came out numerically degenerate: the keys that set `kind`'s prior
+/// (the generative kinds ignore `[prior] precision`).
+pub fn degenerate_fit_advice(kind: MethodKind) -> &'static str {
+    use MethodKind::*;
+    match kind {
+        GaussianGenerative => {
+            "try a larger psi0 (the prior scale of each class covariance), [data] standardize = true or fewer features"
+        }
+        GaussianNaiveBayes => {
+            "try a larger beta0 (the prior scale of each feature variance), [data] standardize = true or fewer features"
+        }
+        BernoulliNaiveBayes => {
+            "try larger a and b (the Beta prior of each feature probability) or fewer features"
+        }
+        LogisticMle => "try kind = \"logistic-map\" (a Gaussian prior) or fewer features",
+        _ => "try a larger [prior] precision or fewer features",
     }
 }
 
@@ -223,8 +243,32 @@ pub(super) fn method_options(
         }
         other => other,
     };
+    let chains = raw.chains.unwrap_or(d.chains as u64);
+    let chains = ctx.bounded(&format!("{at} chains"), chains, 2, limits::chains())?;
+    let draws = raw.draws.unwrap_or(d.draws as u64);
+    let draws = ctx.bounded(
+        &format!("{at} draws"),
+        draws,
+        4,
+        limits::draws(chains as u64),
+    )?;
+    let burn_in = ctx.count(
+        &format!("{at} burn_in"),
+        raw.burn_in.unwrap_or(d.burn_in as u64),
+        0,
+    )?;
+    let thin = ctx.count(&format!("{at} thin"), raw.thin.unwrap_or(d.thin as u64), 1)?;
+    if applies("draws", kind) {
+        ctx.sweeps(at, burn_in as u64, draws as u64, thin as u64)?;
+    }
     Ok(MethodOptions {
-        noise: pos("noise", raw.noise, d.noise)?,
+        noise: ctx.in_range(
+            &format!("{at} noise"),
+            pos("noise", raw.noise, d.noise)?,
+            limits::NOISE_RANGE,
+            "beta is in the units of the activation w^T x (about 1 on standardised features); below the range \
+             the probit is a step and the updates overflow, above it the likelihood is flat",
+        )?,
         damping,
         reference_class: raw.reference_class.unwrap_or(false),
         shared_covariance: raw.shared_covariance.unwrap_or(false),
@@ -238,21 +282,9 @@ pub(super) fn method_options(
         a: pos("a", raw.a, d.a)?,
         b: pos("b", raw.b, d.b)?,
         binarize,
-        chains: ctx.count(
-            &format!("{at} chains"),
-            raw.chains.unwrap_or(d.chains as u64),
-            2,
-        )?,
-        draws: ctx.count(
-            &format!("{at} draws"),
-            raw.draws.unwrap_or(d.draws as u64),
-            4,
-        )?,
-        burn_in: ctx.count(
-            &format!("{at} burn_in"),
-            raw.burn_in.unwrap_or(d.burn_in as u64),
-            0,
-        )?,
-        thin: ctx.count(&format!("{at} thin"), raw.thin.unwrap_or(d.thin as u64), 1)?,
+        chains,
+        draws,
+        burn_in,
+        thin,
     })
 }

@@ -2,6 +2,7 @@
 //! [`Plan`] ([`plan`]). Errors name the file, the key and the fix.
 
 mod features;
+pub mod limits;
 mod method_options;
 pub mod plan;
 pub mod posterior;

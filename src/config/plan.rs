@@ -5,8 +5,11 @@ use std::path::{Path, PathBuf};
 
 use super::features::feature_map;
 pub use super::features::{Centres, FeatureMap};
+use super::limits;
 use super::method_options::method_options;
-pub use super::method_options::{ClassPrior, MethodOptions, EP_MAX_ITER, EP_TOLERANCE};
+pub use super::method_options::{
+    degenerate_fit_advice, ClassPrior, MethodOptions, EP_MAX_ITER, EP_TOLERANCE,
+};
 use super::posterior::PosteriorPlan;
 use super::raw::{RawExperiment, RawMethod, RawSplit};
 pub use super::streaming::{Streaming, DEFAULT_CHUNK_ROWS};
@@ -222,7 +225,7 @@ impl Plan {
         };
         if let Some(f) = raw.features {
             match data.as_mut() {
-                Some(d) => d.feature_map = feature_map(&ctx, f)?,
+                Some(d) => d.feature_map = limits::feature_map(&ctx, feature_map(&ctx, f)?)?,
                 None => return Err(ctx.err("[features] maps the columns of [data]: add a [data] table or remove [features]")),
             }
         }
@@ -260,7 +263,12 @@ impl Plan {
             .evaluation
             .calibration_bins
             .unwrap_or(DEFAULT_BINS as u64);
-        let calibration_bins = ctx.count("[evaluation] calibration_bins", bins, 1)?;
+        let calibration_bins = ctx.bounded(
+            "[evaluation] calibration_bins",
+            bins,
+            1,
+            limits::calibration_bins(),
+        )?;
         let binning = match raw.evaluation.calibration_binning.as_deref() {
             None => Binning::default(),
             Some(b) => Binning::parse(b).ok_or_else(|| {
@@ -270,14 +278,15 @@ impl Plan {
                 ))
             })?,
         };
-        let resamples = ctx.count(
+        let resamples = ctx.bounded(
             "[evaluation] resamples",
             raw.evaluation.resamples.unwrap_or(DEFAULT_RESAMPLES as u64),
             1,
+            limits::resamples(),
         )?;
         let khat_draws = match raw.evaluation.khat_draws {
             None => None,
-            Some(v) => Some(ctx.count("[evaluation] khat_draws", v, 0)?),
+            Some(v) => Some(ctx.bounded("[evaluation] khat_draws", v, 0, limits::khat_draws())?),
         };
         if let Some(k @ 1..100) = khat_draws {
             return Err(ctx.err(format!(
@@ -590,10 +599,11 @@ fn method_plan(ctx: &Ctx<'_>, index: usize, raw: RawMethod) -> Result<MethodPlan
         false,
     )?;
     let options = method_options(ctx, &at, kind, &raw)?;
-    let mc_samples = ctx.count(
+    let mc_samples = ctx.bounded(
         &format!("{at} mc_samples"),
         raw.mc_samples.unwrap_or(DEFAULT_MC_SAMPLES as u64),
         1,
+        limits::mc_samples(),
     )?;
     let quadrature_nodes = ctx.count(
         &format!("{at} quadrature_nodes"),

@@ -6,6 +6,7 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
+use super::limits::{gini_draws, starts, Bound};
 use super::suggest::did_you_mean;
 use crate::error::{Error, Result};
 
@@ -21,6 +22,9 @@ pub const DEFAULT_STARTS: usize = 20;
 
 #[derive(Debug, Clone, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
+#[serde(
+    expecting = "a [[posterior]] table, e.g.\n[[posterior]]\nkind = \"gamma-poisson\"\ncounts = [3, 1, 4]"
+)]
 pub struct RawPosterior {
     pub kind: String,
     pub id: Option<String>,
@@ -46,6 +50,7 @@ pub struct RawPosterior {
 /// `data = { path = "...", column = "..." }`, the path relative to the experiment file.
 #[derive(Debug, Clone, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
+#[serde(expecting = "a data column such as data = { path = \"incomes.csv\", column = \"income\" }")]
 pub struct RawColumn {
     pub path: String,
     pub column: String,
@@ -54,6 +59,9 @@ pub struct RawColumn {
 /// One entry of `subset = [5, 20, "all"]`.
 #[derive(Debug, Clone, Deserialize, Serialize)]
 #[serde(untagged)]
+#[serde(
+    expecting = "subset entries are sizes such as 5 or the word \"all\", e.g. subset = [5, 20, \"all\"]"
+)]
 pub enum RawSubset {
     Size(i64),
     Word(String),
@@ -278,6 +286,17 @@ impl At<'_> {
         Ok(v)
     }
 
+    /// `v` unless it passes `bound` (see [`super::limits`]).
+    fn within(&self, key: &str, v: Option<u64>, bound: Bound) -> Result<Option<u64>> {
+        match v {
+            Some(v) if v > bound.max => Err(self.err(format!(
+                "{key} = {v}: too large; at most {}, as {}",
+                bound.max, bound.why
+            ))),
+            _ => Ok(v),
+        }
+    }
+
     fn count(&self, key: &str, v: Option<u64>, default: usize, min: usize) -> Result<usize> {
         let v = v.map_or(Ok(default), |v| {
             usize::try_from(v).map_err(|_| self.err(format!("{key} = {v}: too large")))
@@ -416,13 +435,23 @@ fn plan(file: &Path, dir: &Path, index: usize, r: RawPosterior) -> Result<Poster
             t_df,
         },
         "lognormal-gini" => PosteriorKind::LognormalGini {
-            draws: at.count("draws", r.draws, DEFAULT_DRAWS, 2)?,
+            draws: at.count(
+                "draws",
+                at.within("draws", r.draws, gini_draws())?,
+                DEFAULT_DRAWS,
+                2,
+            )?,
         },
         _ => PosteriorKind::MixtureLaplace {
             scale: at.positive("scale", r.scale, DEFAULT_SCALE)?,
             prior_mean: at.finite("prior_mean", r.prior_mean, DEFAULT_PRIOR_MEAN)?,
             prior_sd: at.positive("prior_sd", r.prior_sd, DEFAULT_PRIOR_SD)?,
-            starts: at.count("starts", r.starts, DEFAULT_STARTS, 1)?,
+            starts: at.count(
+                "starts",
+                at.within("starts", r.starts, starts())?,
+                DEFAULT_STARTS,
+                1,
+            )?,
         },
     };
     Ok(PosteriorPlan {

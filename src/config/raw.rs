@@ -30,6 +30,7 @@ pub struct RawExperiment {
 
 #[derive(Debug, Clone, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
+#[serde(expecting = "a [data] table, e.g.\n[data]\npath = \"data.csv\"\ntarget = \"y\"")]
 pub struct RawData {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub path: Option<String>,
@@ -60,6 +61,9 @@ pub struct RawData {
 /// A label value as written in TOML: `positive = "Yes"`, `positive = 2` or `positive = true`.
 #[derive(Debug, Clone, Deserialize, Serialize)]
 #[serde(untagged)]
+#[serde(
+    expecting = "[data] positive names the label of class 1 as text, a whole number or a boolean, e.g. positive = \"Yes\", positive = 2 or positive = true"
+)]
 pub enum Label {
     Text(String),
     Integer(i64),
@@ -78,6 +82,9 @@ impl std::fmt::Display for Label {
 
 #[derive(Debug, Clone, Default, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
+#[serde(
+    expecting = "a split such as { every = 5, offset = 4 } or { test_fraction = 0.2, seed = 1 }"
+)]
 pub struct RawSplit {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub every: Option<u64>,
@@ -94,6 +101,7 @@ pub struct RawSplit {
 
 #[derive(Debug, Clone, Default, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
+#[serde(expecting = "a [prior] table, e.g.\n[prior]\nprecision = 1.0")]
 pub struct RawPrior {
     pub precision: Option<RawPrecision>,
 }
@@ -101,6 +109,9 @@ pub struct RawPrior {
 /// `precision = 2.5` or `precision = "evidence"`.
 #[derive(Debug, Clone, Deserialize, Serialize)]
 #[serde(untagged)]
+#[serde(
+    expecting = "[prior] precision takes a number >= 0 (the prior w ~ N(0, I / precision), e.g. precision = 2.5) or \"evidence\" (choose it by maximising the Laplace evidence)"
+)]
 pub enum RawPrecision {
     Value(f64),
     Named(String),
@@ -109,6 +120,7 @@ pub enum RawPrecision {
 /// `[features]`: a map applied to the standardised features.
 #[derive(Debug, Clone, Default, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
+#[serde(expecting = "a [features] table, e.g.\n[features]\nmap = \"poly\"\ndegree = 2")]
 pub struct RawFeatures {
     pub map: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -125,6 +137,7 @@ pub struct RawFeatures {
 
 #[derive(Debug, Clone, Default, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
+#[serde(expecting = "an [evaluation] table, e.g.\n[evaluation]\ncalibration_bins = 10")]
 pub struct RawEvaluation {
     pub calibration_bins: Option<u64>,
     pub calibration_binning: Option<String>,
@@ -134,6 +147,7 @@ pub struct RawEvaluation {
 
 #[derive(Debug, Clone, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
+#[serde(expecting = "a [[method]] table, e.g.\n[[method]]\nkind = \"logistic-laplace\"")]
 pub struct RawMethod {
     pub kind: String,
     pub id: Option<String>,
@@ -189,6 +203,9 @@ pub struct RawMethod {
 /// A Dirichlet concentration: one number for every class, or one per class.
 #[derive(Debug, Clone, Deserialize, Serialize)]
 #[serde(untagged)]
+#[serde(
+    expecting = "class_prior takes one concentration > 0 for every class or one per class, e.g. class_prior = 1.0 or class_prior = [1.0, 2.0]"
+)]
 pub enum Concentration {
     Symmetric(f64),
     PerClass(Vec<f64>),

@@ -46,10 +46,11 @@ pub(super) fn streaming(ctx: &Ctx<'_>, raw: &RawData) -> Result<Option<Streaming
         }
         return Ok(None);
     }
-    let chunk_rows = ctx.count(
+    let chunk_rows = ctx.bounded(
         "[data] chunk_rows",
         raw.chunk_rows.unwrap_or(DEFAULT_CHUNK_ROWS as u64),
         1,
+        super::limits::chunk_rows(),
     )?;
     let max_memory = match &raw.max_memory {
         None => None,

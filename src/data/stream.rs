@@ -660,7 +660,10 @@ pub fn working_set(
     let (f, d) = (features as u64, design as u64);
     let read = 8 * (f + 1) + csv_line.map_or(0, |line| line + 8 * (f + 1));
     let per_row = read + 16 * (f + 1) + 16 * f + 24 * d + 48;
-    chunk_rows as u64 * per_row + fixed_bytes(design)
+    // Saturating: a user's chunk_rows times a wide row must not wrap below the budget.
+    (chunk_rows as u64)
+        .saturating_mul(per_row)
+        .saturating_add(fixed_bytes(design))
 }
 
 /// The mean length of the first lines of a CSV file (its first 64 KiB), for the estimate; `None`

@@ -99,6 +99,17 @@ pub fn fit(
                 scale.as_ref(),
                 &format!("predictive scale matrix of class {c} in {run}"),
             )
+            .map_err(|e| match e {
+                // psi0 I + scatter is positive definite in exact arithmetic: a failure means
+                // psi0 is lost beside the scatter of collinear or constant features.
+                NumericError::NotPositiveDefinite { pivot, .. } => NumericError::NonFinite(format!(
+                    "{run}: the predictive scale matrix of class {c} (psi0 I plus the class scatter) is not \
+                     positive definite (Cholesky pivot {pivot} failed): psi0 = {:e} is too small beside collinear \
+                     or constant features; raise psi0 (1 by default) or remove duplicated columns",
+                    prior.psi0
+                )),
+                other => other,
+            })
         })
         .collect::<Result<Vec<_>, _>>()?;
     Ok(GaussianClasses { classes })
