@@ -16,17 +16,15 @@ use crate::metrics::{self, multiclass, percentile, Binning};
 use crate::numeric::rng;
 use crate::record::ExperimentRecord;
 
-/// The most bootstrap resamples: the 2.5 % and 97.5 % percentiles of a million resampled
-/// differences no longer move beyond Monte-Carlo noise of a thousandth of the interval.
-pub const MAX_RESAMPLES: usize = 1_000_000;
+/// The most bootstrap resamples, as for a run's `[evaluation] resamples`.
+pub const MAX_RESAMPLES: usize = crate::config::limits::MAX_RESAMPLES as usize;
 
 /// The most row draws of one column's bootstrap (resamples x test rows): about a minute of
 /// work per column, where more only takes longer.
 pub const MAX_ROW_DRAWS: u64 = 10_000_000_000;
 
-/// The most calibration bins compare accepts from a results.json (each resample's ECE walks
-/// every bin).
-pub const MAX_BINS: usize = 100_000;
+/// The most calibration bins compare accepts from a results.json: the most a run may use.
+pub const MAX_BINS: usize = crate::config::limits::MAX_BINS as usize;
 
 /// One prediction column of a run: p(y = 1) per test row, or for more than two classes the
 /// probability of every class per test row.

@@ -59,19 +59,51 @@ pub fn mc_samples() -> Bound {
     )
 }
 
-/// `[evaluation] calibration_bins`: the bin edges, sums and summary of every bin.
+/// The most calibration bins a run may use, and so the most `compare` accepts from a
+/// results.json: every resample's ECE walks every bin.
+pub const MAX_BINS: u64 = 100_000;
+
+/// The most bootstrap resamples (a run's ECE interval, `baseline`, `compare --resamples`): the
+/// 2.5 % and 97.5 % percentiles of a million resampled differences no longer move beyond
+/// Monte-Carlo noise of a thousandth of the interval.
+pub const MAX_RESAMPLES: u64 = 1_000_000;
+
+/// The smaller of two bounds, with the reason of the one that binds.
+fn capped(b: Bound, max: u64, why: &str) -> Bound {
+    if b.max <= max {
+        b
+    } else {
+        Bound {
+            max,
+            why: why.to_string(),
+        }
+    }
+}
+
+/// `[evaluation] calibration_bins`: the bin edges, sums and summary of every bin, and at most
+/// [`MAX_BINS`] so that `compare` reads every run back.
 pub fn calibration_bins() -> Bound {
-    memory(
+    let mem = memory(
         80,
         "bin",
         "the reliability table keeps about ten numbers per bin",
+    );
+    capped(
+        mem,
+        MAX_BINS,
+        "every bootstrap resample walks every bin, and compare reads at most this many",
     )
 }
 
 /// `[evaluation] resamples`: the bootstrap keeps one ECE (and `baseline` one row of indices)
-/// per resample.
+/// per resample, and beyond [`MAX_RESAMPLES`] its interval no longer moves.
 pub fn resamples() -> Bound {
-    memory(8, "resample", "the bootstrap keeps one value per resample")
+    let mem = memory(8, "resample", "the bootstrap keeps one value per resample");
+    capped(
+        mem,
+        MAX_RESAMPLES,
+        "beyond this many resamples the 95 % interval no longer moves",
+    )
 }
 
 /// `[evaluation] khat_draws`: the D x S matrix of draws plus three numbers per draw (D >= 1).
@@ -269,7 +301,8 @@ mod tests {
 
     #[test]
     fn memory_bounds_divide_the_budget_by_the_bytes_per_unit() {
-        assert_eq!(resamples().max, (512 << 20) / 8);
+        assert_eq!(resamples().max, MAX_RESAMPLES, "1e6 binds before (512 MiB) / 8");
+        assert_eq!(calibration_bins().max, MAX_BINS, "1e5 binds before (512 MiB) / 80");
         assert_eq!(gini_draws().max, (512 << 20) / 16);
         assert_eq!(mc_samples().max, (512 << 20) / (8 * threads()));
         // The largest count times its bytes per unit is within the budget, one more is not.
