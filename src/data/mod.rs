@@ -80,6 +80,8 @@ pub struct Dataset {
     pub summaries: Vec<FeatureSummary>,
     /// Things the user should know: dropped rows, ignored columns.
     pub notes: Vec<String>,
+    /// The CSV field separator the files were read with.
+    pub separator: u8,
 }
 
 /// The rows of one file after label parsing: features column-wise, labels, and missing flags.
@@ -364,6 +366,7 @@ pub fn load(plan: &DataPlan) -> Result<Dataset> {
         columns,
         summaries,
         notes,
+        separator: plan.separator,
     })
 }
 
