@@ -175,7 +175,7 @@ pub(super) fn read_error(path: &Path, separator: u8, e: &PolarsError) -> Error {
         let header = check_header(path, separator).map_or(0, |n| n.len());
         let ragged = find_record(path, |_, line, record| {
             let n = split_record(record, separator).len();
-            (n != header && record.iter().any(|b| !b.is_ascii_whitespace())).then_some((line, n))
+            (n > header).then_some((line, n))
         });
         let at = ragged.map_or(String::new(), |(line, n)| {
             format!(": line {line} has {n} fields")
@@ -260,6 +260,22 @@ mod tests {
         // row 0 on lines 2-3, row 1 on lines 4-5, row 2 on line 6
         let lines: Vec<_> = (0..4).map(|r| row_line(&path, r)).collect();
         assert_eq!(lines, [Some(2), Some(4), Some(6), None]);
+    }
+
+    #[test]
+    fn the_ragged_row_named_is_the_first_with_too_many_fields() {
+        // a short row (read as missing values) before the long one on line 5
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("r.csv");
+        std::fs::write(&path, "a,b,y\n1,2,0\n3,1\n\"x,\ny\",4,1\n5,6,0,9\n").unwrap();
+        let e = polars::prelude::PolarsError::ComputeError(
+            "found more fields than defined in 'Schema'".into(),
+        );
+        let err = read_error(&path, b',', &e).to_string();
+        assert!(
+            err.contains("header's 3 columns: line 6 has 4 fields"),
+            "{err}"
+        );
     }
 
     #[test]

@@ -152,3 +152,24 @@ fn a_quoted_header_name_may_hold_a_comma() {
     assert_eq!(got.summaries[0].mean, mean);
     assert_same(&p);
 }
+
+#[test]
+fn a_200000_column_header_with_a_repeat_is_refused_by_both_readers() {
+    // finishes because the check is linear; the repeated name and both positions are named
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("wide.csv");
+    let mut header: String = (0..200_000).map(|i| format!("c{i},")).collect();
+    header.push_str("c12345,y\n");
+    let row = "1,".repeat(200_001) + "0\n";
+    std::fs::write(&path, header + &row + &row).unwrap();
+    let p = plan(path, None, b',');
+    for err in [
+        load(&p).unwrap_err().to_string(),
+        StreamedData::open(&p).unwrap_err().to_string(),
+    ] {
+        assert!(
+            err.contains("column \"c12345\" twice (columns 12346 and 200001)"),
+            "{err}"
+        );
+    }
+}
