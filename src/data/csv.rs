@@ -171,6 +171,30 @@ pub(super) fn row_at(path: &Path, row: usize) -> String {
 /// with more fields than the header, a value that does not fit its column's inferred type.
 pub(super) fn read_error(path: &Path, separator: u8, e: &PolarsError) -> Error {
     let text = e.to_string();
+    let unclosed = find_record(path, |_, line, record| {
+        (memchr::memchr_iter(b'"', record).count() % 2 == 1).then_some(line)
+    });
+    if let Some(line) = unclosed {
+        return Error::data(
+            path,
+            format!(
+                "the double quote opened on line {line} is never closed, so the rest of the file would be one value; \
+                 close the quote or remove it"
+            ),
+        );
+    }
+    if text.contains("invalid utf-8") {
+        let line = find_record(path, |_, line, record| {
+            std::str::from_utf8(record).is_err().then_some(line)
+        });
+        let at = line.map_or(String::new(), |l| format!(" (first on line {l})"));
+        return Error::data(
+            path,
+            format!(
+                "the file is not UTF-8 text{at}; save it as UTF-8 (e.g. `iconv -f latin1 -t utf-8`)"
+            ),
+        );
+    }
     if text.contains("truncate_ragged_lines") || text.contains("more fields than") {
         let header = check_header(path, separator).map_or(0, |n| n.len());
         let ragged = find_record(path, |_, line, record| {
@@ -205,7 +229,13 @@ pub(super) fn read_error(path: &Path, separator: u8, e: &PolarsError) -> Error {
         };
         return Error::data(path, format!("column \"{}\"{at}: {fix}", column.0));
     }
-    Error::data(path, format!("cannot read as CSV: {text}"))
+    // polars' advice names its Python keyword arguments, which bayeslab does not have
+    let own = ["\n\nYou might want to try", "\n\nConsider setting"]
+        .iter()
+        .filter_map(|a| text.find(a))
+        .min()
+        .map_or(text.as_str(), |at| &text[..at]);
+    Error::data(path, format!("cannot read as CSV: {}", own.trim_end()))
 }
 
 /// (value, dtype, (column name, 0-based column)) from polars' "could not parse `V` as dtype `T`
@@ -276,6 +306,21 @@ mod tests {
             err.contains("header's 3 columns: line 6 has 4 fields"),
             "{err}"
         );
+    }
+
+    #[test]
+    fn an_unclosed_quote_and_text_that_is_not_utf8_are_named_with_their_line() {
+        let dir = tempfile::tempdir().unwrap();
+        let e = polars::prelude::PolarsError::ComputeError("anything".into());
+        let path = dir.path().join("q.csv");
+        std::fs::write(&path, "a,b,y\n1,2,0\n1,\"open,0\n3,4,1\n").unwrap();
+        let err = read_error(&path, b',', &e).to_string();
+        assert!(err.contains("opened on line 3 is never closed"), "{err}");
+        let path = dir.path().join("latin.csv");
+        std::fs::write(&path, b"a,b,y\n1,2,0\n1,caf\xe9,0\n").unwrap();
+        let e = polars::prelude::PolarsError::ComputeError("invalid utf-8 sequence".into());
+        let err = read_error(&path, b',', &e).to_string();
+        assert!(err.contains("not UTF-8 text (first on line 3)"), "{err}");
     }
 
     #[test]
