@@ -171,8 +171,11 @@ pub(super) fn row_at(path: &Path, row: usize) -> String {
 /// with more fields than the header, a value that does not fit its column's inferred type.
 pub(super) fn read_error(path: &Path, separator: u8, e: &PolarsError) -> Error {
     let text = e.to_string();
+    // an odd number of quotes with one opening a field (polars reads a quote elsewhere as text)
     let unclosed = find_record(path, |_, line, record| {
-        (memchr::memchr_iter(b'"', record).count() % 2 == 1).then_some(line)
+        let opens =
+            record.first() == Some(&b'"') || record.windows(2).any(|w| w == [separator, b'"']);
+        (opens && memchr::memchr_iter(b'"', record).count() % 2 == 1).then_some(line)
     });
     if let Some(line) = unclosed {
         return Error::data(
