@@ -74,6 +74,8 @@ pub struct DataPlan {
     pub binary_method: Option<String>,
     /// `streaming = true`: read the file in chunks instead of loading it.
     pub streaming: Option<Streaming>,
+    /// The byte between a CSV's fields (`[data] separator`, default `,`).
+    pub separator: u8,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -453,7 +455,20 @@ fn data_plan(ctx: &Ctx<'_>, raw: super::raw::RawData, seed: u64) -> Result<DataP
         feature_map: FeatureMap::Identity,
         seed,
         binary_method: None,
+        separator: separator(ctx, raw.separator.as_deref())?,
     })
+}
+
+/// `[data] separator`: one ASCII character other than a quote or a line end.
+fn separator(ctx: &Ctx<'_>, raw: Option<&str>) -> Result<u8> {
+    match raw.map(str::as_bytes) {
+        None => Ok(b','),
+        Some(&[c]) if c.is_ascii() && !matches!(c, b'"' | b'\n' | b'\r') => Ok(c),
+        Some(_) => Err(ctx.err(format!(
+            "[data] separator = {:?}: must be one character such as \",\", \";\", \"|\" or \"\\t\" (tab)",
+            raw.unwrap_or_default()
+        ))),
+    }
 }
 
 fn split_plan(ctx: &Ctx<'_>, raw: RawSplit, seed: u64) -> Result<Split> {

@@ -56,6 +56,9 @@ pub struct RawData {
     /// A size such as "1GiB" or "512MB".
     #[serde(skip_serializing_if = "Option::is_none")]
     pub max_memory: Option<String>,
+    /// The character between a CSV's fields: "," (default), ";", "\t", ...
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub separator: Option<String>,
 }
 
 /// A label value as written in TOML: `positive = "Yes"`, `positive = 2` or `positive = true`.

@@ -174,6 +174,7 @@ impl Plan {
                 .streaming
                 .and_then(|s| s.max_memory)
                 .map(|b| format!("{b}B")),
+            separator: (d.separator != b',').then(|| (d.separator as char).to_string()),
         }
     }
 

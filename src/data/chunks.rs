@@ -27,6 +27,9 @@ pub(super) struct ChunkReader {
     next_row: usize,
     /// Only these columns are read, when set.
     columns: Option<Vec<String>>,
+    /// Parquet columns of a type polars cannot read here, left out: (name, type).
+    pub(super) unread: super::parquet_columns::Unread,
+    separator: u8,
     format: Format,
 }
 
@@ -37,38 +40,36 @@ enum Format {
     },
     Csv {
         reader: BufReader<File>,
-        /// The header line, newline included: the start of every chunk's bytes.
+        /// The header record, newline included: the start of every chunk's bytes.
         header: Vec<u8>,
+        names: Vec<String>,
         /// Inside a quoted field at the end of the bytes scanned so far.
         in_quotes: bool,
         done: bool,
     },
 }
 
-fn is_parquet(path: &Path) -> bool {
-    matches!(
-        path.extension()
-            .and_then(|e| e.to_str())
-            .map(str::to_ascii_lowercase)
-            .as_deref(),
-        Some("parquet" | "pq")
-    )
-}
-
 impl ChunkReader {
-    /// Open `path` for a pass in chunks of `chunk_rows` rows.
+    /// Open `path` (a CSV with fields separated by `separator`, or Parquet) for a pass in chunks
+    /// of `chunk_rows` rows, reading `target` and `features` when both are given. Without
+    /// features a Parquet file's readable columns are read and the rest left out (`unread`).
     pub(super) fn open(
         path: &Path,
         chunk_rows: usize,
-        columns: Option<Vec<String>>,
+        separator: u8,
+        target: Option<&str>,
+        features: Option<&[String]>,
     ) -> Result<Self> {
         let open = || File::open(path).map_err(|e| Error::data(path, format!("cannot open: {e}")));
-        let format = if is_parquet(path) {
+        let mut columns = features.map(|f| selection(target.unwrap_or_default(), f));
+        let mut unread = Vec::new();
+        let format = if super::table::is_parquet(path) {
+            let bad = |e: PolarsError| Error::data(path, format!("cannot read as Parquet: {e}"));
             let mut reader = ParquetReader::new(open()?);
-            let metadata = reader
-                .get_metadata()
-                .map_err(|e| Error::data(path, format!("cannot read as Parquet: {e}")))?
-                .clone();
+            let metadata = reader.get_metadata().map_err(bad)?.clone();
+            let schema = reader.schema().map_err(bad)?;
+            let (read, left_out) = super::parquet_columns::select(path, &schema, target, features)?;
+            (columns, unread) = (Some(read), left_out);
             Format::Parquet {
                 rows: metadata.num_rows,
                 metadata,
@@ -76,8 +77,7 @@ impl ChunkReader {
         } else {
             let mut reader = BufReader::with_capacity(CSV_BUFFER, open()?);
             let mut header = Vec::new();
-            reader
-                .read_until(b'\n', &mut header)
+            super::csv::read_record(&mut reader, &mut header)
                 .map_err(|e| Error::data(path, format!("cannot read the header: {e}")))?;
             if header.iter().all(u8::is_ascii_whitespace) {
                 return Err(Error::data(
@@ -85,13 +85,14 @@ impl ChunkReader {
                     "the file is empty: a CSV needs a header row and data rows",
                 ));
             }
-            super::table::check_header_names(path, &String::from_utf8_lossy(&header))?;
+            let names = super::csv::check_header_names(path, &header, separator)?;
             if header.last() != Some(&b'\n') {
                 header.push(b'\n');
             }
             Format::Csv {
                 reader,
                 header,
+                names,
                 in_quotes: false,
                 done: false,
             }
@@ -101,6 +102,8 @@ impl ChunkReader {
             chunk_rows,
             next_row: 0,
             columns,
+            unread,
+            separator,
             format,
         })
     }
@@ -113,11 +116,7 @@ impl ChunkReader {
                     .map_err(|e| Error::data(&self.path, format!("cannot read as Parquet: {e}")))?;
                 Ok(schema.iter().map(|(name, _)| name.to_string()).collect())
             }
-            Format::Csv { header, .. } => Ok(String::from_utf8_lossy(header)
-                .trim_end()
-                .split(',')
-                .map(|n| n.trim().trim_matches('"').to_string())
-                .collect()),
+            Format::Csv { names, .. } => Ok(names.clone()),
         }
     }
 
@@ -150,6 +149,7 @@ impl ChunkReader {
                 header,
                 in_quotes,
                 done,
+                ..
             } => {
                 if *done {
                     return Ok(None);
@@ -167,11 +167,11 @@ impl ChunkReader {
                     .columns
                     .as_ref()
                     .map(|c| c.iter().map(|n| PlSmallStr::from(n.as_str())).collect());
-                super::table::csv_options()
+                super::csv::options(self.separator)
                     .with_columns(columns)
                     .into_reader_with_file_handle(Cursor::new(bytes))
                     .finish()
-                    .map_err(|e| Error::data(&path, format!("cannot read as CSV: {e}")))?
+                    .map_err(|e| super::csv::read_error(&path, self.separator, &e))?
             }
         };
         if df.height() == 0 {

@@ -38,14 +38,21 @@ pub struct FileDescription {
     pub columns: Vec<ColumnDescription>,
 }
 
-/// Describe every column of the CSV or Parquet file at `path`.
-pub fn describe(path: &Path) -> Result<FileDescription> {
-    let df = super::table::read_frame(path)?;
-    let columns = df
+/// Describe every column of the CSV (fields separated by `separator`) or Parquet file at
+/// `path`. A Parquet column of a type polars cannot read here is listed with its type only.
+pub fn describe(path: &Path, separator: u8) -> Result<FileDescription> {
+    let (df, unread) = super::table::read_frame_with(path, separator, None, None)?;
+    let mut columns = df
         .columns()
         .iter()
         .map(|c| describe_column(path, c.as_materialized_series()))
         .collect::<Result<Vec<_>>>()?;
+    columns.extend(unread.into_iter().map(|(name, dtype)| ColumnDescription {
+        name,
+        dtype: format!("{dtype} (not readable)"),
+        stats: None,
+        missing: 0,
+    }));
     Ok(FileDescription {
         rows: df.height(),
         columns,
@@ -91,7 +98,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("d.csv");
         std::fs::write(&path, "a,b,name\n1,NA,x\n2,4,y\n3,NaN,z\n").unwrap();
-        let d = describe(&path).unwrap();
+        let d = describe(&path, b',').unwrap();
         assert_eq!(d.rows, 3);
         let a = d.columns[0].stats.unwrap();
         assert_eq!(
@@ -102,5 +109,23 @@ mod tests {
         assert_eq!(d.columns[1].stats.unwrap().mean, Some(4.0));
         assert!(d.columns[2].stats.is_none());
         assert_eq!(d.columns[2].dtype, "str");
+    }
+
+    #[test]
+    fn unreadable_parquet_columns_are_listed_with_their_type() {
+        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/odd_types.parquet");
+        let d = describe(&path, b',').unwrap();
+        let names: Vec<(&str, &str)> = d
+            .columns
+            .iter()
+            .map(|c| (c.name.as_str(), c.dtype.as_str()))
+            .collect();
+        assert_eq!(d.rows, 12);
+        assert_eq!(names[..2], [("x", "f64"), ("y", "i64")]);
+        assert!(
+            names.contains(&("dec", "decimal128(10, 2) (not readable)")),
+            "{names:?}"
+        );
+        assert_eq!(d.columns.len(), 8);
     }
 }

@@ -2,10 +2,14 @@
 //! handle missing values, standardise and add the intercept.
 
 mod chunks;
+mod csv;
 pub mod dense;
 mod describe;
 mod features;
+#[cfg(test)]
+mod format_tests;
 mod labels;
+mod parquet_columns;
 pub mod parquet_sink;
 mod prepare;
 mod stream;
@@ -76,6 +80,8 @@ pub struct Dataset {
     pub summaries: Vec<FeatureSummary>,
     /// Things the user should know: dropped rows, ignored columns.
     pub notes: Vec<String>,
+    /// The CSV field separator the files were read with.
+    pub separator: u8,
 }
 
 /// The rows of one file after label parsing: features column-wise, labels, and missing flags.
@@ -94,7 +100,7 @@ fn load_file(
     features: Option<&[String]>,
     known: Option<&[String]>,
 ) -> Result<Loaded> {
-    let t = table::read(path, &plan.target, features)?;
+    let t = table::read(path, plan.separator, &plan.target, features)?;
     let (y, classes) = match known {
         Some(names) if names.len() > 2 => (
             labels::by_name(&t.target, names, &plan.target).map_err(|m| Error::data(path, m))?,
@@ -360,6 +366,7 @@ pub fn load(plan: &DataPlan) -> Result<Dataset> {
         columns,
         summaries,
         notes,
+        separator: plan.separator,
     })
 }
 

@@ -149,14 +149,20 @@ fn is_test(row: usize, source: &DataSource, part_of_file: Option<Part>) -> bool 
 fn each_chunk(
     path: &Path,
     chunk_rows: usize,
+    separator: u8,
     target: &str,
     features: &mut Option<Vec<String>>,
     skipped: &mut Vec<String>,
     f: &mut dyn FnMut(usize, Table) -> Result<()>,
 ) -> Result<PassStats> {
     let start = Instant::now();
-    let projection = features.as_deref().map(|f| selection(target, f));
-    let mut reader = ChunkReader::open(path, chunk_rows, projection)?;
+    let mut reader = ChunkReader::open(
+        path,
+        chunk_rows,
+        separator,
+        Some(target),
+        features.as_deref(),
+    )?;
     let mut stats = PassStats::default();
     loop {
         let t = Instant::now();
@@ -168,6 +174,8 @@ fn each_chunk(
         if features.is_none() {
             *features = Some(table.features.iter().map(|(n, _)| n.clone()).collect());
             *skipped = table.skipped.clone();
+            let unread = reader.unread.iter().map(|(n, t)| format!("{n} ({t})"));
+            skipped.extend(unread);
             reader.project(selection(target, features.as_deref().unwrap_or_default()));
         }
         stats.read_seconds += t.elapsed().as_secs_f64();
@@ -203,6 +211,7 @@ fn scan(
     let stats = each_chunk(
         path,
         chunk_rows,
+        plan.separator,
         &plan.target,
         features,
         skipped,
@@ -260,7 +269,8 @@ impl StreamedData {
             DataSource::TrainTest { train, test } => (train.clone(), Some(test.clone())),
         };
         // The budget first, from the header alone: every column but the target may be a feature.
-        let names = ChunkReader::open(&train_file, chunk_rows, None)?.column_names()?;
+        let names = ChunkReader::open(&train_file, chunk_rows, plan.separator, None, None)?
+            .column_names()?;
         let most = plan
             .features
             .as_ref()
@@ -494,6 +504,7 @@ impl StreamedData {
         let mut stats = each_chunk(
             path,
             self.streaming.chunk_rows,
+            self.plan.separator,
             &self.target,
             &mut features,
             &mut Vec::new(),

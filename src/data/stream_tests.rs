@@ -29,6 +29,7 @@ fn plan(source: DataSource, chunk_rows: usize) -> DataPlan {
             chunk_rows,
             max_memory: None,
         }),
+        separator: b',',
     }
 }
 
@@ -47,7 +48,7 @@ fn streamed(data: &StreamedData, part: Part) -> (Vec<Vec<f64>>, Vec<f64>, Vec<us
     (rows, y, src, chunks)
 }
 
-fn assert_same(plan: &DataPlan) {
+pub(super) fn assert_same(plan: &DataPlan) {
     let memory = load(plan).unwrap();
     let data = StreamedData::open(plan).unwrap();
     assert_eq!(data.columns, memory.columns);
@@ -221,7 +222,7 @@ fn csv_chunks_end_at_record_ends() {
     .unwrap();
     let whole = super::table::read_frame(&path).unwrap();
     for chunk_rows in [1, 2, 3, 10] {
-        let mut reader = ChunkReader::open(&path, chunk_rows, None).unwrap();
+        let mut reader = ChunkReader::open(&path, chunk_rows, b',', None, None).unwrap();
         let mut parts: Vec<DataFrame> = Vec::new();
         let mut next = 0;
         while let Some((first, df)) = reader.next_chunk().unwrap() {

@@ -5,6 +5,7 @@ use std::path::Path;
 
 use polars::prelude::*;
 
+use super::{csv, parquet_columns};
 use crate::error::{Error, Result};
 
 /// The raw values of the selected columns of one file, in file order.
@@ -25,38 +26,55 @@ pub enum Labels {
     Bool(Vec<Option<bool>>),
 }
 
-pub(super) fn read_frame(path: &Path) -> Result<DataFrame> {
-    let ext = path
-        .extension()
+pub(super) fn is_parquet(path: &Path) -> bool {
+    path.extension()
         .and_then(|e| e.to_str())
-        .unwrap_or("")
-        .to_ascii_lowercase();
-    let df = match ext.as_str() {
-        "parquet" | "pq" => {
-            let file = std::fs::File::open(path)
-                .map_err(|e| Error::data(path, format!("cannot open: {e}")))?;
-            ParquetReader::new(file)
-                .finish()
-                .map_err(|e| Error::data(path, format!("cannot read as Parquet: {e}")))?
+        .is_some_and(|e| matches!(e.to_ascii_lowercase().as_str(), "parquet" | "pq"))
+}
+
+/// Every (readable) column of a comma-separated CSV or a Parquet file.
+pub(super) fn read_frame(path: &Path) -> Result<DataFrame> {
+    read_frame_with(path, b',', None, None).map(|(df, _)| df)
+}
+
+/// Read a CSV with fields separated by `separator`, or the columns of a Parquet file that
+/// [`parquet_columns::select`] picks for `target` and `features` (with the unreadable columns
+/// left out, as (name, type)).
+pub(super) fn read_frame_with(
+    path: &Path,
+    separator: u8,
+    target: Option<&str>,
+    features: Option<&[String]>,
+) -> Result<(DataFrame, super::parquet_columns::Unread)> {
+    let (df, unread) = if is_parquet(path) {
+        let open = || {
+            std::fs::File::open(path).map_err(|e| Error::data(path, format!("cannot open: {e}")))
+        };
+        let bad = |e: PolarsError| Error::data(path, format!("cannot read as Parquet: {e}"));
+        let schema = ParquetReader::new(open()?).schema().map_err(bad)?;
+        let (columns, unread) = parquet_columns::select(path, &schema, target, features)?;
+        let df = ParquetReader::new(open()?)
+            .with_columns(Some(columns))
+            .finish()
+            .map_err(bad)?;
+        (df, unread)
+    } else {
+        if std::fs::metadata(path)
+            .map(|m| m.len() == 0)
+            .unwrap_or(false)
+        {
+            return Err(Error::data(
+                path,
+                "the file is empty: a CSV needs a header row and data rows",
+            ));
         }
-        _ => {
-            if std::fs::metadata(path)
-                .map(|m| m.len() == 0)
-                .unwrap_or(false)
-            {
-                return Err(Error::data(
-                    path,
-                    "the file is empty: a CSV needs a header row and data rows",
-                ));
-            }
-            check_header(path)?;
-            read_csv(path)?
-        }
+        csv::check_header(path, separator)?;
+        (read_csv(path, separator)?, Vec::new())
     };
     if df.height() == 0 {
         return Err(Error::data(path, "the file has a header but no data rows"));
     }
-    Ok(df)
+    Ok((df, unread))
 }
 
 /// Rows whose values decide the column types on the first reading of a CSV.
@@ -67,69 +85,45 @@ const INFER_ROWS: usize = 1000;
 /// as its column's type (an error), or a text column (which may be a numeric column whose
 /// first rows are all missing) — the file is read again with types inferred from every row, so
 /// the result is always what full inference gives.
-fn read_csv(path: &Path) -> Result<DataFrame> {
+fn read_csv(path: &Path, separator: u8) -> Result<DataFrame> {
     let read = |options: CsvReadOptions| {
         options
             .try_into_reader_with_file_path(Some(path.to_path_buf()))
             .and_then(|r| r.finish())
     };
-    if let Ok(df) = read(csv_options().with_infer_schema_length(Some(INFER_ROWS))) {
+    if let Ok(df) = read(csv::options(separator).with_infer_schema_length(Some(INFER_ROWS))) {
         if !df.dtypes().iter().any(|t| matches!(t, DataType::String)) {
             return Ok(df);
         }
     }
-    read(csv_options()).map_err(|e| Error::data(path, format!("cannot read as CSV: {e}")))
+    read(csv::options(separator)).map_err(|e| csv::read_error(path, separator, &e))
 }
 
-/// How every CSV is parsed: a header row, types inferred from every row, and empty cells and
-/// `NA` as missing.
-pub(super) fn csv_options() -> CsvReadOptions {
-    CsvReadOptions::default()
-        .with_has_header(true)
-        .with_infer_schema_length(None)
-        .map_parse_options(|o| {
-            o.with_null_values(Some(NullValues::AllColumns(vec!["NA".into(), "".into()])))
-        })
-}
-
-/// Polars renames a repeated CSV column silently; a repeated name is almost always a mistake
-/// in the file, so refuse it and name the column.
-pub(super) fn check_header(path: &Path) -> Result<()> {
-    use std::io::BufRead;
-    let file =
-        std::fs::File::open(path).map_err(|e| Error::data(path, format!("cannot open: {e}")))?;
-    let mut header = String::new();
-    std::io::BufReader::new(file)
-        .read_line(&mut header)
-        .map_err(|e| Error::data(path, format!("cannot read the header: {e}")))?;
-    check_header_names(path, &header)
-}
-
-/// The repeated-name check on a header line already read.
-pub(super) fn check_header_names(path: &Path, header: &str) -> Result<()> {
-    let names: Vec<&str> = header
-        .trim_end()
-        .split(',')
-        .map(|n| n.trim().trim_matches('"'))
-        .collect();
-    for (i, n) in names.iter().enumerate() {
-        if let Some(first) = names[..i].iter().position(|m| m == n) {
-            return Err(Error::data(
-                path,
-                format!(
-                    "the header names column \"{n}\" twice (columns {} and {}); rename one of them",
-                    first + 1,
-                    i + 1
-                ),
-            ));
-        }
-    }
-    Ok(())
+/// The error for a column the file lacks, with a suggestion and the columns it has.
+pub(super) fn no_column(path: &Path, role: &str, name: &str, names: &[String]) -> Error {
+    Error::data(
+        path,
+        format!(
+            "{role} column \"{name}\" does not exist{}; the file has columns: {}",
+            crate::config::did_you_mean(name, names.iter().map(String::as_str)),
+            names.join(", ")
+        ),
+    )
 }
 
 /// Read `target` and the feature columns (`features`, or every other numeric column).
-pub fn read(path: &Path, target: &str, features: Option<&[String]>) -> Result<Table> {
-    frame_table(path, &read_frame(path)?, target, features, 0)
+pub fn read(
+    path: &Path,
+    separator: u8,
+    target: &str,
+    features: Option<&[String]>,
+) -> Result<Table> {
+    let (df, unread) = read_frame_with(path, separator, Some(target), features)?;
+    let mut table = frame_table(path, &df, target, features, 0)?;
+    table
+        .skipped
+        .extend(unread.into_iter().map(|(n, t)| format!("{n} ({t})")));
+    Ok(table)
 }
 
 /// The columns of one frame of `path` (the whole file, or a chunk of it whose first row is data
@@ -147,16 +141,8 @@ pub(super) fn frame_table(
         .map(|s| s.to_string())
         .collect();
     let column = |name: &str, role: &str| -> Result<&Column> {
-        df.column(name).map_err(|_| {
-            Error::data(
-                path,
-                format!(
-                    "{role} column \"{name}\" does not exist{}; the file has columns: {}",
-                    crate::config::did_you_mean(name, names.iter().map(String::as_str)),
-                    names.join(", ")
-                ),
-            )
-        })
+        df.column(name)
+            .map_err(|_| no_column(path, role, name, &names))
     };
     let target_col = column(target, "the target")?;
     let (feature_names, skipped) = match features {
@@ -199,21 +185,14 @@ pub(super) fn frame_table(
 /// One numeric column in file order (the approximation lab's data). Missing values are an
 /// error naming the row: the lab has no row-dropping policy to apply.
 pub fn read_column(path: &Path, name: &str) -> Result<Vec<f64>> {
-    let df = read_frame(path)?;
+    let (df, _) = read_frame_with(path, b',', None, Some(&[name.to_string()]))?;
     let col = df.column(name).map_err(|_| {
         let names: Vec<String> = df
             .get_column_names()
             .iter()
             .map(|s| s.to_string())
             .collect();
-        Error::data(
-            path,
-            format!(
-                "column \"{name}\" does not exist{}; the file has columns: {}",
-                crate::config::did_you_mean(name, names.iter().map(String::as_str)),
-                names.join(", ")
-            ),
-        )
+        no_column(path, "the", name, &names)
     })?;
     let values = numeric_values(path, col, 0)?;
     values
@@ -224,8 +203,8 @@ pub fn read_column(path: &Path, name: &str) -> Result<Vec<f64>> {
                 Error::data(
                     path,
                     format!(
-                        "column \"{name}\", data row {i} (line {}): the value is missing; fill it in or remove the row",
-                        i + 2
+                        "column \"{name}\", {}: the value is missing; fill it in or remove the row",
+                        csv::row_at(path, i)
                     ),
                 )
             })
@@ -263,10 +242,9 @@ fn numeric_values(path: &Path, col: &Column, first_row: usize) -> Result<Vec<Opt
                         return Err(Error::data(
                             path,
                             format!(
-                                "feature column \"{name}\", data row {} (line {}): \"{orig}\" is not a number; \
+                                "feature column \"{name}\", {}: \"{orig}\" is not a number; \
                                  fix the value or leave it out of [data] features",
-                                i,
-                                i + 2
+                                csv::row_at(path, i)
                             ),
                         ));
                     }
@@ -285,7 +263,10 @@ fn numeric_values(path: &Path, col: &Column, first_row: usize) -> Result<Vec<Opt
             Some(x) if x.is_infinite() => {
                 return Err(Error::data(
                     path,
-                    format!("feature column \"{name}\", data row {i} (line {}): the value is infinite; fix or remove it", i + 2),
+                    format!(
+                        "feature column \"{name}\", {}: the value is infinite; fix or remove it",
+                        csv::row_at(path, i)
+                    ),
                 ))
             }
             Some(x) if x.is_nan() => values.push(None),

@@ -24,6 +24,7 @@ fn plan(source: DataSource) -> DataPlan {
         seed: 0,
         binary_method: None,
         streaming: None,
+        separator: b',',
     }
 }
 

@@ -161,7 +161,7 @@ pub fn dataset_view(dataset: &data::Dataset) -> DatasetView {
     let file = dataset.files.first().cloned().unwrap_or_default();
     DatasetView {
         file: file.display().to_string(),
-        description: data::describe(&file).map_err(|e| e.to_string()),
+        description: data::describe(&file, dataset.separator).map_err(|e| e.to_string()),
         target: dataset.target.clone(),
         rows_train: dataset.train.rows(),
         rows_test: dataset.test.rows(),

@@ -1,0 +1,337 @@
+//! CSV details both readers share (the in-memory [`super::table`] and the streamed
+//! [`super::chunks`]): the header as a CSV record (quoted names may hold the separator), the
+//! repeated-name and wrong-separator checks, the file line of a data row (quoted fields may hold
+//! newlines), and polars' parse errors translated into bayeslab's terms.
+
+use std::collections::HashMap;
+use std::fs::File;
+use std::io::{BufRead, BufReader};
+use std::path::Path;
+
+use polars::prelude::*;
+
+use crate::error::{Error, Result};
+
+/// How every CSV is parsed: a header row, `separator` between fields, types inferred from
+/// every row, and empty cells and `NA` as missing.
+pub(super) fn options(separator: u8) -> CsvReadOptions {
+    CsvReadOptions::default()
+        .with_has_header(true)
+        .with_infer_schema_length(None)
+        .map_parse_options(|o| {
+            o.with_separator(separator)
+                .with_null_values(Some(NullValues::AllColumns(vec!["NA".into(), "".into()])))
+        })
+}
+
+/// Read one CSV record (a line, continued while a double quote is open) and append it to
+/// `out`; the number of lines it spans (0 at the end of the input).
+pub(super) fn read_record(reader: &mut impl BufRead, out: &mut Vec<u8>) -> std::io::Result<usize> {
+    let mut lines = 0;
+    let mut in_quotes = false;
+    loop {
+        let start = out.len();
+        if reader.read_until(b'\n', out)? == 0 {
+            return Ok(lines);
+        }
+        lines += 1;
+        let quotes = memchr::memchr_iter(b'"', &out[start..]).count();
+        in_quotes ^= quotes % 2 == 1;
+        if !in_quotes {
+            return Ok(lines);
+        }
+    }
+}
+
+/// The fields of one record: split at `separator` outside double quotes, quotes removed
+/// (`""` inside quotes is one quote), the line end dropped and unquoted fields trimmed.
+pub(super) fn split_record(record: &[u8], separator: u8) -> Vec<String> {
+    let text = String::from_utf8_lossy(record);
+    let text = text.trim_end_matches(['\n', '\r']);
+    let sep = separator as char;
+    let mut fields = Vec::new();
+    let mut field = String::new();
+    let (mut quoted, mut in_quotes) = (false, false);
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '"' if in_quotes && chars.peek() == Some(&'"') => {
+                field.push('"');
+                chars.next();
+            }
+            '"' => {
+                in_quotes = !in_quotes;
+                quoted = true;
+            }
+            c if c == sep && !in_quotes => {
+                fields.push(finish(std::mem::take(&mut field), quoted));
+                quoted = false;
+            }
+            c => field.push(c),
+        }
+    }
+    fields.push(finish(field, quoted));
+    fields
+}
+
+fn finish(field: String, quoted: bool) -> String {
+    if quoted {
+        field
+    } else {
+        field.trim().to_string()
+    }
+}
+
+/// The header's column names, or an error naming a repeated name (polars would rename it
+/// silently; it is almost always a mistake in the file) or a separator that does not fit.
+pub(super) fn check_header(path: &Path, separator: u8) -> Result<Vec<String>> {
+    let file = File::open(path).map_err(|e| Error::data(path, format!("cannot open: {e}")))?;
+    let mut header = Vec::new();
+    read_record(&mut BufReader::new(file), &mut header)
+        .map_err(|e| Error::data(path, format!("cannot read the header: {e}")))?;
+    check_header_names(path, &header, separator)
+}
+
+/// [`check_header`] on a header record already read. Linear in the number of columns.
+pub(super) fn check_header_names(path: &Path, header: &[u8], separator: u8) -> Result<Vec<String>> {
+    let names = split_record(header, separator);
+    let mut seen: HashMap<&str, usize> = HashMap::with_capacity(names.len());
+    for (i, n) in names.iter().enumerate() {
+        if let Some(first) = seen.insert(n.as_str(), i) {
+            return Err(Error::data(
+                path,
+                format!(
+                    "the header names column \"{n}\" twice (columns {} and {}); rename one of them",
+                    first + 1,
+                    i + 1
+                ),
+            ));
+        }
+    }
+    if let [only] = names.as_slice() {
+        let other = [b',', b';', b'\t', b'|']
+            .into_iter()
+            .find(|&c| c != separator && only.as_bytes().contains(&c));
+        if let Some(c) = other {
+            let shown = (c as char).escape_default().to_string();
+            return Err(Error::data(
+                path,
+                format!(
+                    "the header is a single column \"{}\" that contains \"{shown}\": the fields look separated by \
+                     \"{shown}\", not \"{}\"; set [data] separator = \"{shown}\"",
+                    only.replace('\t', "\\t"),
+                    (separator as char).escape_default()
+                ),
+            ));
+        }
+    }
+    Ok(names)
+}
+
+/// Records after the header, in order, with the file line each starts on, until `f` returns
+/// `Some`. `None` when the file ends first or cannot be read.
+fn find_record<T>(path: &Path, mut f: impl FnMut(usize, usize, &[u8]) -> Option<T>) -> Option<T> {
+    let mut reader = BufReader::with_capacity(1 << 16, File::open(path).ok()?);
+    let mut record = Vec::new();
+    let mut line = 1;
+    for index in 0.. {
+        record.clear();
+        let lines = read_record(&mut reader, &mut record).ok()?;
+        if lines == 0 {
+            return None;
+        }
+        if index > 0 {
+            if let Some(found) = f(index - 1, line, &record) {
+                return Some(found);
+            }
+        }
+        line += lines;
+    }
+    None
+}
+
+/// The file line on which data row `row` (0-based, after the header) of a CSV starts, counting
+/// the newlines inside quoted fields; `None` for a Parquet file.
+pub(super) fn row_line(path: &Path, row: usize) -> Option<usize> {
+    if super::table::is_parquet(path) {
+        return None;
+    }
+    find_record(path, |r, line, _| (r == row).then_some(line))
+}
+
+/// `data row 7 (line 9)` for a CSV, `data row 7` for a Parquet file.
+pub(super) fn row_at(path: &Path, row: usize) -> String {
+    match row_line(path, row) {
+        Some(line) => format!("data row {row} (line {line})"),
+        None => format!("data row {row}"),
+    }
+}
+
+/// A polars CSV error in bayeslab's terms where polars names its own (Python) options: a row
+/// with more fields than the header, a value that does not fit its column's inferred type.
+pub(super) fn read_error(path: &Path, separator: u8, e: &PolarsError) -> Error {
+    let text = e.to_string();
+    // an odd number of quotes with one opening a field (polars reads a quote elsewhere as text)
+    let unclosed = find_record(path, |_, line, record| {
+        let opens =
+            record.first() == Some(&b'"') || record.windows(2).any(|w| w == [separator, b'"']);
+        (opens && memchr::memchr_iter(b'"', record).count() % 2 == 1).then_some(line)
+    });
+    if let Some(line) = unclosed {
+        return Error::data(
+            path,
+            format!(
+                "the double quote opened on line {line} is never closed, so the rest of the file would be one value; \
+                 close the quote or remove it"
+            ),
+        );
+    }
+    if text.contains("invalid utf-8") {
+        let line = find_record(path, |_, line, record| {
+            std::str::from_utf8(record).is_err().then_some(line)
+        });
+        let at = line.map_or(String::new(), |l| format!(" (first on line {l})"));
+        return Error::data(
+            path,
+            format!(
+                "the file is not UTF-8 text{at}; save it as UTF-8 (e.g. `iconv -f latin1 -t utf-8`)"
+            ),
+        );
+    }
+    if text.contains("truncate_ragged_lines") || text.contains("more fields than") {
+        let header = check_header(path, separator).map_or(0, |n| n.len());
+        let ragged = find_record(path, |_, line, record| {
+            let n = split_record(record, separator).len();
+            (n > header).then_some((line, n))
+        });
+        let at = ragged.map_or(String::new(), |(line, n)| {
+            format!(": line {line} has {n} fields")
+        });
+        return Error::data(
+            path,
+            format!(
+                "a row has more fields than the header's {header} columns{at}; remove the extra fields or quote \
+                 values that contain the separator \"{}\"",
+                (separator as char).escape_default()
+            ),
+        );
+    }
+    if let Some((value, dtype, column)) = parse_failure(&text) {
+        let line = find_record(path, |_, line, record| {
+            let fields = split_record(record, separator);
+            (fields.get(column.1).map(String::as_str) == Some(value)).then_some(line)
+        });
+        let at = line.map_or(String::new(), |l| format!(", line {l}"));
+        let fix = if dtype.starts_with('i') || dtype.starts_with('u') {
+            format!(
+                "{value} does not fit a 64-bit integer ({dtype}, the type inferred for the column); write it with a \
+                 decimal point ({value}.0) to read the column as floating point, or fix the value"
+            )
+        } else {
+            format!("\"{value}\" cannot be read as {dtype}, the type inferred for the column; fix the value")
+        };
+        return Error::data(path, format!("column \"{}\"{at}: {fix}", column.0));
+    }
+    // polars' advice names its Python keyword arguments, which bayeslab does not have
+    let own = ["\n\nYou might want to try", "\n\nConsider setting"]
+        .iter()
+        .filter_map(|a| text.find(a))
+        .min()
+        .map_or(text.as_str(), |at| &text[..at]);
+    Error::data(path, format!("cannot read as CSV: {}", own.trim_end()))
+}
+
+/// (value, dtype, (column name, 0-based column)) from polars' "could not parse `V` as dtype `T`
+/// at column 'C' (column number K)".
+fn parse_failure(text: &str) -> Option<(&str, &str, (&str, usize))> {
+    let rest = text.split_once("could not parse `")?.1;
+    let (value, rest) = rest.split_once("` as dtype `")?;
+    let (dtype, rest) = rest.split_once("` at column '")?;
+    let (column, rest) = rest.split_once("' (column number ")?;
+    let number: usize = rest.split_once(')')?.0.trim().parse().ok()?;
+    Some((value, dtype, (column, number.checked_sub(1)?)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn split_record_honours_quotes() {
+        assert_eq!(
+            split_record(b"\"a,b\",a, b ,\"say \"\"hi\"\"\"\r\n", b','),
+            ["a,b", "a", "b", "say \"hi\""]
+        );
+        assert_eq!(split_record(b"a;b;y\n", b';'), ["a", "b", "y"]);
+    }
+
+    #[test]
+    fn a_quoted_name_with_a_comma_is_no_duplicate() {
+        let names = check_header_names(Path::new("f.csv"), b"\"a,b\",a,b,y\n", b',').unwrap();
+        assert_eq!(names, ["a,b", "a", "b", "y"]);
+    }
+
+    #[test]
+    fn a_wide_header_is_checked_in_one_pass_and_names_the_duplicate() {
+        // 200,000 distinct names and a repeat of the 1,000th at the end
+        let mut header: String = (0..200_000).map(|i| format!("c{i},")).collect();
+        header.push_str("c999\n");
+        let err = check_header_names(Path::new("wide.csv"), header.as_bytes(), b',')
+            .unwrap_err()
+            .to_string();
+        assert!(
+            err.contains("\"c999\" twice (columns 1000 and 200001)"),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn records_and_lines_count_newlines_inside_quotes() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("q.csv");
+        std::fs::write(&path, "a,n\n1,\"x\ny\"\n2,\"\"\"\n\"\"\"\n3,z\n").unwrap();
+        // row 0 on lines 2-3, row 1 on lines 4-5, row 2 on line 6
+        let lines: Vec<_> = (0..4).map(|r| row_line(&path, r)).collect();
+        assert_eq!(lines, [Some(2), Some(4), Some(6), None]);
+    }
+
+    #[test]
+    fn the_ragged_row_named_is_the_first_with_too_many_fields() {
+        // a short row (read as missing values) before the long one on line 5
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("r.csv");
+        std::fs::write(&path, "a,b,y\n1,2,0\n3,1\n\"x,\ny\",4,1\n5,6,0,9\n").unwrap();
+        let e = polars::prelude::PolarsError::ComputeError(
+            "found more fields than defined in 'Schema'".into(),
+        );
+        let err = read_error(&path, b',', &e).to_string();
+        assert!(
+            err.contains("header's 3 columns: line 6 has 4 fields"),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn an_unclosed_quote_and_text_that_is_not_utf8_are_named_with_their_line() {
+        let dir = tempfile::tempdir().unwrap();
+        let e = polars::prelude::PolarsError::ComputeError("anything".into());
+        let path = dir.path().join("q.csv");
+        std::fs::write(&path, "a,b,y\n1,2,0\n1,\"open,0\n3,4,1\n").unwrap();
+        let err = read_error(&path, b',', &e).to_string();
+        assert!(err.contains("opened on line 3 is never closed"), "{err}");
+        let path = dir.path().join("latin.csv");
+        std::fs::write(&path, b"a,b,y\n1,2,0\n1,caf\xe9,0\n").unwrap();
+        let e = polars::prelude::PolarsError::ComputeError("invalid utf-8 sequence".into());
+        let err = read_error(&path, b',', &e).to_string();
+        assert!(err.contains("not UTF-8 text (first on line 3)"), "{err}");
+    }
+
+    #[test]
+    fn polars_parse_failures_are_read() {
+        let text = "could not parse `123456789012345678901234567` as dtype `i64` at column 'b' (column number 2)\n\nThe current offset";
+        assert_eq!(
+            parse_failure(text),
+            Some(("123456789012345678901234567", "i64", ("b", 1)))
+        );
+    }
+}
