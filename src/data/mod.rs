@@ -6,6 +6,7 @@ pub mod dense;
 mod describe;
 mod features;
 mod labels;
+mod moments;
 pub mod parquet_sink;
 mod prepare;
 mod stream;
