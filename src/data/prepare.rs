@@ -57,6 +57,44 @@ fn unit_hash(seed: u64, i: u64) -> f64 {
     (mix(mix(seed) ^ i) >> 11) as f64 * (1.0 / (1u64 << 53) as f64)
 }
 
+/// The error for a column without a single value (every row missing), which `missing = "drop"`
+/// would otherwise turn into "no training rows are left": `missing[j]` of `rows` rows are
+/// missing in feature `j`, `target_missing` in the target. `listed`: the features come from
+/// `[data] features` (else every numeric column was taken).
+pub fn check_not_all_missing(
+    rows: usize,
+    target: &str,
+    target_missing: usize,
+    features: &[String],
+    missing: &[usize],
+    listed: bool,
+) -> Result<(), String> {
+    if rows == 0 {
+        return Ok(());
+    }
+    if target_missing == rows {
+        return Err(format!(
+            "target column \"{target}\" has no values at all (every row is missing): check [data] target"
+        ));
+    }
+    let Some(name) = features
+        .iter()
+        .zip(missing)
+        .find(|(_, &m)| m == rows)
+        .map(|(f, _)| f)
+    else {
+        return Ok(());
+    };
+    let fix = if listed {
+        format!("remove \"{name}\" from [data] features")
+    } else {
+        format!("list the columns to use in [data] features, without \"{name}\"")
+    };
+    Err(format!(
+        "column \"{name}\" has no values at all (every row is missing: empty, NA or NaN), so no row is complete; {fix}"
+    ))
+}
+
 /// Per-feature (mean, sd) on the training rows; sd is the population standard deviation,
 /// computed by [`Moments`] (any finite column, the streamed statistics' code).
 pub fn column_stats(x: &[Vec<f64>]) -> Vec<(f64, f64)> {
@@ -263,5 +301,27 @@ mod tests {
                 "2^{k}"
             );
         }
+    }
+
+    #[test]
+    fn a_column_without_values_is_named() {
+        let names = ["a".to_string(), "empty".to_string()];
+        assert_eq!(
+            check_not_all_missing(5, "y", 1, &names, &[2, 4], true),
+            Ok(())
+        );
+        let e = check_not_all_missing(5, "y", 1, &names, &[2, 5], true).unwrap_err();
+        assert!(e.contains("column \"empty\" has no values at all"), "{e}");
+        assert!(e.contains("remove \"empty\" from [data] features"), "{e}");
+        let e = check_not_all_missing(5, "y", 0, &names, &[0, 5], false).unwrap_err();
+        assert!(
+            e.contains("list the columns to use in [data] features"),
+            "{e}"
+        );
+        let e = check_not_all_missing(5, "y", 5, &names, &[0, 0], true).unwrap_err();
+        assert!(
+            e.contains("target column \"y\" has no values at all"),
+            "{e}"
+        );
     }
 }

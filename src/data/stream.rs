@@ -558,11 +558,20 @@ fn check_missing(
     features: &[String],
     notes: &mut Vec<String>,
 ) -> Result<()> {
+    let per_feature: Vec<usize> = scan.running.iter().map(|r| r.missing).collect();
+    prepare::check_not_all_missing(
+        scan.rows,
+        &plan.target,
+        scan.target_missing,
+        features,
+        &per_feature,
+        plan.features.is_some(),
+    )
+    .map_err(|m| Error::data(path, m))?;
     if scan.bad == 0 {
         return Ok(());
     }
     if plan.missing == Missing::Error {
-        let per_feature: Vec<usize> = scan.running.iter().map(|r| r.missing).collect();
         return Err(Error::data(
             path,
             missing_message(
