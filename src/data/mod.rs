@@ -328,6 +328,8 @@ pub fn load(plan: &DataPlan) -> Result<Dataset> {
             }
         })
         .collect();
+    features::check_names(&plan.feature_map, &features, plan.intercept)
+        .map_err(|m| Error::data(train_file, m))?;
     let s = plan.standardize.then_some(stats.as_slice());
     let mapped = features::apply(
         &plan.feature_map,

@@ -16,7 +16,9 @@ use faer::Mat;
 use serde::Serialize;
 
 use super::chunks::{selection, ChunkReader};
-use super::features::{check_width, mapped_width, sampled_rows, FittedMap, TrainingRows};
+use super::features::{
+    check_names, check_width, mapped_width, sampled_rows, FittedMap, TrainingRows,
+};
 use super::labels::LabelSet;
 use super::moments::Moments;
 use super::table::{frame_table, Table};
@@ -361,6 +363,8 @@ impl StreamedData {
             .then(|| summaries.iter().map(|s| (s.mean, s.sd)).collect());
         let d = features.len();
         check_width(&plan.feature_map, d, chunk_rows).map_err(|m| Error::data(&train_file, m))?;
+        check_names(&plan.feature_map, &features, plan.intercept)
+            .map_err(|m| Error::data(&train_file, m))?;
         let mut data = StreamedData {
             files: std::iter::once(train_file.clone())
                 .chain(test_file)
