@@ -436,6 +436,13 @@ fn data_plan(ctx: &Ctx<'_>, raw: super::raw::RawData, seed: u64) -> Result<DataP
         if f.is_empty() {
             return Err(ctx.err("[data] features = []: list at least one column, or remove the key to use every numeric column"));
         }
+        if let Some((i, c)) = f.iter().enumerate().find(|(i, c)| f[..*i].contains(c)) {
+            return Err(ctx.err(format!(
+                "[data] features lists \"{c}\" twice (entries {} and {}): a column is one design column; remove the repeat",
+                f.iter().position(|x| x == c).unwrap_or(0) + 1,
+                i + 1
+            )));
+        }
         if f.iter().any(|c| c == &raw.target) {
             return Err(ctx.err(format!(
                 "[data] features contains the target column \"{}\"",

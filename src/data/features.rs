@@ -5,6 +5,7 @@
 use faer::{Mat, MatRef};
 use rand::seq::index::sample;
 
+use super::INTERCEPT;
 use crate::config::{Centres, FeatureMap};
 use crate::numeric::rng;
 
@@ -88,6 +89,39 @@ pub fn check_width(map: &FeatureMap, d: usize, rows: usize) -> Result<(), String
         map.name(),
         MEMORY_BUDGET_BYTES >> 20
     ))
+}
+
+/// Refuse a design with two columns of one name, which the methods would fit as two weights
+/// that results.json and the reports cannot tell apart: a data column named "intercept" beside
+/// the intercept column, or (`map = "poly"`) a data column named like a product or power of
+/// the others ("a*b", "a^2"). RBF columns are named rbf0, rbf1, ... and replace the features.
+pub fn check_names(map: &FeatureMap, names: &[String], intercept: bool) -> Result<(), String> {
+    let mapped: Vec<String> = match map {
+        FeatureMap::Identity => names.to_vec(),
+        // wider maps are refused by check_width
+        FeatureMap::Poly { degree } => match monomials(names.len(), *degree, 1 << 20) {
+            Some(m) => m.iter().map(|m| monomial_name(m, names)).collect(),
+            None => return Ok(()),
+        },
+        FeatureMap::Rbf { .. } => return Ok(()),
+    };
+    if intercept && names.iter().any(|n| n == INTERCEPT) {
+        return Err(format!(
+            "data column \"{INTERCEPT}\" would be a second design column named \"{INTERCEPT}\" beside the one \
+             [data] intercept = true adds: rename the column in the data file, leave it out of [data] features, \
+             or (if it is a column of ones) set [data] intercept = false"
+        ));
+    }
+    let mut seen = std::collections::HashSet::new();
+    match mapped.iter().find(|n| !seen.insert(n.as_str())) {
+        Some(n) => Err(format!(
+            "two design columns would be named \"{n}\": [features] map = \"{}\" names a product or power of the \
+             features that way, and a feature column has that name; rename the column \"{n}\" in the data file \
+             or leave it out of [data] features",
+            map.name()
+        )),
+        None => Ok(()),
+    }
 }
 
 /// The number of columns `map` makes from `d` features (after [`check_width`] has passed).
@@ -332,5 +366,25 @@ mod tests {
         .err()
         .unwrap();
         assert!(e.contains("memory budget") && e.contains("degree"), "{e}");
+    }
+
+    #[test]
+    fn design_column_names_are_distinct() {
+        let names = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        let poly = FeatureMap::Poly { degree: 2 };
+        let e = check_names(&FeatureMap::Identity, &names(&["intercept", "a"]), true).unwrap_err();
+        assert!(e.contains("set [data] intercept = false"), "{e}");
+        // without the intercept column, or under rbf (which replaces the features), no clash
+        assert!(check_names(&FeatureMap::Identity, &names(&["intercept", "a"]), false).is_ok());
+        let rbf = FeatureMap::Rbf {
+            centres: Centres::Sample { k: 3 },
+            width: 1.0,
+        };
+        assert!(check_names(&rbf, &names(&["intercept", "rbf0"]), true).is_ok());
+        let e = check_names(&poly, &names(&["a", "b", "a*b"]), true).unwrap_err();
+        assert!(e.contains("\"a*b\""), "{e}");
+        let e = check_names(&poly, &names(&["a", "a^2"]), false).unwrap_err();
+        assert!(e.contains("\"a^2\""), "{e}");
+        assert!(check_names(&poly, &names(&["a", "b", "c"]), true).is_ok());
     }
 }

@@ -5,6 +5,9 @@ use std::collections::BTreeSet;
 
 use super::table::Labels;
 
+mod set;
+pub use set::LabelSet;
+
 /// 0/1 per row (`None` where the label is missing), or a message saying what to set.
 pub fn binary(
     labels: &Labels,
@@ -62,14 +65,16 @@ pub fn binary(
                 .collect())
         }
         (Labels::Text(v), None) => {
-            let parsed: Vec<Option<Option<f64>>> = v
-                .iter()
-                .map(|s| s.as_ref().map(|s| parse_text_label(s)))
-                .collect();
-            if parsed.iter().flatten().any(Option::is_none) {
-                return Err(unclear(column, &distinct_text(v)));
-            }
-            Ok(parsed.into_iter().map(Option::flatten).collect())
+            let distinct: Vec<&str> = distinct_strings(v).into_iter().collect();
+            let class =
+                text_encoding(&distinct).ok_or_else(|| unclear(column, &distinct_text(v)))?;
+            Ok(v.iter()
+                .map(|s| {
+                    s.as_deref()
+                        .and_then(|s| distinct.iter().position(|d| *d == s))
+                        .map(|k| class[k])
+                })
+                .collect())
         }
     }
 }
@@ -108,11 +113,20 @@ pub fn classes(
                 }
             }
             seen.sort_by(f64::total_cmp);
-            seen.iter().map(|x| x.to_string()).collect()
+            seen.into_iter().map(number_name).collect()
         }
         Labels::Text(v) => {
-            let set: BTreeSet<&str> = v.iter().flatten().map(String::as_str).collect();
-            set.into_iter().map(str::to_string).collect()
+            let mut names: Vec<&str> = distinct_strings(v).into_iter().collect();
+            let numbers: Option<Vec<f64>> = names.iter().map(|s| s.parse().ok()).collect();
+            let small = names.len() <= MAX_CLASSES;
+            if small && numbers.is_some_and(|x| x.iter().all(|x| !x.is_nan())) {
+                // "-1", "0", "+1" in that order; two spellings of one number stay two classes
+                names.sort_by(|a, b| {
+                    let (x, y): (f64, f64) = (a.parse().unwrap_or(0.0), b.parse().unwrap_or(0.0));
+                    x.total_cmp(&y).then(a.cmp(b))
+                });
+            }
+            names.into_iter().map(str::to_string).collect()
         }
         Labels::Bool(_) => unreachable!("boolean labels are always binary"),
     };
@@ -143,161 +157,13 @@ pub fn by_name(
     match labels {
         Labels::Numeric(v) => v
             .iter()
-            .map(|x| x.map(|x| index(x.to_string())).transpose())
+            .map(|x| x.map(|x| index(number_name(x))).transpose())
             .collect(),
         Labels::Text(v) => v.iter().map(|x| x.clone().map(index).transpose()).collect(),
         Labels::Bool(v) => v
             .iter()
             .map(|x| x.map(|b| index(b.to_string())).transpose())
             .collect(),
-    }
-}
-
-/// The distinct target values of a file read in chunks, in order of first appearance, with
-/// how often each occurs on training and on test rows. [`classes`] and [`by_name`] run on the
-/// distinct values (so every label decision and message is the in-memory one) and
-/// [`LabelSet::code`] maps each chunk through the result.
-#[derive(Debug, Clone)]
-pub struct LabelSet {
-    column: String,
-    values: Option<Labels>,
-    index: std::collections::HashMap<LabelKey, usize>,
-    /// Occurrences per distinct value: (training rows, test rows).
-    pub counts: Vec<(usize, usize)>,
-    /// Class index per distinct value, once [`LabelSet::resolve`] has run.
-    class_of: Vec<f64>,
-}
-
-/// More distinct target values than this end a streamed read: the column is not a label.
-pub const MAX_DISTINCT: usize = 1_000_000;
-
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
-enum LabelKey {
-    Number(u64),
-    Text(String),
-    Bool(bool),
-}
-
-impl Labels {
-    fn kind(&self) -> &'static str {
-        match self {
-            Labels::Numeric(_) => "numbers",
-            Labels::Text(_) => "text",
-            Labels::Bool(_) => "booleans",
-        }
-    }
-
-    fn len(&self) -> usize {
-        match self {
-            Labels::Numeric(v) => v.len(),
-            Labels::Text(v) => v.len(),
-            Labels::Bool(v) => v.len(),
-        }
-    }
-
-    /// Row `i`'s key (`None` when missing); +0.0 and -0.0 are one number.
-    fn key(&self, i: usize) -> Option<LabelKey> {
-        match self {
-            Labels::Numeric(v) => v[i].map(|x| LabelKey::Number((x + 0.0).to_bits())),
-            Labels::Text(v) => v[i].clone().map(LabelKey::Text),
-            Labels::Bool(v) => v[i].map(LabelKey::Bool),
-        }
-    }
-
-    fn empty_like(&self) -> Labels {
-        match self {
-            Labels::Numeric(_) => Labels::Numeric(Vec::new()),
-            Labels::Text(_) => Labels::Text(Vec::new()),
-            Labels::Bool(_) => Labels::Bool(Vec::new()),
-        }
-    }
-
-    fn push_from(&mut self, other: &Labels, i: usize) {
-        match (self, other) {
-            (Labels::Numeric(a), Labels::Numeric(b)) => a.push(b[i]),
-            (Labels::Text(a), Labels::Text(b)) => a.push(b[i].clone()),
-            (Labels::Bool(a), Labels::Bool(b)) => a.push(b[i]),
-            _ => unreachable!("kinds are checked before pushing"),
-        }
-    }
-}
-
-impl LabelSet {
-    pub fn new(column: &str) -> Self {
-        LabelSet {
-            column: column.to_string(),
-            values: None,
-            index: Default::default(),
-            counts: Vec::new(),
-            class_of: Vec::new(),
-        }
-    }
-
-    /// The distinct value of each row of `chunk` (`None` when missing), adding new values.
-    /// `first_row` is the chunk's first data row, for the message when the type changes.
-    pub fn observe(
-        &mut self,
-        chunk: &Labels,
-        first_row: usize,
-    ) -> Result<Vec<Option<usize>>, String> {
-        let mut out = Vec::with_capacity(chunk.len());
-        for i in 0..chunk.len() {
-            let Some(key) = chunk.key(i) else {
-                out.push(None);
-                continue;
-            };
-            if let Some(&d) = self.index.get(&key) {
-                out.push(Some(d));
-                continue;
-            }
-            let values = self.values.get_or_insert_with(|| chunk.empty_like());
-            if std::mem::discriminant(values) != std::mem::discriminant(chunk) {
-                return Err(format!(
-                    "target column \"{}\" holds {} up to data row {} but {} at data row {}: streaming infers each chunk's \
-                     types on its own, so make the column one type (or set [data] streaming = false)",
-                    self.column,
-                    values.kind(),
-                    first_row,
-                    chunk.kind(),
-                    first_row + i
-                ));
-            }
-            if self.counts.len() >= MAX_DISTINCT {
-                return Err(format!(
-                    "target column \"{}\" has more than {MAX_DISTINCT} distinct values: it is not a class label; choose another [data] target",
-                    self.column
-                ));
-            }
-            values.push_from(chunk, i);
-            self.index.insert(key, self.counts.len());
-            self.counts.push((0, 0));
-            out.push(Some(self.counts.len() - 1));
-        }
-        Ok(out)
-    }
-
-    /// The class names, as the in-memory loader finds them from the whole column (`known`: the
-    /// training file's classes when this is a separate test file), and fixes each distinct
-    /// value's class.
-    pub fn resolve(
-        &mut self,
-        positive: Option<&str>,
-        known: Option<&[String]>,
-    ) -> Result<Vec<String>, String> {
-        let values = self.values.clone().unwrap_or(Labels::Numeric(Vec::new()));
-        let (y, names) = match known {
-            Some(names) if names.len() > 2 => {
-                (by_name(&values, names, &self.column)?, names.to_vec())
-            }
-            _ => classes(&values, positive, &self.column)?,
-        };
-        self.class_of = y.into_iter().map(|c| c.unwrap_or(f64::NAN)).collect();
-        Ok(names)
-    }
-
-    /// The class index of distinct value `d` (after [`LabelSet::resolve`]).
-    pub fn class(&self, d: usize) -> f64 {
-        self.class_of[d]
     }
 }
 
@@ -309,12 +175,43 @@ fn parse_bool(s: &str) -> Option<bool> {
     }
 }
 
-fn parse_text_label(s: &str) -> Option<f64> {
-    match s.to_ascii_lowercase().as_str() {
-        "1" | "+1" | "true" => Some(1.0),
-        "0" | "-1" | "false" => Some(0.0),
-        _ => None,
-    }
+/// A number's class name: +0.0 and -0.0 are one value, "0" (the shortest text that reads back
+/// as the number, so distinct numbers have distinct names).
+fn number_name(x: f64) -> String {
+    (x + 0.0).to_string()
+}
+
+/// Every distinct label of a text column, in byte order.
+fn distinct_strings(v: &[Option<String>]) -> BTreeSet<&str> {
+    v.iter().flatten().map(String::as_str).collect()
+}
+
+/// The class (0 or 1) of each of the `distinct` strings when they are a binary encoding: numbers
+/// all in {0, 1} or all in {-1, 1} ("+1" is text to polars), or the words false/true in any
+/// case; one string per class, so "1" and "+1" or "true" and "TRUE" together are not read as
+/// one class. `None` when they are not such a pair.
+fn text_encoding(distinct: &[&str]) -> Option<Vec<f64>> {
+    let numbers: Option<Vec<f64>> = distinct.iter().map(|s| s.parse().ok()).collect();
+    let class: Vec<f64> = match numbers {
+        Some(x) => {
+            let ok01 = x.iter().all(|&x| x == 0.0 || x == 1.0);
+            let ok_pm = x.iter().all(|&x| x == -1.0 || x == 1.0);
+            if !(ok01 || ok_pm) {
+                return None;
+            }
+            x.iter().map(|&x| f64::from(u8::from(x == 1.0))).collect()
+        }
+        None => distinct
+            .iter()
+            .map(|s| match s.to_ascii_lowercase().as_str() {
+                "true" => Some(1.0),
+                "false" => Some(0.0),
+                _ => None,
+            })
+            .collect::<Option<Vec<f64>>>()?,
+    };
+    let ones = class.iter().filter(|&&c| c == 1.0).count();
+    (ones <= 1 && class.len() - ones <= 1).then_some(class)
 }
 
 fn check_present<T: std::fmt::Display>(
@@ -352,7 +249,7 @@ fn distinct_numbers(v: &[Option<f64>]) -> Vec<String> {
         }
     }
     seen.sort_by(f64::total_cmp);
-    seen.iter().map(|x| x.to_string()).collect()
+    seen.into_iter().map(number_name).collect()
 }
 
 fn distinct_text(v: &[Option<String>]) -> Vec<String> {
@@ -361,59 +258,4 @@ fn distinct_text(v: &[Option<String>]) -> Vec<String> {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn understands_the_usual_encodings() {
-        let pm = Labels::Numeric(vec![Some(-1.0), Some(1.0), None]);
-        assert_eq!(
-            binary(&pm, None, "y").unwrap(),
-            vec![Some(0.0), Some(1.0), None]
-        );
-        let tf = Labels::Text(vec![Some("TRUE".into()), Some("false".into())]);
-        assert_eq!(binary(&tf, None, "y").unwrap(), vec![Some(1.0), Some(0.0)]);
-        let b = Labels::Bool(vec![Some(true), Some(false)]);
-        assert_eq!(
-            binary(&b, Some("false"), "y").unwrap(),
-            vec![Some(0.0), Some(1.0)]
-        );
-    }
-
-    #[test]
-    fn positive_selects_class_one() {
-        let t = Labels::Text(vec![Some("Yes".into()), Some("No".into())]);
-        assert_eq!(
-            binary(&t, Some("No"), "type").unwrap(),
-            vec![Some(0.0), Some(1.0)]
-        );
-        let n = Labels::Numeric(vec![Some(2.0), Some(0.0), Some(1.0)]);
-        assert_eq!(
-            binary(&n, Some("2"), "y").unwrap(),
-            vec![Some(1.0), Some(0.0), Some(0.0)]
-        );
-    }
-
-    #[test]
-    fn many_labels_become_classes_in_sorted_order() {
-        let n = Labels::Numeric(vec![Some(2.0), Some(0.0), None, Some(1.0), Some(2.0)]);
-        let (y, names) = classes(&n, None, "y").unwrap();
-        assert_eq!(names, vec!["0", "1", "2"]);
-        assert_eq!(y, vec![Some(2.0), Some(0.0), None, Some(1.0), Some(2.0)]);
-        let t = Labels::Text(vec![Some("virginica".into()), Some("setosa".into())]);
-        let (y, names) = classes(&t, None, "species").unwrap();
-        assert_eq!(names, vec!["setosa", "virginica"]);
-        assert_eq!(y, vec![Some(1.0), Some(0.0)]);
-        assert!(by_name(&t, &["setosa".to_string()], "species").is_err());
-    }
-
-    #[test]
-    fn unclear_labels_ask_for_positive() {
-        let n = Labels::Numeric(vec![Some(0.0), Some(1.0), Some(2.0)]);
-        let e = binary(&n, None, "y").unwrap_err();
-        assert!(e.contains("0, 1, 2") && e.contains("positive"), "{e}");
-        let t = Labels::Text(vec![Some("Yes".into())]);
-        let e = binary(&t, Some("yes"), "type").unwrap_err();
-        assert!(e.contains("does not occur") && e.contains("Yes"), "{e}");
-    }
-}
+mod tests;

@@ -9,6 +9,7 @@ mod features;
 #[cfg(test)]
 mod format_tests;
 mod labels;
+mod moments;
 mod parquet_columns;
 pub mod parquet_sink;
 mod prepare;
@@ -168,23 +169,22 @@ fn check_classes(path: &Path, plan: &DataPlan, classes: &[String]) -> Result<()>
 fn complete_rows(
     path: &Path,
     l: &Loaded,
-    missing: Missing,
+    plan: &DataPlan,
     notes: &mut Vec<String>,
-    target: &str,
 ) -> Result<Vec<usize>> {
+    let (missing, target, listed) = (plan.missing, &plan.target, plan.features.is_some());
     let n = l.y.len();
+    let count = |c: &Vec<Option<f64>>| c.iter().filter(|v| v.is_none()).count();
+    let per_feature: Vec<usize> = l.cols.iter().map(count).collect();
+    let target_missing = l.y.iter().filter(|v| v.is_none()).count();
+    prepare::check_not_all_missing(n, target, target_missing, &l.features, &per_feature, listed)
+        .map_err(|m| Error::data(path, m))?;
     let ok: Vec<bool> = (0..n)
         .map(|i| l.y[i].is_some() && l.cols.iter().all(|c| c[i].is_some()))
         .collect();
     let bad = ok.iter().filter(|&&o| !o).count();
     if bad > 0 {
         if missing == Missing::Error {
-            let target_missing = l.y.iter().filter(|v| v.is_none()).count();
-            let per_feature: Vec<usize> = l
-                .cols
-                .iter()
-                .map(|c| c.iter().filter(|v| v.is_none()).count())
-                .collect();
             let first = ok.iter().position(|o| !o).unwrap_or(0);
             return Err(Error::data(
                 path,
@@ -248,7 +248,7 @@ pub fn load(plan: &DataPlan) -> Result<Dataset> {
     let (files, train_part, test_part, features, summary_src) = match &plan.source {
         DataSource::Single { path, split } => {
             let l = load_file(path, plan, plan.features.as_deref(), None)?;
-            let rows = complete_rows(path, &l, plan.missing, &mut notes, &plan.target)?;
+            let rows = complete_rows(path, &l, plan, &mut notes)?;
             let is_test = prepare::test_rows(l.y.len(), *split);
             let train: Vec<usize> = rows.iter().copied().filter(|&i| !is_test[i]).collect();
             let test: Vec<usize> = rows.iter().copied().filter(|&i| is_test[i]).collect();
@@ -266,8 +266,8 @@ pub fn load(plan: &DataPlan) -> Result<Dataset> {
         DataSource::TrainTest { train, test } => {
             let lt = load_file(train, plan, plan.features.as_deref(), None)?;
             let le = load_file(test, plan, Some(&lt.features), Some(&lt.classes))?;
-            let rt = complete_rows(train, &lt, plan.missing, &mut notes, &plan.target)?;
-            let re = complete_rows(test, &le, plan.missing, &mut notes, &plan.target)?;
+            let rt = complete_rows(train, &lt, plan, &mut notes)?;
+            let re = complete_rows(test, &le, plan, &mut notes)?;
             note_skipped(&mut notes, train, &lt.skipped);
             let tr = (gather(&lt, &rt), rt);
             let te = (gather(&le, &re), re);
@@ -334,6 +334,8 @@ pub fn load(plan: &DataPlan) -> Result<Dataset> {
             }
         })
         .collect();
+    features::check_names(&plan.feature_map, &features, plan.intercept)
+        .map_err(|m| Error::data(train_file, m))?;
     let s = plan.standardize.then_some(stats.as_slice());
     let mapped = features::apply(
         &plan.feature_map,

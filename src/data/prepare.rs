@@ -4,6 +4,7 @@
 use faer::Mat;
 use rand::seq::SliceRandom;
 
+use super::moments::Moments;
 use crate::config::Split;
 use crate::numeric::rng;
 
@@ -56,14 +57,52 @@ fn unit_hash(seed: u64, i: u64) -> f64 {
     (mix(mix(seed) ^ i) >> 11) as f64 * (1.0 / (1u64 << 53) as f64)
 }
 
-/// Per-feature (mean, sd) on the training rows; sd is the population standard deviation.
+/// The error for a column without a single value (every row missing), which `missing = "drop"`
+/// would otherwise turn into "no training rows are left": `missing[j]` of `rows` rows are
+/// missing in feature `j`, `target_missing` in the target. `listed`: the features come from
+/// `[data] features` (else every numeric column was taken).
+pub fn check_not_all_missing(
+    rows: usize,
+    target: &str,
+    target_missing: usize,
+    features: &[String],
+    missing: &[usize],
+    listed: bool,
+) -> Result<(), String> {
+    if rows == 0 {
+        return Ok(());
+    }
+    if target_missing == rows {
+        return Err(format!(
+            "target column \"{target}\" has no values at all (every row is missing): check [data] target"
+        ));
+    }
+    let Some(name) = features
+        .iter()
+        .zip(missing)
+        .find(|(_, &m)| m == rows)
+        .map(|(f, _)| f)
+    else {
+        return Ok(());
+    };
+    let fix = if listed {
+        format!("remove \"{name}\" from [data] features")
+    } else {
+        format!("list the columns to use in [data] features, without \"{name}\"")
+    };
+    Err(format!(
+        "column \"{name}\" has no values at all (every row is missing: empty, NA or NaN), so no row is complete; {fix}"
+    ))
+}
+
+/// Per-feature (mean, sd) on the training rows; sd is the population standard deviation,
+/// computed by [`Moments`] (any finite column, the streamed statistics' code).
 pub fn column_stats(x: &[Vec<f64>]) -> Vec<(f64, f64)> {
     x.iter()
         .map(|col| {
-            let n = col.len() as f64;
-            let mean = col.iter().sum::<f64>() / n;
-            let var = col.iter().map(|v| (v - mean).powi(2)).sum::<f64>() / n;
-            (mean, var.sqrt())
+            let mut m = Moments::default();
+            col.iter().for_each(|&v| m.push(v));
+            m.mean_sd()
         })
         .collect()
 }
@@ -73,12 +112,16 @@ pub fn is_constant(mean: f64, sd: f64) -> bool {
     sd <= 1e-12 * mean.abs().max(1.0)
 }
 
-/// One standardised value: (v - mean) / sd, or only centred for a constant column.
+/// One standardised value: (v - mean) / sd, or only centred for a constant column. When
+/// v - mean overflows (v and the mean of opposite signs near f64::MAX) it is taken in halves.
 pub fn standardise(v: f64, mean: f64, sd: f64) -> f64 {
+    let d = v - mean;
     if is_constant(mean, sd) {
-        v - mean
+        d
+    } else if d.is_finite() {
+        d / sd
     } else {
-        (v - mean) / sd
+        (0.5 * v - 0.5 * mean) / sd * 2.0
     }
 }
 
@@ -210,5 +253,75 @@ mod tests {
         let mean: f64 = (0..4).map(|i| x[(i, 1)]).sum::<f64>() / 4.0;
         let var: f64 = (0..4).map(|i| x[(i, 1)].powi(2)).sum::<f64>() / 4.0;
         assert!(mean.abs() < 1e-15 && (var - 1.0).abs() < 1e-12);
+    }
+
+    fn close(a: f64, b: f64) -> bool {
+        (a - b).abs() <= 4.0 * f64::EPSILON * b.abs()
+    }
+
+    #[test]
+    fn standardisation_works_for_any_finite_column() {
+        // closed forms: [c, -c, c, -c] has mean 0 and sd c; [3c, c] has mean 2c and sd c
+        for c in [1e300, 1e154, 1.0, 1e-300] {
+            let s = column_stats(&[vec![c, -c, c, -c], vec![3.0 * c, c]]);
+            assert!(s[0].0 == 0.0 && close(s[0].1, c), "{c}: {:?}", s[0]);
+            assert!(
+                close(s[1].0, 2.0 * c) && close(s[1].1, c),
+                "{c}: {:?}",
+                s[1]
+            );
+        }
+        // [M, -M, M] at M = f64::MAX: mean M/3, sd M 2 sqrt(2)/3, standardised 1/sqrt(2) and -sqrt(2)
+        let m = f64::MAX;
+        let cols = vec![vec![m, -m, m]];
+        let s = column_stats(&cols);
+        assert!(close(s[0].0, m / 3.0), "{:?}", s[0]);
+        assert!(close(s[0].1, m / 3.0 * 2.0 * 2f64.sqrt()), "{:?}", s[0]);
+        let x = design(&cols, Some(&s), false);
+        let want = [0.5f64.sqrt(), -(2f64.sqrt()), 0.5f64.sqrt()];
+        for (i, w) in want.iter().enumerate() {
+            assert!((x[(i, 0)] - w).abs() < 1e-15, "row {i}: {}", x[(i, 0)]);
+        }
+        // a constant column of the largest value is constant, not overflowing
+        let s = column_stats(&[vec![m, m, m]]);
+        assert_eq!(s[0], (m, 0.0));
+    }
+
+    #[test]
+    fn statistics_scale_exactly_with_powers_of_two() {
+        // multiplying by 2^k is exact, so the moments of 2^k x are those of x times 2^k
+        let x = vec![1.0, 2.0, 3.0, 4.5, -7.25, 0.1];
+        let base = column_stats(std::slice::from_ref(&x))[0];
+        for k in [-1000, -500, 1, 500, 1000] {
+            let f = 2f64.powi(k);
+            let scaled: Vec<f64> = x.iter().map(|v| v * f).collect();
+            assert_eq!(
+                column_stats(&[scaled])[0],
+                (base.0 * f, base.1 * f),
+                "2^{k}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_column_without_values_is_named() {
+        let names = ["a".to_string(), "empty".to_string()];
+        assert_eq!(
+            check_not_all_missing(5, "y", 1, &names, &[2, 4], true),
+            Ok(())
+        );
+        let e = check_not_all_missing(5, "y", 1, &names, &[2, 5], true).unwrap_err();
+        assert!(e.contains("column \"empty\" has no values at all"), "{e}");
+        assert!(e.contains("remove \"empty\" from [data] features"), "{e}");
+        let e = check_not_all_missing(5, "y", 0, &names, &[0, 5], false).unwrap_err();
+        assert!(
+            e.contains("list the columns to use in [data] features"),
+            "{e}"
+        );
+        let e = check_not_all_missing(5, "y", 5, &names, &[0, 0], true).unwrap_err();
+        assert!(
+            e.contains("target column \"y\" has no values at all"),
+            "{e}"
+        );
     }
 }

@@ -6,9 +6,8 @@
 //!
 //! Passes before fitting: 1 over the data file (statistics), plus 1 over the test file when
 //! train and test are separate files (its labels and missing values), plus 1 over the training
-//! rows under `[features] map = "rbf"` with `centres = "sample"` (the sampled rows). The means
-//! are plain sequential sums, as in memory; the variances use Welford's update (West 1979), equal
-//! to the in-memory two-pass value to rounding.
+//! rows under `[features] map = "rbf"` with `centres = "sample"` (the sampled rows). Means and
+//! sds come from [`Moments`], the in-memory loader's code, so they are equal to its values.
 
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -17,8 +16,11 @@ use faer::Mat;
 use serde::Serialize;
 
 use super::chunks::{selection, ChunkReader};
-use super::features::{check_width, mapped_width, sampled_rows, FittedMap, TrainingRows};
+use super::features::{
+    check_names, check_width, mapped_width, sampled_rows, FittedMap, TrainingRows,
+};
 use super::labels::LabelSet;
+use super::moments::Moments;
 use super::table::{frame_table, Table};
 use super::{check_classes, missing_message, note_skipped, prepare, FeatureSummary, INTERCEPT};
 use crate::config::{DataPlan, DataSource, Missing, Streaming};
@@ -84,10 +86,7 @@ type RawRows<'a> = dyn FnMut(&[Vec<f64>], Vec<f64>, Vec<usize>) -> Result<()> + 
 /// Per-feature running statistics over the training rows.
 #[derive(Debug, Clone)]
 struct Running {
-    sum: f64,
-    n: usize,
-    mean: f64,
-    m2: f64,
+    moments: Moments,
     min: f64,
     max: f64,
     /// Missing values in every row of the file (as the in-memory summary counts them).
@@ -97,10 +96,7 @@ struct Running {
 impl Running {
     fn new() -> Self {
         Running {
-            sum: 0.0,
-            n: 0,
-            mean: 0.0,
-            m2: 0.0,
+            moments: Moments::default(),
             min: f64::INFINITY,
             max: f64::NEG_INFINITY,
             missing: 0,
@@ -108,19 +104,14 @@ impl Running {
     }
 
     fn push(&mut self, v: f64) {
-        self.sum += v;
-        self.n += 1;
-        let delta = v - self.mean;
-        self.mean += delta / self.n as f64;
-        self.m2 += delta * (v - self.mean);
+        self.moments.push(v);
         self.min = self.min.min(v);
         self.max = self.max.max(v);
     }
 
     /// (mean, population sd) as [`prepare::column_stats`] defines them.
     fn moments(&self) -> (f64, f64) {
-        let n = self.n as f64;
-        (self.sum / n, (self.m2 / n).max(0.0).sqrt())
+        self.moments.mean_sd()
     }
 }
 
@@ -382,6 +373,8 @@ impl StreamedData {
             .then(|| summaries.iter().map(|s| (s.mean, s.sd)).collect());
         let d = features.len();
         check_width(&plan.feature_map, d, chunk_rows).map_err(|m| Error::data(&train_file, m))?;
+        check_names(&plan.feature_map, &features, plan.intercept)
+            .map_err(|m| Error::data(&train_file, m))?;
         let mut data = StreamedData {
             files: std::iter::once(train_file.clone())
                 .chain(test_file)
@@ -580,11 +573,20 @@ fn check_missing(
     features: &[String],
     notes: &mut Vec<String>,
 ) -> Result<()> {
+    let per_feature: Vec<usize> = scan.running.iter().map(|r| r.missing).collect();
+    prepare::check_not_all_missing(
+        scan.rows,
+        &plan.target,
+        scan.target_missing,
+        features,
+        &per_feature,
+        plan.features.is_some(),
+    )
+    .map_err(|m| Error::data(path, m))?;
     if scan.bad == 0 {
         return Ok(());
     }
     if plan.missing == Missing::Error {
-        let per_feature: Vec<usize> = scan.running.iter().map(|r| r.missing).collect();
         return Err(Error::data(
             path,
             missing_message(
