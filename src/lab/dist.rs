@@ -5,6 +5,7 @@
 use statrs::distribution::{Beta, ChiSquared, Continuous, ContinuousCDF, Gamma, Normal, StudentsT};
 
 use super::cauchy::CauchyPosterior;
+use super::gamma_large::{self, LARGE_SHAPE};
 use crate::numeric::special::{log_sum_exp, norm_cdf, sigmoid, softplus};
 
 /// A distribution of one scalar parameter.
@@ -145,6 +146,9 @@ impl Dist {
             Dist::StudentT { loc, scale, df } => StudentsT::new(*loc, *scale, *df)
                 .expect("validated: scale, df > 0")
                 .ln_pdf(x),
+            Dist::Gamma { shape, rate } if *shape >= LARGE_SHAPE => {
+                gamma_large::ln_pdf(*shape, *rate, x)
+            }
             Dist::Gamma { shape, rate } => Gamma::new(*shape, *rate)
                 .expect("validated: shape, rate > 0")
                 .ln_pdf(x),
@@ -205,6 +209,9 @@ impl Dist {
             Dist::StudentT { loc, scale, df } => {
                 StudentsT::new(*loc, *scale, *df).expect("validated").cdf(x)
             }
+            Dist::Gamma { shape, rate } if *shape >= LARGE_SHAPE => {
+                gamma_large::cdf(*shape, *rate, x)
+            }
             Dist::Gamma { shape, rate } => Gamma::new(*shape, *rate).expect("validated").cdf(x),
             Dist::Beta { a, b } => Beta::new(*a, *b).expect("validated").cdf(x),
             Dist::LogNormal { mu, sigma } => normal(*mu, *sigma).cdf(x.ln()),
@@ -231,7 +238,8 @@ impl Dist {
 
     /// The p-quantile, 0 < p < 1. Normal-based families invert exactly; the others start
     /// from statrs' inverse CDF, which can be far off in the tails (Gamma(0.5, 4) at 1e-10
-    /// returns a point with CDF 7e-5), and are polished by bisection on the CDF.
+    /// returns a point with CDF 7e-5), and are polished by bisection on the CDF. A Gamma of
+    /// shape >= [`LARGE_SHAPE`] has its own quantile ([`gamma_large`]).
     pub fn quantile(&self, p: f64) -> f64 {
         let z = |mu: f64, sd: f64| normal(mu, sd).inverse_cdf(p);
         match self {
@@ -246,6 +254,9 @@ impl Dist {
                     .expect("validated")
                     .inverse_cdf(p),
             ),
+            Dist::Gamma { shape, rate } if *shape >= LARGE_SHAPE => {
+                gamma_large::quantile(*shape, *rate, p)
+            }
             Dist::Gamma { shape, rate } => self.polish(
                 p,
                 Gamma::new(*shape, *rate).expect("validated").inverse_cdf(p),
@@ -392,6 +403,27 @@ mod tests {
                 );
             }
         }
+    }
+
+    #[test]
+    fn a_gamma_of_huge_shape_has_the_normal_limit() {
+        // gamma-poisson with a total count of 1e15: statrs' CDF is 0.9966 one sd above the
+        // mean (Phi(1) = 0.8413) and its inverse took seconds per call. Against the normal
+        // limit with the skewness term (Cornish-Fisher; the next term is ~1e-8 here).
+        let (a, b) = (1e15f64, 2.0);
+        let d = Dist::Gamma { shape: a, rate: b };
+        for p in [1e-10, 0.025, 0.5, 0.975] {
+            let z = normal(0.0, 1.0).inverse_cdf(p);
+            let want = (a + z * a.sqrt() + (z * z - 1.0) / 3.0) / b;
+            let got = d.quantile(p);
+            assert!((got - want).abs() <= 1.0, "p = {p}: {got} vs {want}");
+        }
+        let sd = a.sqrt() / b;
+        let x = a / b + sd;
+        assert!((d.cdf(x) - norm_cdf(1.0)).abs() < 1e-6, "{}", d.cdf(x));
+        // the log density at the mean: -ln(sd sqrt(2 pi)) up to O(1/a)
+        let want = -(sd * (2.0 * std::f64::consts::PI).sqrt()).ln();
+        assert!((d.ln_pdf(a / b) - want).abs() < 1e-9, "{}", d.ln_pdf(a / b));
     }
 
     #[test]
