@@ -173,6 +173,7 @@ pub fn quantile(a: f64, b: f64, p: f64) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::lab::dist::Dist;
     use statrs::distribution::{Continuous, Gamma};
 
     const LEVELS: [f64; 7] = [1e-10, 1e-6, 0.025, 0.5, 0.975, 1.0 - 1e-6, 1.0 - 1e-10];
@@ -233,5 +234,27 @@ mod tests {
                 assert!((f - p).abs() < tolerance, "a = {a}, p = {p}: P = {f}");
             }
         }
+    }
+
+    #[test]
+    fn a_gamma_of_huge_shape_has_the_normal_limit() {
+        // gamma-poisson with a total count of 1e15: statrs' CDF is 0.9966 one sd above the
+        // mean (Phi(1) = 0.8413) and its inverse took seconds per call. Against the normal
+        // limit with the skewness term (Cornish-Fisher; the next term is ~1e-8 here).
+        let (a, b) = (1e15f64, 2.0);
+        // through Dist, which switches to this module
+        let d = Dist::Gamma { shape: a, rate: b };
+        for p in [1e-10, 0.025, 0.5, 0.975] {
+            let z = Normal::standard().inverse_cdf(p);
+            let want = (a + z * a.sqrt() + (z * z - 1.0) / 3.0) / b;
+            let got = d.quantile(p);
+            assert!((got - want).abs() <= 1.0, "p = {p}: {got} vs {want}");
+        }
+        let sd = a.sqrt() / b;
+        let x = a / b + sd;
+        assert!((d.cdf(x) - norm_cdf(1.0)).abs() < 1e-6, "{}", d.cdf(x));
+        // the log density at the mean: -ln(sd sqrt(2 pi)) up to O(1/a)
+        let want = -(sd * (2.0 * std::f64::consts::PI).sqrt()).ln();
+        assert!((d.ln_pdf(a / b) - want).abs() < 1e-9, "{}", d.ln_pdf(a / b));
     }
 }
