@@ -243,3 +243,56 @@ fn lab_reports_overlay_every_density() {
     let md = std::fs::read_to_string(out.join("report.md")).unwrap();
     assert_eq!(md.matches("](plots/density-").count(), n);
 }
+
+#[test]
+fn gamma_poisson_with_a_total_count_of_1e15_completes_with_the_normal_limit() {
+    // statrs' Gamma CDF and quantile took minutes at this shape and were wrong (0.9966 one
+    // sd above the mean). Exact: Gamma(a = 1 + 1e15, b = 1 + 1) under the default prior;
+    // its quantiles are the normal limit with the skewness term (Cornish-Fisher):
+    // b x_p = a + z sqrt a + (z^2 - 1) / 3 + O(1 / sqrt a).
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("big.toml");
+    std::fs::write(
+        &file,
+        "[[posterior]]\nkind = \"gamma-poisson\"\ncounts = [1000000000000000]\n",
+    )
+    .unwrap();
+    let r = run(&file, &dir.path().join("out"));
+    let p = &entries(&r, "gamma-poisson")[0];
+    check_entry(p);
+    let (a, b) = (1e15 + 1.0, 2.0);
+    let exact = &p["exact"];
+    assert_eq!(num(exact, "mean"), a / b);
+    let q = quantiles(exact);
+    for (got, z) in q
+        .iter()
+        .zip([-1.959_963_984_540_054, 0.0, 1.959_963_984_540_054])
+    {
+        let want = (a + z * a.sqrt() + (z * z - 1.0) / 3.0) / b;
+        assert!((got - want).abs() <= 1.0, "{got} vs {want}");
+    }
+    // the normal approximation at the mode (a - 1) / b with sd sqrt(a - 1) / b is all but exact
+    let normal = approx(p, "normal");
+    assert!(num(normal, "tv") < 1e-6, "{normal}");
+}
+
+#[test]
+fn lognormal_gini_of_incomes_a_hundred_decades_apart_has_a_finite_exact_mean() {
+    // log incomes -115.1, 115.1, 0: sigma is ~100, every G rounds to 1 and the exact mean
+    // was written as null (NaN). 1 - E[G] <= e^{-s2 / 400} + erfc(10) < 5e-15 (moments.rs).
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("spread.toml");
+    std::fs::write(
+        &file,
+        "[[posterior]]\nkind = \"lognormal-gini\"\nvalues = [1e-50, 1e50, 1]\n",
+    )
+    .unwrap();
+    let r = run(&file, &dir.path().join("out"));
+    let p = &entries(&r, "lognormal-gini")[0];
+    let exact = &p["exact"];
+    assert!((1.0 - num(exact, "mean")).abs() < 5e-15, "{exact}");
+    assert!((0.0..1e-7).contains(&num(exact, "sd")), "{exact}");
+    for a in p["approximations"].as_array().unwrap() {
+        assert!((1.0 - num(a, "mean")).abs() < 1e-4, "{a}");
+    }
+}

@@ -5,6 +5,7 @@
 use statrs::distribution::{Beta, ChiSquared, Continuous, ContinuousCDF, Gamma, Normal, StudentsT};
 
 use super::cauchy::CauchyPosterior;
+use super::gamma_large::{self, LARGE_SHAPE};
 use crate::numeric::special::{log_sum_exp, norm_cdf, sigmoid, softplus};
 
 /// A distribution of one scalar parameter.
@@ -145,6 +146,9 @@ impl Dist {
             Dist::StudentT { loc, scale, df } => StudentsT::new(*loc, *scale, *df)
                 .expect("validated: scale, df > 0")
                 .ln_pdf(x),
+            Dist::Gamma { shape, rate } if *shape >= LARGE_SHAPE => {
+                gamma_large::ln_pdf(*shape, *rate, x)
+            }
             Dist::Gamma { shape, rate } => Gamma::new(*shape, *rate)
                 .expect("validated: shape, rate > 0")
                 .ln_pdf(x),
@@ -205,6 +209,9 @@ impl Dist {
             Dist::StudentT { loc, scale, df } => {
                 StudentsT::new(*loc, *scale, *df).expect("validated").cdf(x)
             }
+            Dist::Gamma { shape, rate } if *shape >= LARGE_SHAPE => {
+                gamma_large::cdf(*shape, *rate, x)
+            }
             Dist::Gamma { shape, rate } => Gamma::new(*shape, *rate).expect("validated").cdf(x),
             Dist::Beta { a, b } => Beta::new(*a, *b).expect("validated").cdf(x),
             Dist::LogNormal { mu, sigma } => normal(*mu, *sigma).cdf(x.ln()),
@@ -231,7 +238,8 @@ impl Dist {
 
     /// The p-quantile, 0 < p < 1. Normal-based families invert exactly; the others start
     /// from statrs' inverse CDF, which can be far off in the tails (Gamma(0.5, 4) at 1e-10
-    /// returns a point with CDF 7e-5), and are polished by bisection on the CDF.
+    /// returns a point with CDF 7e-5), and are polished by bisection on the CDF. A Gamma of
+    /// shape >= [`LARGE_SHAPE`] has its own quantile ([`gamma_large`]).
     pub fn quantile(&self, p: f64) -> f64 {
         let z = |mu: f64, sd: f64| normal(mu, sd).inverse_cdf(p);
         match self {
@@ -246,6 +254,9 @@ impl Dist {
                     .expect("validated")
                     .inverse_cdf(p),
             ),
+            Dist::Gamma { shape, rate } if *shape >= LARGE_SHAPE => {
+                gamma_large::quantile(*shape, *rate, p)
+            }
             Dist::Gamma { shape, rate } => self.polish(
                 p,
                 Gamma::new(*shape, *rate).expect("validated").inverse_cdf(p),

@@ -11,6 +11,7 @@ pub mod cauchy;
 pub mod dist;
 pub mod distances;
 pub mod family;
+pub mod gamma_large;
 pub mod gamma_poisson;
 pub mod gini;
 pub mod integrate;

@@ -88,6 +88,12 @@ pub enum Step {
 pub trait Solver {
     fn objective(&self) -> f64;
     fn grad_norm(&self) -> f64;
+    /// Whether the current iterate meets the stopping rule: by default, a gradient norm of at
+    /// most `tolerance`. A solver whose `grad_norm` means nothing before its first step (EP)
+    /// says no until then.
+    fn settled(&self, tolerance: f64) -> bool {
+        self.grad_norm() <= tolerance
+    }
     fn step(&mut self) -> Result<Step, NumericError>;
 }
 
@@ -105,7 +111,7 @@ pub struct Outcome {
     pub iterations: usize,
 }
 
-/// Run `solver` until the gradient norm is at most `control.tolerance`, the budget
+/// Run `solver` until it is [`Solver::settled`] at `control.tolerance`, the budget
 /// runs out, the solver stops, or the cancellation flag is raised. Every iterate,
 /// including the start, is passed to `observer` under the name `run`.
 pub fn drive(
@@ -139,7 +145,7 @@ pub fn drive(
     emit(0, 0.0, solver)?;
     let mut iterations = 0;
     let termination = loop {
-        if solver.grad_norm() <= control.tolerance {
+        if solver.settled(control.tolerance) {
             break Termination::Converged;
         }
         if iterations >= control.max_iter {
