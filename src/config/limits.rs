@@ -301,8 +301,16 @@ mod tests {
 
     #[test]
     fn memory_bounds_divide_the_budget_by_the_bytes_per_unit() {
-        assert_eq!(resamples().max, MAX_RESAMPLES, "1e6 binds before (512 MiB) / 8");
-        assert_eq!(calibration_bins().max, MAX_BINS, "1e5 binds before (512 MiB) / 80");
+        assert_eq!(
+            resamples().max,
+            MAX_RESAMPLES,
+            "1e6 binds before (512 MiB) / 8"
+        );
+        assert_eq!(
+            calibration_bins().max,
+            MAX_BINS,
+            "1e5 binds before (512 MiB) / 80"
+        );
         assert_eq!(gini_draws().max, (512 << 20) / 16);
         assert_eq!(mc_samples().max, (512 << 20) / (8 * threads()));
         // The largest count times its bytes per unit is within the budget, one more is not.
