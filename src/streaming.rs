@@ -497,9 +497,10 @@ fn predict_pass(
         if c.non_finite {
             run.error = Some(format!(
                 "{}: predictive \"{}\" produced non-finite probabilities; the fit is numerically degenerate \
-                 (try a larger [prior] precision or fewer features)",
+                 ({})",
                 run.id,
-                c.kind.name()
+                c.kind.name(),
+                crate::config::plan::degenerate_fit_advice(plan.methods[c.run].kind)
             ));
         }
         // With the predictions kept, the bootstrap interval of the ECE is the in-memory one (same
