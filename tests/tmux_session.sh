@@ -89,8 +89,9 @@ press 4; wait_for "gibbs-probit/exact"
 quit_and_check restored-again
 
 # A panic in the UI thread (injected after the first frame): the panic hook restores the
-# terminal before the message is printed, and the shell gets a normal screen back.
-press "clear; BAYESLAB_FAULT=tui-panic $bin tui" Enter
+# terminal before the message is printed, and the shell gets a normal screen back. The backtrace
+# is off: with RUST_BACKTRACE=1 in the caller's environment it scrolls the message off the pane.
+press "clear; BAYESLAB_FAULT=tui-panic RUST_BACKTRACE=0 $bin tui" Enter
 for _ in $(seq 1 300); do
   test "$(t display-message -p -t s '#{alternate_on}')" = 0 && pane | grep -qF "a deliberate panic" && break
   sleep 0.2
