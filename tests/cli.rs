@@ -590,3 +590,41 @@ fn a_sampler_reports_sweeps_and_mixing_and_chains_that_have_not_mixed_are_flagge
         "{md}"
     );
 }
+
+/// EP under `damping = 1e-6` moves its sites a millionth of the way per sweep: it runs out of
+/// iterations, and the run says so with the fix instead of reporting the prior as converged.
+#[test]
+fn a_fit_that_runs_out_of_iterations_says_so_with_the_fix() {
+    let tmp = tempfile::tempdir().unwrap();
+    let exp = tmp.path().join("ep.toml");
+    let data = root().join("datasets/pima.csv");
+    std::fs::write(
+        &exp,
+        format!(
+            "[data]\npath = {:?}\ntarget = \"y\"\n\n[[method]]\nkind = \"ep-probit\"\ndamping = 1e-6\nmax_iter = 20\n",
+            data.display().to_string()
+        ),
+    )
+    .unwrap();
+    let out = bin()
+        .arg("run")
+        .arg(&exp)
+        .arg("--out")
+        .arg(tmp.path().join("o"))
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    assert!(
+        stderr.contains("max-iterations after 20 iterations"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("NOT CONVERGED") && stderr.contains("damping closer to 1"),
+        "{stderr}"
+    );
+    let r: Value =
+        serde_json::from_str(&std::fs::read_to_string(tmp.path().join("o/results.json")).unwrap())
+            .unwrap();
+    assert_eq!(r["runs"][0]["termination"], "max-iterations");
+}

@@ -111,8 +111,11 @@ impl Monitor for Printer {
                         mixing(d)
                     ),
                     _ => eprintln!(
-                        "{} {t} after {} iterations in {:.3} s; log-loss: {best}",
-                        self.label, run.iterations, run.fit_seconds
+                        "{} {t} after {} iterations in {:.3} s; log-loss: {best}{}",
+                        self.label,
+                        run.iterations,
+                        run.fit_seconds,
+                        not_converged_advice(run)
                     ),
                 }
             }
@@ -134,4 +137,21 @@ impl Monitor for Printer {
             pass.read_seconds
         );
     }
+}
+
+/// For a fit that ran out of iterations, what to change: the fit has not reached its answer.
+fn not_converged_advice(run: &RunRecord) -> String {
+    use bayeslab::optim::Termination;
+    if run.termination != Some(Termination::MaxIterations) {
+        return String::new();
+    }
+    let damping = if run.kind == "ep-probit" {
+        " or a damping closer to 1"
+    } else {
+        ""
+    };
+    format!(
+        "\n    NOT CONVERGED: the results are those of the last iterate; raise max_iter{damping} (id \"{}\")",
+        run.id
+    )
 }
