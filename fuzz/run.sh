@@ -7,7 +7,9 @@
 #        target, default 3600]
 # Every target runs with PROPTEST_RNG_SEED=SEED+i, printed, so a run can be repeated exactly; the
 # summary gives each target's cases and seconds. A failure prints the minimal failing input: add
-# it as a regression test (tests/invalid_configs/ or a fixture).
+# it as a regression test (tests/invalid_configs/ or a fixture). An abort (a non-unwinding panic
+# inside a dependency) prints no input: run the target again with FUZZ_LAST_INPUT=<file>, which
+# keeps each CSV input there before it is loaded, so the file holds the one that aborted.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 cases=${1:-250000}

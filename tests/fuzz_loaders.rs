@@ -23,6 +23,11 @@ fn parse_experiment(text: &str) -> Result<(), String> {
 
 /// Load CSV bytes through the data layer and run a MAP fit on what loads.
 fn load_csv(bytes: &[u8]) -> Result<(), String> {
+    // An abort (a non-unwinding panic inside a dependency) ends the process before proptest can
+    // print the input: FUZZ_LAST_INPUT=<file> keeps each input there before it is loaded.
+    if let Ok(last) = std::env::var("FUZZ_LAST_INPUT") {
+        std::fs::write(last, bytes).unwrap();
+    }
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("d.csv");
     std::fs::write(&path, bytes).unwrap();

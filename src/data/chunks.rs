@@ -86,6 +86,7 @@ impl ChunkReader {
                 ));
             }
             let names = super::csv::check_header_names(path, &header, separator)?;
+            super::csv::check_tail(path, separator)?;
             if header.last() != Some(&b'\n') {
                 header.push(b'\n');
             }

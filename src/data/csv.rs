@@ -89,7 +89,9 @@ pub(super) fn check_header(path: &Path, separator: u8) -> Result<Vec<String>> {
     let mut header = Vec::new();
     read_record(&mut BufReader::new(file), &mut header)
         .map_err(|e| Error::data(path, format!("cannot read the header: {e}")))?;
-    check_header_names(path, &header, separator)
+    let names = check_header_names(path, &header, separator)?;
+    check_tail(path, separator)?;
+    Ok(names)
 }
 
 /// [`check_header`] on a header record already read. Linear in the number of columns.
@@ -167,24 +169,59 @@ pub(super) fn row_at(path: &Path, row: usize) -> String {
     }
 }
 
+/// The line of the first record with a double quote that opens a field and is never closed: an
+/// odd number of quotes with one opening a field (polars reads a quote elsewhere as text).
+fn unclosed_quote(path: &Path, separator: u8) -> Option<usize> {
+    find_record(path, |_, line, record| {
+        let opens =
+            record.first() == Some(&b'"') || record.windows(2).any(|w| w == [separator, b'"']);
+        (opens && memchr::memchr_iter(b'"', record).count() % 2 == 1).then_some(line)
+    })
+}
+
+fn unclosed_error(path: &Path, line: usize) -> Error {
+    Error::data(
+        path,
+        format!(
+            "the double quote opened on line {line} is never closed, so the rest of the file would be one value; \
+             close the quote or remove it"
+        ),
+    )
+}
+
+/// Refuse a file whose last field is a lone opening quote (`…,"` or `…,"\r` at the very end)
+/// before polars parses it: polars 0.55 slices such a field out of bounds (an abort in debug
+/// builds, undefined behaviour in release). Reads the last two bytes, and the whole file only
+/// when they end in a quote.
+pub(super) fn check_tail(path: &Path, separator: u8) -> Result<()> {
+    use std::io::{Read, Seek, SeekFrom};
+    let mut file = File::open(path).map_err(|e| Error::data(path, format!("cannot open: {e}")))?;
+    let len = file.metadata().map(|m| m.len()).unwrap_or(0);
+    let mut tail = [0u8; 2];
+    let n = len.min(2) as usize;
+    let read = file
+        .seek(SeekFrom::Start(len - n as u64))
+        .and_then(|_| file.read_exact(&mut tail[..n]));
+    read.map_err(|e| Error::data(path, format!("cannot read: {e}")))?;
+    let ends_in_quote = match &tail[..n] {
+        [.., b'"'] | [b'"', b'\r'] => true,
+        _ => false,
+    };
+    match ends_in_quote
+        .then(|| unclosed_quote(path, separator))
+        .flatten()
+    {
+        Some(line) => Err(unclosed_error(path, line)),
+        None => Ok(()),
+    }
+}
+
 /// A polars CSV error in bayeslab's terms where polars names its own (Python) options: a row
 /// with more fields than the header, a value that does not fit its column's inferred type.
 pub(super) fn read_error(path: &Path, separator: u8, e: &PolarsError) -> Error {
     let text = e.to_string();
-    // an odd number of quotes with one opening a field (polars reads a quote elsewhere as text)
-    let unclosed = find_record(path, |_, line, record| {
-        let opens =
-            record.first() == Some(&b'"') || record.windows(2).any(|w| w == [separator, b'"']);
-        (opens && memchr::memchr_iter(b'"', record).count() % 2 == 1).then_some(line)
-    });
-    if let Some(line) = unclosed {
-        return Error::data(
-            path,
-            format!(
-                "the double quote opened on line {line} is never closed, so the rest of the file would be one value; \
-                 close the quote or remove it"
-            ),
-        );
+    if let Some(line) = unclosed_quote(path, separator) {
+        return unclosed_error(path, line);
     }
     if text.contains("invalid utf-8") {
         let line = find_record(path, |_, line, record| {
