@@ -8,6 +8,7 @@
 
 pub mod beta_binomial;
 pub mod beta_large;
+pub mod beta_lopsided;
 pub mod cauchy;
 pub mod dist;
 pub mod distances;
