@@ -273,9 +273,7 @@ impl Dist {
             Dist::Beta { a, b } if beta_lopsided::applies(*a, *b) => {
                 beta_lopsided::quantile(*a, *b, p)
             }
-            Dist::Beta { a, b } => {
-                self.polish(p, Beta::new(*a, *b).expect("validated").inverse_cdf(p))
-            }
+            Dist::Beta { a, b } => self.polish(p, beta_lopsided::start(*a, *b, p)),
             Dist::GiniExact { nu, s2 } => {
                 let x = ChiSquared::new(*nu)
                     .expect("validated")
