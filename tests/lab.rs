@@ -277,6 +277,78 @@ fn gamma_poisson_with_a_total_count_of_1e15_completes_with_the_normal_limit() {
 }
 
 #[test]
+fn beta_binomial_with_3e14_of_1e15_successes_completes_with_the_closed_forms() {
+    // statrs' Beta CDF was 1268 at the mean of this posterior and the quantile's bisection on
+    // it never finished (still running after 120 s). Exact: Beta(a = 1 + 3e14, b = 1 + 7e14)
+    // under the default Beta(1, 1) prior; its quantiles are Cornish-Fisher's
+    // x0 + sd (z + skew (z^2 - 1) / 6) up to O(sd / (a + b)), far below an ulp of x.
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("big.toml");
+    std::fs::write(
+        &file,
+        "[[posterior]]\nkind = \"beta-binomial\"\nsuccesses = 300000000000000\ntrials = 1000000000000000\n",
+    )
+    .unwrap();
+    let r = run(&file, &dir.path().join("out"));
+    let p = &entries(&r, "beta-binomial")[0];
+    check_entry(p);
+    let (a, b) = (3e14 + 1.0, 7e14 + 1.0_f64);
+    let s = a + b;
+    let (mean, sd) = (a / s, (a * b / (s * s * (s + 1.0))).sqrt());
+    let exact = &p["exact"];
+    assert!((num(exact, "mean") - mean).abs() <= 1e-15 * mean, "{exact}");
+    assert!((num(exact, "sd") - sd).abs() <= 1e-6 * sd, "{exact}");
+    let skew = 2.0 * (b - a) * (s + 1.0).sqrt() / ((s + 2.0) * (a * b).sqrt());
+    for (got, z) in
+        quantiles(exact)
+            .iter()
+            .zip([-1.959_963_984_540_054, 0.0, 1.959_963_984_540_054])
+    {
+        let want = mean + sd * (z + skew * (z * z - 1.0) / 6.0);
+        assert!((got - want).abs() <= 1e-6 * sd, "{got} vs {want}");
+    }
+    // the normal approximation on theta is all but exact
+    let normal = approx(p, "normal");
+    assert!(num(normal, "tv") < 1e-5, "{normal}");
+}
+
+#[test]
+fn beta_binomial_with_5_of_1e15_successes_completes_with_the_gamma_limit() {
+    // Beta(6, 1e15 - 4) under the default prior: the bisection on statrs' CDF ran past 60 s.
+    // Its quantiles are Gamma(6, 1)'s over b + 5 / 2 up to O((a / b)^2); those of
+    // Gamma(6, 1) from mpmath: 2.2018942534908508, 5.670161188712070, 11.668332079322670.
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("lopsided.toml");
+    std::fs::write(
+        &file,
+        "[[posterior]]\nkind = \"beta-binomial\"\nsuccesses = 5\ntrials = 1000000000000000\n\
+         approximations = [\"logitnormal\"]\n",
+    )
+    .unwrap();
+    let r = run(&file, &dir.path().join("out"));
+    let p = &entries(&r, "beta-binomial")[0];
+    check_entry(p);
+    let (a, b) = (6.0, 1e15 - 4.0_f64);
+    let s = a + b;
+    let exact = &p["exact"];
+    assert!(
+        (num(exact, "mean") - a / s).abs() <= 1e-15 * a / s,
+        "{exact}"
+    );
+    let sd = (a * b / (s * s * (s + 1.0))).sqrt();
+    assert!((num(exact, "sd") - sd).abs() <= 1e-6 * sd, "{exact}");
+    let gamma = [
+        2.201_894_253_490_850_8,
+        5.670_161_188_712_07,
+        11.668_332_079_322_67,
+    ];
+    for (got, y) in quantiles(exact).iter().zip(gamma) {
+        let want = y / (b + 2.5);
+        assert!((got / want - 1.0).abs() < 1e-9, "{got} vs {want}");
+    }
+}
+
+#[test]
 fn lognormal_gini_of_incomes_a_hundred_decades_apart_has_a_finite_exact_mean() {
     // log incomes -115.1, 115.1, 0: sigma is ~100, every G rounds to 1 and the exact mean
     // was written as null (NaN). 1 - E[G] <= e^{-s2 / 400} + erfc(10) < 5e-15 (moments.rs).

@@ -6,6 +6,7 @@ use statrs::distribution::{Beta, ChiSquared, Continuous, ContinuousCDF, Gamma, N
 
 use super::cauchy::CauchyPosterior;
 use super::gamma_large::{self, LARGE_SHAPE};
+use super::{beta_large, beta_lopsided};
 use crate::numeric::special::{log_sum_exp, norm_cdf, sigmoid, softplus};
 
 /// A distribution of one scalar parameter.
@@ -152,6 +153,10 @@ impl Dist {
             Dist::Gamma { shape, rate } => Gamma::new(*shape, *rate)
                 .expect("validated: shape, rate > 0")
                 .ln_pdf(x),
+            Dist::Beta { a, b } if beta_large::applies(*a, *b) => beta_large::ln_pdf(*a, *b, x),
+            Dist::Beta { a, b } if beta_lopsided::applies(*a, *b) => {
+                beta_lopsided::ln_pdf(*a, *b, x)
+            }
             Dist::Beta { a, b } => Beta::new(*a, *b).expect("validated: a, b > 0").ln_pdf(x),
             // Change of variables: p(x) = N(ln x) / x.
             Dist::LogNormal { mu, sigma } => normal(*mu, *sigma).ln_pdf(x.ln()) - x.ln(),
@@ -213,6 +218,8 @@ impl Dist {
                 gamma_large::cdf(*shape, *rate, x)
             }
             Dist::Gamma { shape, rate } => Gamma::new(*shape, *rate).expect("validated").cdf(x),
+            Dist::Beta { a, b } if beta_large::applies(*a, *b) => beta_large::cdf(*a, *b, x),
+            Dist::Beta { a, b } if beta_lopsided::applies(*a, *b) => beta_lopsided::cdf(*a, *b, x),
             Dist::Beta { a, b } => Beta::new(*a, *b).expect("validated").cdf(x),
             Dist::LogNormal { mu, sigma } => normal(*mu, *sigma).cdf(x.ln()),
             Dist::LogitNormal { mu, sigma } => normal(*mu, *sigma).cdf(x.ln() - (-x).ln_1p()),
@@ -239,7 +246,8 @@ impl Dist {
     /// The p-quantile, 0 < p < 1. Normal-based families invert exactly; the others start
     /// from statrs' inverse CDF, which can be far off in the tails (Gamma(0.5, 4) at 1e-10
     /// returns a point with CDF 7e-5), and are polished by bisection on the CDF. A Gamma of
-    /// shape >= [`LARGE_SHAPE`] has its own quantile ([`gamma_large`]).
+    /// shape >= [`LARGE_SHAPE`] has its own quantile ([`gamma_large`]), as has a Beta with
+    /// both shapes large ([`beta_large`]) or one far larger ([`beta_lopsided`]).
     pub fn quantile(&self, p: f64) -> f64 {
         let z = |mu: f64, sd: f64| normal(mu, sd).inverse_cdf(p);
         match self {
@@ -261,9 +269,11 @@ impl Dist {
                 p,
                 Gamma::new(*shape, *rate).expect("validated").inverse_cdf(p),
             ),
-            Dist::Beta { a, b } => {
-                self.polish(p, Beta::new(*a, *b).expect("validated").inverse_cdf(p))
+            Dist::Beta { a, b } if beta_large::applies(*a, *b) => beta_large::quantile(*a, *b, p),
+            Dist::Beta { a, b } if beta_lopsided::applies(*a, *b) => {
+                beta_lopsided::quantile(*a, *b, p)
             }
+            Dist::Beta { a, b } => self.polish(p, beta_lopsided::start(*a, *b, p)),
             Dist::GiniExact { nu, s2 } => {
                 let x = ChiSquared::new(*nu)
                     .expect("validated")

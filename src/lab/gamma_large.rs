@@ -80,7 +80,7 @@ fn horner(c: &[f64], d: f64) -> f64 {
 /// lambda - 1 - ln lambda for lambda = 1 + d, without the cancellation near d = 0: with
 /// u = d / (2 + d), ln(1 + d) = 2 atanh(u) and 2 u - d = -d^2 / (2 + d), so
 /// d - ln(1 + d) = d^2 / (2 + d) - 2 (u^3/3 + u^5/5 + ...).
-fn d_minus_log1p(d: f64) -> f64 {
+pub(super) fn d_minus_log1p(d: f64) -> f64 {
     if d.abs() >= 0.5 {
         return d - d.ln_1p();
     }
@@ -100,7 +100,7 @@ fn d_minus_log1p(d: f64) -> f64 {
 
 /// ln Gamma(a) - ((a - 1/2) ln a - a + ln(2 pi) / 2), by its asymptotic series (exact to
 /// rounding for a >= 10).
-fn stirlerr(a: f64) -> f64 {
+pub(super) fn stirlerr(a: f64) -> f64 {
     let r = 1.0 / (a * a);
     (1.0 / 12.0 - r * (1.0 / 360.0 - r * (1.0 / 1260.0 - r / 1680.0))) / a
 }

@@ -7,6 +7,8 @@
 //! density. The result is [`summary::PosteriorResult`], part of the run record.
 
 pub mod beta_binomial;
+pub mod beta_large;
+pub mod beta_lopsided;
 pub mod cauchy;
 pub mod dist;
 pub mod distances;
