@@ -203,10 +203,7 @@ pub(super) fn check_tail(path: &Path, separator: u8) -> Result<()> {
         .seek(SeekFrom::Start(len - n as u64))
         .and_then(|_| file.read_exact(&mut tail[..n]));
     read.map_err(|e| Error::data(path, format!("cannot read: {e}")))?;
-    let ends_in_quote = match &tail[..n] {
-        [.., b'"'] | [b'"', b'\r'] => true,
-        _ => false,
-    };
+    let ends_in_quote = matches!(&tail[..n], [.., b'"'] | [b'"', b'\r']);
     match ends_in_quote
         .then(|| unclosed_quote(path, separator))
         .flatten()
