@@ -1,6 +1,6 @@
 //! The Live screen: a gauge per method (state, iterations, latest gradient norm; for a
 //! sampler its sweeps and R-hat) and the convergence plots — objective E(w) and gradient norm
-//! ‖g‖ (EP: the largest site change) per iteration on log10 axes — fed by the same observer
+//! ‖g‖ (EP: the largest site distance) per iteration on log10 axes — fed by the same observer
 //! stream that writes trace.csv; on a tall enough terminal, the Monte-Carlo predictive's
 //! estimate against its number of samples. For a sampler, the trace panel (traces.rs) shows
 //! its chains: below it the convergence plots when there is room, instead of them otherwise.
@@ -240,8 +240,16 @@ fn render_plots(session: &Session, area: Rect, buf: &mut Buffer) {
         series: series(session, |it| it.objective),
     }
     .render(left, buf);
+    // The full title needs 52 columns with the borders; side by side at 100 to 103 columns
+    // each panel has fewer, so the short form keeps "log10" on screen.
+    let full = " gradient norm |g| (EP: max site distance), log10 ";
+    let title = if usize::from(right.width) >= full.chars().count() + 2 {
+        full
+    } else {
+        " |g| (EP: max site distance), log10 "
+    };
     LogChart {
-        title: " gradient norm |g| (EP: max site change), log10 ",
+        title,
         x_title: "iteration",
         series: series(session, |it| it.grad_norm),
     }
