@@ -42,7 +42,7 @@ press r
 wait_for "finished: 4-7 show the results"
 wait_for "converged after"
 press 2; wait_for "columns (whole file, via polars)"
-press 3; wait_for "gradient norm |g|"
+press 3; wait_for "|g| (EP: max site distance), log10"
 wait_for "Monte Carlo: mean estimate"
 press 4; wait_for "laplace/probit"
 press 5; wait_for "ECE"
