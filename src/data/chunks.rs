@@ -63,7 +63,7 @@ impl ChunkReader {
         let open = || File::open(path).map_err(|e| Error::data(path, format!("cannot open: {e}")));
         let mut columns = features.map(|f| selection(target.unwrap_or_default(), f));
         let mut unread = Vec::new();
-        let format = if super::table::is_parquet(path) {
+        let format = if super::files::is_parquet(path) {
             let bad = |e: PolarsError| Error::data(path, format!("cannot read as Parquet: {e}"));
             let mut reader = ParquetReader::new(open()?);
             let metadata = reader.get_metadata().map_err(bad)?.clone();

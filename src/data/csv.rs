@@ -155,7 +155,7 @@ fn find_record<T>(path: &Path, mut f: impl FnMut(usize, usize, &[u8]) -> Option<
 /// The file line on which data row `row` (0-based, after the header) of a CSV starts, counting
 /// the newlines inside quoted fields; `None` for a Parquet file.
 pub(super) fn row_line(path: &Path, row: usize) -> Option<usize> {
-    if super::table::is_parquet(path) {
+    if super::files::is_parquet(path) {
         return None;
     }
     find_record(path, |r, line, _| (r == row).then_some(line))

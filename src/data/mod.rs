@@ -6,6 +6,7 @@ mod csv;
 pub mod dense;
 mod describe;
 mod features;
+mod files;
 #[cfg(test)]
 mod format_tests;
 mod labels;

@@ -100,7 +100,7 @@ pub(super) fn select(
     for &(name, role) in &wanted {
         let Some(field) = schema.get(name) else {
             let names: Vec<String> = schema.iter().map(|(n, _)| n.to_string()).collect();
-            return Err(super::table::no_column(path, role, name, &names));
+            return Err(super::files::no_column(path, role, name, &names));
         };
         if !readable(&field.dtype) {
             return Err(unreadable(path, role, name, &field.dtype));

@@ -5,6 +5,7 @@ use std::path::Path;
 
 use polars::prelude::*;
 
+use super::files::{is_parquet, no_column};
 use super::{csv, parquet_columns};
 use crate::error::{Error, Result};
 
@@ -24,12 +25,6 @@ pub enum Labels {
     Numeric(Vec<Option<f64>>),
     Text(Vec<Option<String>>),
     Bool(Vec<Option<bool>>),
-}
-
-pub(super) fn is_parquet(path: &Path) -> bool {
-    path.extension()
-        .and_then(|e| e.to_str())
-        .is_some_and(|e| matches!(e.to_ascii_lowercase().as_str(), "parquet" | "pq"))
 }
 
 /// Every (readable) column of a comma-separated CSV or a Parquet file.
@@ -97,18 +92,6 @@ fn read_csv(path: &Path, separator: u8) -> Result<DataFrame> {
         }
     }
     read(csv::options(separator)).map_err(|e| csv::read_error(path, separator, &e))
-}
-
-/// The error for a column the file lacks, with a suggestion and the columns it has.
-pub(super) fn no_column(path: &Path, role: &str, name: &str, names: &[String]) -> Error {
-    Error::data(
-        path,
-        format!(
-            "{role} column \"{name}\" does not exist{}; the file has columns: {}",
-            crate::config::did_you_mean(name, names.iter().map(String::as_str)),
-            names.join(", ")
-        ),
-    )
 }
 
 /// Read `target` and the feature columns (`features`, or every other numeric column).
