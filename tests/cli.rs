@@ -27,6 +27,27 @@ fn run_quickstart(out: &Path) -> Value {
     serde_json::from_str(&std::fs::read_to_string(out.join("results.json")).unwrap()).unwrap()
 }
 
+/// `bayeslab run` on an experiment written to a temporary folder: `[data]` with `path` (relative
+/// to the repository) and target `y`, then `rest`; the output goes to `<tmp>/o`.
+fn run_one_off(data: &str, rest: &str) -> (tempfile::TempDir, std::process::Output) {
+    let tmp = tempfile::tempdir().unwrap();
+    let exp = tmp.path().join("e.toml");
+    let path = root().join(data).display().to_string();
+    std::fs::write(
+        &exp,
+        format!("[data]\npath = {path:?}\ntarget = \"y\"\n{rest}"),
+    )
+    .unwrap();
+    let out = bin()
+        .arg("run")
+        .arg(&exp)
+        .arg("--out")
+        .arg(tmp.path().join("o"))
+        .output()
+        .unwrap();
+    (tmp, out)
+}
+
 fn csv(path: &Path) -> (Vec<String>, Vec<Vec<String>>) {
     let text = std::fs::read_to_string(path).unwrap();
     let mut lines = text.lines();
@@ -295,24 +316,10 @@ fn every_shipped_experiment_passes_check() {
 
 #[test]
 fn missing_drop_drops_and_says_how_many() {
-    let tmp = tempfile::tempdir().unwrap();
-    let exp = tmp.path().join("drop.toml");
-    let data = root().join("tests/fixtures/with_nan.csv");
-    std::fs::write(
-        &exp,
-        format!(
-            "[data]\npath = {:?}\ntarget = \"y\"\nmissing = \"drop\"\nsplit = {{ every = 3, offset = 2 }}\n\n[[method]]\nkind = \"logistic-map\"\n",
-            data.display().to_string()
-        ),
-    )
-    .unwrap();
-    let out = bin()
-        .arg("run")
-        .arg(&exp)
-        .arg("--out")
-        .arg(tmp.path().join("o"))
-        .output()
-        .unwrap();
+    let (tmp, out) = run_one_off(
+        "tests/fixtures/with_nan.csv",
+        "missing = \"drop\"\nsplit = { every = 3, offset = 2 }\n\n[[method]]\nkind = \"logistic-map\"\n",
+    );
     assert!(
         out.status.success(),
         "{}",
@@ -595,24 +602,10 @@ fn a_sampler_reports_sweeps_and_mixing_and_chains_that_have_not_mixed_are_flagge
 /// iterations, and the run says so with the fix instead of reporting the prior as converged.
 #[test]
 fn a_fit_that_runs_out_of_iterations_says_so_with_the_fix() {
-    let tmp = tempfile::tempdir().unwrap();
-    let exp = tmp.path().join("ep.toml");
-    let data = root().join("datasets/pima.csv");
-    std::fs::write(
-        &exp,
-        format!(
-            "[data]\npath = {:?}\ntarget = \"y\"\n\n[[method]]\nkind = \"ep-probit\"\ndamping = 1e-6\nmax_iter = 20\n",
-            data.display().to_string()
-        ),
-    )
-    .unwrap();
-    let out = bin()
-        .arg("run")
-        .arg(&exp)
-        .arg("--out")
-        .arg(tmp.path().join("o"))
-        .output()
-        .unwrap();
+    let (tmp, out) = run_one_off(
+        "datasets/pima.csv",
+        "\n[[method]]\nkind = \"ep-probit\"\ndamping = 1e-6\nmax_iter = 20\n",
+    );
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(out.status.success(), "{stderr}");
     assert!(
