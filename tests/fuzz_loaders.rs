@@ -36,7 +36,7 @@ fn load_csv(bytes: &[u8]) -> Result<(), String> {
     std::fs::write(&exp, text).unwrap();
     let outcome = std::panic::catch_unwind(|| {
         let plan = bayeslab::config::load(&exp)?;
-        bayeslab::experiment::run(&plan, &mut bayeslab::experiment::Silent, None).map(|_| ())
+        bayeslab::run::run(&plan, &mut bayeslab::run::Silent, None).map(|_| ())
     });
     outcome
         .map(|_| ())

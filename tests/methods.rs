@@ -2,10 +2,11 @@
 
 use std::path::Path;
 
-use bayeslab::experiment::{run, Silent};
 use bayeslab::metrics::ece_interval;
 use bayeslab::metrics::multiclass::top_hit;
 use bayeslab::numeric::rng::stream;
+use bayeslab::record::Scores;
+use bayeslab::run::{run, Silent};
 
 fn plan(text: &str) -> bayeslab::config::Plan {
     let file = Path::new(env!("CARGO_MANIFEST_DIR")).join("experiments/_test.toml");
@@ -15,11 +16,18 @@ fn plan(text: &str) -> bayeslab::config::Plan {
 fn column<'a>(rec: &'a bayeslab::record::ExperimentRecord, run: &str, p: &str) -> &'a [f64] {
     let r = rec.runs.iter().find(|r| r.id == run).unwrap();
     assert!(r.error.is_none(), "{run}: {:?}", r.error);
-    &r.predictives
-        .iter()
-        .find(|x| x.name == p)
-        .unwrap()
-        .probabilities
+    assert!(r.predictives.iter().any(|x| x.name == p));
+    match &rec.predictions.column(run, p).unwrap().scores {
+        Scores::Binary(p) => p,
+        Scores::Classes(_) => panic!("{run}/{p}: expected one column"),
+    }
+}
+
+fn classes<'a>(rec: &'a bayeslab::record::ExperimentRecord, run: &str, p: &str) -> &'a [Vec<f64>] {
+    match &rec.predictions.column(run, p).unwrap().scores {
+        Scores::Classes(rows) => rows,
+        Scores::Binary(_) => panic!("{run}/{p}: expected one column per class"),
+    }
 }
 
 #[test]
@@ -81,8 +89,9 @@ fn multiclass_runs_report_one_probability_per_class() {
     for r in &rec.runs {
         assert!(r.error.is_none(), "{}: {:?}", r.id, r.error);
         let pr = &r.predictives[0];
-        assert_eq!(pr.class_probabilities.len(), rec.test_y.len());
-        for row in &pr.class_probabilities {
+        let rows = classes(&rec, &r.id, &pr.name);
+        assert_eq!(rows.len(), rec.predictions.y.len());
+        for row in rows {
             assert_eq!(row.len(), 3);
             assert!((row.iter().sum::<f64>() - 1.0).abs() < 1e-12);
         }
@@ -97,10 +106,9 @@ fn multiclass_runs_report_one_probability_per_class() {
         // (max_k p_k, top class right), drawn from the run's own ECE stream.
         let [lo, hi] = pr.ece_ci.expect("a multiclass ECE interval");
         assert!(0.0 <= lo && lo < hi && hi <= 1.0, "{}: [{lo}, {hi}]", r.id);
-        let (top, hit): (Vec<f64>, Vec<f64>) = pr
-            .class_probabilities
+        let (top, hit): (Vec<f64>, Vec<f64>) = rows
             .iter()
-            .zip(&rec.test_y)
+            .zip(&rec.predictions.y)
             .map(|(row, &y)| top_hit(row, y))
             .unzip();
         let e = &p.evaluation;

@@ -3,8 +3,9 @@
 
 use std::path::Path;
 
-use bayeslab::experiment::{self, Monitor};
 use bayeslab::optim::{Iterate, Observer};
+use bayeslab::record::Scores;
+use bayeslab::run::{self as experiment, Monitor};
 
 #[derive(Default)]
 struct Collect {
@@ -20,7 +21,7 @@ impl Observer for Collect {
 }
 
 impl Monitor for Collect {
-    fn data_loaded(&mut self, _dataset: &bayeslab::data::Dataset) {
+    fn data_loaded(&mut self, _dataset: &bayeslab::record::DatasetInfo) {
         self.loaded += 1;
     }
     fn wants_mc_curve(&self) -> bool {
@@ -53,8 +54,16 @@ fn monitors_see_the_trace_and_the_monte_carlo_curve() {
         .iter()
         .find(|r| r.id == "logistic-laplace")
         .unwrap();
-    let mc = laplace.predictives.iter().find(|p| p.name == "mc").unwrap();
-    let mean = mc.probabilities.iter().sum::<f64>() / mc.probabilities.len() as f64;
+    assert!(laplace.predictives.iter().any(|p| p.name == "mc"));
+    let Scores::Binary(mc) = &record
+        .predictions
+        .column("logistic-laplace", "mc")
+        .unwrap()
+        .scores
+    else {
+        panic!("a binary target has one column per predictive")
+    };
+    let mean = mc.iter().sum::<f64>() / mc.len() as f64;
     assert_eq!(
         seen.mc.last().unwrap().2,
         mean,

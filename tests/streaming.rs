@@ -4,8 +4,9 @@
 
 use std::path::{Path, PathBuf};
 
-use bayeslab::experiment::{self, Silent};
 use bayeslab::record::ExperimentRecord;
+use bayeslab::record::Scores;
+use bayeslab::run::{self as experiment, Silent};
 use polars::prelude::*;
 
 const TOL: f64 = 1e-10;
@@ -134,17 +135,13 @@ fn assert_equal(streamed: &ExperimentRecord, memory: &ExperimentRecord) {
                     &what,
                 );
             }
-            columns.push((what, &b.probabilities));
+            let Scores::Binary(p) = &memory.predictions.column(id, &b.name).unwrap().scores else {
+                panic!("{what}: a binary column")
+            };
+            columns.push((what, p));
         }
     }
-    let path = streamed
-        .streaming
-        .as_ref()
-        .unwrap()
-        .predictions
-        .as_ref()
-        .unwrap()
-        .path();
+    let path = streamed.predictions.file.as_ref().unwrap().path();
     let text = std::fs::read_to_string(path).unwrap();
     let mut lines = text.lines();
     let header: Vec<&str> = lines.next().unwrap().split(',').collect();
@@ -153,9 +150,9 @@ fn assert_equal(streamed: &ExperimentRecord, memory: &ExperimentRecord) {
     let rows: Vec<Vec<f64>> = lines
         .map(|l| l.split(',').map(|v| v.parse().unwrap()).collect())
         .collect();
-    assert_eq!(rows.len(), memory.test_y.len());
+    assert_eq!(rows.len(), memory.predictions.y.len());
     for (i, row) in rows.iter().enumerate() {
-        assert_eq!((row[0], row[1]), (i as f64, memory.test_y[i]));
+        assert_eq!((row[0], row[1]), (i as f64, memory.predictions.y[i]));
         for (c, (name, p)) in columns.iter().enumerate() {
             close(row[2 + c], p[i], &format!("{name} row {i}"));
         }

@@ -71,3 +71,66 @@ fn prior_sweep_writes_one_report_over_every_value() {
 fn toml_float(v: f64) -> String {
     toml::Value::Float(v).to_string()
 }
+
+/// Deletes the data file as soon as the first point has started, i.e. after the data were
+/// loaded: a sweep that read its data file again for a later point would fail.
+struct DeleteData {
+    file: std::path::PathBuf,
+    points: Vec<(usize, f64)>,
+}
+
+impl bayeslab::optim::Observer for DeleteData {
+    fn observe(&mut self, _run: &str, _iterate: &bayeslab::optim::Iterate) {}
+}
+
+impl bayeslab::run::Monitor for DeleteData {
+    fn sweep_point(&mut self, index: usize, _total: usize, _key: &str, value: f64) {
+        self.points.push((index, value));
+    }
+
+    fn run_started(&mut self, _index: usize, _total: usize, _id: &str) {
+        let _ = std::fs::remove_file(&self.file);
+    }
+}
+
+#[test]
+fn a_sweep_reads_its_data_file_once() {
+    let tmp = tempfile::tempdir().unwrap();
+    let data = tmp.path().join("pima.csv");
+    std::fs::copy(
+        concat!(env!("CARGO_MANIFEST_DIR"), "/datasets/pima.csv"),
+        &data,
+    )
+    .unwrap();
+    let text = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/experiments/prior_sweep.toml"
+    ))
+    .unwrap()
+    .replace("../datasets/pima.csv", "pima.csv");
+    let exp = tmp.path().join("sweep.toml");
+    std::fs::write(&exp, text).unwrap();
+    let plan = bayeslab::config::load(&exp).unwrap();
+    let mut monitor = DeleteData {
+        file: data.clone(),
+        points: Vec::new(),
+    };
+    let outcome = bayeslab::run::run_plan(&plan, &mut monitor, None, None).unwrap();
+    assert!(!data.exists(), "the monitor deleted the data file");
+    let bayeslab::record::Outcome::Sweep(sweep) = outcome else {
+        panic!("a [sweep] experiment gives a sweep")
+    };
+    let values: Vec<f64> = sweep.points.iter().map(|p| p.value).collect();
+    assert_eq!(values, [0.001, 0.01, 0.1, 1.0, 10.0, 100.0, 1000.0]);
+    assert_eq!(monitor.points.len(), 7);
+    for p in &sweep.points {
+        assert_eq!(p.record.runs.len(), 1);
+        assert!(
+            p.record.runs[0].error.is_none(),
+            "{:?}",
+            p.record.runs[0].error
+        );
+        // every point's provenance still names the file, with the digest taken when it was read
+        assert_eq!(p.record.provenance.data_sha256.len(), 1);
+    }
+}

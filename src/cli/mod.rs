@@ -9,7 +9,8 @@ use std::path::{Path, PathBuf};
 
 use clap::{Parser, Subcommand};
 
-use bayeslab::experiment::{self, Monitor, Silent};
+use bayeslab::record::Outcome;
+use bayeslab::run::{self, Monitor, Silent};
 use bayeslab::{config, output, Error};
 
 #[derive(Parser)]
@@ -125,32 +126,12 @@ fn run(path: &Path, out: Option<PathBuf>, quiet: bool) -> Result<i32, Error> {
     // data, and an existing directory must be empty or a previous output.
     let inputs = plan_inputs(&plan);
     output::check_out(&dir, &inputs)?;
-    let (artifacts, records) = match &plan.sweep {
-        None => {
-            let record = experiment::run_for(&plan, monitor, None, Some(&dir))?;
-            (output::render(&record), vec![record])
-        }
-        Some(sweep) => {
-            let mut points = Vec::with_capacity(sweep.points.len());
-            for (i, (value, p)) in sweep.points.iter().enumerate() {
-                if !quiet {
-                    eprintln!(
-                        "[sweep {}/{}] {} = {value}",
-                        i + 1,
-                        sweep.points.len(),
-                        sweep.key
-                    );
-                }
-                points.push((*value, experiment::run_for(p, monitor, None, Some(&dir))?));
-            }
-            let artifacts = output::render_sweep(&plan.name, &sweep.key, &points);
-            (artifacts, points.into_iter().map(|(_, r)| r).collect())
-        }
+    let outcome = run::run_plan(&plan, monitor, None, Some(&dir))?;
+    let (artifacts, files) = match &outcome {
+        Outcome::Single(record) => (output::render(record), output::streamed_files(record)),
+        Outcome::Sweep(sweep) => (output::render_sweep(sweep), output::sweep_files(sweep)),
     };
-    let files = match (&plan.sweep, records.first()) {
-        (None, Some(record)) => output::streamed_files(record),
-        _ => Vec::new(),
-    };
+    let records = outcome.records();
     if std::env::var_os("BAYESLAB_FAULT").is_some_and(|v| v == "abort-before-write") {
         // tests/output_safety.rs: a kill between the run and its output (no destructors run)
         std::process::abort();

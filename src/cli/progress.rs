@@ -5,9 +5,9 @@
 use std::time::{Duration, Instant};
 
 use bayeslab::config::MethodPlan;
-use bayeslab::experiment::Monitor;
 use bayeslab::optim::{Iterate, Observer, Schedule};
 use bayeslab::record::{Diagnostics, RunRecord};
+use bayeslab::run::Monitor;
 
 pub struct Printer {
     label: String,
@@ -123,7 +123,11 @@ impl Monitor for Printer {
         }
     }
 
-    fn pass_finished(&mut self, pass: &bayeslab::streaming::PassRecord) {
+    fn sweep_point(&mut self, index: usize, total: usize, key: &str, value: f64) {
+        eprintln!("[sweep {}/{total}] {key} = {value}", index + 1);
+    }
+
+    fn pass_finished(&mut self, pass: &bayeslab::record::PassRecord) {
         eprintln!(
             "  pass: {}{} — {} chunks, {} rows in {:.3} s (reading {:.3} s)",
             pass.purpose,

@@ -9,11 +9,12 @@ use std::collections::BTreeMap;
 use std::path::Path;
 
 use rand::RngExt;
-use serde::Serialize;
 
 use crate::error::{Error, Result};
 use crate::metrics::{self, multiclass, percentile, Binning};
 use crate::numeric::rng;
+pub use crate::record::{Comparison, Scores, Verdict};
+
 use crate::record::ExperimentRecord;
 
 /// The most bootstrap resamples, as for a run's `[evaluation] resamples`.
@@ -26,25 +27,6 @@ pub const MAX_ROW_DRAWS: u64 = 10_000_000_000;
 /// The most calibration bins compare accepts from a results.json: the most a run may use.
 pub const MAX_BINS: usize = crate::config::limits::MAX_BINS as usize;
 
-/// One prediction column of a run: p(y = 1) per test row, or for more than two classes the
-/// probability of every class per test row.
-#[derive(Debug, Clone, PartialEq)]
-pub enum Scores {
-    Binary(Vec<f64>),
-    Classes(Vec<Vec<f64>>),
-}
-
-impl Scores {
-    fn kind(&self) -> String {
-        match self {
-            Scores::Binary(_) => "two classes (one column)".into(),
-            Scores::Classes(rows) => {
-                format!("{} classes", rows.first().map_or(0, Vec::len))
-            }
-        }
-    }
-}
-
 /// The predictions of one run directory (or of a record in memory).
 #[derive(Debug, Clone)]
 pub struct Predictions {
@@ -55,58 +37,16 @@ pub struct Predictions {
     pub bins: usize,
     pub binning: Binning,
 }
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum Verdict {
-    Improved,
-    Worse,
-    WithinNoise,
-}
-
-impl Verdict {
-    pub fn name(self) -> &'static str {
-        match self {
-            Verdict::Improved => "improved",
-            Verdict::Worse => "worse",
-            Verdict::WithinNoise => "within-noise",
-        }
-    }
-}
-
-/// One line of comparison.json. Lower is better for all three metrics, so a negative `diff`
-/// is an improvement of B over A.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct Comparison {
-    pub run: String,
-    pub predictive: String,
-    pub metric: String,
-    pub a: f64,
-    pub b: f64,
-    pub diff: f64,
-    pub ci_low: f64,
-    pub ci_high: f64,
-    pub verdict: Verdict,
-}
-
 impl Predictions {
     pub fn from_record(r: &ExperimentRecord) -> Self {
-        let columns = r
-            .runs
-            .iter()
-            .flat_map(|run| {
-                run.predictives.iter().map(move |p| {
-                    let scores = if p.class_probabilities.is_empty() {
-                        Scores::Binary(p.probabilities.clone())
-                    } else {
-                        Scores::Classes(p.class_probabilities.clone())
-                    };
-                    (format!("{}/{}", run.id, p.name), scores)
-                })
-            })
-            .collect();
+        let table = &r.predictions;
         Predictions {
-            y: r.test_y.clone(),
-            columns,
+            y: table.y.clone(),
+            columns: table
+                .columns
+                .iter()
+                .map(|c| (c.name(), c.scores.clone()))
+                .collect(),
             bins: r.experiment.calibration_bins,
             binning: r.experiment.calibration_binning,
         }

@@ -262,7 +262,7 @@ mod tests {
                         &settings,
                         "t",
                         None,
-                        &mut crate::experiment::Silent,
+                        &mut crate::run::Silent,
                     )
                     .unwrap();
                     let p = f.posterior.unwrap();

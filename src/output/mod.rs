@@ -12,7 +12,7 @@ mod siblings;
 mod sweep;
 pub mod tables;
 
-pub use sweep::{point_dir, render_sweep};
+pub use sweep::{point_dir, render_sweep, sweep_files, sweep_series};
 
 pub use atomic::{write_dir, write_dir_with_files, write_file};
 pub use guard::check_out;
@@ -73,11 +73,7 @@ pub fn render(record: &ExperimentRecord) -> Vec<Artifact> {
 
 /// A streamed run's predictions.csv, already on disk (`[data] streaming = true`).
 fn streamed_predictions(record: &ExperimentRecord) -> Option<&std::path::Path> {
-    record
-        .streaming
-        .as_ref()
-        .and_then(|s| s.predictions.as_ref())
-        .map(|p| p.path())
+    record.predictions.file.as_ref().map(|p| p.path())
 }
 
 /// The files of `record` that [`render`] leaves on disk rather than in memory, as (name in the

@@ -8,9 +8,9 @@ use serde::Serialize;
 
 use super::plots::{self, Figure};
 use super::tables::{num, Cell, Table, METRICS};
-use super::{html, markdown, render, Artifact};
+use super::{html, markdown, render, streamed_files, Artifact};
 use crate::metrics::Metrics;
-use crate::record::ExperimentRecord;
+use crate::record::SweepRecord;
 
 #[derive(Serialize)]
 struct SweepJson<'a> {
@@ -36,14 +36,15 @@ pub fn point_dir(key: &str, value: f64) -> String {
     format!("{key}={value}")
 }
 
-pub fn render_sweep(name: &str, key: &str, points: &[(f64, ExperimentRecord)]) -> Vec<Artifact> {
+/// One line per point, run and predictive: the sweep's table (sweep.json `rows`).
+fn sweep_rows(sweep: &SweepRecord) -> Vec<SweepRow<'_>> {
     let mut rows = Vec::new();
-    for (value, r) in points {
-        for run in &r.runs {
+    for point in &sweep.points {
+        for run in &point.record.runs {
             for p in &run.predictives {
                 rows.push(SweepRow {
-                    value: *value,
-                    dir: point_dir(key, *value),
+                    value: point.value,
+                    dir: point_dir(&sweep.key, point.value),
                     run: &run.id,
                     predictive: &p.name,
                     metrics: &p.metrics,
@@ -51,30 +52,50 @@ pub fn render_sweep(name: &str, key: &str, points: &[(f64, ExperimentRecord)]) -
             }
         }
     }
-    let series = |get: fn(&Metrics) -> Option<f64>| {
-        let mut names: Vec<String> = Vec::new();
-        for row in &rows {
-            let n = format!("{}/{}", row.run, row.predictive);
-            if !names.contains(&n) {
-                names.push(n);
-            }
+    rows
+}
+
+/// Per `<run>/<predictive>`, the metric `get` against the swept value: the sweep's plots.
+pub fn sweep_series(
+    sweep: &SweepRecord,
+    get: fn(&Metrics) -> Option<f64>,
+) -> Vec<(String, Vec<(f64, f64)>)> {
+    series(&sweep_rows(sweep), get)
+}
+
+fn series(
+    rows: &[SweepRow<'_>],
+    get: fn(&Metrics) -> Option<f64>,
+) -> Vec<(String, Vec<(f64, f64)>)> {
+    let mut names: Vec<String> = Vec::new();
+    for row in rows {
+        let n = format!("{}/{}", row.run, row.predictive);
+        if !names.contains(&n) {
+            names.push(n);
         }
-        names
-            .into_iter()
-            .map(|n| {
-                let pts = rows
-                    .iter()
-                    .filter(|r| format!("{}/{}", r.run, r.predictive) == n)
-                    .filter_map(|r| Some((r.value, get(r.metrics)?)))
-                    .collect();
-                (n, pts)
-            })
-            .collect::<Vec<(String, Vec<(f64, f64)>)>>()
-    };
+    }
+    names
+        .into_iter()
+        .map(|n| {
+            let pts = rows
+                .iter()
+                .filter(|r| format!("{}/{}", r.run, r.predictive) == n)
+                .filter_map(|r| Some((r.value, get(r.metrics)?)))
+                .collect();
+            (n, pts)
+        })
+        .collect::<Vec<(String, Vec<(f64, f64)>)>>()
+}
+
+/// sweep.json, report.md, report.html and plots/ of the sweep, and each point's own run
+/// directory `<key>=<value>/`.
+pub fn render_sweep(sweep: &SweepRecord) -> Vec<Artifact> {
+    let (name, key, points) = (&sweep.name, &sweep.key, &sweep.points);
+    let rows = sweep_rows(sweep);
     let figures: Vec<Figure> = METRICS
         .iter()
         .filter(|(h, _, _)| matches!(*h, "log-loss" | "ECE" | "accuracy"))
-        .map(|(h, get, _)| plots::against(key, h, &series(*get)))
+        .map(|(h, get, _)| plots::against(key, h, &series(&rows, *get)))
         .collect();
     let mut table = Table {
         headers: vec![key.to_string(), "run".into(), "predictive".into()],
@@ -126,7 +147,7 @@ pub fn render_sweep(name: &str, key: &str, points: &[(f64, ExperimentRecord)]) -
         schema_version: crate::record::SCHEMA_VERSION,
         experiment: name,
         key,
-        values: points.iter().map(|(v, _)| *v).collect(),
+        values: points.iter().map(|p| p.value).collect(),
         rows,
     };
     let mut out = vec![
@@ -147,12 +168,27 @@ pub fn render_sweep(name: &str, key: &str, points: &[(f64, ExperimentRecord)]) -
         name: format!("plots/{}.svg", f.stem),
         bytes: f.svg.into_bytes(),
     }));
-    for (value, r) in points {
-        let dir = point_dir(key, *value);
-        out.extend(render(r).into_iter().map(|a| Artifact {
+    for point in points {
+        let dir = point_dir(key, point.value);
+        out.extend(render(&point.record).into_iter().map(|a| Artifact {
             name: format!("{dir}/{}", a.name),
             bytes: a.bytes,
         }));
     }
     out
+}
+
+/// The files of a sweep already on disk (each streamed point's predictions.csv), as (name in
+/// the sweep's directory, current path).
+pub fn sweep_files(sweep: &SweepRecord) -> Vec<(String, std::path::PathBuf)> {
+    sweep
+        .points
+        .iter()
+        .flat_map(|p| {
+            let dir = point_dir(&sweep.key, p.value);
+            streamed_files(&p.record)
+                .into_iter()
+                .map(move |(name, path)| (format!("{dir}/{name}"), path))
+        })
+        .collect()
 }

@@ -8,9 +8,9 @@ use std::sync::Arc;
 use std::thread::JoinHandle;
 
 use crate::config::Plan;
-use crate::experiment::{self, Monitor};
 use crate::optim::{DrawBatch, Iterate, Observer};
-use crate::record::RunRecord;
+use crate::record::{DatasetInfo, RunRecord};
+use crate::run::{self, Monitor};
 use crate::{data, Error};
 
 use super::chains::traced_weights;
@@ -54,6 +54,8 @@ struct Channel<'a> {
     tx: &'a Sender<Event>,
     /// The design columns whose draws the Live screen traces (chosen when the data load).
     traced: Vec<usize>,
+    /// The CSV separator of the experiment's data files, for the Dataset screen's description.
+    separator: u8,
 }
 
 impl Channel<'_> {
@@ -115,9 +117,10 @@ impl Monitor for Channel<'_> {
         });
     }
 
-    fn data_loaded(&mut self, dataset: &data::Dataset) {
+    fn data_loaded(&mut self, dataset: &DatasetInfo) {
         self.traced = traced_weights(&dataset.columns);
-        self.send(Progress::DataLoaded(Box::new(dataset_view(dataset))));
+        let view = dataset_view(dataset, self.separator);
+        self.send(Progress::DataLoaded(Box::new(view)));
     }
 
     fn run_started(&mut self, index: usize, total: usize, id: &str) {
@@ -138,10 +141,11 @@ fn work(job: u64, plan: &Plan, tx: &Sender<Event>, cancel: &AtomicBool) {
         job,
         tx,
         traced: Vec::new(),
+        separator: plan.data.as_ref().map_or(b',', |d| d.separator),
     };
     // A streamed run's predictions wait beside runs/<name>/, where the export (e) puts them.
     let out = std::path::Path::new("runs").join(&plan.name);
-    let result = experiment::run_for(plan, &mut channel, Some(cancel), Some(&out));
+    let result = run::run_for(plan, &mut channel, Some(cancel), Some(&out));
     let event = match result {
         Ok(record) => Event::Finished {
             job,
@@ -157,16 +161,17 @@ fn work(job: u64, plan: &Plan, tx: &Sender<Event>, cancel: &AtomicBool) {
 }
 
 /// The Dataset screen's view of a loaded dataset: polars describes the (training) file.
-pub fn dataset_view(dataset: &data::Dataset) -> DatasetView {
+pub fn dataset_view(dataset: &DatasetInfo, separator: u8) -> DatasetView {
     let file = dataset.files.first().cloned().unwrap_or_default();
     DatasetView {
-        file: file.display().to_string(),
-        description: data::describe(&file, dataset.separator).map_err(|e| e.to_string()),
+        description: data::describe(std::path::Path::new(&file), separator)
+            .map_err(|e| e.to_string()),
+        file,
         target: dataset.target.clone(),
-        rows_train: dataset.train.rows(),
-        rows_test: dataset.test.rows(),
-        positives_train: dataset.train.positives(),
-        positives_test: dataset.test.positives(),
+        rows_train: dataset.rows_train,
+        rows_test: dataset.rows_test,
+        positives_train: dataset.positives_train,
+        positives_test: dataset.positives_test,
         columns: dataset.columns.clone(),
         notes: dataset.notes.clone(),
     }

@@ -8,8 +8,8 @@ use ratatui::layout::{Constraint, Rect};
 use ratatui::style::{Color, Modifier, Style, Stylize};
 use ratatui::widgets::{Block, Cell, Row, Table, Widget};
 
-use crate::gold::ApproximationError;
 use crate::model::importance::khat_verdict;
+use crate::record::ApproximationError;
 
 /// Width from which every column is shown; narrower screens get the compact set.
 const WIDE: u16 = 110;

@@ -4,24 +4,11 @@
 use std::collections::BTreeMap;
 use std::path::Path;
 
-use serde::Serialize;
 use sha2::{Digest, Sha256};
 
 use crate::config::Plan;
 use crate::error::{Error, Result};
-
-#[derive(Debug, Clone, Serialize)]
-pub struct Provenance {
-    pub version: String,
-    pub seed: u64,
-    /// The resolved experiment (every default filled in) as TOML text.
-    pub config: String,
-    /// Data file path (as resolved from the experiment file) -> lowercase hex SHA-256.
-    pub data_sha256: BTreeMap<String, String>,
-    /// When the run finished, RFC 3339 in UTC.
-    pub created: String,
-    pub cores: usize,
-}
+use crate::record::Provenance;
 
 /// Lowercase hex SHA-256 of a file's bytes.
 pub fn sha256_file(path: &Path) -> Result<String> {
@@ -42,26 +29,29 @@ pub fn sha256_file(path: &Path) -> Result<String> {
         .collect())
 }
 
-impl Provenance {
-    pub fn collect(plan: &Plan, files: &[std::path::PathBuf]) -> Result<Provenance> {
-        let mut data_sha256 = BTreeMap::new();
-        for f in files {
-            data_sha256.insert(f.display().to_string(), sha256_file(f)?);
-        }
-        let created = time::OffsetDateTime::now_utc()
-            .format(&time::format_description::well_known::Rfc3339)
-            .unwrap_or_default();
-        Ok(Provenance {
-            version: env!("CARGO_PKG_VERSION").to_string(),
-            seed: plan.seed,
-            config: plan.resolved_toml(),
-            data_sha256,
-            created,
-            cores: std::thread::available_parallelism()
-                .map(|n| n.get())
-                .unwrap_or(1),
-        })
+/// The provenance of a run of `plan` on data whose digests are `data_sha256`, adding those of
+/// the observation `files` of its `[[posterior]]` tables.
+pub fn collect(
+    plan: &Plan,
+    mut data_sha256: BTreeMap<String, String>,
+    files: &[std::path::PathBuf],
+) -> Result<Provenance> {
+    for f in files {
+        data_sha256.insert(f.display().to_string(), sha256_file(f)?);
     }
+    let created = time::OffsetDateTime::now_utc()
+        .format(&time::format_description::well_known::Rfc3339)
+        .unwrap_or_default();
+    Ok(Provenance {
+        version: env!("CARGO_PKG_VERSION").to_string(),
+        seed: plan.seed,
+        config: plan.resolved_toml(),
+        data_sha256,
+        created,
+        cores: std::thread::available_parallelism()
+            .map(|n| n.get())
+            .unwrap_or(1),
+    })
 }
 
 #[cfg(test)]

@@ -7,37 +7,12 @@
 //! logistic posterior was sampled, naive Bayes, an MLE) is compared with the first gold run on
 //! its predictions only, and its posterior-moment fields are `null`.
 
-use serde::Serialize;
-
 use crate::config::Plan;
 use crate::model::{Likelihood, MethodKind, PredictiveKind};
-use crate::record::{PredictiveRecord, RunRecord};
+use crate::record::{ApproximationError, PredictionTable, PredictiveRecord, RunRecord, Scores};
 
 /// Probabilities are clamped to [EPS, 1 - EPS] inside the Bernoulli KL divergence.
 const EPS: f64 = 1e-12;
-
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct ApproximationError {
-    pub run: String,
-    pub predictive: String,
-    /// The gold run's id.
-    pub reference: String,
-    /// Mean and largest |p(y = 1) - p_gold(y = 1)| over the test rows.
-    pub mean_abs_diff: f64,
-    pub max_abs_diff: f64,
-    /// Mean over test rows of KL(Bernoulli(p_gold) || Bernoulli(p)), in nats.
-    pub mean_kl: f64,
-    /// This predictive's test log-loss (and ECE) minus the gold predictive's.
-    pub log_loss_diff: f64,
-    pub ece_diff: f64,
-    /// The largest |mean_j - mean_gold_j| / sd_gold_j over the weights (same model only).
-    pub mean_err_sd_units: Option<f64>,
-    /// The ratio sd_j / sd_gold_j farthest from 1 (in log scale) over the weights: below 1 the
-    /// approximation is over-confident in that weight (same model only).
-    pub sd_ratio_max: Option<f64>,
-    /// The run's Pareto k-hat as an importance-sampling proposal ([`RunRecord::khat`]).
-    pub khat: Option<f64>,
-}
 
 /// A run's model: its likelihood and prior precision.
 fn model(plan: &Plan, run: &RunRecord) -> Option<(Likelihood, Option<f64>)> {
@@ -46,21 +21,34 @@ fn model(plan: &Plan, run: &RunRecord) -> Option<(Likelihood, Option<f64>)> {
     Some((likelihood, run.prior_precision))
 }
 
-fn is_gold(run: &RunRecord) -> bool {
+fn is_gold(run: &RunRecord, table: &PredictionTable) -> bool {
     MethodKind::parse(&run.kind).is_some_and(MethodKind::is_gold)
         && run.error.is_none()
         && exact(run).is_some()
+        && binary(table, run, PredictiveKind::Exact.name()).is_some()
 }
 
 fn exact(run: &RunRecord) -> Option<&PredictiveRecord> {
     run.predictives
         .iter()
-        .find(|p| p.name == PredictiveKind::Exact.name() && p.class_probabilities.is_empty())
+        .find(|p| p.name == PredictiveKind::Exact.name())
+}
+
+/// The predictions of a binary predictive of `run`, from the table.
+fn binary<'a>(table: &'a PredictionTable, run: &RunRecord, predictive: &str) -> Option<&'a [f64]> {
+    match &table.column(&run.id, predictive)?.scores {
+        Scores::Binary(p) => Some(p),
+        Scores::Classes(_) => None,
+    }
 }
 
 /// Every row of the table; empty when no gold run succeeded.
-pub fn approximation_errors(plan: &Plan, runs: &[RunRecord]) -> Vec<ApproximationError> {
-    let golds: Vec<&RunRecord> = runs.iter().filter(|r| is_gold(r)).collect();
+pub fn approximation_errors(
+    plan: &Plan,
+    runs: &[RunRecord],
+    table: &PredictionTable,
+) -> Vec<ApproximationError> {
+    let golds: Vec<&RunRecord> = runs.iter().filter(|r| is_gold(r, table)).collect();
     let mut rows = Vec::new();
     for run in runs.iter().filter(|r| r.error.is_none()) {
         let own = model(plan, run);
@@ -68,24 +56,24 @@ pub fn approximation_errors(plan: &Plan, runs: &[RunRecord]) -> Vec<Approximatio
         let reference = match golds.iter().find(same_model) {
             Some(g) => Some((*g, true)),
             // A gold run is only checked against another sample of its own model.
-            None if !is_gold(run) => golds.first().map(|g| (*g, false)),
+            None if !is_gold(run, table) => golds.first().map(|g| (*g, false)),
             None => None,
         };
         let Some((gold, same)) = reference else {
             continue;
         };
         let reference = exact(gold).expect("gold runs have an exact predictive");
+        let gold_p = binary(table, gold, PredictiveKind::Exact.name()).unwrap_or_default();
         for predictive in &run.predictives {
-            if !predictive.class_probabilities.is_empty() {
+            let Some(p) = binary(table, run, &predictive.name) else {
                 continue;
-            }
+            };
             let (mean_err_sd_units, sd_ratio_max) = if same {
                 moment_errors(run, gold)
             } else {
                 (None, None)
             };
-            let (mean_abs_diff, max_abs_diff, mean_kl) =
-                predictive_errors(&predictive.probabilities, &reference.probabilities);
+            let (mean_abs_diff, max_abs_diff, mean_kl) = predictive_errors(p, gold_p);
             rows.push(ApproximationError {
                 run: run.id.clone(),
                 predictive: predictive.name.clone(),

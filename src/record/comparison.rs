@@ -1,0 +1,38 @@
+//! The paired comparison of two runs on the same test rows (comparison.json, and results.json
+//! `comparison` when an experiment names a `baseline`); `compare/` computes it.
+
+use serde::Serialize;
+
+/// Whether B's difference from A is outside the bootstrap noise, and in which direction.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Verdict {
+    Improved,
+    Worse,
+    WithinNoise,
+}
+
+impl Verdict {
+    pub fn name(self) -> &'static str {
+        match self {
+            Verdict::Improved => "improved",
+            Verdict::Worse => "worse",
+            Verdict::WithinNoise => "within-noise",
+        }
+    }
+}
+
+/// One line of comparison.json. Lower is better for all three metrics, so a negative `diff`
+/// is an improvement of B over A.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Comparison {
+    pub run: String,
+    pub predictive: String,
+    pub metric: String,
+    pub a: f64,
+    pub b: f64,
+    pub diff: f64,
+    pub ci_low: f64,
+    pub ci_high: f64,
+    pub verdict: Verdict,
+}

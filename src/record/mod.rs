@@ -1,0 +1,105 @@
+//! The run record: one serialisable value that every output (results.json, the CSVs, the
+//! Markdown report, the TUI tables) is a view of. Field names are part of the output
+//! contract documented in the README; keep them stable.
+//!
+//! The record sits at the bottom of the house: it imports no module that builds it (`run/`)
+//! or shows it (`output/`, `tui/`), so every type a builder wants to store lives here.
+
+use serde::Serialize;
+
+mod approximation;
+mod comparison;
+mod predictions;
+mod provenance;
+mod run;
+mod streaming;
+mod sweep;
+
+pub use approximation::ApproximationError;
+pub use comparison::{Comparison, Verdict};
+pub use predictions::{
+    csv_header, csv_rows, PredictionColumn, PredictionTable, PredictionsFile, Scores,
+};
+pub use provenance::Provenance;
+pub use run::{Diagnostics, EvidencePoint, PosteriorRecord, PredictiveRecord, RunRecord, TraceRow};
+pub use streaming::{PassRecord, RunPasses, StreamingRecord};
+pub use sweep::{Outcome, SweepPoint, SweepRecord};
+
+use crate::data::FeatureSummary;
+use crate::metrics::Binning;
+
+pub const SCHEMA_VERSION: u32 = 1;
+
+#[derive(Debug, Clone, Serialize)]
+pub struct ExperimentRecord {
+    pub schema_version: u32,
+    pub experiment: ExperimentInfo,
+    pub dataset: DatasetInfo,
+    pub runs: Vec<RunRecord>,
+    pub provenance: Provenance,
+    /// The paired comparison with `baseline`, when the experiment names one.
+    pub comparison: Option<ComparisonRecord>,
+    /// Each approximation against the gold standard (a `gibbs-*` run) of the same experiment;
+    /// empty without a successful gold run.
+    pub approximation_error: Vec<ApproximationError>,
+    /// The approximation lab: one entry per `[[posterior]]` and subset size.
+    pub posteriors: Vec<crate::lab::PosteriorResult>,
+    /// Every test row's label and predictions (predictions.csv), which the CSV writer,
+    /// `compare` and the gold comparison read; a streamed run's rows are already in a file.
+    #[serde(skip)]
+    pub predictions: PredictionTable,
+    /// Every observed iteration of every run (trace.csv).
+    #[serde(skip)]
+    pub trace: Vec<TraceRow>,
+    /// `[data] streaming = true`: chunks, passes and the time of each (absent otherwise).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub streaming: Option<StreamingRecord>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct ComparisonRecord {
+    /// The baseline run directory (A); this run is B.
+    pub baseline: String,
+    pub resamples: usize,
+    pub rows: Vec<Comparison>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct ExperimentInfo {
+    pub name: String,
+    pub seed: u64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    pub file: String,
+    pub prior_precision: f64,
+    /// `[prior] precision = "evidence"`: each run's lambda is its `prior_precision`, chosen by
+    /// maximising the Laplace evidence; `prior_precision` above is then only the default.
+    pub prior_evidence: bool,
+    pub calibration_bins: usize,
+    pub calibration_binning: Binning,
+}
+
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct DatasetInfo {
+    pub files: Vec<String>,
+    pub target: String,
+    /// Class names in index order: `y` in predictions.csv is the index, and multiclass runs
+    /// write one column `<run>/<predictive>/p<k>` per class k. Two for a binary target.
+    pub classes: Vec<String>,
+    pub rows_train: usize,
+    pub rows_test: usize,
+    /// Number of raw feature columns (the intercept not counted).
+    pub features: usize,
+    /// Design-matrix column names, in weight order (intercept first when present).
+    pub columns: Vec<String>,
+    pub positives_train: usize,
+    pub positives_test: usize,
+    pub summaries: Vec<FeatureSummary>,
+    pub notes: Vec<String>,
+}
+
+impl ExperimentRecord {
+    pub fn failed_runs(&self) -> impl Iterator<Item = &RunRecord> {
+        self.runs.iter().filter(|r| r.error.is_some())
+    }
+}

@@ -1,0 +1,110 @@
+//! One method's run: its fit, its posterior, and every predictive's held-out metrics.
+
+use serde::Serialize;
+
+use crate::metrics::{Bin, Metrics};
+use crate::optim::{Iterate, Termination};
+
+#[derive(Debug, Clone, Serialize)]
+pub struct RunRecord {
+    pub id: String,
+    pub kind: String,
+    pub converged: bool,
+    pub termination: Option<Termination>,
+    pub iterations: usize,
+    pub fit_seconds: f64,
+    /// The minimised objective E(w) at the returned weights.
+    pub objective: Option<f64>,
+    /// Why the run produced no results; `null` when it succeeded.
+    pub error: Option<String>,
+    /// The point estimate (MLE or MAP), in design-matrix column order.
+    pub weights: Vec<f64>,
+    pub posterior: Option<PosteriorRecord>,
+    pub predictives: Vec<PredictiveRecord>,
+    /// The prior precision lambda the run used; chosen by evidence maximisation under
+    /// `[prior] precision = "evidence"`. `null` for methods without a Gaussian weight prior.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub prior_precision: Option<f64>,
+    /// Under `[prior] precision = "evidence"`: the Laplace log evidence and the held-out
+    /// log-loss (plug-in predictive) on a log grid of lambda.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub evidence_curve: Vec<EvidencePoint>,
+    /// Sampler convergence (Gibbs kinds): the largest split-R-hat and smallest bulk ESS over
+    /// the weights.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub diagnostics: Option<Diagnostics>,
+    /// Pareto k-hat of the run's Gaussian posterior used as an importance-sampling proposal
+    /// for its model's exact posterior (model/importance.rs); `null` without a Gaussian
+    /// posterior or when the importance ratios have no tail to fit.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub khat: Option<f64>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct EvidencePoint {
+    pub precision: f64,
+    /// `null` when the fit at this lambda did not converge (then it is not a candidate).
+    pub log_evidence: Option<f64>,
+    pub test_log_loss: f64,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct Diagnostics {
+    pub rhat_max: f64,
+    pub ess_min: f64,
+}
+
+impl Diagnostics {
+    /// R-hat above 1.01 means the chains have not mixed (Vehtari et al. 2021).
+    pub const RHAT_LIMIT: f64 = 1.01;
+
+    pub fn mixed(&self) -> bool {
+        self.rhat_max <= Self::RHAT_LIMIT
+    }
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct PosteriorRecord {
+    pub mean: Vec<f64>,
+    pub cov_diag: Vec<f64>,
+    pub log_evidence: Option<f64>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct PredictiveRecord {
+    pub name: String,
+    pub metrics: Metrics,
+    pub calibration: Vec<Bin>,
+    /// 95 % percentile-bootstrap interval of the ECE over test rows (binary targets).
+    pub ece_ci: Option<[f64; 2]>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct TraceRow {
+    pub run: String,
+    #[serde(flatten)]
+    pub iterate: Iterate,
+}
+
+impl RunRecord {
+    /// A run that failed before producing results.
+    pub fn failed(id: &str, kind: &str, fit_seconds: f64, error: String) -> Self {
+        RunRecord {
+            id: id.to_string(),
+            kind: kind.to_string(),
+            converged: false,
+            termination: None,
+            iterations: 0,
+            fit_seconds,
+            objective: None,
+            error: Some(error),
+            weights: Vec::new(),
+            posterior: None,
+            predictives: Vec::new(),
+            prior_precision: None,
+            evidence_curve: Vec::new(),
+            diagnostics: None,
+            khat: None,
+        }
+    }
+}

@@ -1,0 +1,44 @@
+//! results.json `streaming`: how a streamed run read its data file, pass by pass.
+
+use serde::Serialize;
+
+/// results.json `streaming`: how the data were read and what each pass cost.
+#[derive(Debug, Clone, Serialize)]
+pub struct StreamingRecord {
+    pub chunk_rows: usize,
+    /// `max_memory` in bytes, when set.
+    pub max_memory_bytes: Option<u64>,
+    /// The estimated working set of one chunk plus the D x D matrices, checked against
+    /// `max_memory` before the first pass.
+    pub estimated_bytes: u64,
+    /// Bytes of the test predictions kept for AUC (0 when AUC was not computed).
+    pub kept_prediction_bytes: u64,
+    /// Chunks in one pass over the data file.
+    pub chunks_per_pass: usize,
+    /// Every pass over the data, in order.
+    pub passes: Vec<PassRecord>,
+    /// Per method: its fit passes and their mean time.
+    pub runs: Vec<RunPasses>,
+}
+
+/// One pass: what it was for (`statistics`, `test labels`, `rbf centres`, `fit`, `predict`),
+/// the run it served, and its cost; `read_seconds` is the part spent in polars and in turning
+/// its columns into design rows, the rest is the model's own work.
+#[derive(Debug, Clone, Serialize)]
+pub struct PassRecord {
+    pub purpose: String,
+    pub run: Option<String>,
+    pub chunks: usize,
+    pub rows: usize,
+    pub seconds: f64,
+    pub read_seconds: f64,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct RunPasses {
+    pub run: String,
+    pub passes: usize,
+    pub seconds: f64,
+    pub seconds_per_pass: f64,
+    pub read_seconds_per_pass: f64,
+}

@@ -1,0 +1,82 @@
+//! The one record builder: every runner (in memory, streamed, lab-only) ends here.
+
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+
+use crate::config::Plan;
+use crate::error::Result;
+use crate::record::{
+    DatasetInfo, ExperimentInfo, ExperimentRecord, PredictionTable, RunRecord, StreamingRecord,
+    TraceRow, SCHEMA_VERSION,
+};
+
+/// What a run produced, before the parts every record shares are added.
+pub struct Parts {
+    pub dataset: DatasetInfo,
+    /// SHA-256 of each data file read, taken when it was read.
+    pub digests: BTreeMap<String, String>,
+    pub runs: Vec<RunRecord>,
+    pub predictions: PredictionTable,
+    pub trace: Vec<TraceRow>,
+    pub streaming: Option<StreamingRecord>,
+}
+
+impl Parts {
+    /// An experiment without data: only `[[posterior]]` tables.
+    pub fn empty() -> Parts {
+        Parts {
+            dataset: DatasetInfo::default(),
+            digests: BTreeMap::new(),
+            runs: Vec::new(),
+            predictions: PredictionTable::default(),
+            trace: Vec::new(),
+            streaming: None,
+        }
+    }
+}
+
+/// The record of `plan` from `parts`: the approximation lab, the gold comparison and the
+/// provenance are added here.
+pub fn record(plan: &Plan, parts: Parts) -> Result<ExperimentRecord> {
+    Ok(ExperimentRecord {
+        schema_version: SCHEMA_VERSION,
+        experiment: experiment_info(plan),
+        dataset: parts.dataset,
+        approximation_error: super::gold::approximation_errors(
+            plan,
+            &parts.runs,
+            &parts.predictions,
+        ),
+        runs: parts.runs,
+        provenance: super::provenance::collect(plan, parts.digests, &lab_files(plan))?,
+        comparison: None,
+        posteriors: crate::lab::run_all(&plan.posteriors, plan.seed)?,
+        predictions: parts.predictions,
+        trace: parts.trace,
+        streaming: parts.streaming,
+    })
+}
+
+/// The data files of the `[[posterior]]` tables (for the provenance digests).
+fn lab_files(plan: &Plan) -> Vec<PathBuf> {
+    plan.posteriors
+        .iter()
+        .filter_map(|p| match &p.source {
+            crate::config::PosteriorSource::Column { path, .. } => Some(path.clone()),
+            _ => None,
+        })
+        .collect()
+}
+
+fn experiment_info(plan: &Plan) -> ExperimentInfo {
+    ExperimentInfo {
+        name: plan.name.clone(),
+        seed: plan.seed,
+        description: plan.description.clone(),
+        file: plan.file.display().to_string(),
+        prior_precision: plan.prior.precision,
+        prior_evidence: plan.prior.evidence,
+        calibration_bins: plan.evaluation.calibration_bins,
+        calibration_binning: plan.evaluation.binning,
+    }
+}

@@ -1,0 +1,78 @@
+//! `[prior] precision = "evidence"`: lambda maximising the method's Laplace evidence
+//! (logistic-map uses logistic-laplace's) over the grid of [`crate::evidence::grid`], with the
+//! held-out log-loss of the plug-in predictive at each point. These fits need every training row
+//! in memory and are not traced: only the final fit is.
+
+use std::sync::atomic::AtomicBool;
+
+use super::metrics::evaluate;
+use crate::config::{MethodPlan, Plan};
+use crate::data::Dataset;
+use crate::error::{Error, NumericError, Result};
+use crate::model::predictive::PredictiveSettings;
+use crate::model::{MethodKind, PredictiveKind};
+use crate::numeric::rng;
+use crate::optim::{Iterate, Termination};
+use crate::record::EvidencePoint;
+
+pub fn choose_precision(
+    plan: &Plan,
+    method: &MethodPlan,
+    dataset: &Dataset,
+    cancel: Option<&AtomicBool>,
+) -> Result<(f64, Vec<EvidencePoint>)> {
+    let mut laplace = method.clone();
+    if laplace.kind == MethodKind::LogisticMap {
+        laplace.kind = MethodKind::LogisticLaplace;
+    }
+    let k = dataset.classes.len();
+    let mut points: Vec<EvidencePoint> = Vec::new();
+    let mut evaluate_at = |precision: f64| -> Result<f64> {
+        let input = super::fit::input(plan, &laplace, dataset, precision, cancel);
+        let fitted = crate::model::method::fit(&input, &mut |_: &str, _: &Iterate| {})?;
+        if fitted.outcome.termination == Termination::Cancelled {
+            return Err(Error::Cancelled);
+        }
+        // A fit that stopped short of the mode (e.g. max-iterations on near-separable data at a
+        // tiny lambda) has no trustworthy Laplace evidence: it is left out of the search.
+        let log_evidence = fitted
+            .posterior
+            .and_then(|p| p.log_evidence)
+            .filter(|_| fitted.outcome.termination.converged());
+        let p = fitted.predictor.predict(
+            PredictiveKind::Plugin,
+            dataset.test.x.as_ref(),
+            PredictiveSettings {
+                mc_samples: 1,
+                quadrature_nodes: 1,
+                first_row: 0,
+            },
+            &mut rng::stream(plan.seed, "evidence"),
+        );
+        let scores = super::predict::scores(p, k);
+        let test_log_loss = evaluate(
+            PredictiveKind::Plugin,
+            &scores,
+            &dataset.test.y,
+            &plan.evaluation,
+            None,
+        )
+        .metrics
+        .log_loss;
+        points.push(EvidencePoint {
+            precision,
+            log_evidence,
+            test_log_loss,
+        });
+        Ok(log_evidence.unwrap_or(f64::NEG_INFINITY))
+    };
+    let ((best, value), _) = crate::evidence::maximise(&mut evaluate_at)?;
+    if !value.is_finite() {
+        return Err(Error::Numeric(NumericError::NonFinite(format!(
+            "{}: no fit on the lambda grid converged, so no Laplace evidence is available; raise `max_iter`",
+            method.id
+        ))));
+    }
+    points.truncate(crate::evidence::GRID_POINTS);
+    Ok((best, points))
+}

@@ -1,0 +1,211 @@
+//! Fitting one method from its source: the prior precision (given, or chosen by evidence), the
+//! fit itself, the run record of the fit, and its k-hat. A fit that fails on these data is a
+//! failed run with its reason; bad input aborts the experiment.
+
+use std::sync::atomic::AtomicBool;
+use std::time::Instant;
+
+use super::monitor::PassProbe;
+use super::source::Source;
+use crate::config::{MethodPlan, Plan};
+use crate::data::PassStats;
+use crate::error::{Error, NumericError, Result};
+use crate::model::method::{FitInput, Fitted};
+use crate::model::streaming::StreamedInput;
+use crate::model::MethodKind;
+use crate::optim::{Observer, Termination};
+use crate::record::{EvidencePoint, RunRecord};
+
+/// A fitted run: its record (predictives still empty), the fit when it succeeded, and the
+/// streamed passes it made with their purposes (`fit`, `khat`).
+pub struct FitOutcome {
+    pub record: RunRecord,
+    pub fitted: Option<Fitted>,
+    pub passes: Vec<(&'static str, PassStats)>,
+}
+
+/// Fit `method` on the training rows of `source`.
+pub fn fit(
+    plan: &Plan,
+    method: &MethodPlan,
+    source: Source<'_>,
+    observer: &mut dyn Observer,
+    probe: Option<PassProbe>,
+    cancel: Option<&AtomicBool>,
+) -> Result<FitOutcome> {
+    let start = Instant::now();
+    let failed = |message: String| FitOutcome {
+        record: RunRecord::failed(
+            &method.id,
+            method.kind.name(),
+            start.elapsed().as_secs_f64(),
+            message,
+        ),
+        fitted: None,
+        passes: Vec::new(),
+    };
+    let (precision, evidence_curve) = match source.whole() {
+        Some(dataset) if plan.prior.evidence && method.kind.laplace_evidence() => {
+            match super::evidence::choose_precision(plan, method, dataset, cancel) {
+                Ok(found) => found,
+                Err(Error::Numeric(e)) => {
+                    return Ok(failed(format!(
+                        "choosing the prior precision by evidence: {e}"
+                    )))
+                }
+                Err(e) => return Err(e),
+            }
+        }
+        _ => (plan.prior.precision, Vec::new()),
+    };
+    let rows = source.training(&method.id, probe);
+    let result = dispatch(plan, method, source, &rows, precision, observer, cancel);
+    let mut passes = rows.take_passes();
+    let fitted = match result {
+        Ok(fitted) => fitted,
+        Err(Error::Numeric(NumericError::Collinear { column, constant })) => {
+            let message = super::failure::collinear_message(
+                &method.id,
+                source.columns(),
+                column,
+                constant,
+                source.rows_train(),
+            );
+            return Ok(FitOutcome {
+                passes,
+                ..failed(message)
+            });
+        }
+        Err(Error::Numeric(e)) => {
+            return Ok(FitOutcome {
+                passes,
+                ..failed(e.to_string())
+            })
+        }
+        Err(e) => return Err(e),
+    };
+    let uses_prior = method.kind != MethodKind::LogisticMle && !method.kind.generative();
+    let mut record = fit_record(
+        method,
+        &fitted,
+        start.elapsed().as_secs_f64(),
+        uses_prior.then_some(precision),
+        evidence_curve,
+    )?;
+    if record.error.is_some() {
+        return Ok(FitOutcome {
+            record,
+            fitted: None,
+            passes,
+        });
+    }
+    rows.purpose("khat");
+    let shape = (source.rows_train(), source.columns().len());
+    let predictor = fitted.predictor.as_ref();
+    record.khat = super::khat::khat(plan, method, &rows, shape, precision, predictor)?;
+    passes.extend(rows.take_passes());
+    Ok(FitOutcome {
+        record,
+        fitted: Some(fitted),
+        passes,
+    })
+}
+
+/// The one fit dispatcher of the runner: a source in memory gives the methods the whole
+/// matrix; a streamed one gives the kinds that fit chunk by chunk its chunks.
+fn dispatch(
+    plan: &Plan,
+    method: &MethodPlan,
+    source: Source<'_>,
+    rows: &super::source::TrainingRows<'_>,
+    precision: f64,
+    observer: &mut dyn Observer,
+    cancel: Option<&AtomicBool>,
+) -> Result<Fitted> {
+    match source.whole() {
+        Some(dataset) => {
+            let input = input(plan, method, dataset, precision, cancel);
+            crate::model::method::fit(&input, observer)
+        }
+        None => {
+            let input = StreamedInput {
+                method,
+                precision,
+                columns: source.columns(),
+                rows: source.rows_train(),
+                classes: source.classes(),
+                intercept: source.intercept(),
+                file: &plan.file,
+                cancel,
+            };
+            crate::model::streaming::fit(rows, &input, observer).map(|f| f.fitted)
+        }
+    }
+}
+
+/// The run record of a finished fit, before its predictives are evaluated. A fit that stopped
+/// without a minimiser (separable data under MLE, a stalled optimiser) gets its `error`;
+/// cancellation is an error for the whole experiment.
+fn fit_record(
+    method: &MethodPlan,
+    fitted: &Fitted,
+    fit_seconds: f64,
+    prior_precision: Option<f64>,
+    evidence_curve: Vec<EvidencePoint>,
+) -> Result<RunRecord> {
+    let termination = fitted.outcome.termination;
+    if termination == Termination::Cancelled {
+        return Err(Error::Cancelled);
+    }
+    let mut record = RunRecord {
+        id: method.id.clone(),
+        kind: method.kind.name().to_string(),
+        converged: termination.converged(),
+        termination: Some(termination),
+        iterations: fitted.outcome.iterations,
+        fit_seconds,
+        objective: fitted.objective,
+        error: None,
+        weights: fitted.weights.clone(),
+        posterior: fitted
+            .posterior
+            .as_ref()
+            .map(|p| crate::record::PosteriorRecord {
+                mean: p.mean.clone(),
+                cov_diag: p.cov_diag.clone(),
+                log_evidence: p.log_evidence,
+            }),
+        predictives: Vec::new(),
+        prior_precision,
+        evidence_curve,
+        diagnostics: fitted
+            .predictor
+            .diagnostics()
+            .map(|(rhat_max, ess_min)| crate::record::Diagnostics { rhat_max, ess_min }),
+        khat: None,
+    };
+    record.error = super::failure::termination_error(method, termination);
+    Ok(record)
+}
+
+/// What a method fits on in memory: the training rows of `dataset` under `precision`.
+pub(super) fn input<'a>(
+    plan: &'a Plan,
+    method: &'a MethodPlan,
+    dataset: &'a crate::data::Dataset,
+    precision: f64,
+    cancel: Option<&'a AtomicBool>,
+) -> FitInput<'a> {
+    FitInput {
+        file: &plan.file,
+        method,
+        precision,
+        seed: plan.seed,
+        x: dataset.train.x.as_ref(),
+        y: &dataset.train.y,
+        classes: dataset.classes.len(),
+        intercept: dataset.columns.first().map(String::as_str) == Some(crate::data::INTERCEPT),
+        columns: &dataset.columns,
+        cancel,
+    }
+}

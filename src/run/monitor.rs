@@ -1,0 +1,81 @@
+//! What a run tells whoever watches it: the CLI's progress lines and the TUI's worker implement
+//! [`Monitor`]; [`Recorder`] keeps every iterate for trace.csv on the way through.
+
+use crate::optim::{DrawBatch, Iterate, Observer};
+use crate::record::{DatasetInfo, PassRecord, RunRecord, TraceRow};
+
+/// Receives the progress of an experiment: iterations (as an [`Observer`]) plus the start
+/// and end of each run, each pass over a streamed file, and each point of a sweep.
+pub trait Monitor: Observer {
+    /// The data are loaded and prepared (for a streamed file: its statistics pass is done);
+    /// the runs start next.
+    fn data_loaded(&mut self, _dataset: &DatasetInfo) {}
+    fn run_started(&mut self, _index: usize, _total: usize, _id: &str) {}
+    fn run_finished(&mut self, _run: &RunRecord) {}
+    /// Whether to compute the Monte-Carlo convergence curve of each `mc` predictive (extra
+    /// predictions at S/128, S/64, ..., S/2 samples), reported through [`Monitor::mc_estimate`].
+    fn wants_mc_curve(&self) -> bool {
+        false
+    }
+    /// The `mc` predictive of `run` with `samples` draws per row: its mean p(y = 1) (for more
+    /// than two classes, its mean top-class probability) over the test rows.
+    fn mc_estimate(&mut self, _run: &str, _samples: usize, _mean: f64) {}
+    /// `[data] streaming = true`: where a pass reports the rows it has read, chunk by chunk,
+    /// while the model works on them (the monitor itself is busy then, so the probe is a
+    /// separate, thread-safe handle). `None`: no progress within a pass.
+    fn pass_probe(&self) -> Option<PassProbe> {
+        None
+    }
+    /// `[data] streaming = true`: one pass over the data file finished.
+    fn pass_finished(&mut self, _pass: &PassRecord) {}
+    /// `[sweep]`: point `index` of `total` (`key` = `value`) starts.
+    fn sweep_point(&mut self, _index: usize, _total: usize, _key: &str, _value: f64) {}
+}
+
+/// How far a pass over a streamed data file has got.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PassProgress {
+    /// `fit`, `khat` or `predict`.
+    pub purpose: &'static str,
+    /// The run the pass serves (`None` for the prediction pass, which serves them all).
+    pub run: Option<String>,
+    pub rows_read: usize,
+    /// Rows in the part of the file the pass reads (training or test rows).
+    pub rows_total: usize,
+}
+
+/// Receives [`PassProgress`] from inside a pass.
+pub type PassProbe = std::sync::Arc<dyn Fn(&PassProgress) + Send + Sync>;
+
+/// A monitor that ignores everything.
+pub struct Silent;
+
+impl Observer for Silent {
+    fn observe(&mut self, _run: &str, _iterate: &Iterate) {}
+}
+
+impl Monitor for Silent {}
+
+/// Records every iterate for trace.csv and forwards it, and any sampler draws, to the monitor.
+pub(crate) struct Recorder<'a> {
+    pub(crate) rows: Vec<TraceRow>,
+    pub(crate) monitor: &'a mut dyn Monitor,
+}
+
+impl Observer for Recorder<'_> {
+    fn observe(&mut self, run: &str, iterate: &Iterate) {
+        self.rows.push(TraceRow {
+            run: run.to_string(),
+            iterate: iterate.clone(),
+        });
+        self.monitor.observe(run, iterate);
+    }
+
+    fn wants_draws(&self) -> bool {
+        self.monitor.wants_draws()
+    }
+
+    fn draws(&mut self, run: &str, batch: &DrawBatch) {
+        self.monitor.draws(run, batch);
+    }
+}

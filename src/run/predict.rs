@@ -1,0 +1,196 @@
+//! The prediction pass: every predictive of the given runs on each chunk of test rows, its
+//! held-out metrics accumulated as the rows go by, and its rows handed to the predictions sink
+//! (the table in memory, or predictions.csv on disk for a streamed source).
+//!
+//! When the predictions are kept (always in memory; for a streamed binary target when they fit
+//! beside the working set) the metrics are the whole-vector ones, with AUC, any binning and the
+//! bootstrap interval of the ECE; otherwise the running sums give the same log-loss, Brier,
+//! accuracy and equal-width calibration without AUC.
+
+use super::metrics::evaluate;
+use super::monitor::PassProbe;
+use super::sink::Sink;
+use super::source::Source;
+use crate::config::Plan;
+use crate::data::PassStats;
+use crate::error::Result;
+use crate::metrics::running::Running;
+use crate::model::method::{Fitted, Probabilities};
+use crate::model::predictive::PredictiveSettings;
+use crate::model::PredictiveKind;
+use crate::numeric::rng;
+use crate::record::{PredictionColumn, RunRecord, Scores};
+
+/// One predictive of one run during the pass.
+struct Column {
+    run: usize,
+    kind: PredictiveKind,
+    settings: PredictiveSettings,
+    stream: rng::Stream,
+    running: Running,
+    /// Every row's predictions, when kept.
+    kept: Option<Scores>,
+    mcse: Vec<f64>,
+    non_finite: bool,
+}
+
+/// Predict the test rows of `source` with the fitted runs `which` (indices into `runs` and
+/// `fitted`), fill in their predictives, and hand their rows to `sink`. `keep` says whether
+/// every prediction is kept for the whole-vector metrics.
+#[allow(clippy::too_many_arguments)]
+pub fn predict(
+    plan: &Plan,
+    source: Source<'_>,
+    runs: &mut [RunRecord],
+    fitted: &[Option<Fitted>],
+    which: &[usize],
+    keep: bool,
+    sink: &mut Sink,
+    probe: Option<&PassProbe>,
+) -> Result<Option<PassStats>> {
+    let k = source.classes();
+    let bins = plan.evaluation.calibration_bins;
+    let mut columns: Vec<Column> = Vec::new();
+    for &r in which {
+        let (method, Some(_)) = (&plan.methods[r], &fitted[r]) else {
+            continue;
+        };
+        for &kind in &method.predictives {
+            columns.push(Column {
+                run: r,
+                kind,
+                settings: PredictiveSettings {
+                    mc_samples: method.mc_samples,
+                    quadrature_nodes: method.quadrature_nodes,
+                    first_row: 0,
+                },
+                stream: rng::stream(plan.seed, &format!("{}/{}", method.id, kind.name())),
+                running: Running::new(bins, false),
+                kept: keep.then(|| empty_like(k)),
+                mcse: Vec::new(),
+                non_finite: false,
+            });
+        }
+    }
+    let mut labels: Vec<f64> = Vec::new();
+    let mut row = 0usize;
+    let stats = source.each_test(probe, &mut |x, y| {
+        let mut chunk: Vec<PredictionColumn> = Vec::with_capacity(columns.len());
+        for c in columns.iter_mut() {
+            let predictor = &fitted[c.run].as_ref().expect("only fitted runs").predictor;
+            let settings = PredictiveSettings {
+                first_row: row,
+                ..c.settings
+            };
+            let scores = scores(predictor.predict(c.kind, x, settings, &mut c.stream), k);
+            c.non_finite |= !finite(&scores);
+            push(&mut c.running, &scores, y);
+            if let Some(kept) = &mut c.kept {
+                extend(kept, &scores);
+            }
+            let mcse = predictor.mcse(c.kind, x).unwrap_or_default();
+            if sink.keeps_values() {
+                c.mcse.extend_from_slice(&mcse);
+            }
+            chunk.push(PredictionColumn {
+                run: plan.methods[c.run].id.clone(),
+                predictive: c.kind.name().to_string(),
+                scores,
+                mcse,
+            });
+        }
+        sink.rows(row, y, &chunk)?;
+        if keep {
+            labels.extend_from_slice(y);
+        }
+        row += y.len();
+        Ok(())
+    })?;
+    let mut table: Vec<(usize, PredictionColumn)> = Vec::new();
+    for c in columns {
+        let method = &plan.methods[c.run];
+        let run = &mut runs[c.run];
+        if c.non_finite && run.error.is_none() {
+            run.error = Some(super::failure::non_finite(method, c.kind.name()));
+        }
+        let record = match &c.kept {
+            // NaN predictions have no metrics; the run is failed and its predictives cleared below.
+            _ if c.non_finite => continue,
+            Some(kept) => {
+                let label = format!("{}/{}/ece", method.id, c.kind.name());
+                let mut ece = rng::stream(plan.seed, &label);
+                evaluate(c.kind, kept, &labels, &plan.evaluation, Some(&mut ece))
+            }
+            None => super::metrics::running(c.kind, c.running),
+        };
+        run.predictives.push(record);
+        if let (true, Some(scores)) = (sink.keeps_values(), c.kept) {
+            table.push((
+                c.run,
+                PredictionColumn {
+                    run: method.id.clone(),
+                    predictive: c.kind.name().to_string(),
+                    scores,
+                    mcse: c.mcse,
+                },
+            ));
+        }
+    }
+    for &r in which {
+        if runs[r].error.is_some() {
+            runs[r].predictives.clear();
+            runs[r].khat = None;
+        }
+    }
+    table.retain(|(r, _)| runs[*r].error.is_none());
+    sink.columns(&labels, table.into_iter().map(|(_, c)| c).collect());
+    Ok(stats)
+}
+
+fn empty_like(k: usize) -> Scores {
+    if k > 2 {
+        Scores::Classes(Vec::new())
+    } else {
+        Scores::Binary(Vec::new())
+    }
+}
+
+/// A predictive's output as the table stores it: two-class rows become p(y = 1).
+pub(super) fn scores(p: Probabilities, k: usize) -> Scores {
+    match p {
+        Probabilities::Binary(v) => Scores::Binary(v),
+        Probabilities::Classes(rows) if k <= 2 => {
+            Scores::Binary(rows.iter().map(|r| r[1]).collect())
+        }
+        Probabilities::Classes(rows) => Scores::Classes(rows),
+    }
+}
+
+fn finite(s: &Scores) -> bool {
+    match s {
+        Scores::Binary(v) => v.iter().all(|p| p.is_finite()),
+        Scores::Classes(rows) => rows.iter().flatten().all(|p| p.is_finite()),
+    }
+}
+
+fn push(running: &mut Running, s: &Scores, y: &[f64]) {
+    match s {
+        Scores::Binary(v) => v
+            .iter()
+            .zip(y)
+            .for_each(|(&p, &y)| running.push_binary(p, y)),
+        Scores::Classes(rows) => rows
+            .iter()
+            .zip(y)
+            .for_each(|(r, &y)| running.push_classes(r, y)),
+    }
+}
+
+fn extend(kept: &mut Scores, s: &Scores) {
+    // A column's chunks all have the same shape (both follow the number of classes).
+    match (kept, s) {
+        (Scores::Binary(a), Scores::Binary(b)) => a.extend_from_slice(b),
+        (Scores::Classes(a), Scores::Classes(b)) => a.extend_from_slice(b),
+        _ => {}
+    }
+}

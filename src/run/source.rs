@@ -1,0 +1,223 @@
+//! Where a run's rows come from. Rows always arrive in chunks: a dataset held in memory is one
+//! chunk, a streamed file (`[data] streaming = true`) is read chunk by chunk on every pass.
+//! "Streamed" is a property of the source; the runner above is the same for both.
+
+use std::cell::{Cell, RefCell};
+
+use super::monitor::{PassProbe, PassProgress};
+use crate::data::{Dataset, DesignChunk, Part, PassStats, StreamedData, INTERCEPT};
+use crate::error::Result;
+use crate::model::streaming::{ChunkFn, Chunks};
+use crate::record::{DatasetInfo, StreamingRecord};
+
+/// The prepared data of a run.
+#[derive(Clone, Copy)]
+pub enum Source<'a> {
+    Memory(&'a Dataset),
+    Streamed(&'a StreamedData),
+}
+
+impl<'a> Source<'a> {
+    /// The dataset section of the record: what was read and how it was prepared.
+    pub fn info(&self) -> DatasetInfo {
+        let files = |f: &[std::path::PathBuf]| f.iter().map(|f| f.display().to_string()).collect();
+        match self {
+            Source::Memory(d) => DatasetInfo {
+                files: files(&d.files),
+                target: d.target.clone(),
+                classes: d.classes.clone(),
+                rows_train: d.train.rows(),
+                rows_test: d.test.rows(),
+                features: d.features.len(),
+                columns: d.columns.clone(),
+                positives_train: d.train.positives(),
+                positives_test: d.test.positives(),
+                summaries: d.summaries.clone(),
+                notes: d.notes.clone(),
+            },
+            Source::Streamed(d) => DatasetInfo {
+                files: files(&d.files),
+                target: d.target.clone(),
+                classes: d.classes.clone(),
+                rows_train: d.rows_train,
+                rows_test: d.rows_test,
+                features: d.features.len(),
+                columns: d.columns.clone(),
+                positives_train: d.positives_train,
+                positives_test: d.positives_test,
+                summaries: d.summaries.clone(),
+                notes: d.notes.clone(),
+            },
+        }
+    }
+
+    pub fn files(&self) -> &'a [std::path::PathBuf] {
+        match self {
+            Source::Memory(d) => &d.files,
+            Source::Streamed(d) => &d.files,
+        }
+    }
+
+    pub fn columns(&self) -> &'a [String] {
+        match self {
+            Source::Memory(d) => &d.columns,
+            Source::Streamed(d) => &d.columns,
+        }
+    }
+
+    pub fn classes(&self) -> usize {
+        match self {
+            Source::Memory(d) => d.classes.len(),
+            Source::Streamed(d) => d.classes.len(),
+        }
+    }
+
+    pub fn rows_train(&self) -> usize {
+        match self {
+            Source::Memory(d) => d.train.rows(),
+            Source::Streamed(d) => d.rows_train,
+        }
+    }
+
+    pub fn rows_test(&self) -> usize {
+        match self {
+            Source::Memory(d) => d.test.rows(),
+            Source::Streamed(d) => d.rows_test,
+        }
+    }
+
+    /// The first design column is the intercept (generative methods skip it).
+    pub fn intercept(&self) -> bool {
+        self.columns().first().map(String::as_str) == Some(INTERCEPT)
+    }
+
+    /// Every row of the held-in-memory source at once: what the methods that need the whole
+    /// matrix (EP, Gibbs, softmax, the generative kinds, the evidence search) ask for.
+    pub fn whole(&self) -> Option<&'a Dataset> {
+        match self {
+            Source::Memory(d) => Some(d),
+            Source::Streamed(_) => None,
+        }
+    }
+
+    /// The streamed file, when the rows are not in memory.
+    pub fn streamed(&self) -> Option<&'a StreamedData> {
+        match self {
+            Source::Memory(_) => None,
+            Source::Streamed(d) => Some(d),
+        }
+    }
+
+    /// The training rows as [`Chunks`] for run `run`, timing each pass and reporting its
+    /// progress to `probe`.
+    pub fn training(&self, run: &str, probe: Option<PassProbe>) -> TrainingRows<'a> {
+        TrainingRows {
+            source: *self,
+            run: run.to_string(),
+            purpose: Cell::new("fit"),
+            probe,
+            passes: RefCell::new(Vec::new()),
+        }
+    }
+
+    /// One pass over the test rows, chunk by chunk (a dataset in memory is one chunk). Returns
+    /// the pass's cost for a streamed file.
+    pub fn each_test(
+        &self,
+        probe: Option<&PassProbe>,
+        f: &mut ChunkFn<'_>,
+    ) -> Result<Option<PassStats>> {
+        match self {
+            Source::Memory(d) => f(d.test.x.as_ref(), &d.test.y).map(|()| None),
+            Source::Streamed(d) => {
+                let mut read = 0;
+                let stats = d.pass(Part::Test, &mut |c: &DesignChunk| {
+                    f(c.x.as_ref(), &c.y)?;
+                    read += c.y.len();
+                    report(probe, "predict", None, read, d.rows_test);
+                    Ok(())
+                })?;
+                Ok(Some(stats))
+            }
+        }
+    }
+
+    /// results.json `streaming` without its passes, for a streamed source.
+    pub fn streaming_record(&self) -> Option<StreamingRecord> {
+        let d = self.streamed()?;
+        Some(StreamingRecord {
+            chunk_rows: d.streaming.chunk_rows,
+            max_memory_bytes: d.streaming.max_memory,
+            estimated_bytes: d.working_set,
+            kept_prediction_bytes: 0,
+            chunks_per_pass: d.preparation.first().map_or(0, |(_, s)| s.chunks),
+            passes: Vec::new(),
+            runs: Vec::new(),
+        })
+    }
+}
+
+fn report(
+    probe: Option<&PassProbe>,
+    purpose: &'static str,
+    run: Option<&str>,
+    read: usize,
+    total: usize,
+) {
+    if let Some(probe) = probe {
+        probe(&PassProgress {
+            purpose,
+            run: run.map(str::to_string),
+            rows_read: read,
+            rows_total: total,
+        });
+    }
+}
+
+/// The training rows of one run: replayed once per call, with each streamed pass's cost kept
+/// under its purpose (`fit`, then `khat`).
+pub struct TrainingRows<'a> {
+    source: Source<'a>,
+    run: String,
+    purpose: Cell<&'static str>,
+    probe: Option<PassProbe>,
+    passes: RefCell<Vec<(&'static str, PassStats)>>,
+}
+
+impl TrainingRows<'_> {
+    /// Label the passes made from now on (`khat` after the fit).
+    pub fn purpose(&self, purpose: &'static str) {
+        self.purpose.set(purpose);
+    }
+
+    /// The streamed passes made so far, with their purposes.
+    pub fn take_passes(&self) -> Vec<(&'static str, PassStats)> {
+        self.passes.take()
+    }
+}
+
+impl Chunks for TrainingRows<'_> {
+    fn each(&self, f: &mut ChunkFn<'_>) -> Result<()> {
+        match self.source {
+            Source::Memory(d) => f(d.train.x.as_ref(), &d.train.y),
+            Source::Streamed(d) => {
+                let purpose = self.purpose.get();
+                let mut read = 0;
+                let stats = d.pass(Part::Train, &mut |c: &DesignChunk| {
+                    f(c.x.as_ref(), &c.y)?;
+                    read += c.y.len();
+                    report(
+                        self.probe.as_ref(),
+                        purpose,
+                        Some(&self.run),
+                        read,
+                        d.rows_train,
+                    );
+                    Ok(())
+                })?;
+                self.passes.borrow_mut().push((purpose, stats));
+                Ok(())
+            }
+        }
+    }
+}
