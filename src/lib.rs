@@ -14,7 +14,6 @@ pub mod compare;
 pub mod config;
 pub mod data;
 pub mod error;
-pub mod evidence;
 pub mod lab;
 pub mod metrics;
 pub mod model;

@@ -9,6 +9,7 @@
 mod draws;
 mod driver;
 mod gradient;
+pub mod log_grid;
 mod newton;
 
 pub use draws::{DrawBatch, Schedule};

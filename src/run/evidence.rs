@@ -1,5 +1,5 @@
 //! `[prior] precision = "evidence"`: lambda maximising the method's Laplace evidence
-//! (logistic-map uses logistic-laplace's) over the grid of [`crate::evidence::grid`], with the
+//! (logistic-map uses logistic-laplace's) over the grid of [`crate::optim::log_grid::grid`], with the
 //! held-out log-loss of the plug-in predictive at each point. These fits need every training row
 //! in memory and are not traced: only the final fit is.
 
@@ -66,13 +66,13 @@ pub fn choose_precision(
         });
         Ok(log_evidence.unwrap_or(f64::NEG_INFINITY))
     };
-    let ((best, value), _) = crate::evidence::maximise(&mut evaluate_at)?;
+    let ((best, value), _) = crate::optim::log_grid::maximise(&mut evaluate_at)?;
     if !value.is_finite() {
         return Err(Error::Numeric(NumericError::NonFinite(format!(
             "{}: no fit on the lambda grid converged, so no Laplace evidence is available; raise `max_iter`",
             method.id
         ))));
     }
-    points.truncate(crate::evidence::GRID_POINTS);
+    points.truncate(crate::optim::log_grid::GRID_POINTS);
     Ok((best, points))
 }
