@@ -4,8 +4,8 @@
 use super::limits;
 use super::plan::Ctx;
 use super::raw::RawMethod;
+use crate::catalog::MethodKind;
 use crate::error::Result;
-use crate::model::{MethodKind, PredictiveKind};
 
 pub const DEFAULT_EP_NOISE: f64 = 1.0;
 pub const DEFAULT_EP_DAMPING: f64 = 1.0;
@@ -95,50 +95,13 @@ impl ClassPrior {
 /// The advice for a fit that came out numerically degenerate: the keys that set `kind`'s prior
 /// (the generative kinds ignore `[prior] precision`).
 pub fn degenerate_fit_advice(kind: MethodKind) -> &'static str {
-    use MethodKind::*;
-    match kind {
-        GaussianGenerative => {
-            "try a larger psi0 (the prior scale of each class covariance), [data] standardize = true or fewer features"
-        }
-        GaussianNaiveBayes => {
-            "try a larger beta0 (the prior scale of each feature variance), [data] standardize = true or fewer features"
-        }
-        BernoulliNaiveBayes => {
-            "try larger a and b (the Beta prior of each feature probability) or fewer features"
-        }
-        LogisticMle => "try kind = \"logistic-map\" (a Gaussian prior) or fewer features",
-        _ => "try a larger [prior] precision or fewer features",
-    }
-}
-
-/// The keys of `[[method]]` that only some kinds use.
-pub(super) fn applies(key: &str, kind: MethodKind) -> bool {
-    use MethodKind::*;
-    match key {
-        "optimizer" | "learning_rate" => kind.optimised(),
-        "max_iter" | "tolerance" => kind.optimised() || kind == EpProbit,
-        "mc_samples" => kind.supports(PredictiveKind::Mc),
-        "quadrature_nodes" => kind == LogisticLaplace,
-        "noise" => matches!(kind, EpProbit | AdfProbit | GibbsProbit),
-        "damping" => kind == EpProbit,
-        "reference_class" => kind == SoftmaxLaplace,
-        "shared_covariance" | "nu0" | "psi0" => kind == GaussianGenerative,
-        "class_prior" => matches!(
-            kind,
-            GaussianGenerative | GaussianNaiveBayes | BernoulliNaiveBayes
-        ),
-        "mu0" | "kappa0" => matches!(kind, GaussianGenerative | GaussianNaiveBayes),
-        "alpha0" | "beta0" => kind == GaussianNaiveBayes,
-        "a" | "b" | "binarize" => kind == BernoulliNaiveBayes,
-        "chains" | "draws" | "burn_in" | "thin" => matches!(kind, GibbsLogistic | GibbsProbit),
-        _ => true,
-    }
+    kind.degenerate_advice()
 }
 
 impl MethodOptions {
     /// Write the options `kind` uses into `raw` (the resolved experiment), leaving the rest unset.
     pub(super) fn write_raw(&self, kind: MethodKind, raw: &mut RawMethod) {
-        let set = |key: &str| applies(key, kind);
+        let set = |key: &str| kind.accepts(key);
         let f = |key: &str, v: f64| set(key).then_some(v);
         raw.noise = f("noise", self.noise);
         raw.damping = f("damping", self.damping);
@@ -171,37 +134,11 @@ pub(super) fn method_options(
     kind: MethodKind,
     raw: &RawMethod,
 ) -> Result<MethodOptions> {
-    let present: [(&str, bool); 24] = [
-        ("optimizer", raw.optimizer.is_some()),
-        ("learning_rate", raw.learning_rate.is_some()),
-        ("max_iter", raw.max_iter.is_some()),
-        ("tolerance", raw.tolerance.is_some()),
-        ("mc_samples", raw.mc_samples.is_some()),
-        ("quadrature_nodes", raw.quadrature_nodes.is_some()),
-        ("noise", raw.noise.is_some()),
-        ("damping", raw.damping.is_some()),
-        ("reference_class", raw.reference_class.is_some()),
-        ("shared_covariance", raw.shared_covariance.is_some()),
-        ("class_prior", raw.class_prior.is_some()),
-        ("mu0", raw.mu0.is_some()),
-        ("kappa0", raw.kappa0.is_some()),
-        ("alpha0", raw.alpha0.is_some()),
-        ("beta0", raw.beta0.is_some()),
-        ("nu0", raw.nu0.is_some()),
-        ("psi0", raw.psi0.is_some()),
-        ("a", raw.a.is_some()),
-        ("b", raw.b.is_some()),
-        ("binarize", raw.binarize.is_some()),
-        ("chains", raw.chains.is_some()),
-        ("draws", raw.draws.is_some()),
-        ("burn_in", raw.burn_in.is_some()),
-        ("thin", raw.thin.is_some()),
-    ];
-    for (key, set) in present {
-        if set && !applies(key, kind) {
+    for key in raw.option_keys() {
+        if !kind.accepts(key) {
             let users: Vec<&str> = MethodKind::ALL
                 .iter()
-                .filter(|k| applies(key, **k))
+                .filter(|k| k.accepts(key))
                 .map(|k| k.name())
                 .collect();
             return Err(ctx.err(format!(
@@ -258,7 +195,7 @@ pub(super) fn method_options(
         0,
     )?;
     let thin = ctx.count(&format!("{at} thin"), raw.thin.unwrap_or(d.thin as u64), 1)?;
-    if applies("draws", kind) {
+    if kind.accepts("draws") {
         ctx.sweeps(at, burn_in as u64, draws as u64, thin as u64)?;
     }
     Ok(MethodOptions {

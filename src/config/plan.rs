@@ -14,9 +14,9 @@ use super::posterior::PosteriorPlan;
 use super::raw::{RawExperiment, RawMethod, RawSplit};
 pub use super::streaming::{Streaming, DEFAULT_CHUNK_ROWS};
 use super::suggest::did_you_mean;
+use crate::catalog::{Family, MethodKind, PredictiveKind};
 use crate::error::{Error, Result};
 use crate::metrics::Binning;
-use crate::model::{MethodKind, PredictiveKind};
 
 pub const DEFAULT_SEED: u64 = 0;
 pub const DEFAULT_PRECISION: f64 = 1.0;
@@ -313,10 +313,7 @@ impl Plan {
             methods.push(plan);
         }
         if precision == 0.0 {
-            if let Some(m) = methods
-                .iter()
-                .find(|m| matches!(m.kind, MethodKind::EpProbit | MethodKind::AdfProbit))
-            {
+            if let Some(m) = methods.iter().find(|m| m.kind.family() == Family::Ep) {
                 return Err(ctx.err(format!(
                     "[prior] precision = 0 is an improper prior, but method \"{}\" ({}) needs the prior variance 1/precision; set [prior] precision > 0",
                     m.id,
@@ -328,9 +325,10 @@ impl Plan {
             if let Some(m) = methods.iter().find(|m| !m.kind.laplace_evidence()) {
                 return Err(ctx.err(format!(
                     "[prior] precision = \"evidence\" maximises the Laplace evidence, which method \"{}\" (kind = \"{}\") does not have; \
-                     use it only with logistic-map, logistic-laplace, probit-laplace and softmax-laplace, or give a number",
+                     use it only with {}, or give a number",
                     m.id,
-                    m.kind.name()
+                    m.kind.name(),
+                    super::suggest::and_list(MethodKind::ALL.iter().filter(|k| k.laplace_evidence()).map(|k| k.name()))
                 )));
             }
         }
@@ -606,7 +604,7 @@ fn method_plan(ctx: &Ctx<'_>, index: usize, raw: RawMethod) -> Result<MethodPlan
         }
     };
     let (default_iter, default_tol) = match (kind, optimizer) {
-        (MethodKind::EpProbit | MethodKind::AdfProbit, _) => (EP_MAX_ITER, EP_TOLERANCE),
+        (kind, _) if kind.family() == Family::Ep => (EP_MAX_ITER, EP_TOLERANCE),
         (_, Optimizer::Newton) => (NEWTON_MAX_ITER, NEWTON_TOLERANCE),
         (_, Optimizer::Gradient { .. }) => (GRADIENT_MAX_ITER, GRADIENT_TOLERANCE),
     };

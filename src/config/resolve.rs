@@ -3,7 +3,6 @@
 
 use std::path::Path;
 
-use super::method_options::applies;
 use super::plan::{Centres, DataSource, FeatureMap, MethodPlan, Missing, Optimizer, Plan, Split};
 use super::raw::{
     Label, RawData, RawEvaluation, RawExperiment, RawFeatures, RawMethod, RawPrecision, RawPrior,
@@ -13,7 +12,7 @@ use super::raw::{
 /// A method with its defaults written out: only the keys its kind uses, so the result
 /// validates again.
 fn raw_method(m: &MethodPlan) -> RawMethod {
-    let set = |key: &str| applies(key, m.kind);
+    let set = |key: &str| m.kind.accepts(key);
     let mut raw = RawMethod {
         kind: m.kind.name().into(),
         id: Some(m.id.clone()),

@@ -3,9 +3,9 @@
 
 use super::plan::{Ctx, DataSource, MethodPlan, Optimizer, Split};
 use super::raw::RawData;
+use crate::catalog::MethodKind;
 use crate::error::Result;
 use crate::metrics::Binning;
-use crate::model::MethodKind;
 
 /// Rows per chunk when `chunk_rows` is not given: 65,536 rows of 50 f64 features are 26 MiB.
 pub const DEFAULT_CHUNK_ROWS: usize = 65_536;
@@ -17,18 +17,6 @@ pub struct Streaming {
     /// The memory budget in bytes: checked against the estimated working set before the first
     /// pass.
     pub max_memory: Option<u64>,
-}
-
-/// The kinds that fit chunk by chunk: Newton on a sum over rows, or counts.
-pub fn streams(kind: MethodKind) -> bool {
-    matches!(
-        kind,
-        MethodKind::LogisticMle
-            | MethodKind::LogisticMap
-            | MethodKind::LogisticLaplace
-            | MethodKind::ProbitLaplace
-            | MethodKind::BernoulliNaiveBayes
-    )
 }
 
 /// `streaming`, `chunk_rows` and `max_memory` of `[data]`.
@@ -106,12 +94,12 @@ pub(super) fn check(
     const WHY: &str = "[data] streaming = true";
     for (i, m) in methods.iter().enumerate() {
         let at = format!("[[method]] #{} (id \"{}\")", i + 1, m.id);
-        if !streams(m.kind) {
+        if !m.kind.streams() {
             return Err(ctx.err(format!(
-                "{at}: kind = \"{}\" cannot be fitted chunk by chunk; with {WHY} the kinds are \
-                 logistic-mle, logistic-map, logistic-laplace, probit-laplace and bernoulli-naive-bayes. \
+                "{at}: kind = \"{}\" cannot be fitted chunk by chunk; with {WHY} the kinds are {}. \
                  Remove this method or set streaming = false to load the data into memory",
-                m.kind.name()
+                m.kind.name(),
+                super::suggest::and_list(MethodKind::ALL.iter().filter(|k| k.streams()).map(|k| k.name()))
             )));
         }
         if let Optimizer::Gradient { .. } = m.optimizer {

@@ -196,7 +196,7 @@ pub struct StreamedFit {
     pub passes: usize,
 }
 
-/// Fit `input.method` (a kind for which [`crate::config::streaming::streams`] holds) on the
+/// Fit `input.method` (a kind for which [`MethodKind::streams`] holds) on the
 /// training rows of `chunks`. As [`super::method::fit`]: a [`Error::Numeric`] is a failed run.
 pub fn fit(
     chunks: &dyn Chunks,
