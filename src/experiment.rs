@@ -365,7 +365,7 @@ pub(crate) fn khat_input(
         .evaluation
         .khat_draws
         .unwrap_or_else(|| crate::model::importance::default_draws(rows, cols));
-    let likelihood = method.kind.likelihood(method.options.noise)?;
+    let likelihood = method.kind.likelihood(method.options.noise())?;
     if draws == 0 {
         return None;
     }

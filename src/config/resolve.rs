@@ -45,7 +45,7 @@ fn raw_method(m: &MethodPlan) -> RawMethod {
         burn_in: None,
         thin: None,
     };
-    m.options.write_raw(m.kind, &mut raw);
+    super::method_options::write_raw(&m.options, m.kind, &mut raw);
     raw
 }
 

@@ -1,11 +1,14 @@
 //! `[data] streaming = true`: the keys that read the data file in chunks (`chunk_rows`,
 //! `max_memory`) and the experiment settings that cannot work without every row in memory.
 
-use super::plan::{Ctx, DataSource, MethodPlan, Optimizer, Split};
+use super::ctx::Ctx;
+use super::data_plan::{DataSource, Split};
+use super::method_plan::MethodPlan;
 use super::raw::RawData;
 use crate::catalog::MethodKind;
 use crate::error::Result;
 use crate::metrics::Binning;
+use crate::model::spec::Optimizer;
 
 /// Rows per chunk when `chunk_rows` is not given: 65,536 rows of 50 f64 features are 26 MiB.
 pub const DEFAULT_CHUNK_ROWS: usize = 65_536;

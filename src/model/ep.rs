@@ -339,6 +339,7 @@ impl Predictor for EpPredictor {
 pub fn fit_method(input: &FitInput<'_>, observer: &mut dyn Observer) -> Result<Fitted> {
     let m = input.method;
     let adf = m.kind == MethodKind::AdfProbit;
+    let options = m.options.ep();
     let mut order: Vec<usize> = (0..input.x.nrows()).collect();
     if adf {
         order.shuffle(&mut stream(input.seed, &format!("{}/order", m.id)));
@@ -346,9 +347,9 @@ pub fn fit_method(input: &FitInput<'_>, observer: &mut dyn Observer) -> Result<F
     let mut ep = Ep::new(
         input.x,
         input.y,
-        m.options.noise,
+        options.noise,
         1.0 / input.precision,
-        m.options.damping,
+        options.damping,
         order,
     )?;
     let control = Control {
@@ -378,7 +379,7 @@ pub fn fit_method(input: &FitInput<'_>, observer: &mut dyn Observer) -> Result<F
         predictor: Box::new(EpPredictor {
             mu: ep.mu,
             sigma,
-            beta: m.options.noise,
+            beta: options.noise,
         }),
     })
 }

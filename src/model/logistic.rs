@@ -8,7 +8,7 @@ use std::sync::atomic::AtomicBool;
 use faer::{Mat, MatRef};
 
 use super::gaussian::GaussianPosterior;
-use crate::config::Optimizer;
+use super::spec::Optimizer;
 use crate::error::NumericError;
 use crate::numeric::glm;
 use crate::numeric::linalg::{self, mat_vec};

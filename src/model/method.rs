@@ -8,8 +8,8 @@ use std::sync::atomic::AtomicBool;
 use faer::{Mat, MatRef};
 
 use super::predictive::PredictiveSettings;
+use super::spec::MethodSpec;
 use super::{ep, generative, gibbs, logistic, probit, softmax, MethodKind, PredictiveKind};
-use crate::config::MethodPlan;
 use crate::error::Result;
 use crate::numeric::rng::Stream;
 use crate::optim::{Observer, Outcome, Termination};
@@ -74,7 +74,7 @@ pub struct Fitted {
 pub struct FitInput<'a> {
     /// The experiment file, named in input errors.
     pub file: &'a Path,
-    pub method: &'a MethodPlan,
+    pub method: &'a MethodSpec,
     /// lambda of the Gaussian prior N(0, lambda^{-1} I) on the weights.
     pub precision: f64,
     pub seed: u64,

@@ -12,9 +12,11 @@ pub mod laplace;
 pub mod linear;
 pub mod logistic;
 pub mod method;
+pub mod options;
 pub mod predictive;
 pub mod probit;
 pub mod softmax;
+pub mod spec;
 pub mod streaming;
 
 pub use crate::catalog::{Likelihood, MethodKind};

@@ -194,7 +194,7 @@ impl Predictor for SoftmaxPredictor {
 
 /// `softmax-laplace`: MAP by Newton on the stacked weights, then N(W_MAP, H^{-1}).
 pub fn fit_method(input: &FitInput<'_>, observer: &mut dyn Observer) -> Result<Fitted> {
-    let reference = input.method.options.reference_class;
+    let reference = input.method.options.softmax().reference_class;
     let objective =
         SoftmaxObjective::new(input.x, input.y, input.classes, reference, input.precision);
     let (weights, outcome) =

@@ -22,8 +22,8 @@ use super::linear::{LinearPredictor, Link};
 use super::logistic::LogisticObjective;
 use super::method::{Fitted, PosteriorSummary};
 use super::probit::ProbitObjective;
+use super::spec::MethodSpec;
 use super::MethodKind;
-use crate::config::MethodPlan;
 use crate::error::{Error, NumericError, Result};
 use crate::numeric::glm::Terms;
 use crate::numeric::linalg::{gram_dependent_column, COLLINEAR_TOL};
@@ -179,7 +179,7 @@ impl Objective for StreamedObjective<'_> {
 
 /// What a streamed fit needs besides the rows.
 pub struct StreamedInput<'a> {
-    pub method: &'a MethodPlan,
+    pub method: &'a MethodSpec,
     pub precision: f64,
     /// Design columns (intercept first when present) and training rows.
     pub columns: &'a [String],
@@ -278,7 +278,7 @@ type LinearFit = (
 
 fn fit_linear(
     objective: &StreamedObjective<'_>,
-    method: &MethodPlan,
+    method: &MethodSpec,
     precision: f64,
     cancel: Option<&AtomicBool>,
     observer: &mut dyn Observer,
@@ -311,8 +311,8 @@ fn fit_bernoulli(chunks: &dyn Chunks, input: &StreamedInput<'_>) -> Result<Strea
     }
     let names = &input.columns[skip..];
     let k = input.classes;
-    let alphas = m
-        .options
+    let o = m.options.bernoulli();
+    let alphas = o
         .class_prior
         .alphas(k)
         .map_err(|e| Error::config(input.file, format!("{}: {e}", m.id)))?;
@@ -321,7 +321,7 @@ fn fit_bernoulli(chunks: &dyn Chunks, input: &StreamedInput<'_>) -> Result<Strea
     let mut seen = 0;
     chunks.each(&mut |x, y| {
         let features = x.subcols(skip, width);
-        let binary = binary_features_at(features, m.options.binarize, names, seen)
+        let binary = binary_features_at(features, o.binarize, names, seen)
             .map_err(|e| Error::config(input.file, format!("{}: {e}", m.id)))?;
         for (i, &c) in y.iter().enumerate() {
             let c = c as usize;
@@ -333,13 +333,7 @@ fn fit_bernoulli(chunks: &dyn Chunks, input: &StreamedInput<'_>) -> Result<Strea
         seen += y.len();
         Ok(())
     })?;
-    let density = NaiveBernoulli::from_counts(
-        &counts,
-        &sizes,
-        m.options.a,
-        m.options.b,
-        m.options.binarize,
-    );
+    let density = NaiveBernoulli::from_counts(&counts, &sizes, o.a, o.b, o.binarize);
     let predictor = GenerativePredictor::new(
         class_prior::posterior_predictive(&alphas, &sizes),
         Box::new(density),
