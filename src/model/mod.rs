@@ -7,6 +7,7 @@ pub mod ep;
 pub mod gaussian;
 pub mod generative;
 pub mod gibbs;
+pub mod glm;
 pub mod importance;
 pub mod laplace;
 pub mod linear;
