@@ -254,7 +254,7 @@ fn run_method(
     cancel: Option<&AtomicBool>,
 ) -> Result<RunRecord> {
     let start = Instant::now();
-    let uses_prior = method.kind != MethodKind::LogisticMle && !method.kind.generative();
+    let uses_prior = method.kind.uses_prior();
     let (precision, evidence_curve) = if plan.prior.evidence && method.kind.laplace_evidence() {
         match choose_precision(plan, method, dataset, cancel) {
             Ok(found) => found,

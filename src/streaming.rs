@@ -29,7 +29,6 @@ use crate::metrics::running::Running;
 use crate::model::method::{Fitted, Probabilities};
 use crate::model::predictive::PredictiveSettings;
 use crate::model::streaming::{ChunkFn, Chunks, StreamedInput};
-use crate::model::MethodKind;
 use crate::numeric::rng;
 use crate::output::Scratch;
 use crate::provenance::Provenance;
@@ -287,7 +286,7 @@ fn fit_one(
         }
         Err(e) => return Err(e),
     };
-    let uses_prior = method.kind != MethodKind::LogisticMle && !method.kind.generative();
+    let uses_prior = method.kind.uses_prior();
     let mut record = fit_record(
         method,
         &fit,

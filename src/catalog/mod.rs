@@ -3,6 +3,7 @@
 //! `match` per question in each of them. It sits below both `config/` and `model/` and imports
 //! nothing of the crate, so either may ask it anything.
 
+mod facts;
 mod kind;
 mod predictive;
 mod table;

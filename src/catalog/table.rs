@@ -1,7 +1,7 @@
 //! The table itself: one [`Row`] per method kind. Adding a kind starts here.
 
 use super::kind::{Family, Likelihood, MethodKind};
-use super::PredictiveKind::{self, Exact, Mackay, Mc, Plugin, Probit};
+use super::predictive::PredictiveKind::{self, Exact, Mackay, Mc, Plugin, Probit};
 
 /// Every fact about one method kind.
 #[derive(Debug)]
@@ -23,6 +23,9 @@ pub struct Row {
     pub likelihood: Option<Likelihood>,
     /// Fits chunk by chunk under `[data] streaming = true` (Newton on a sum over rows, or counts).
     pub streams: bool,
+    /// Fits under the Gaussian prior w ~ N(0, lambda^{-1} I), so `[prior] precision` applies
+    /// (not logistic-mle, and not the generative kinds, which have their own priors).
+    pub weight_prior: bool,
     /// Yields a posterior over the weights.
     pub posterior: bool,
     /// Has a Laplace evidence, so `[prior] precision = "evidence"` can choose its lambda.
@@ -78,6 +81,7 @@ const BASE: Row = Row {
     predictives: &[Plugin],
     keys: &[],
     likelihood: None,
+    weight_prior: true,
     streams: false,
     posterior: false,
     evidence: false,
@@ -96,6 +100,7 @@ pub const ROWS: [Row; 14] = [
         likelihood: Some(Likelihood::Logistic),
         streams: true,
         binary_only: true,
+        weight_prior: false,
         advice: "try kind = \"logistic-map\" (a Gaussian prior) or fewer features",
         ..BASE
     },
@@ -195,6 +200,7 @@ pub const ROWS: [Row; 14] = [
         kind: MethodKind::GaussianGenerative,
         name: "gaussian-generative",
         family: Family::Gaussian,
+        weight_prior: false,
         label: "Gaussian generative",
         summary: "Gaussian class-conditionals under a Normal-inverse-Wishart prior",
         predictives: &[Exact],
@@ -206,6 +212,7 @@ pub const ROWS: [Row; 14] = [
         kind: MethodKind::GaussianNaiveBayes,
         name: "gaussian-naive-bayes",
         family: Family::Gaussian,
+        weight_prior: false,
         label: "Gaussian naive Bayes",
         summary: "independent Gaussian features per class under Normal-Gamma priors",
         predictives: &[Exact],
@@ -217,6 +224,7 @@ pub const ROWS: [Row; 14] = [
         kind: MethodKind::BernoulliNaiveBayes,
         name: "bernoulli-naive-bayes",
         family: Family::Bernoulli,
+        weight_prior: false,
         label: "Bernoulli naive Bayes",
         summary: "independent binary features per class under Beta priors",
         predictives: &[Exact],
@@ -229,6 +237,7 @@ pub const ROWS: [Row; 14] = [
         kind: MethodKind::Lda,
         name: "lda",
         family: Family::Gaussian,
+        weight_prior: false,
         label: "LDA",
         summary: "plug-in Gaussian classes with one pooled maximum-likelihood covariance",
         ..BASE
@@ -237,6 +246,7 @@ pub const ROWS: [Row; 14] = [
         kind: MethodKind::Qda,
         name: "qda",
         family: Family::Gaussian,
+        weight_prior: false,
         label: "QDA",
         summary: "plug-in Gaussian classes with one maximum-likelihood covariance per class",
         ..BASE

@@ -66,6 +66,11 @@ fn keys_follow_from_the_other_facts() {
             !free_probit
                 || matches!(k.likelihood(2.0), Some(Likelihood::Probit { noise }) if noise == 2.0)
         );
+        assert_eq!(
+            k.uses_prior(),
+            k != MethodKind::LogisticMle && !k.generative(),
+            "{name}"
+        );
         if k.generative() {
             assert_eq!(k.likelihood(1.0), None, "{name}");
             assert!(!k.has_posterior() && !k.binary_only(), "{name}");

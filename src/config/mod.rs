@@ -12,6 +12,7 @@ pub mod posterior;
 pub mod raw;
 mod resolve;
 pub mod streaming;
+mod streaming_rules;
 mod suggest;
 pub mod sweep;
 

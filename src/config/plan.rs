@@ -28,6 +28,15 @@ pub const DEFAULT_PRECISION: f64 = 1.0;
 pub const DEFAULT_BINS: usize = 10;
 pub const DEFAULT_RESAMPLES: usize = 2_000;
 
+/// `[sweep]` (config/sweep.rs builds it): the swept key, its values, and the validated plan
+/// for each value. It lives beside [`Plan`], which holds one, so that neither file imports
+/// the other's type back.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Sweep {
+    pub key: String,
+    pub points: Vec<(f64, Plan)>,
+}
+
 #[derive(Debug, Clone, PartialEq)]
 pub struct Plan {
     /// The experiment file this plan came from (relative paths inside it are resolved against
@@ -44,7 +53,7 @@ pub struct Plan {
     pub evaluation: Evaluation,
     pub methods: Vec<MethodPlan>,
     /// `[sweep]`: the same experiment once per value of one key.
-    pub sweep: Option<super::sweep::Sweep>,
+    pub sweep: Option<Sweep>,
     /// The approximation lab's `[[posterior]]` tables.
     pub posteriors: Vec<PosteriorPlan>,
 }
@@ -198,7 +207,7 @@ impl Plan {
             }
         }
         if let Some(d) = data.as_ref().filter(|d| d.streaming.is_some()) {
-            super::streaming::check(
+            super::streaming_rules::check(
                 &ctx,
                 &d.source,
                 &methods,

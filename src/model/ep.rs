@@ -17,7 +17,7 @@
 use faer::{Mat, MatRef};
 use rand::seq::SliceRandom;
 
-use super::method::{FitInput, Fitted, PosteriorSummary, Predictor, Probabilities};
+use super::fit::{FitInput, Fitted, PosteriorSummary, Predictor, Probabilities};
 use super::predictive::{PredictiveKind, PredictiveSettings};
 use crate::error::{NumericError, Result};
 use crate::model::MethodKind;

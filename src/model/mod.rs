@@ -4,6 +4,7 @@
 
 pub mod diagnostics;
 pub mod ep;
+pub mod fit;
 pub mod gaussian;
 pub mod generative;
 pub mod gibbs;

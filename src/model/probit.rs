@@ -3,9 +3,9 @@
 //! E(w) = -sum_n ln Phi(z_n) + lambda/2 ||w||^2, g = -X^T ((2y - 1) .* r) + lambda w,
 //! H = X^T diag(r_n (z_n + r_n)) X + lambda I. ln Phi and r use the tail-stable forms.
 
+use super::fit::{FitInput, Fitted};
 use super::glm::{GlmLink, GlmObjective};
 use super::linear::{LinearPredictor, Link};
-use super::method::{FitInput, Fitted};
 use crate::error::Result;
 use crate::numeric::special::{inv_mills, log_norm_cdf};
 use crate::optim::{Objective, Observer};

@@ -10,8 +10,8 @@
 
 use faer::{Mat, MatRef};
 
+use super::fit::{FitInput, Fitted, PosteriorSummary, Predictor, Probabilities};
 use super::gaussian::GaussianPosterior;
-use super::method::{FitInput, Fitted, PosteriorSummary, Predictor, Probabilities};
 use super::predictive::{PredictiveKind, PredictiveSettings};
 use crate::error::Result;
 use crate::numeric::rng::Stream;

@@ -16,14 +16,14 @@ use std::sync::atomic::AtomicBool;
 
 use faer::{Mat, MatRef};
 
+use super::fit::{Fitted, PosteriorSummary};
 use super::generative::bernoulli::{binary_features_at, NaiveBernoulli};
 use super::generative::{class_prior, GenerativePredictor};
 use super::linear::{LinearPredictor, Link};
 use super::logistic::LogisticObjective;
-use super::method::{Fitted, PosteriorSummary};
 use super::probit::ProbitObjective;
 use super::spec::MethodSpec;
-use super::MethodKind;
+use crate::catalog::{Family, Likelihood};
 use crate::error::{Error, NumericError, Result};
 use crate::numeric::glm::Terms;
 use crate::numeric::linalg::{gram_dependent_column, COLLINEAR_TOL};
@@ -196,7 +196,7 @@ pub struct StreamedFit {
     pub passes: usize,
 }
 
-/// Fit `input.method` (a kind for which [`MethodKind::streams`] holds) on the
+/// Fit `input.method` (a kind for which [`crate::catalog::MethodKind::streams`] holds) on the
 /// training rows of `chunks`. As [`super::method::fit`]: a [`Error::Numeric`] is a failed run.
 pub fn fit(
     chunks: &dyn Chunks,
@@ -204,20 +204,21 @@ pub fn fit(
     observer: &mut dyn Observer,
 ) -> Result<StreamedFit> {
     let m = input.method;
-    match m.kind {
-        MethodKind::BernoulliNaiveBayes => fit_bernoulli(chunks, input),
-        MethodKind::LogisticMle
-        | MethodKind::LogisticMap
-        | MethodKind::LogisticLaplace
-        | MethodKind::ProbitLaplace => {
-            let (link, precision) = match m.kind {
-                MethodKind::ProbitLaplace => (Link::Probit, input.precision),
-                MethodKind::LogisticMle => (Link::Logistic, 0.0),
-                _ => (Link::Logistic, input.precision),
+    match m.kind.family() {
+        Family::Bernoulli => fit_bernoulli(chunks, input),
+        Family::Glm => {
+            let link = match m.kind.likelihood(1.0) {
+                Some(Likelihood::Probit { .. }) => Link::Probit,
+                _ => Link::Logistic,
+            };
+            let precision = if m.kind.uses_prior() {
+                input.precision
+            } else {
+                0.0
             };
             let d = input.columns.len();
             let objective = StreamedObjective::new(chunks, link, precision, d, input.rows);
-            if m.kind == MethodKind::LogisticMle {
+            if !m.kind.uses_prior() {
                 // The in-memory pre-check on X^T X, from the Hessian at w = 0 (X^T X / 4), the
                 // point Newton starts from: the pass is cached, so it costs none.
                 let start = objective.hessian(&vec![0.0; d]);
@@ -250,12 +251,12 @@ pub fn fit(
                 },
             })
         }
-        other => Err(Error::config(
+        _ => Err(Error::config(
             input.file,
             format!(
                 "{}: kind = \"{}\" cannot be fitted chunk by chunk",
                 m.id,
-                other.name()
+                m.kind.name()
             ),
         )),
     }
@@ -344,7 +345,7 @@ fn fit_bernoulli(chunks: &dyn Chunks, input: &StreamedInput<'_>) -> Result<Strea
         fitted: Fitted {
             weights: Vec::new(),
             objective: None,
-            outcome: super::method::closed_form(),
+            outcome: super::fit::closed_form(),
             posterior: None::<PosteriorSummary>,
             predictor: Box::new(predictor),
         },

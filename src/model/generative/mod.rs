@@ -14,7 +14,7 @@ pub mod student;
 
 use faer::{Mat, MatRef};
 
-use super::method::{closed_form, FitInput, Fitted, Predictor, Probabilities};
+use super::fit::{closed_form, FitInput, Fitted, Predictor, Probabilities};
 use super::options::Options;
 use super::predictive::{PredictiveKind, PredictiveSettings};
 use super::MethodKind;

@@ -4,7 +4,7 @@
 use faer::{Mat, MatRef};
 
 use crate::model::diagnostics::{bulk_ess, split_rhat};
-use crate::model::method::{Predictor, Probabilities};
+use crate::model::fit::{Predictor, Probabilities};
 use crate::model::predictive::{PredictiveKind, PredictiveSettings};
 use crate::numeric::linalg::mat_vec;
 use crate::numeric::rng::Stream;

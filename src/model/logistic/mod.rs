@@ -135,14 +135,15 @@ pub fn fit(
 
 /// The `logistic-*` kinds through the method interface (MLE has lambda = 0).
 pub fn fit_method(
-    input: &super::method::FitInput<'_>,
+    input: &super::fit::FitInput<'_>,
     observer: &mut dyn Observer,
-) -> crate::error::Result<super::method::Fitted> {
+) -> crate::error::Result<super::fit::Fitted> {
     let m = input.method;
     let settings = FitSettings {
-        precision: match m.kind {
-            crate::model::MethodKind::LogisticMle => 0.0,
-            _ => input.precision,
+        precision: if m.kind.uses_prior() {
+            input.precision
+        } else {
+            0.0
         },
         optimizer: m.optimizer,
         max_iter: m.max_iter,
@@ -162,7 +163,7 @@ pub fn fit_method(
         posterior: f.posterior,
         link: super::linear::Link::Logistic,
     };
-    Ok(super::method::Fitted {
+    Ok(super::fit::Fitted {
         weights: f.weights,
         objective: Some(f.objective),
         outcome: f.outcome,
