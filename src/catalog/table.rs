@@ -10,8 +10,6 @@ pub struct Row {
     /// The `[[method]] kind = "..."` name, also the default id and the name in every view.
     pub name: &'static str,
     pub family: Family,
-    /// A short title for listings (`--help`).
-    pub label: &'static str,
     /// One line on what the kind fits, for `--help`.
     pub summary: &'static str,
     /// The predictives it can evaluate, in their default order.
@@ -76,7 +74,6 @@ const BASE: Row = Row {
     kind: MethodKind::LogisticMle,
     name: "",
     family: Family::Glm,
-    label: "",
     summary: "",
     predictives: &[Plugin],
     keys: &[],
@@ -94,7 +91,6 @@ pub const ROWS: [Row; 14] = [
     Row {
         kind: MethodKind::LogisticMle,
         name: "logistic-mle",
-        label: "Logistic MLE",
         summary: "logistic regression by maximum likelihood (no prior)",
         keys: &OPTIMISER,
         likelihood: Some(Likelihood::Logistic),
@@ -107,7 +103,6 @@ pub const ROWS: [Row; 14] = [
     Row {
         kind: MethodKind::LogisticMap,
         name: "logistic-map",
-        label: "Logistic MAP",
         summary: "logistic regression at the posterior mode under the Gaussian prior, plug-in prediction",
         keys: &OPTIMISER,
         likelihood: Some(Likelihood::Logistic),
@@ -119,7 +114,6 @@ pub const ROWS: [Row; 14] = [
     Row {
         kind: MethodKind::LogisticLaplace,
         name: "logistic-laplace",
-        label: "Logistic Laplace",
         summary: "MAP plus the Laplace approximation N(w_MAP, H^-1) and its log evidence",
         predictives: &[Plugin, Mc, Probit, Mackay, Exact],
         keys: &[
@@ -140,7 +134,6 @@ pub const ROWS: [Row; 14] = [
     Row {
         kind: MethodKind::ProbitLaplace,
         name: "probit-laplace",
-        label: "Probit Laplace",
         summary: "probit regression: MAP by Newton with the exact Hessian, Laplace posterior",
         predictives: &[Plugin, Mc, Exact],
         keys: &["optimizer", "learning_rate", "max_iter", "tolerance", "mc_samples"],
@@ -155,7 +148,6 @@ pub const ROWS: [Row; 14] = [
         kind: MethodKind::SoftmaxLaplace,
         name: "softmax-laplace",
         family: Family::Softmax,
-        label: "Softmax Laplace",
         summary: "multiclass softmax regression with a Laplace posterior over the stacked weights",
         predictives: &[Plugin, Mc],
         keys: &[
@@ -174,7 +166,6 @@ pub const ROWS: [Row; 14] = [
         kind: MethodKind::EpProbit,
         name: "ep-probit",
         family: Family::Ep,
-        label: "EP probit",
         summary: "Bayesian probit classification by expectation propagation",
         predictives: &[Plugin, Exact],
         keys: &["max_iter", "tolerance", "noise", "damping"],
@@ -187,7 +178,6 @@ pub const ROWS: [Row; 14] = [
         kind: MethodKind::AdfProbit,
         name: "adf-probit",
         family: Family::Ep,
-        label: "ADF probit",
         summary: "one online pass of the EP updates in a seeded row order (assumed-density filtering)",
         predictives: &[Plugin, Exact],
         keys: &["noise"],
@@ -201,7 +191,6 @@ pub const ROWS: [Row; 14] = [
         name: "gaussian-generative",
         family: Family::Gaussian,
         weight_prior: false,
-        label: "Gaussian generative",
         summary: "Gaussian class-conditionals under a Normal-inverse-Wishart prior",
         predictives: &[Exact],
         keys: &["shared_covariance", "class_prior", "mu0", "kappa0", "nu0", "psi0"],
@@ -213,7 +202,6 @@ pub const ROWS: [Row; 14] = [
         name: "gaussian-naive-bayes",
         family: Family::Gaussian,
         weight_prior: false,
-        label: "Gaussian naive Bayes",
         summary: "independent Gaussian features per class under Normal-Gamma priors",
         predictives: &[Exact],
         keys: &["class_prior", "mu0", "kappa0", "alpha0", "beta0"],
@@ -225,7 +213,6 @@ pub const ROWS: [Row; 14] = [
         name: "bernoulli-naive-bayes",
         family: Family::Bernoulli,
         weight_prior: false,
-        label: "Bernoulli naive Bayes",
         summary: "independent binary features per class under Beta priors",
         predictives: &[Exact],
         keys: &["class_prior", "a", "b", "binarize"],
@@ -238,7 +225,6 @@ pub const ROWS: [Row; 14] = [
         name: "lda",
         family: Family::Gaussian,
         weight_prior: false,
-        label: "LDA",
         summary: "plug-in Gaussian classes with one pooled maximum-likelihood covariance",
         ..BASE
     },
@@ -247,7 +233,6 @@ pub const ROWS: [Row; 14] = [
         name: "qda",
         family: Family::Gaussian,
         weight_prior: false,
-        label: "QDA",
         summary: "plug-in Gaussian classes with one maximum-likelihood covariance per class",
         ..BASE
     },
@@ -255,7 +240,6 @@ pub const ROWS: [Row; 14] = [
         kind: MethodKind::GibbsLogistic,
         name: "gibbs-logistic",
         family: Family::Gibbs,
-        label: "Gibbs logistic",
         summary: "exact Bayesian logistic regression by Polya-Gamma Gibbs sampling",
         predictives: &[Plugin, Exact],
         keys: &SAMPLER,
@@ -268,7 +252,6 @@ pub const ROWS: [Row; 14] = [
         kind: MethodKind::GibbsProbit,
         name: "gibbs-probit",
         family: Family::Gibbs,
-        label: "Gibbs probit",
         summary: "exact Bayesian probit regression by Albert & Chib's truncated-normal Gibbs sampling",
         predictives: &[Plugin, Exact],
         keys: &["noise", "chains", "draws", "burn_in", "thin"],
