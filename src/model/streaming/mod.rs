@@ -2,7 +2,7 @@
 //! in-memory maths applied to each chunk.
 //!
 //! Logistic and probit: E(w), its gradient and Hessian are sums over rows plus the prior, so one
-//! pass builds [`LogisticObjective`] / [`ProbitObjective`] with lambda = 0 on every chunk and sums
+//! pass builds [`super::logistic::LogisticObjective`] / [`super::probit::ProbitObjective`] with lambda = 0 on every chunk and sums
 //! their value, gradient and X^T S X, then adds lambda/2 ||w||^2, lambda w and lambda I once.
 //! Memory is one chunk plus the D x D sums. Newton and the Laplace step are the in-memory ones
 //! (they only see an [`Objective`]); each point Newton evaluates costs one pass, because the
@@ -11,171 +11,24 @@
 //! Bernoulli naive Bayes: its sufficient statistics (per class, the rows and the rows with each
 //! feature equal to 1) are counts, summed chunk by chunk.
 
-use std::cell::{Cell, RefCell};
+mod chunks;
+mod objective;
+
 use std::sync::atomic::AtomicBool;
 
-use faer::{Mat, MatRef};
+use faer::MatRef;
 
+pub use self::chunks::{ChunkFn, Chunks, InMemory};
+use self::objective::StreamedObjective;
 use super::fit::{Fitted, PosteriorSummary};
 use super::generative::bernoulli::{binary_features_at, NaiveBernoulli};
 use super::generative::{class_prior, GenerativePredictor};
 use super::linear::{LinearPredictor, Link};
-use super::logistic::LogisticObjective;
-use super::probit::ProbitObjective;
 use super::spec::MethodSpec;
 use crate::catalog::{Family, Likelihood};
 use crate::error::{Error, NumericError, Result};
-use crate::numeric::glm::Terms;
 use crate::numeric::linalg::{gram_dependent_column, COLLINEAR_TOL};
 use crate::optim::{Objective, Observer};
-
-/// A consumer of one chunk's design rows and class indices.
-pub type ChunkFn<'a> = dyn FnMut(MatRef<'_, f64>, &[f64]) -> Result<()> + 'a;
-
-/// The training rows, replayed once per call: each chunk's design rows and class indices.
-pub trait Chunks {
-    fn each(&self, f: &mut ChunkFn<'_>) -> Result<()>;
-}
-
-/// Rows held in memory: one chunk.
-pub struct InMemory<'a> {
-    pub x: MatRef<'a, f64>,
-    pub y: &'a [f64],
-}
-
-impl Chunks for InMemory<'_> {
-    fn each(&self, f: &mut ChunkFn<'_>) -> Result<()> {
-        f(self.x, self.y)
-    }
-}
-
-/// E(w), its gradient and Hessian at one point, from one pass.
-struct Evaluation {
-    w: Vec<f64>,
-    value: f64,
-    gradient: Vec<f64>,
-    hessian: Mat<f64>,
-    /// Every chunk's objective reports divergence (under MLE: every row separated, or runaway
-    /// weights): then so would the whole objective.
-    diverging: bool,
-}
-
-/// The negative log joint of a binary GLM whose rows stream from `chunks`.
-pub struct StreamedObjective<'a> {
-    chunks: &'a dyn Chunks,
-    link: Link,
-    precision: f64,
-    dim: usize,
-    rows: usize,
-    // The Objective trait asks for value, gradient and Hessian separately through &self; the
-    // cache keeps Newton at one pass per point, and the error survives the f64 interface.
-    cache: RefCell<Option<Evaluation>>,
-    error: RefCell<Option<Error>>,
-    passes: Cell<usize>,
-}
-
-impl<'a> StreamedObjective<'a> {
-    pub fn new(
-        chunks: &'a dyn Chunks,
-        link: Link,
-        precision: f64,
-        dim: usize,
-        rows: usize,
-    ) -> Self {
-        StreamedObjective {
-            chunks,
-            link,
-            precision,
-            dim,
-            rows,
-            cache: RefCell::new(None),
-            error: RefCell::new(None),
-            passes: Cell::new(0),
-        }
-    }
-
-    /// Passes made so far.
-    pub fn passes(&self) -> usize {
-        self.passes.get()
-    }
-
-    /// The first error a pass met (reading the file), which Newton only saw as a NaN.
-    pub fn take_error(&self) -> Option<Error> {
-        self.error.borrow_mut().take()
-    }
-
-    fn evaluate<T>(&self, w: &[f64], read: impl FnOnce(&Evaluation) -> T) -> T {
-        let fresh = self.cache.borrow().as_ref().is_some_and(|e| e.w == w);
-        if !fresh {
-            let e = self.pass(w);
-            *self.cache.borrow_mut() = Some(e);
-        }
-        read(self.cache.borrow().as_ref().expect("evaluated above"))
-    }
-
-    fn pass(&self, w: &[f64]) -> Evaluation {
-        let d = self.dim;
-        let mut total = Terms::zero(d, true);
-        let mut diverging = true;
-        self.passes.set(self.passes.get() + 1);
-        let result = self.chunks.each(&mut |x, y| {
-            let chunk: Box<dyn Objective + '_> = match self.link {
-                Link::Logistic => Box::new(LogisticObjective::new(x, y, 0.0)),
-                Link::Probit => Box::new(ProbitObjective::new(x, y, 0.0)),
-            };
-            // One fused pass over the chunk's rows for all three.
-            let (value, gradient, hessian) = chunk.terms(w, true);
-            total.add(&Terms {
-                value,
-                gradient,
-                hessian,
-            });
-            diverging &= self.precision == 0.0 && chunk.diverging(w);
-            Ok(())
-        });
-        total.mirror();
-        if let Err(e) = result {
-            self.error.borrow_mut().get_or_insert(e);
-            total.value = f64::NAN;
-            total.gradient.fill(f64::NAN);
-        }
-        let (value, gradient, hessian) = total.with_prior(w, self.precision);
-        let hessian = hessian.expect("every chunk's Hessian was summed");
-        Evaluation {
-            w: w.to_vec(),
-            value,
-            gradient,
-            hessian,
-            diverging,
-        }
-    }
-}
-
-impl Objective for StreamedObjective<'_> {
-    fn dim(&self) -> usize {
-        self.dim
-    }
-
-    fn value(&self, w: &[f64]) -> f64 {
-        self.evaluate(w, |e| e.value)
-    }
-
-    fn gradient(&self, w: &[f64]) -> Vec<f64> {
-        self.evaluate(w, |e| e.gradient.clone())
-    }
-
-    fn hessian(&self, w: &[f64]) -> Mat<f64> {
-        self.evaluate(w, |e| e.hessian.clone())
-    }
-
-    fn diverging(&self, w: &[f64]) -> bool {
-        self.evaluate(w, |e| e.diverging)
-    }
-
-    fn scale(&self) -> f64 {
-        self.rows as f64
-    }
-}
 
 /// What a streamed fit needs besides the rows.
 pub struct StreamedInput<'a> {
