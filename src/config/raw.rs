@@ -164,7 +164,8 @@ pub struct RawMethod {
     pub mc_samples: Option<u64>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub quadrature_nodes: Option<u64>,
-    // Method-specific keys; [`super::plan`] rejects each with a kind that does not use it.
+    // Keys only some kinds accept (`crate::catalog::OPTION_KEYS`); config/method_options.rs rejects
+    // each with a kind whose catalogue row does not list it.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub noise: Option<f64>,
     #[serde(skip_serializing_if = "Option::is_none")]

@@ -27,7 +27,7 @@ use self::predictor::{Draws, Link};
 use super::fit::{FitInput, Fitted, PosteriorSummary};
 use super::logistic::LogisticObjective;
 use super::probit::ProbitObjective;
-use super::MethodKind;
+use crate::catalog::Likelihood;
 use crate::error::{Error, NumericError, Result};
 use crate::numeric::glm;
 use crate::numeric::linalg::{mat_t_vec, weighted_gram, Cholesky};
@@ -47,8 +47,11 @@ pub fn fit_method(input: &FitInput<'_>, observer: &mut dyn Observer) -> Result<F
         ));
     }
     let o = input.method.options.gibbs();
-    let probit = input.method.kind == MethodKind::GibbsProbit;
-    let beta = if probit { o.noise } else { 1.0 };
+    // The catalogue's likelihood: Phi(w^T x / beta) with the `noise` key's beta, or the logistic.
+    let (probit, beta) = match input.method.kind.likelihood(o.noise) {
+        Some(Likelihood::Probit { noise }) => (true, noise),
+        _ => (false, 1.0),
+    };
     // An owned copy (x / 1 = x exactly for logistic) with contiguous columns.
     let design = Mat::<f64>::from_fn(input.x.nrows(), input.x.ncols(), |i, j| {
         input.x[(i, j)] / beta

@@ -4,6 +4,7 @@
 use faer::{Mat, MatRef};
 
 use super::*;
+use crate::catalog::MethodKind;
 use crate::model::options::{GibbsOptions, Options};
 use crate::model::spec::{MethodSpec, Optimizer};
 
