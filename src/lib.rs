@@ -10,6 +10,7 @@
 //! module that imports ratatui/crossterm.
 
 pub mod bench;
+pub mod catalog;
 pub mod compare;
 pub mod config;
 pub mod data;

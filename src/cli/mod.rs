@@ -2,6 +2,7 @@
 //! or `bayeslab tui [EXPERIMENT.toml]`).
 
 mod bench;
+mod kinds;
 mod progress;
 mod synth;
 
@@ -38,6 +39,7 @@ struct Cli {
 #[derive(Subcommand)]
 enum Command {
     /// Run an experiment: results.json, predictions.csv, trace.csv, report.md, report.html and plots/ (a [sweep] writes one run directory per value).
+    #[command(after_long_help = kinds::help())]
     Run {
         /// The experiment file (see experiments/ for examples).
         experiment: PathBuf,

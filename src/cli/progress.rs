@@ -149,11 +149,13 @@ fn not_converged_advice(run: &RunRecord) -> String {
     if run.termination != Some(Termination::MaxIterations) {
         return String::new();
     }
-    let damping = if run.kind == "ep-probit" {
-        " or a damping closer to 1"
-    } else {
-        ""
-    };
+    // the kinds with a `damping` key: raising it (towards 1) is the other way to converge
+    let damping =
+        if bayeslab::catalog::MethodKind::parse(&run.kind).is_some_and(|k| k.accepts("damping")) {
+            " or a damping closer to 1"
+        } else {
+            ""
+        };
     format!(
         "\n    NOT CONVERGED: the results are those of the last iterate; raise max_iter{damping} (id \"{}\")",
         run.id

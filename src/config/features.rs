@@ -1,6 +1,6 @@
 //! `[features]`: the validated feature map.
 
-use super::plan::Ctx;
+use super::ctx::Ctx;
 use super::suggest::did_you_mean;
 use crate::error::Result;
 

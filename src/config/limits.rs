@@ -4,7 +4,7 @@
 //! would pass [`MEMORY_BUDGET_BYTES`], when it would start more threads than [`MAX_CHAINS`], or
 //! when a product of counts would pass [`MAX_SWEEPS`] — so no product of user numbers overflows.
 
-use super::plan::Ctx;
+use super::ctx::Ctx;
 use crate::error::Result;
 
 /// The memory one setting may claim: the same 512 MiB as the feature map's budget.

@@ -1,207 +1,32 @@
-//! `[[method]]` keys that only some kinds use: which kinds use each key, and their validated
-//! values with defaults.
+//! `[[method]]` keys that only some kinds use: their validated values, one options type per
+//! family (`model::options`), and the same values written back for the resolved experiment.
+//! Which kind accepts which key is the catalogue's (`crate::catalog`).
 
+use super::ctx::Ctx;
 use super::limits;
-use super::plan::Ctx;
-use super::raw::RawMethod;
+use super::raw::{Concentration, RawMethod};
+use crate::catalog::{Family, MethodKind};
 use crate::error::Result;
-use crate::model::{MethodKind, PredictiveKind};
+use crate::model::options::{
+    BernoulliOptions, ClassPrior, EpOptions, GaussianOptions, GibbsOptions, Options, SoftmaxOptions,
+};
 
-pub const DEFAULT_EP_NOISE: f64 = 1.0;
-pub const DEFAULT_EP_DAMPING: f64 = 1.0;
 pub const EP_MAX_ITER: usize = 100;
 pub const EP_TOLERANCE: f64 = 1e-6;
-
-/// Settings only some kinds use (the table in this file says which); the others keep the defaults.
-#[derive(Debug, Clone, PartialEq)]
-pub struct MethodOptions {
-    /// beta, the probit noise of EP/ADF: P(y | w) = Phi(y w^T x / beta).
-    pub noise: f64,
-    /// Fraction of each EP site update taken (1 = undamped).
-    pub damping: f64,
-    /// Softmax: fix the last class's weights at zero.
-    pub reference_class: bool,
-    /// Gaussian generative: one covariance shared by all classes.
-    pub shared_covariance: bool,
-    /// Dirichlet(alpha_1..alpha_K) on the class probabilities; `None` per class means 1.
-    pub class_prior: ClassPrior,
-    pub mu0: f64,
-    pub kappa0: f64,
-    pub alpha0: f64,
-    pub beta0: f64,
-    /// NIW degrees of freedom; `None` = D + 2.
-    pub nu0: Option<f64>,
-    /// NIW scale matrix Psi0 = psi0 I.
-    pub psi0: f64,
-    /// Beta(a, b) on each Bernoulli feature probability.
-    pub a: f64,
-    pub b: f64,
-    /// Bernoulli naive Bayes: x > binarize is 1 (in the design's units, i.e. after standardisation).
-    pub binarize: Option<f64>,
-    /// Gibbs samplers: independent chains (run in parallel threads), kept draws per chain,
-    /// sweeps discarded first, and the thinning interval.
-    pub chains: usize,
-    pub draws: usize,
-    pub burn_in: usize,
-    pub thin: usize,
-}
-
-impl Default for MethodOptions {
-    fn default() -> Self {
-        MethodOptions {
-            noise: DEFAULT_EP_NOISE,
-            damping: DEFAULT_EP_DAMPING,
-            reference_class: false,
-            shared_covariance: false,
-            class_prior: ClassPrior::Symmetric(1.0),
-            mu0: 0.0,
-            kappa0: 1.0,
-            alpha0: 1.0,
-            beta0: 1.0,
-            nu0: None,
-            psi0: 1.0,
-            a: 1.0,
-            b: 1.0,
-            binarize: None,
-            chains: 4,
-            draws: 1000,
-            burn_in: 500,
-            thin: 1,
-        }
-    }
-}
-
-#[derive(Debug, Clone, PartialEq)]
-pub enum ClassPrior {
-    Symmetric(f64),
-    PerClass(Vec<f64>),
-}
-
-impl ClassPrior {
-    /// The concentration of each of `k` classes, or an error message when the list has the
-    /// wrong length.
-    pub fn alphas(&self, k: usize) -> std::result::Result<Vec<f64>, String> {
-        match self {
-            ClassPrior::Symmetric(a) => Ok(vec![*a; k]),
-            ClassPrior::PerClass(v) if v.len() == k => Ok(v.clone()),
-            ClassPrior::PerClass(v) => Err(format!(
-                "class_prior lists {} concentrations but the target has {k} classes; give {k} numbers or one",
-                v.len()
-            )),
-        }
-    }
-}
 
 /// The advice for a fit that came out numerically degenerate: the keys that set `kind`'s prior
 /// (the generative kinds ignore `[prior] precision`).
 pub fn degenerate_fit_advice(kind: MethodKind) -> &'static str {
-    use MethodKind::*;
-    match kind {
-        GaussianGenerative => {
-            "try a larger psi0 (the prior scale of each class covariance), [data] standardize = true or fewer features"
-        }
-        GaussianNaiveBayes => {
-            "try a larger beta0 (the prior scale of each feature variance), [data] standardize = true or fewer features"
-        }
-        BernoulliNaiveBayes => {
-            "try larger a and b (the Beta prior of each feature probability) or fewer features"
-        }
-        LogisticMle => "try kind = \"logistic-map\" (a Gaussian prior) or fewer features",
-        _ => "try a larger [prior] precision or fewer features",
-    }
+    kind.degenerate_advice()
 }
 
-/// The keys of `[[method]]` that only some kinds use.
-pub(super) fn applies(key: &str, kind: MethodKind) -> bool {
-    use MethodKind::*;
-    match key {
-        "optimizer" | "learning_rate" => kind.optimised(),
-        "max_iter" | "tolerance" => kind.optimised() || kind == EpProbit,
-        "mc_samples" => kind.supports(PredictiveKind::Mc),
-        "quadrature_nodes" => kind == LogisticLaplace,
-        "noise" => matches!(kind, EpProbit | AdfProbit | GibbsProbit),
-        "damping" => kind == EpProbit,
-        "reference_class" => kind == SoftmaxLaplace,
-        "shared_covariance" | "nu0" | "psi0" => kind == GaussianGenerative,
-        "class_prior" => matches!(
-            kind,
-            GaussianGenerative | GaussianNaiveBayes | BernoulliNaiveBayes
-        ),
-        "mu0" | "kappa0" => matches!(kind, GaussianGenerative | GaussianNaiveBayes),
-        "alpha0" | "beta0" => kind == GaussianNaiveBayes,
-        "a" | "b" | "binarize" => kind == BernoulliNaiveBayes,
-        "chains" | "draws" | "burn_in" | "thin" => matches!(kind, GibbsLogistic | GibbsProbit),
-        _ => true,
-    }
-}
-
-impl MethodOptions {
-    /// Write the options `kind` uses into `raw` (the resolved experiment), leaving the rest unset.
-    pub(super) fn write_raw(&self, kind: MethodKind, raw: &mut RawMethod) {
-        let set = |key: &str| applies(key, kind);
-        let f = |key: &str, v: f64| set(key).then_some(v);
-        raw.noise = f("noise", self.noise);
-        raw.damping = f("damping", self.damping);
-        raw.reference_class = set("reference_class").then_some(self.reference_class);
-        raw.shared_covariance = set("shared_covariance").then_some(self.shared_covariance);
-        raw.class_prior = set("class_prior").then(|| match &self.class_prior {
-            ClassPrior::Symmetric(a) => super::raw::Concentration::Symmetric(*a),
-            ClassPrior::PerClass(v) => super::raw::Concentration::PerClass(v.clone()),
-        });
-        raw.mu0 = f("mu0", self.mu0);
-        raw.kappa0 = f("kappa0", self.kappa0);
-        raw.alpha0 = f("alpha0", self.alpha0);
-        raw.beta0 = f("beta0", self.beta0);
-        raw.nu0 = self.nu0.filter(|_| set("nu0"));
-        raw.psi0 = f("psi0", self.psi0);
-        raw.a = f("a", self.a);
-        raw.b = f("b", self.b);
-        raw.binarize = self.binarize.filter(|_| set("binarize"));
-        let n = |key: &str, v: usize| set(key).then_some(v as u64);
-        raw.chains = n("chains", self.chains);
-        raw.draws = n("draws", self.draws);
-        raw.burn_in = n("burn_in", self.burn_in);
-        raw.thin = n("thin", self.thin);
-    }
-}
-
-pub(super) fn method_options(
-    ctx: &Ctx<'_>,
-    at: &str,
-    kind: MethodKind,
-    raw: &RawMethod,
-) -> Result<MethodOptions> {
-    let present: [(&str, bool); 24] = [
-        ("optimizer", raw.optimizer.is_some()),
-        ("learning_rate", raw.learning_rate.is_some()),
-        ("max_iter", raw.max_iter.is_some()),
-        ("tolerance", raw.tolerance.is_some()),
-        ("mc_samples", raw.mc_samples.is_some()),
-        ("quadrature_nodes", raw.quadrature_nodes.is_some()),
-        ("noise", raw.noise.is_some()),
-        ("damping", raw.damping.is_some()),
-        ("reference_class", raw.reference_class.is_some()),
-        ("shared_covariance", raw.shared_covariance.is_some()),
-        ("class_prior", raw.class_prior.is_some()),
-        ("mu0", raw.mu0.is_some()),
-        ("kappa0", raw.kappa0.is_some()),
-        ("alpha0", raw.alpha0.is_some()),
-        ("beta0", raw.beta0.is_some()),
-        ("nu0", raw.nu0.is_some()),
-        ("psi0", raw.psi0.is_some()),
-        ("a", raw.a.is_some()),
-        ("b", raw.b.is_some()),
-        ("binarize", raw.binarize.is_some()),
-        ("chains", raw.chains.is_some()),
-        ("draws", raw.draws.is_some()),
-        ("burn_in", raw.burn_in.is_some()),
-        ("thin", raw.thin.is_some()),
-    ];
-    for (key, set) in present {
-        if set && !applies(key, kind) {
+/// Reject a key `kind` does not accept, naming the kinds that do.
+fn check_keys(ctx: &Ctx<'_>, at: &str, kind: MethodKind, raw: &RawMethod) -> Result<()> {
+    for key in raw.option_keys() {
+        if !kind.accepts(key) {
             let users: Vec<&str> = MethodKind::ALL
                 .iter()
-                .filter(|k| applies(key, **k))
+                .filter(|k| k.accepts(key))
                 .map(|k| k.name())
                 .collect();
             return Err(ctx.err(format!(
@@ -211,38 +36,111 @@ pub(super) fn method_options(
             )));
         }
     }
-    let d = MethodOptions::default();
+    Ok(())
+}
+
+/// The validated settings of `kind`'s family, defaults filled in.
+pub(super) fn method_options(
+    ctx: &Ctx<'_>,
+    at: &str,
+    kind: MethodKind,
+    raw: &RawMethod,
+) -> Result<Options> {
+    check_keys(ctx, at, kind, raw)?;
     let pos = |key: &str, v: Option<f64>, default: f64| {
         ctx.positive_f64(&format!("{at} {key}"), v.unwrap_or(default), false)
     };
-    let damping = pos("damping", raw.damping, d.damping)?;
-    if damping > 1.0 {
-        return Err(ctx.err(format!(
-            "{at} damping = {damping}: must be in (0, 1] (1 takes the full EP update)"
-        )));
-    }
-    let class_prior = match &raw.class_prior {
-        None => d.class_prior,
-        Some(super::raw::Concentration::Symmetric(a)) => {
-            ClassPrior::Symmetric(pos("class_prior", Some(*a), 1.0)?)
-        }
-        Some(super::raw::Concentration::PerClass(v)) => {
-            for &a in v {
-                pos("class_prior", Some(a), 1.0)?;
+    let noise = |default: f64| {
+        ctx.in_range(
+            &format!("{at} noise"),
+            pos("noise", raw.noise, default)?,
+            limits::NOISE_RANGE,
+            "beta is in the units of the activation w^T x (about 1 on standardised features); below the range \
+             the probit is a step and the updates overflow, above it the likelihood is flat",
+        )
+    };
+    let class_prior = || -> Result<ClassPrior> {
+        Ok(match &raw.class_prior {
+            None => ClassPrior::default(),
+            Some(Concentration::Symmetric(a)) => {
+                ClassPrior::Symmetric(pos("class_prior", Some(*a), 1.0)?)
             }
-            ClassPrior::PerClass(v.clone())
-        }
+            Some(Concentration::PerClass(v)) => {
+                for &a in v {
+                    pos("class_prior", Some(a), 1.0)?;
+                }
+                ClassPrior::PerClass(v.clone())
+            }
+        })
     };
-    let mu0 = raw.mu0.unwrap_or(d.mu0);
-    if !mu0.is_finite() {
-        return Err(ctx.err(format!("{at} mu0 = {mu0}: must be a finite number")));
-    }
-    let binarize = match raw.binarize {
-        Some(t) if !t.is_finite() => {
-            return Err(ctx.err(format!("{at} binarize = {t}: must be a finite threshold")))
+    let mu0 = |default: f64| -> Result<f64> {
+        let mu0 = raw.mu0.unwrap_or(default);
+        if !mu0.is_finite() {
+            return Err(ctx.err(format!("{at} mu0 = {mu0}: must be a finite number")));
         }
-        other => other,
+        Ok(mu0)
     };
+    Ok(match kind.family() {
+        Family::Glm => Options::Glm,
+        Family::Softmax => Options::Softmax(SoftmaxOptions {
+            reference_class: raw.reference_class.unwrap_or(false),
+        }),
+        Family::Ep => {
+            let d = EpOptions::default();
+            let damping = pos("damping", raw.damping, d.damping)?;
+            if damping > 1.0 {
+                return Err(ctx.err(format!(
+                    "{at} damping = {damping}: must be in (0, 1] (1 takes the full EP update)"
+                )));
+            }
+            Options::Ep(EpOptions {
+                noise: noise(d.noise)?,
+                damping,
+            })
+        }
+        Family::Gaussian => {
+            let d = GaussianOptions::default();
+            let class_prior = class_prior()?;
+            let mu0 = mu0(d.mu0)?;
+            Options::Gaussian(GaussianOptions {
+                shared_covariance: raw.shared_covariance.unwrap_or(false),
+                class_prior,
+                mu0,
+                kappa0: pos("kappa0", raw.kappa0, d.kappa0)?,
+                alpha0: pos("alpha0", raw.alpha0, d.alpha0)?,
+                beta0: pos("beta0", raw.beta0, d.beta0)?,
+                nu0: raw.nu0.map(|v| pos("nu0", Some(v), 1.0)).transpose()?,
+                psi0: pos("psi0", raw.psi0, d.psi0)?,
+            })
+        }
+        Family::Bernoulli => {
+            let d = BernoulliOptions::default();
+            let class_prior = class_prior()?;
+            let binarize = match raw.binarize {
+                Some(t) if !t.is_finite() => {
+                    return Err(ctx.err(format!("{at} binarize = {t}: must be a finite threshold")))
+                }
+                other => other,
+            };
+            Options::Bernoulli(BernoulliOptions {
+                class_prior,
+                a: pos("a", raw.a, d.a)?,
+                b: pos("b", raw.b, d.b)?,
+                binarize,
+            })
+        }
+        Family::Gibbs => Options::Gibbs(gibbs(ctx, at, raw, noise)?),
+    })
+}
+
+/// The sampler's schedule (bounded by the memory its draws take) and gibbs-probit's beta.
+fn gibbs(
+    ctx: &Ctx<'_>,
+    at: &str,
+    raw: &RawMethod,
+    noise: impl Fn(f64) -> Result<f64>,
+) -> Result<GibbsOptions> {
+    let d = GibbsOptions::default();
     let chains = raw.chains.unwrap_or(d.chains as u64);
     let chains = ctx.bounded(&format!("{at} chains"), chains, 2, limits::chains())?;
     let draws = raw.draws.unwrap_or(d.draws as u64);
@@ -258,33 +156,61 @@ pub(super) fn method_options(
         0,
     )?;
     let thin = ctx.count(&format!("{at} thin"), raw.thin.unwrap_or(d.thin as u64), 1)?;
-    if applies("draws", kind) {
-        ctx.sweeps(at, burn_in as u64, draws as u64, thin as u64)?;
-    }
-    Ok(MethodOptions {
-        noise: ctx.in_range(
-            &format!("{at} noise"),
-            pos("noise", raw.noise, d.noise)?,
-            limits::NOISE_RANGE,
-            "beta is in the units of the activation w^T x (about 1 on standardised features); below the range \
-             the probit is a step and the updates overflow, above it the likelihood is flat",
-        )?,
-        damping,
-        reference_class: raw.reference_class.unwrap_or(false),
-        shared_covariance: raw.shared_covariance.unwrap_or(false),
-        class_prior,
-        mu0,
-        kappa0: pos("kappa0", raw.kappa0, d.kappa0)?,
-        alpha0: pos("alpha0", raw.alpha0, d.alpha0)?,
-        beta0: pos("beta0", raw.beta0, d.beta0)?,
-        nu0: raw.nu0.map(|v| pos("nu0", Some(v), 1.0)).transpose()?,
-        psi0: pos("psi0", raw.psi0, d.psi0)?,
-        a: pos("a", raw.a, d.a)?,
-        b: pos("b", raw.b, d.b)?,
-        binarize,
+    ctx.sweeps(at, burn_in as u64, draws as u64, thin as u64)?;
+    Ok(GibbsOptions {
         chains,
         draws,
         burn_in,
         thin,
+        noise: noise(d.noise)?,
     })
+}
+
+/// Write the options `kind` accepts into `raw` (the resolved experiment), leaving the rest unset.
+pub(super) fn write_raw(options: &Options, kind: MethodKind, raw: &mut RawMethod) {
+    let f = |key: &str, v: f64| kind.accepts(key).then_some(v);
+    let n = |key: &str, v: usize| kind.accepts(key).then_some(v as u64);
+    let concentration = |c: &ClassPrior| match c {
+        ClassPrior::Symmetric(a) => Concentration::Symmetric(*a),
+        ClassPrior::PerClass(v) => Concentration::PerClass(v.clone()),
+    };
+    match options {
+        Options::Glm => {}
+        Options::Softmax(o) => {
+            raw.reference_class = kind.accepts("reference_class").then_some(o.reference_class)
+        }
+        Options::Ep(o) => {
+            raw.noise = f("noise", o.noise);
+            raw.damping = f("damping", o.damping);
+        }
+        Options::Gaussian(o) => {
+            raw.shared_covariance = kind
+                .accepts("shared_covariance")
+                .then_some(o.shared_covariance);
+            raw.class_prior = kind
+                .accepts("class_prior")
+                .then(|| concentration(&o.class_prior));
+            raw.mu0 = f("mu0", o.mu0);
+            raw.kappa0 = f("kappa0", o.kappa0);
+            raw.alpha0 = f("alpha0", o.alpha0);
+            raw.beta0 = f("beta0", o.beta0);
+            raw.nu0 = o.nu0.filter(|_| kind.accepts("nu0"));
+            raw.psi0 = f("psi0", o.psi0);
+        }
+        Options::Bernoulli(o) => {
+            raw.class_prior = kind
+                .accepts("class_prior")
+                .then(|| concentration(&o.class_prior));
+            raw.a = f("a", o.a);
+            raw.b = f("b", o.b);
+            raw.binarize = o.binarize.filter(|_| kind.accepts("binarize"));
+        }
+        Options::Gibbs(o) => {
+            raw.noise = f("noise", o.noise);
+            raw.chains = n("chains", o.chains);
+            raw.draws = n("draws", o.draws);
+            raw.burn_in = n("burn_in", o.burn_in);
+            raw.thin = n("thin", o.thin);
+        }
+    }
 }

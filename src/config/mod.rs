@@ -1,22 +1,26 @@
 //! Experiment files: parse the TOML into a serde mirror ([`raw`]), then validate it into a
 //! [`Plan`] ([`plan`]). Errors name the file, the key and the fix.
 
+mod ctx;
+mod data_plan;
 mod features;
 pub mod limits;
 mod method_options;
+mod method_plan;
 pub mod plan;
 pub mod posterior;
 pub mod raw;
 mod resolve;
 pub mod streaming;
+mod streaming_rules;
 mod suggest;
 pub mod sweep;
 
 use std::path::Path;
 
 pub use plan::{
-    Centres, ClassPrior, DataPlan, DataSource, Evaluation, FeatureMap, MethodOptions, MethodPlan,
-    Missing, Optimizer, Plan, Prior, Split, Streaming,
+    Centres, ClassPrior, DataPlan, DataSource, Evaluation, FeatureMap, MethodPlan, MethodSpec,
+    Missing, Optimizer, Options, Plan, Prior, Split, Streaming,
 };
 pub use posterior::{ApproxKind, PosteriorKind, PosteriorPlan, PosteriorSource, Subset};
 pub use suggest::{did_you_mean, nearest};

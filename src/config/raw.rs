@@ -164,7 +164,8 @@ pub struct RawMethod {
     pub mc_samples: Option<u64>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub quadrature_nodes: Option<u64>,
-    // Method-specific keys; [`super::plan`] rejects each with a kind that does not use it.
+    // Keys only some kinds accept (`crate::catalog::OPTION_KEYS`); config/method_options.rs rejects
+    // each with a kind whose catalogue row does not list it.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub noise: Option<f64>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -213,3 +214,18 @@ pub enum Concentration {
     Symmetric(f64),
     PerClass(Vec<f64>),
 }
+
+impl RawMethod {
+    /// The keys of [`crate::catalog::OPTION_KEYS`] this table sets, in that order. The names
+    /// come from serde (the TOML this table would write), so they are the keys as typed.
+    pub fn option_keys(&self) -> Vec<&'static str> {
+        let written = toml::Table::try_from(self).unwrap_or_default();
+        crate::catalog::OPTION_KEYS
+            .into_iter()
+            .filter(|k| written.contains_key(*k))
+            .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -3,7 +3,6 @@
 
 use std::path::Path;
 
-use super::method_options::applies;
 use super::plan::{Centres, DataSource, FeatureMap, MethodPlan, Missing, Optimizer, Plan, Split};
 use super::raw::{
     Label, RawData, RawEvaluation, RawExperiment, RawFeatures, RawMethod, RawPrecision, RawPrior,
@@ -13,7 +12,7 @@ use super::raw::{
 /// A method with its defaults written out: only the keys its kind uses, so the result
 /// validates again.
 fn raw_method(m: &MethodPlan) -> RawMethod {
-    let set = |key: &str| applies(key, m.kind);
+    let set = |key: &str| m.kind.accepts(key);
     let mut raw = RawMethod {
         kind: m.kind.name().into(),
         id: Some(m.id.clone()),
@@ -46,7 +45,7 @@ fn raw_method(m: &MethodPlan) -> RawMethod {
         burn_in: None,
         thin: None,
     };
-    m.options.write_raw(m.kind, &mut raw);
+    super::method_options::write_raw(&m.options, m.kind, &mut raw);
     raw
 }
 
@@ -185,33 +184,4 @@ impl Plan {
 }
 
 #[cfg(test)]
-mod tests {
-    use std::path::Path;
-
-    #[test]
-    fn the_resolved_toml_parses_back_to_the_same_plan() {
-        let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-        for name in [
-            "quickstart",
-            "breast_cancer",
-            "spector",
-            "lab_counts",
-            "lab_incomes",
-            "streaming",
-        ] {
-            let file = root.join("experiments").join(format!("{name}.toml"));
-            let plan = crate::config::load(&file).unwrap();
-            let text = plan.resolved_toml();
-            let again = crate::config::parse(&text, &file).unwrap();
-            assert_eq!(plan, again, "{name}:\n{text}");
-            assert!(
-                text.contains("calibration_bins = 10") || text.contains("calibration_bins = 20")
-            );
-            assert_eq!(
-                text.contains("[[posterior]]"),
-                name.starts_with("lab_"),
-                "{text}"
-            );
-        }
-    }
-}
+mod tests;

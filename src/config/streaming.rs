@@ -1,11 +1,9 @@
 //! `[data] streaming = true`: the keys that read the data file in chunks (`chunk_rows`,
-//! `max_memory`) and the experiment settings that cannot work without every row in memory.
+//! `max_memory`). What a streamed experiment cannot do is in [`super::streaming_rules`].
 
-use super::plan::{Ctx, DataSource, MethodPlan, Optimizer, Split};
+use super::ctx::Ctx;
 use super::raw::RawData;
 use crate::error::Result;
-use crate::metrics::Binning;
-use crate::model::MethodKind;
 
 /// Rows per chunk when `chunk_rows` is not given: 65,536 rows of 50 f64 features are 26 MiB.
 pub const DEFAULT_CHUNK_ROWS: usize = 65_536;
@@ -17,18 +15,6 @@ pub struct Streaming {
     /// The memory budget in bytes: checked against the estimated working set before the first
     /// pass.
     pub max_memory: Option<u64>,
-}
-
-/// The kinds that fit chunk by chunk: Newton on a sum over rows, or counts.
-pub fn streams(kind: MethodKind) -> bool {
-    matches!(
-        kind,
-        MethodKind::LogisticMle
-            | MethodKind::LogisticMap
-            | MethodKind::LogisticLaplace
-            | MethodKind::ProbitLaplace
-            | MethodKind::BernoulliNaiveBayes
-    )
 }
 
 /// `streaming`, `chunk_rows` and `max_memory` of `[data]`.
@@ -90,67 +76,6 @@ pub fn parse_size(text: &str) -> Option<u64> {
     };
     let bytes = (number * factor).round();
     (number.is_finite() && bytes >= 1.0 && bytes < u64::MAX as f64).then_some(bytes as u64)
-}
-
-/// What streaming cannot do, named with the fix: a method that needs every row at once, a
-/// split that needs the row count, and the evaluation settings that sort or resample every
-/// prediction.
-pub(super) fn check(
-    ctx: &Ctx<'_>,
-    source: &DataSource,
-    methods: &[MethodPlan],
-    evidence: bool,
-    binning: Binning,
-    baseline: bool,
-) -> Result<()> {
-    const WHY: &str = "[data] streaming = true";
-    for (i, m) in methods.iter().enumerate() {
-        let at = format!("[[method]] #{} (id \"{}\")", i + 1, m.id);
-        if !streams(m.kind) {
-            return Err(ctx.err(format!(
-                "{at}: kind = \"{}\" cannot be fitted chunk by chunk; with {WHY} the kinds are \
-                 logistic-mle, logistic-map, logistic-laplace, probit-laplace and bernoulli-naive-bayes. \
-                 Remove this method or set streaming = false to load the data into memory",
-                m.kind.name()
-            )));
-        }
-        if let Optimizer::Gradient { .. } = m.optimizer {
-            return Err(ctx.err(format!(
-                "{at}: optimizer = \"gradient\" would read the file once per iteration (thousands of passes); \
-                 with {WHY} use optimizer = \"newton\" (one pass per step)"
-            )));
-        }
-    }
-    if let DataSource::Single {
-        split: Split::Fraction { test_fraction, .. },
-        ..
-    } = source
-    {
-        return Err(ctx.err(format!(
-            "[data] split = {{ test_fraction = {test_fraction} }} shuffles the row numbers of the whole file, \
-             which {WHY} cannot do in one pass; add draw = \"hash\" to the split (each row is a test row with \
-             probability {test_fraction}, decided by a hash of the seed and its row number) or use \
-             split = {{ every = 5, offset = 4 }}"
-        )));
-    }
-    if evidence {
-        return Err(ctx.err(format!(
-            "[prior] precision = \"evidence\" refits every method at 40 values of lambda, 40 times the passes over the file; \
-             with {WHY} give a number"
-        )));
-    }
-    if binning == Binning::EqualMass {
-        return Err(ctx.err(format!(
-            "[evaluation] calibration_binning = \"equal-mass\" sorts every test prediction; with {WHY} use \"equal-width\""
-        )));
-    }
-    if baseline {
-        return Err(ctx.err(format!(
-            "baseline compares every test prediction in memory, which {WHY} does not keep; remove `baseline` and run \
-             `bayeslab compare BASELINE_DIR RUN_DIR` on the two run directories instead"
-        )));
-    }
-    Ok(())
 }
 
 #[cfg(test)]

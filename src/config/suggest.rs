@@ -33,6 +33,16 @@ pub fn enrich_unknown_field(message: &str) -> String {
     }
 }
 
+/// "a, b and c": the names of a list in prose.
+pub fn and_list<'a>(names: impl IntoIterator<Item = &'a str>) -> String {
+    let names: Vec<&str> = names.into_iter().collect();
+    match names.split_last() {
+        None => String::new(),
+        Some((last, [])) => last.to_string(),
+        Some((last, rest)) => format!("{} and {last}", rest.join(", ")),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -53,5 +63,28 @@ mod tests {
         assert!(enrich_unknown_field(m).ends_with("did you mean `precision`?"));
         let m = "unknown field `tagret`, expected one of `path`, `target`, `features`";
         assert!(enrich_unknown_field(m).ends_with("did you mean `target`?"));
+    }
+
+    #[test]
+    fn the_kind_lists_in_messages_read_as_before_the_catalogue() {
+        use crate::catalog::MethodKind;
+        let names = |f: fn(MethodKind) -> bool| {
+            and_list(
+                MethodKind::ALL
+                    .into_iter()
+                    .filter(|k| f(*k))
+                    .map(MethodKind::name),
+            )
+        };
+        assert_eq!(
+            names(MethodKind::laplace_evidence),
+            "logistic-map, logistic-laplace, probit-laplace and softmax-laplace"
+        );
+        assert_eq!(
+            names(MethodKind::streams),
+            "logistic-mle, logistic-map, logistic-laplace, probit-laplace and bernoulli-naive-bayes"
+        );
+        assert_eq!(and_list(["a"]), "a");
+        assert_eq!(and_list([]), "");
     }
 }

@@ -8,15 +8,9 @@ use std::path::Path;
 use toml::{Table, Value};
 
 use super::plan::Plan;
+pub use super::plan::Sweep;
 use super::raw::RawExperiment;
 use crate::error::{Error, Result};
-
-/// The swept key, its values, and the validated plan for each value.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Sweep {
-    pub key: String,
-    pub points: Vec<(f64, Plan)>,
-}
 
 /// Dotted paths of the leaves of `t` (a TOML dotted key `prior.precision = [...]` is a nested table).
 fn leaves(prefix: &str, t: &Table, out: &mut Vec<(String, Value)>) {

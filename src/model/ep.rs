@@ -17,13 +17,12 @@
 use faer::{Mat, MatRef};
 use rand::seq::SliceRandom;
 
-use super::method::{FitInput, Fitted, PosteriorSummary, Predictor, Probabilities};
-use super::predictive::{PredictiveKind, PredictiveSettings};
+use super::fit::{FitInput, Fitted, PosteriorSummary};
 use crate::error::{NumericError, Result};
 use crate::model::MethodKind;
-use crate::numeric::linalg::{dot, mat_vec, Cholesky};
-use crate::numeric::rng::{stream, Stream};
-use crate::numeric::special::{inv_mills, log_norm_cdf, norm_cdf};
+use crate::numeric::linalg::{dot, Cholesky};
+use crate::numeric::rng::stream;
+use crate::numeric::special::{inv_mills, log_norm_cdf};
 use crate::optim::{drive, Control, Observer, Outcome, Solver, Step, Termination};
 
 struct Proposal {
@@ -298,47 +297,11 @@ impl Solver for Ep {
     }
 }
 
-/// P(y = +1 | x) under N(mu, Sigma) with probit noise beta.
-pub struct EpPredictor {
-    mu: Vec<f64>,
-    sigma: Mat<f64>,
-    beta: f64,
-}
-
-impl Predictor for EpPredictor {
-    /// `exact` = Phi(mu^T x / sqrt(beta^2 + x^T Sigma x)), `plugin` = Phi(mu^T x / beta).
-    fn predict(
-        &self,
-        kind: PredictiveKind,
-        x: MatRef<'_, f64>,
-        _settings: PredictiveSettings,
-        _rng: &mut Stream,
-    ) -> Probabilities {
-        let mean = mat_vec(x, &self.mu);
-        let bb = self.beta * self.beta;
-        Probabilities::Binary(
-            (0..x.nrows())
-                .map(|n| {
-                    if kind == PredictiveKind::Plugin {
-                        return norm_cdf(mean[n] / self.beta);
-                    }
-                    let phi: Vec<f64> = (0..x.ncols()).map(|j| x[(n, j)]).collect();
-                    let var = dot(&phi, &mat_vec(self.sigma.as_ref(), &phi)).max(0.0);
-                    norm_cdf(mean[n] / (bb + var).sqrt())
-                })
-                .collect(),
-        )
-    }
-
-    fn gaussian(&self) -> Option<(Vec<f64>, Mat<f64>)> {
-        Some((self.mu.clone(), self.sigma.clone()))
-    }
-}
-
 /// `ep-probit` (sweeps in row order until converged) and `adf-probit` (one pass, seeded order).
 pub fn fit_method(input: &FitInput<'_>, observer: &mut dyn Observer) -> Result<Fitted> {
     let m = input.method;
     let adf = m.kind == MethodKind::AdfProbit;
+    let options = m.options.ep();
     let mut order: Vec<usize> = (0..input.x.nrows()).collect();
     if adf {
         order.shuffle(&mut stream(input.seed, &format!("{}/order", m.id)));
@@ -346,9 +309,9 @@ pub fn fit_method(input: &FitInput<'_>, observer: &mut dyn Observer) -> Result<F
     let mut ep = Ep::new(
         input.x,
         input.y,
-        m.options.noise,
+        options.noise,
         1.0 / input.precision,
-        m.options.damping,
+        options.damping,
         order,
     )?;
     let control = Control {
@@ -378,10 +341,14 @@ pub fn fit_method(input: &FitInput<'_>, observer: &mut dyn Observer) -> Result<F
         predictor: Box::new(EpPredictor {
             mu: ep.mu,
             sigma,
-            beta: m.options.noise,
+            beta: options.noise,
         }),
     })
 }
+
+mod predictor;
+
+pub use predictor::EpPredictor;
 
 #[cfg(test)]
 mod tests;

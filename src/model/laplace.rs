@@ -43,11 +43,11 @@ pub fn at_mode(
 /// `observer` under the run's id.
 pub fn minimise(
     objective: &dyn Objective,
-    method: &crate::config::MethodPlan,
+    method: &super::spec::MethodSpec,
     cancel: Option<&std::sync::atomic::AtomicBool>,
     observer: &mut dyn crate::optim::Observer,
 ) -> Result<(Vec<f64>, crate::optim::Outcome), NumericError> {
-    use crate::config::Optimizer;
+    use super::spec::Optimizer;
     use crate::optim::{drive, Control, GradientDescent, Newton, Solver};
     let control = Control {
         max_iter: method.max_iter,

@@ -5,8 +5,8 @@
 use faer::{Mat, MatRef};
 use rand_distr::{Distribution, StandardNormal};
 
+use super::fit::{PosteriorSummary, Predictor, Probabilities};
 use super::gaussian::{Activations, GaussianPosterior};
-use super::method::{PosteriorSummary, Predictor, Probabilities};
 use super::predictive::{self, PredictiveKind, PredictiveSettings};
 use crate::numeric::linalg::mat_vec;
 use crate::numeric::rng::Stream;

@@ -1,124 +1,110 @@
 //! The method abstraction: every kind fits from the training design and returns a [`Fitted`]
 //! whose [`Predictor`] answers per named predictive, plus an optional posterior summary and the
-//! outcome of its iterations. [`fit`] dispatches on [`MethodKind`].
+//! outcome of its iterations. [`fit`] dispatches on the kind's catalogue family (`crate::catalog`).
 
-use std::path::Path;
-use std::sync::atomic::AtomicBool;
-
-use faer::{Mat, MatRef};
-
-use super::predictive::PredictiveSettings;
-use super::{ep, generative, gibbs, logistic, probit, softmax, MethodKind, PredictiveKind};
-use crate::config::MethodPlan;
+pub use super::fit::{closed_form, FitInput, Fitted, PosteriorSummary, Predictor, Probabilities};
+use super::{ep, generative, gibbs, logistic, probit, softmax};
+use crate::catalog::{Family, Likelihood};
 use crate::error::Result;
-use crate::numeric::rng::Stream;
-use crate::optim::{Observer, Outcome, Termination};
-
-/// Predictions for every test row: p(y = 1) for a binary model, or one probability per class
-/// (rows x K, each row summing to 1).
-#[derive(Debug, Clone, PartialEq)]
-pub enum Probabilities {
-    Binary(Vec<f64>),
-    Classes(Vec<Vec<f64>>),
-}
-
-/// Anything fitted that can predict held-out rows under a named predictive.
-pub trait Predictor {
-    /// `x` has the same columns as the training design. Only `mc` draws from `rng`.
-    fn predict(
-        &self,
-        kind: PredictiveKind,
-        x: MatRef<'_, f64>,
-        settings: PredictiveSettings,
-        rng: &mut Stream,
-    ) -> Probabilities;
-
-    /// The Monte-Carlo standard error of each row's `kind` prediction, for sampling methods.
-    fn mcse(&self, _kind: PredictiveKind, _x: MatRef<'_, f64>) -> Option<Vec<f64>> {
-        None
-    }
-
-    /// Convergence diagnostics of a sampler: (largest split-R-hat, smallest bulk ESS).
-    fn diagnostics(&self) -> Option<(f64, f64)> {
-        None
-    }
-
-    /// A Gaussian posterior over the weights as (mean, covariance), for methods that
-    /// approximate the posterior by one (Laplace, EP, ADF); the importance-sampling check
-    /// (model/importance.rs) uses it as a proposal.
-    fn gaussian(&self) -> Option<(Vec<f64>, Mat<f64>)> {
-        None
-    }
-}
-
-/// Mean, marginal variances and log evidence of an approximate posterior over the weights.
-#[derive(Debug, Clone, PartialEq)]
-pub struct PosteriorSummary {
-    pub mean: Vec<f64>,
-    pub cov_diag: Vec<f64>,
-    pub log_evidence: Option<f64>,
-}
-
-pub struct Fitted {
-    /// The point estimate (MLE, MAP, or the posterior mean), in design-column order; for
-    /// softmax the class blocks are stacked, for generative methods it is empty.
-    pub weights: Vec<f64>,
-    /// The minimised objective at the weights, when there is one.
-    pub objective: Option<f64>,
-    pub outcome: Outcome,
-    pub posterior: Option<PosteriorSummary>,
-    pub predictor: Box<dyn Predictor>,
-}
-
-/// Everything a method needs to fit.
-pub struct FitInput<'a> {
-    /// The experiment file, named in input errors.
-    pub file: &'a Path,
-    pub method: &'a MethodPlan,
-    /// lambda of the Gaussian prior N(0, lambda^{-1} I) on the weights.
-    pub precision: f64,
-    pub seed: u64,
-    pub x: MatRef<'a, f64>,
-    /// Class index per row, 0..classes.
-    pub y: &'a [f64],
-    pub classes: usize,
-    /// The first design column is the intercept (generative methods skip it).
-    pub intercept: bool,
-    /// Feature names of the design columns, for error messages.
-    pub columns: &'a [String],
-    pub cancel: Option<&'a AtomicBool>,
-}
-
-impl FitInput<'_> {
-    pub fn run(&self) -> &str {
-        &self.method.id
-    }
-}
-
-/// A method that finishes in closed form: nothing to iterate.
-pub fn closed_form() -> Outcome {
-    Outcome {
-        termination: Termination::Converged,
-        iterations: 0,
-    }
-}
+use crate::optim::Observer;
 
 /// Fit `input.method` on the training rows, streaming iterations to `observer`.
 /// A [`crate::Error::Numeric`] means the method failed on these data (a failed run); any other
 /// error is bad input and aborts the experiment.
 pub fn fit(input: &FitInput<'_>, observer: &mut dyn Observer) -> Result<Fitted> {
-    match input.method.kind {
-        MethodKind::LogisticMle | MethodKind::LogisticMap | MethodKind::LogisticLaplace => {
-            logistic::fit_method(input, observer)
+    let kind = input.method.kind;
+    match kind.family() {
+        Family::Glm => match kind.likelihood(1.0) {
+            Some(Likelihood::Probit { .. }) => probit::fit_method(input, observer),
+            _ => logistic::fit_method(input, observer),
+        },
+        Family::Softmax => softmax::fit_method(input, observer),
+        Family::Ep => ep::fit_method(input, observer),
+        Family::Gaussian | Family::Bernoulli => generative::fit_method(input),
+        Family::Gibbs => gibbs::fit_method(input, observer),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use faer::Mat;
+
+    use super::*;
+    use crate::catalog::{MethodKind, PredictiveKind};
+    use crate::model::options::{BernoulliOptions, GibbsOptions, Options};
+    use crate::model::predictive::PredictiveSettings;
+    use crate::model::spec::{MethodSpec, Optimizer};
+    use crate::numeric::rng::stream;
+
+    #[test]
+    fn every_kind_fits_through_its_family_and_predicts_every_predictive() {
+        // 40 overlapping rows: intercept and two features, two classes.
+        let x = Mat::<f64>::from_fn(40, 3, |i, j| match j {
+            0 => 1.0,
+            1 => (i as f64 * 0.7).sin() * 1.5,
+            _ => (i as f64 * 1.3).cos(),
+        });
+        let y: Vec<f64> = (0..40)
+            .map(|i| f64::from(u8::from((i * 7) % 5 < 2)))
+            .collect();
+        let columns = ["intercept", "a", "b"].map(String::from);
+        for kind in MethodKind::ALL {
+            let options = match Options::defaults(kind.family()) {
+                Options::Gibbs(o) => Options::Gibbs(GibbsOptions {
+                    chains: 2,
+                    draws: 20,
+                    burn_in: 5,
+                    ..o
+                }),
+                Options::Bernoulli(o) => Options::Bernoulli(BernoulliOptions {
+                    binarize: Some(0.0),
+                    ..o
+                }),
+                o => o,
+            };
+            let spec = MethodSpec {
+                id: kind.name().into(),
+                kind,
+                optimizer: Optimizer::Newton,
+                max_iter: 100,
+                tolerance: 1e-6,
+                options,
+            };
+            let input = FitInput {
+                file: std::path::Path::new("t.toml"),
+                method: &spec,
+                precision: 1.0,
+                seed: 1,
+                x: x.as_ref(),
+                y: &y,
+                classes: 2,
+                intercept: true,
+                columns: &columns,
+                cancel: None,
+            };
+            let fitted = fit(&input, &mut |_: &str, _: &crate::optim::Iterate| {})
+                .unwrap_or_else(|e| panic!("{}: {e}", kind.name()));
+            assert_eq!(
+                fitted.posterior.is_some(),
+                kind.has_posterior(),
+                "{}",
+                kind.name()
+            );
+            let settings = PredictiveSettings {
+                mc_samples: 50,
+                quadrature_nodes: 16,
+                first_row: 0,
+            };
+            for &p in kind.predictives() {
+                let out = fitted
+                    .predictor
+                    .predict(p, x.as_ref(), settings, &mut stream(1, "t"));
+                let rows = match out {
+                    Probabilities::Binary(v) => v.len(),
+                    Probabilities::Classes(v) => v.len(),
+                };
+                assert_eq!(rows, 40, "{} {}", kind.name(), PredictiveKind::name(p));
+            }
         }
-        MethodKind::ProbitLaplace => probit::fit_method(input, observer),
-        MethodKind::SoftmaxLaplace => softmax::fit_method(input, observer),
-        MethodKind::EpProbit | MethodKind::AdfProbit => ep::fit_method(input, observer),
-        MethodKind::GaussianGenerative
-        | MethodKind::GaussianNaiveBayes
-        | MethodKind::BernoulliNaiveBayes
-        | MethodKind::Lda
-        | MethodKind::Qda => generative::fit_method(input),
-        MethodKind::GibbsLogistic | MethodKind::GibbsProbit => gibbs::fit_method(input, observer),
     }
 }

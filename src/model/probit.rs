@@ -3,26 +3,24 @@
 //! E(w) = -sum_n ln Phi(z_n) + lambda/2 ||w||^2, g = -X^T ((2y - 1) .* r) + lambda w,
 //! H = X^T diag(r_n (z_n + r_n)) X + lambda I. ln Phi and r use the tail-stable forms.
 
-use faer::{Mat, MatRef};
-
+use super::fit::{FitInput, Fitted};
+use super::glm::{GlmLink, GlmObjective};
 use super::linear::{LinearPredictor, Link};
-use super::method::{FitInput, Fitted};
 use crate::error::Result;
 use crate::numeric::special::{inv_mills, log_norm_cdf};
 use crate::optim::{Objective, Observer};
 
-pub struct ProbitObjective<'a> {
-    x: MatRef<'a, f64>,
-    y: &'a [f64],
-    precision: f64,
+/// The probit link: l(a, y) = -ln Phi((2y - 1) a).
+pub struct ProbitLink;
+
+impl GlmLink for ProbitLink {
+    fn row_terms(a: f64, y: f64) -> (f64, f64, f64) {
+        row_terms(a, y)
+    }
+    const WATCHES_SEPARATION: bool = false;
 }
 
-impl<'a> ProbitObjective<'a> {
-    pub fn new(x: MatRef<'a, f64>, y: &'a [f64], precision: f64) -> Self {
-        assert_eq!(x.nrows(), y.len(), "one label per row");
-        ProbitObjective { x, y, precision }
-    }
-}
+pub type ProbitObjective<'a> = GlmObjective<'a, ProbitLink>;
 
 /// One row's -ln Phi(z), z = (2y - 1) a, with its first and second derivatives in a:
 /// -(2y - 1) r and r (z + r), r = N(z) / Phi(z) the inverse Mills ratio.
@@ -32,36 +30,6 @@ pub fn row_terms(a: f64, y: f64) -> (f64, f64, f64) {
     let r = inv_mills(z);
     // r (z + r) lies in (0, 1); rounding can push it a hair outside far in the tails
     (-log_norm_cdf(z), -sign * r, (r * (z + r)).clamp(0.0, 1.0))
-}
-
-impl Objective for ProbitObjective<'_> {
-    fn dim(&self) -> usize {
-        self.x.ncols()
-    }
-
-    // value, gradient and Hessian all come from the one fused pass (see logistic.rs).
-    fn value(&self, w: &[f64]) -> f64 {
-        self.terms(w, false).0
-    }
-
-    fn gradient(&self, w: &[f64]) -> Vec<f64> {
-        self.terms(w, false).1
-    }
-
-    fn hessian(&self, w: &[f64]) -> Mat<f64> {
-        let (_, _, h) = self.terms(w, true);
-        h.expect("terms with the Hessian asked for")
-    }
-
-    /// One fused pass over X (numeric/glm.rs) for E, g and H.
-    fn terms(&self, w: &[f64], hessian: bool) -> (f64, Vec<f64>, Option<Mat<f64>>) {
-        crate::numeric::glm::accumulate(self.x, self.y, w, hessian, &row_terms)
-            .with_prior(w, self.precision)
-    }
-
-    fn scale(&self) -> f64 {
-        self.y.len() as f64
-    }
 }
 
 /// `probit-laplace`: MAP, then N(w_MAP, H^{-1}) with its Laplace log evidence.
@@ -87,6 +55,8 @@ pub fn fit_method(input: &FitInput<'_>, observer: &mut dyn Observer) -> Result<F
 
 #[cfg(test)]
 mod tests {
+    use faer::Mat;
+
     use super::*;
 
     #[test]

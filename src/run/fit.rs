@@ -12,7 +12,6 @@ use crate::data::PassStats;
 use crate::error::{Error, NumericError, Result};
 use crate::model::method::{FitInput, Fitted};
 use crate::model::streaming::StreamedInput;
-use crate::model::MethodKind;
 use crate::optim::{Observer, Termination};
 use crate::record::{EvidencePoint, RunRecord};
 
@@ -84,7 +83,7 @@ pub fn fit(
         }
         Err(e) => return Err(e),
     };
-    let uses_prior = method.kind != MethodKind::LogisticMle && !method.kind.generative();
+    let uses_prior = method.kind.uses_prior();
     let mut record = fit_record(
         method,
         &fitted,

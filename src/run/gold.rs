@@ -17,7 +17,7 @@ const EPS: f64 = 1e-12;
 /// A run's model: its likelihood and prior precision.
 fn model(plan: &Plan, run: &RunRecord) -> Option<(Likelihood, Option<f64>)> {
     let method = plan.methods.iter().find(|m| m.id == run.id)?;
-    let likelihood = method.kind.likelihood(method.options.noise)?;
+    let likelihood = method.kind.likelihood(method.options.noise())?;
     Some((likelihood, run.prior_precision))
 }
 

@@ -18,7 +18,7 @@ pub fn khat(
     precision: f64,
     predictor: &dyn Predictor,
 ) -> Result<Option<f64>> {
-    let Some(likelihood) = method.kind.likelihood(method.options.noise) else {
+    let Some(likelihood) = method.kind.likelihood(method.options.noise()) else {
         return Ok(None);
     };
     let draws = plan

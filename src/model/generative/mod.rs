@@ -14,7 +14,8 @@ pub mod student;
 
 use faer::{Mat, MatRef};
 
-use super::method::{closed_form, FitInput, Fitted, Predictor, Probabilities};
+use super::fit::{closed_form, FitInput, Fitted, Predictor, Probabilities};
+use super::options::Options;
 use super::predictive::{PredictiveKind, PredictiveSettings};
 use super::MethodKind;
 use crate::error::{Error, Result};
@@ -105,18 +106,20 @@ pub fn fit_method(input: &FitInput<'_>) -> Result<Fitted> {
     let names = &input.columns[usize::from(input.intercept)..];
     let k = input.classes;
     let counts: Vec<usize> = rows_by_class(input.y, k).iter().map(Vec::len).collect();
+    let gaussian = m.options.gaussian();
     let log_class = match m.kind {
         MethodKind::Lda | MethodKind::Qda => class_prior::plugin(&counts),
         _ => {
-            let alphas = m
-                .options
-                .class_prior
+            let class_prior = match &m.options {
+                Options::Bernoulli(o) => &o.class_prior,
+                _ => &gaussian.class_prior,
+            };
+            let alphas = class_prior
                 .alphas(k)
                 .map_err(|e| Error::config(input.file, format!("{}: {e}", m.id)))?;
             class_prior::posterior_predictive(&alphas, &counts)
         }
     };
-    let o = &m.options;
     let xr = x.as_ref();
     let density: Box<dyn ClassDensity> = match m.kind {
         MethodKind::GaussianNaiveBayes => Box::new(normal_gamma::NaiveGaussian::fit(
@@ -124,13 +127,14 @@ pub fn fit_method(input: &FitInput<'_>) -> Result<Fitted> {
             input.y,
             k,
             normal_gamma::NormalGamma {
-                mu0: o.mu0,
-                kappa0: o.kappa0,
-                alpha0: o.alpha0,
-                beta0: o.beta0,
+                mu0: gaussian.mu0,
+                kappa0: gaussian.kappa0,
+                alpha0: gaussian.alpha0,
+                beta0: gaussian.beta0,
             },
         )),
         MethodKind::BernoulliNaiveBayes => {
+            let o = m.options.bernoulli();
             let binary = bernoulli::binary_features(xr, o.binarize, names)
                 .map_err(|e| Error::config(input.file, format!("{}: {e}", m.id)))?;
             Box::new(bernoulli::NaiveBernoulli::fit(
@@ -145,10 +149,10 @@ pub fn fit_method(input: &FitInput<'_>) -> Result<Fitted> {
         MethodKind::GaussianGenerative => {
             let d = xr.ncols() as f64;
             let prior = normal_inverse_wishart::Niw {
-                mu0: o.mu0,
-                kappa0: o.kappa0,
-                nu0: o.nu0.unwrap_or(d + 2.0),
-                psi0: o.psi0,
+                mu0: gaussian.mu0,
+                kappa0: gaussian.kappa0,
+                nu0: gaussian.nu0.unwrap_or(d + 2.0),
+                psi0: gaussian.psi0,
             };
             if prior.nu0 <= d - 1.0 {
                 return Err(Error::config(
@@ -166,7 +170,7 @@ pub fn fit_method(input: &FitInput<'_>) -> Result<Fitted> {
                 input.y,
                 k,
                 prior,
-                o.shared_covariance,
+                gaussian.shared_covariance,
                 &m.id,
             )?)
         }

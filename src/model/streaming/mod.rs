@@ -2,7 +2,7 @@
 //! in-memory maths applied to each chunk.
 //!
 //! Logistic and probit: E(w), its gradient and Hessian are sums over rows plus the prior, so one
-//! pass builds [`LogisticObjective`] / [`ProbitObjective`] with lambda = 0 on every chunk and sums
+//! pass builds [`super::logistic::LogisticObjective`] / [`super::probit::ProbitObjective`] with lambda = 0 on every chunk and sums
 //! their value, gradient and X^T S X, then adds lambda/2 ||w||^2, lambda w and lambda I once.
 //! Memory is one chunk plus the D x D sums. Newton and the Laplace step are the in-memory ones
 //! (they only see an [`Objective`]); each point Newton evaluates costs one pass, because the
@@ -11,175 +11,28 @@
 //! Bernoulli naive Bayes: its sufficient statistics (per class, the rows and the rows with each
 //! feature equal to 1) are counts, summed chunk by chunk.
 
-use std::cell::{Cell, RefCell};
+mod chunks;
+mod objective;
+
 use std::sync::atomic::AtomicBool;
 
-use faer::{Mat, MatRef};
+use faer::MatRef;
 
+pub use self::chunks::{ChunkFn, Chunks, InMemory};
+use self::objective::StreamedObjective;
+use super::fit::{Fitted, PosteriorSummary};
 use super::generative::bernoulli::{binary_features_at, NaiveBernoulli};
 use super::generative::{class_prior, GenerativePredictor};
 use super::linear::{LinearPredictor, Link};
-use super::logistic::LogisticObjective;
-use super::method::{Fitted, PosteriorSummary};
-use super::probit::ProbitObjective;
-use super::MethodKind;
-use crate::config::MethodPlan;
+use super::spec::MethodSpec;
+use crate::catalog::{Family, Likelihood};
 use crate::error::{Error, NumericError, Result};
-use crate::numeric::glm::Terms;
 use crate::numeric::linalg::{gram_dependent_column, COLLINEAR_TOL};
 use crate::optim::{Objective, Observer};
 
-/// A consumer of one chunk's design rows and class indices.
-pub type ChunkFn<'a> = dyn FnMut(MatRef<'_, f64>, &[f64]) -> Result<()> + 'a;
-
-/// The training rows, replayed once per call: each chunk's design rows and class indices.
-pub trait Chunks {
-    fn each(&self, f: &mut ChunkFn<'_>) -> Result<()>;
-}
-
-/// Rows held in memory: one chunk.
-pub struct InMemory<'a> {
-    pub x: MatRef<'a, f64>,
-    pub y: &'a [f64],
-}
-
-impl Chunks for InMemory<'_> {
-    fn each(&self, f: &mut ChunkFn<'_>) -> Result<()> {
-        f(self.x, self.y)
-    }
-}
-
-/// E(w), its gradient and Hessian at one point, from one pass.
-struct Evaluation {
-    w: Vec<f64>,
-    value: f64,
-    gradient: Vec<f64>,
-    hessian: Mat<f64>,
-    /// Every chunk's objective reports divergence (under MLE: every row separated, or runaway
-    /// weights): then so would the whole objective.
-    diverging: bool,
-}
-
-/// The negative log joint of a binary GLM whose rows stream from `chunks`.
-pub struct StreamedObjective<'a> {
-    chunks: &'a dyn Chunks,
-    link: Link,
-    precision: f64,
-    dim: usize,
-    rows: usize,
-    // The Objective trait asks for value, gradient and Hessian separately through &self; the
-    // cache keeps Newton at one pass per point, and the error survives the f64 interface.
-    cache: RefCell<Option<Evaluation>>,
-    error: RefCell<Option<Error>>,
-    passes: Cell<usize>,
-}
-
-impl<'a> StreamedObjective<'a> {
-    pub fn new(
-        chunks: &'a dyn Chunks,
-        link: Link,
-        precision: f64,
-        dim: usize,
-        rows: usize,
-    ) -> Self {
-        StreamedObjective {
-            chunks,
-            link,
-            precision,
-            dim,
-            rows,
-            cache: RefCell::new(None),
-            error: RefCell::new(None),
-            passes: Cell::new(0),
-        }
-    }
-
-    /// Passes made so far.
-    pub fn passes(&self) -> usize {
-        self.passes.get()
-    }
-
-    /// The first error a pass met (reading the file), which Newton only saw as a NaN.
-    pub fn take_error(&self) -> Option<Error> {
-        self.error.borrow_mut().take()
-    }
-
-    fn evaluate<T>(&self, w: &[f64], read: impl FnOnce(&Evaluation) -> T) -> T {
-        let fresh = self.cache.borrow().as_ref().is_some_and(|e| e.w == w);
-        if !fresh {
-            let e = self.pass(w);
-            *self.cache.borrow_mut() = Some(e);
-        }
-        read(self.cache.borrow().as_ref().expect("evaluated above"))
-    }
-
-    fn pass(&self, w: &[f64]) -> Evaluation {
-        let d = self.dim;
-        let mut total = Terms::zero(d, true);
-        let mut diverging = true;
-        self.passes.set(self.passes.get() + 1);
-        let result = self.chunks.each(&mut |x, y| {
-            let chunk: Box<dyn Objective + '_> = match self.link {
-                Link::Logistic => Box::new(LogisticObjective::new(x, y, 0.0)),
-                Link::Probit => Box::new(ProbitObjective::new(x, y, 0.0)),
-            };
-            // One fused pass over the chunk's rows for all three.
-            let (value, gradient, hessian) = chunk.terms(w, true);
-            total.add(&Terms {
-                value,
-                gradient,
-                hessian,
-            });
-            diverging &= self.precision == 0.0 && chunk.diverging(w);
-            Ok(())
-        });
-        total.mirror();
-        if let Err(e) = result {
-            self.error.borrow_mut().get_or_insert(e);
-            total.value = f64::NAN;
-            total.gradient.fill(f64::NAN);
-        }
-        let (value, gradient, hessian) = total.with_prior(w, self.precision);
-        let hessian = hessian.expect("every chunk's Hessian was summed");
-        Evaluation {
-            w: w.to_vec(),
-            value,
-            gradient,
-            hessian,
-            diverging,
-        }
-    }
-}
-
-impl Objective for StreamedObjective<'_> {
-    fn dim(&self) -> usize {
-        self.dim
-    }
-
-    fn value(&self, w: &[f64]) -> f64 {
-        self.evaluate(w, |e| e.value)
-    }
-
-    fn gradient(&self, w: &[f64]) -> Vec<f64> {
-        self.evaluate(w, |e| e.gradient.clone())
-    }
-
-    fn hessian(&self, w: &[f64]) -> Mat<f64> {
-        self.evaluate(w, |e| e.hessian.clone())
-    }
-
-    fn diverging(&self, w: &[f64]) -> bool {
-        self.evaluate(w, |e| e.diverging)
-    }
-
-    fn scale(&self) -> f64 {
-        self.rows as f64
-    }
-}
-
 /// What a streamed fit needs besides the rows.
 pub struct StreamedInput<'a> {
-    pub method: &'a MethodPlan,
+    pub method: &'a MethodSpec,
     pub precision: f64,
     /// Design columns (intercept first when present) and training rows.
     pub columns: &'a [String],
@@ -196,7 +49,7 @@ pub struct StreamedFit {
     pub passes: usize,
 }
 
-/// Fit `input.method` (a kind for which [`crate::config::streaming::streams`] holds) on the
+/// Fit `input.method` (a kind for which [`crate::catalog::MethodKind::streams`] holds) on the
 /// training rows of `chunks`. As [`super::method::fit`]: a [`Error::Numeric`] is a failed run.
 pub fn fit(
     chunks: &dyn Chunks,
@@ -204,20 +57,21 @@ pub fn fit(
     observer: &mut dyn Observer,
 ) -> Result<StreamedFit> {
     let m = input.method;
-    match m.kind {
-        MethodKind::BernoulliNaiveBayes => fit_bernoulli(chunks, input),
-        MethodKind::LogisticMle
-        | MethodKind::LogisticMap
-        | MethodKind::LogisticLaplace
-        | MethodKind::ProbitLaplace => {
-            let (link, precision) = match m.kind {
-                MethodKind::ProbitLaplace => (Link::Probit, input.precision),
-                MethodKind::LogisticMle => (Link::Logistic, 0.0),
-                _ => (Link::Logistic, input.precision),
+    match m.kind.family() {
+        Family::Bernoulli => fit_bernoulli(chunks, input),
+        Family::Glm => {
+            let link = match m.kind.likelihood(1.0) {
+                Some(Likelihood::Probit { .. }) => Link::Probit,
+                _ => Link::Logistic,
+            };
+            let precision = if m.kind.uses_prior() {
+                input.precision
+            } else {
+                0.0
             };
             let d = input.columns.len();
             let objective = StreamedObjective::new(chunks, link, precision, d, input.rows);
-            if m.kind == MethodKind::LogisticMle {
+            if !m.kind.uses_prior() {
                 // The in-memory pre-check on X^T X, from the Hessian at w = 0 (X^T X / 4), the
                 // point Newton starts from: the pass is cached, so it costs none.
                 let start = objective.hessian(&vec![0.0; d]);
@@ -250,12 +104,12 @@ pub fn fit(
                 },
             })
         }
-        other => Err(Error::config(
+        _ => Err(Error::config(
             input.file,
             format!(
                 "{}: kind = \"{}\" cannot be fitted chunk by chunk",
                 m.id,
-                other.name()
+                m.kind.name()
             ),
         )),
     }
@@ -278,7 +132,7 @@ type LinearFit = (
 
 fn fit_linear(
     objective: &StreamedObjective<'_>,
-    method: &MethodPlan,
+    method: &MethodSpec,
     precision: f64,
     cancel: Option<&AtomicBool>,
     observer: &mut dyn Observer,
@@ -311,8 +165,8 @@ fn fit_bernoulli(chunks: &dyn Chunks, input: &StreamedInput<'_>) -> Result<Strea
     }
     let names = &input.columns[skip..];
     let k = input.classes;
-    let alphas = m
-        .options
+    let o = m.options.bernoulli();
+    let alphas = o
         .class_prior
         .alphas(k)
         .map_err(|e| Error::config(input.file, format!("{}: {e}", m.id)))?;
@@ -321,7 +175,7 @@ fn fit_bernoulli(chunks: &dyn Chunks, input: &StreamedInput<'_>) -> Result<Strea
     let mut seen = 0;
     chunks.each(&mut |x, y| {
         let features = x.subcols(skip, width);
-        let binary = binary_features_at(features, m.options.binarize, names, seen)
+        let binary = binary_features_at(features, o.binarize, names, seen)
             .map_err(|e| Error::config(input.file, format!("{}: {e}", m.id)))?;
         for (i, &c) in y.iter().enumerate() {
             let c = c as usize;
@@ -333,13 +187,7 @@ fn fit_bernoulli(chunks: &dyn Chunks, input: &StreamedInput<'_>) -> Result<Strea
         seen += y.len();
         Ok(())
     })?;
-    let density = NaiveBernoulli::from_counts(
-        &counts,
-        &sizes,
-        m.options.a,
-        m.options.b,
-        m.options.binarize,
-    );
+    let density = NaiveBernoulli::from_counts(&counts, &sizes, o.a, o.b, o.binarize);
     let predictor = GenerativePredictor::new(
         class_prior::posterior_predictive(&alphas, &sizes),
         Box::new(density),
@@ -350,7 +198,7 @@ fn fit_bernoulli(chunks: &dyn Chunks, input: &StreamedInput<'_>) -> Result<Strea
         fitted: Fitted {
             weights: Vec::new(),
             objective: None,
-            outcome: super::method::closed_form(),
+            outcome: super::fit::closed_form(),
             posterior: None::<PosteriorSummary>,
             predictor: Box::new(predictor),
         },

@@ -1,0 +1,100 @@
+//! Every question about a method kind, answered by reading its row of [`ROWS`].
+
+use super::kind::{Family, Likelihood, MethodKind};
+use super::predictive::PredictiveKind;
+use super::table::{Row, OPTION_KEYS, ROWS};
+
+impl MethodKind {
+    /// This kind's catalogue row (`ROWS` lists the kinds in the order of [`Self::ALL`]).
+    pub fn row(self) -> &'static Row {
+        &ROWS[self as usize]
+    }
+
+    pub fn name(self) -> &'static str {
+        self.row().name
+    }
+
+    pub fn parse(name: &str) -> Option<Self> {
+        ROWS.iter().find(|r| r.name == name).map(|r| r.kind)
+    }
+
+    pub fn family(self) -> Family {
+        self.row().family
+    }
+
+    /// Whether `[[method]]` accepts `key` with this kind (the common keys are always accepted).
+    pub fn accepts(self, key: &str) -> bool {
+        !OPTION_KEYS.contains(&key) || self.row().keys.contains(&key)
+    }
+
+    /// The likelihood of a binary linear model, p(y = 1 | w, x): what the exact posterior of
+    /// the method's model is built from. `noise` is the probit beta of the kinds that accept
+    /// the `noise` key; probit-laplace has beta = 1. `None` for multiclass and generative models.
+    pub fn likelihood(self, noise: f64) -> Option<Likelihood> {
+        self.row().likelihood.map(|l| match l {
+            Likelihood::Probit { .. } if self.accepts("noise") => Likelihood::Probit { noise },
+            l => l,
+        })
+    }
+
+    /// Whether the method samples the exact posterior (the gold standard of its model).
+    pub fn is_gold(self) -> bool {
+        self.family().gold()
+    }
+
+    /// Whether the method fits under the Gaussian prior on the weights, so that
+    /// `[prior] precision` applies to it.
+    pub fn uses_prior(self) -> bool {
+        self.row().weight_prior
+    }
+
+    /// Whether the method yields a posterior over the weights.
+    pub fn has_posterior(self) -> bool {
+        self.row().posterior
+    }
+
+    /// Whether lambda can be chosen by maximising this kind's Laplace evidence
+    /// (`[prior] precision = "evidence"`); logistic-map uses the logistic Laplace evidence.
+    pub fn laplace_evidence(self) -> bool {
+        self.row().evidence
+    }
+
+    /// Whether the method only handles two classes.
+    pub fn binary_only(self) -> bool {
+        self.row().binary_only
+    }
+
+    /// Whether the method models the class-conditional density of x.
+    pub fn generative(self) -> bool {
+        self.family().generative()
+    }
+
+    /// Whether the method is fitted by minimising an objective with Newton or gradient descent.
+    pub fn optimised(self) -> bool {
+        self.family().optimised()
+    }
+
+    /// Whether the method fits chunk by chunk (`[data] streaming = true`).
+    pub fn streams(self) -> bool {
+        self.row().streams
+    }
+
+    /// The predictives this kind can evaluate, in their default order.
+    pub fn predictives(self) -> &'static [PredictiveKind] {
+        self.row().predictives
+    }
+
+    pub fn supports(self, p: PredictiveKind) -> bool {
+        self.predictives().contains(&p)
+    }
+
+    pub fn default_predictives(self) -> &'static [PredictiveKind] {
+        self.predictives()
+    }
+
+    /// What to change when the fit came out numerically degenerate: the keys that set this
+    /// kind's prior.
+    pub fn degenerate_advice(self) -> &'static str {
+        self.row().advice
+    }
+}

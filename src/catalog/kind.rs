@@ -1,0 +1,93 @@
+//! The method kinds, their families and their likelihoods: the names the catalogue's rows
+//! (table.rs) are written in. Every question about a kind is answered by its row (facts.rs).
+
+/// p(y = 1 | w, x) of the binary linear models: sigma(w^T x) or Phi(w^T x / noise).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Likelihood {
+    Logistic,
+    Probit { noise: f64 },
+}
+
+/// How a kind is fitted: the model file the dispatcher hands it to, and the type of its
+/// kind-specific options (`model::options`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Family {
+    /// A generalised linear model (logistic or probit link) fitted by Newton or gradient
+    /// descent, with an optional Laplace posterior (model/glm.rs).
+    Glm,
+    /// Multiclass softmax regression with a Laplace posterior (model/softmax.rs).
+    Softmax,
+    /// Expectation propagation and its one-pass form ADF (model/ep.rs).
+    Ep,
+    /// Gaussian class-conditional densities (model/generative/).
+    Gaussian,
+    /// Independent Bernoulli features per class (model/generative/bernoulli.rs).
+    Bernoulli,
+    /// Exact posterior sampling by Gibbs (model/gibbs/).
+    Gibbs,
+}
+
+impl Family {
+    pub const ALL: [Family; 6] = [
+        Family::Glm,
+        Family::Softmax,
+        Family::Ep,
+        Family::Gaussian,
+        Family::Bernoulli,
+        Family::Gibbs,
+    ];
+
+    /// Fitted by minimising an objective with Newton or gradient descent.
+    pub fn optimised(self) -> bool {
+        matches!(self, Family::Glm | Family::Softmax)
+    }
+
+    /// Models the class-conditional density of x (MATH.md section 3); those ignore the
+    /// intercept column and `[prior] precision`.
+    pub fn generative(self) -> bool {
+        matches!(self, Family::Gaussian | Family::Bernoulli)
+    }
+
+    /// Samples the exact posterior: the gold standard the approximations are measured against.
+    pub fn gold(self) -> bool {
+        self == Family::Gibbs
+    }
+}
+
+/// The method kinds an experiment can name in `[[method]] kind = "..."`, in catalogue order.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum MethodKind {
+    LogisticMle,
+    LogisticMap,
+    LogisticLaplace,
+    ProbitLaplace,
+    SoftmaxLaplace,
+    EpProbit,
+    AdfProbit,
+    GaussianGenerative,
+    GaussianNaiveBayes,
+    BernoulliNaiveBayes,
+    Lda,
+    Qda,
+    GibbsLogistic,
+    GibbsProbit,
+}
+
+impl MethodKind {
+    pub const ALL: [MethodKind; 14] = [
+        MethodKind::LogisticMle,
+        MethodKind::LogisticMap,
+        MethodKind::LogisticLaplace,
+        MethodKind::ProbitLaplace,
+        MethodKind::SoftmaxLaplace,
+        MethodKind::EpProbit,
+        MethodKind::AdfProbit,
+        MethodKind::GaussianGenerative,
+        MethodKind::GaussianNaiveBayes,
+        MethodKind::BernoulliNaiveBayes,
+        MethodKind::Lda,
+        MethodKind::Qda,
+        MethodKind::GibbsLogistic,
+        MethodKind::GibbsProbit,
+    ];
+}

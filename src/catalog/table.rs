@@ -1,0 +1,263 @@
+//! The table itself: one [`Row`] per method kind. Adding a kind starts here.
+
+use super::kind::{Family, Likelihood, MethodKind};
+use super::predictive::PredictiveKind::{self, Exact, Mackay, Mc, Plugin, Probit};
+
+/// Every fact about one method kind.
+#[derive(Debug)]
+pub struct Row {
+    pub kind: MethodKind,
+    /// The `[[method]] kind = "..."` name, also the default id and the name in every view.
+    pub name: &'static str,
+    pub family: Family,
+    /// One line on what the kind fits, for `--help`.
+    pub summary: &'static str,
+    /// The predictives it can evaluate, in their default order.
+    pub predictives: &'static [PredictiveKind],
+    /// The keys of [`OPTION_KEYS`] it accepts; the others are an error naming the kinds that use them.
+    pub keys: &'static [&'static str],
+    /// p(y = 1 | w, x) of a binary linear model; a probit of a kind that accepts `noise` takes
+    /// its beta from that key.
+    pub likelihood: Option<Likelihood>,
+    /// Fits chunk by chunk under `[data] streaming = true` (Newton on a sum over rows, or counts).
+    pub streams: bool,
+    /// Fits under the Gaussian prior w ~ N(0, lambda^{-1} I), so `[prior] precision` applies
+    /// (not logistic-mle, and not the generative kinds, which have their own priors).
+    pub weight_prior: bool,
+    /// Yields a posterior over the weights.
+    pub posterior: bool,
+    /// Has a Laplace evidence, so `[prior] precision = "evidence"` can choose its lambda.
+    pub evidence: bool,
+    /// Handles two classes only.
+    pub binary_only: bool,
+    /// What to change when its fit comes out numerically degenerate.
+    pub advice: &'static str,
+}
+
+/// `[[method]]` keys every kind accepts.
+pub const COMMON_KEYS: [&str; 3] = ["kind", "id", "predictive"];
+
+/// The `[[method]]` keys only some kinds accept, in the order validation checks them.
+pub const OPTION_KEYS: [&str; 24] = [
+    "optimizer",
+    "learning_rate",
+    "max_iter",
+    "tolerance",
+    "mc_samples",
+    "quadrature_nodes",
+    "noise",
+    "damping",
+    "reference_class",
+    "shared_covariance",
+    "class_prior",
+    "mu0",
+    "kappa0",
+    "alpha0",
+    "beta0",
+    "nu0",
+    "psi0",
+    "a",
+    "b",
+    "binarize",
+    "chains",
+    "draws",
+    "burn_in",
+    "thin",
+];
+
+const OPTIMISER: [&str; 4] = ["optimizer", "learning_rate", "max_iter", "tolerance"];
+const SAMPLER: [&str; 4] = ["chains", "draws", "burn_in", "thin"];
+const PRIOR_ADVICE: &str = "try a larger [prior] precision or fewer features";
+
+/// Fields every row shares a default for; each row below names what differs.
+const BASE: Row = Row {
+    kind: MethodKind::LogisticMle,
+    name: "",
+    family: Family::Glm,
+    summary: "",
+    predictives: &[Plugin],
+    keys: &[],
+    likelihood: None,
+    weight_prior: true,
+    streams: false,
+    posterior: false,
+    evidence: false,
+    binary_only: false,
+    advice: PRIOR_ADVICE,
+};
+
+/// One row per kind, in the order of [`MethodKind::ALL`].
+pub const ROWS: [Row; 14] = [
+    Row {
+        kind: MethodKind::LogisticMle,
+        name: "logistic-mle",
+        summary: "logistic regression by maximum likelihood (no prior)",
+        keys: &OPTIMISER,
+        likelihood: Some(Likelihood::Logistic),
+        streams: true,
+        binary_only: true,
+        weight_prior: false,
+        advice: "try kind = \"logistic-map\" (a Gaussian prior) or fewer features",
+        ..BASE
+    },
+    Row {
+        kind: MethodKind::LogisticMap,
+        name: "logistic-map",
+        summary: "logistic regression at the posterior mode under the Gaussian prior, plug-in prediction",
+        keys: &OPTIMISER,
+        likelihood: Some(Likelihood::Logistic),
+        streams: true,
+        evidence: true,
+        binary_only: true,
+        ..BASE
+    },
+    Row {
+        kind: MethodKind::LogisticLaplace,
+        name: "logistic-laplace",
+        summary: "MAP plus the Laplace approximation N(w_MAP, H^-1) and its log evidence",
+        predictives: &[Plugin, Mc, Probit, Mackay, Exact],
+        keys: &[
+            "optimizer",
+            "learning_rate",
+            "max_iter",
+            "tolerance",
+            "mc_samples",
+            "quadrature_nodes",
+        ],
+        likelihood: Some(Likelihood::Logistic),
+        streams: true,
+        posterior: true,
+        evidence: true,
+        binary_only: true,
+        ..BASE
+    },
+    Row {
+        kind: MethodKind::ProbitLaplace,
+        name: "probit-laplace",
+        summary: "probit regression: MAP by Newton with the exact Hessian, Laplace posterior",
+        predictives: &[Plugin, Mc, Exact],
+        keys: &["optimizer", "learning_rate", "max_iter", "tolerance", "mc_samples"],
+        likelihood: Some(Likelihood::Probit { noise: 1.0 }),
+        streams: true,
+        posterior: true,
+        evidence: true,
+        binary_only: true,
+        ..BASE
+    },
+    Row {
+        kind: MethodKind::SoftmaxLaplace,
+        name: "softmax-laplace",
+        family: Family::Softmax,
+        summary: "multiclass softmax regression with a Laplace posterior over the stacked weights",
+        predictives: &[Plugin, Mc],
+        keys: &[
+            "optimizer",
+            "learning_rate",
+            "max_iter",
+            "tolerance",
+            "mc_samples",
+            "reference_class",
+        ],
+        posterior: true,
+        evidence: true,
+        ..BASE
+    },
+    Row {
+        kind: MethodKind::EpProbit,
+        name: "ep-probit",
+        family: Family::Ep,
+        summary: "Bayesian probit classification by expectation propagation",
+        predictives: &[Plugin, Exact],
+        keys: &["max_iter", "tolerance", "noise", "damping"],
+        likelihood: Some(Likelihood::Probit { noise: 1.0 }),
+        posterior: true,
+        binary_only: true,
+        ..BASE
+    },
+    Row {
+        kind: MethodKind::AdfProbit,
+        name: "adf-probit",
+        family: Family::Ep,
+        summary: "one online pass of the EP updates in a seeded row order (assumed-density filtering)",
+        predictives: &[Plugin, Exact],
+        keys: &["noise"],
+        likelihood: Some(Likelihood::Probit { noise: 1.0 }),
+        posterior: true,
+        binary_only: true,
+        ..BASE
+    },
+    Row {
+        kind: MethodKind::GaussianGenerative,
+        name: "gaussian-generative",
+        family: Family::Gaussian,
+        weight_prior: false,
+        summary: "Gaussian class-conditionals under a Normal-inverse-Wishart prior",
+        predictives: &[Exact],
+        keys: &["shared_covariance", "class_prior", "mu0", "kappa0", "nu0", "psi0"],
+        advice: "try a larger psi0 (the prior scale of each class covariance), [data] standardize = true or fewer features",
+        ..BASE
+    },
+    Row {
+        kind: MethodKind::GaussianNaiveBayes,
+        name: "gaussian-naive-bayes",
+        family: Family::Gaussian,
+        weight_prior: false,
+        summary: "independent Gaussian features per class under Normal-Gamma priors",
+        predictives: &[Exact],
+        keys: &["class_prior", "mu0", "kappa0", "alpha0", "beta0"],
+        advice: "try a larger beta0 (the prior scale of each feature variance), [data] standardize = true or fewer features",
+        ..BASE
+    },
+    Row {
+        kind: MethodKind::BernoulliNaiveBayes,
+        name: "bernoulli-naive-bayes",
+        family: Family::Bernoulli,
+        weight_prior: false,
+        summary: "independent binary features per class under Beta priors",
+        predictives: &[Exact],
+        keys: &["class_prior", "a", "b", "binarize"],
+        streams: true,
+        advice: "try larger a and b (the Beta prior of each feature probability) or fewer features",
+        ..BASE
+    },
+    Row {
+        kind: MethodKind::Lda,
+        name: "lda",
+        family: Family::Gaussian,
+        weight_prior: false,
+        summary: "plug-in Gaussian classes with one pooled maximum-likelihood covariance",
+        ..BASE
+    },
+    Row {
+        kind: MethodKind::Qda,
+        name: "qda",
+        family: Family::Gaussian,
+        weight_prior: false,
+        summary: "plug-in Gaussian classes with one maximum-likelihood covariance per class",
+        ..BASE
+    },
+    Row {
+        kind: MethodKind::GibbsLogistic,
+        name: "gibbs-logistic",
+        family: Family::Gibbs,
+        summary: "exact Bayesian logistic regression by Polya-Gamma Gibbs sampling",
+        predictives: &[Plugin, Exact],
+        keys: &SAMPLER,
+        likelihood: Some(Likelihood::Logistic),
+        posterior: true,
+        binary_only: true,
+        ..BASE
+    },
+    Row {
+        kind: MethodKind::GibbsProbit,
+        name: "gibbs-probit",
+        family: Family::Gibbs,
+        summary: "exact Bayesian probit regression by Albert & Chib's truncated-normal Gibbs sampling",
+        predictives: &[Plugin, Exact],
+        keys: &["noise", "chains", "draws", "burn_in", "thin"],
+        likelihood: Some(Likelihood::Probit { noise: 1.0 }),
+        posterior: true,
+        binary_only: true,
+        ..BASE
+    },
+];

@@ -1,0 +1,190 @@
+//! `[data]`: where the rows come from, how they are split into train and test, and how the
+//! columns are prepared.
+
+use std::path::PathBuf;
+
+use super::ctx::Ctx;
+use super::features::FeatureMap;
+use super::raw::{RawData, RawSplit};
+use super::streaming::Streaming;
+use super::suggest::did_you_mean;
+use crate::error::Result;
+
+pub const DEFAULT_TEST_FRACTION: f64 = 0.2;
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct DataPlan {
+    pub source: DataSource,
+    pub target: String,
+    /// Feature columns; `None` means every numeric column but the target.
+    pub features: Option<Vec<String>>,
+    /// The label value that is class 1, as text; `None` means 0/1, false/true or -1/+1.
+    pub positive: Option<String>,
+    pub standardize: bool,
+    pub intercept: bool,
+    pub missing: Missing,
+    /// Applied to the standardised features, before the intercept column.
+    pub feature_map: FeatureMap,
+    /// The experiment seed (seeds the RBF centres).
+    pub seed: u64,
+    /// The first method that only handles two classes, if any: then the target must have
+    /// exactly two classes (or `positive` must pick one).
+    pub binary_method: Option<String>,
+    /// `streaming = true`: read the file in chunks instead of loading it.
+    pub streaming: Option<Streaming>,
+    /// The byte between a CSV's fields (`[data] separator`, default `,`).
+    pub separator: u8,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum DataSource {
+    /// One file, split into train and test rows.
+    Single { path: PathBuf, split: Split },
+    /// Separate train and test files.
+    TrainTest { train: PathBuf, test: PathBuf },
+}
+
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Split {
+    /// Row i (0-based, in file order) is a test row when i % every == offset.
+    Every { every: usize, offset: usize },
+    /// A seeded random subset of round(test_fraction * N) rows is the test set.
+    Fraction { test_fraction: f64, seed: u64 },
+    /// Each row independently, with probability test_fraction, decided by a hash of
+    /// (seed, row index): one pass, no row count needed (the form streaming uses).
+    Hash { test_fraction: f64, seed: u64 },
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Missing {
+    Error,
+    Drop,
+}
+
+pub(super) fn data_plan(ctx: &Ctx<'_>, raw: RawData, seed: u64) -> Result<DataPlan> {
+    let streaming = super::streaming::streaming(ctx, &raw)?;
+    let source = match (&raw.path, &raw.train, &raw.test) {
+        (Some(path), None, None) => {
+            let path = ctx.path("[data] path", path)?;
+            let split = split_plan(ctx, raw.split.unwrap_or_default(), seed)?;
+            DataSource::Single { path, split }
+        }
+        (None, Some(train), Some(test)) => {
+            if raw.split.is_some() {
+                return Err(ctx.err(
+                    "[data] split is set together with separate train and test files; remove `split`",
+                ));
+            }
+            DataSource::TrainTest {
+                train: ctx.path("[data] train", train)?,
+                test: ctx.path("[data] test", test)?,
+            }
+        }
+        (None, None, None) => {
+            return Err(ctx.err(
+                "[data] needs `path = \"...\"` (one file, split into train and test) or both `train` and `test`",
+            ))
+        }
+        _ => {
+            return Err(ctx.err(
+                "[data] give either `path` alone or both `train` and `test`, not a mixture",
+            ))
+        }
+    };
+    let missing = match raw.missing.as_deref().unwrap_or("error") {
+        "error" => Missing::Error,
+        "drop" => Missing::Drop,
+        other => {
+            return Err(ctx.err(format!(
+                "[data] missing = \"{other}\": expected \"error\" or \"drop\"{}",
+                did_you_mean(other, ["error", "drop"])
+            )))
+        }
+    };
+    if raw.target.is_empty() {
+        return Err(ctx.err("[data] target is empty: name the label column"));
+    }
+    if let Some(f) = &raw.features {
+        if f.is_empty() {
+            return Err(ctx.err("[data] features = []: list at least one column, or remove the key to use every numeric column"));
+        }
+        if let Some((i, c)) = f.iter().enumerate().find(|(i, c)| f[..*i].contains(c)) {
+            return Err(ctx.err(format!(
+                "[data] features lists \"{c}\" twice (entries {} and {}): a column is one design column; remove the repeat",
+                f.iter().position(|x| x == c).unwrap_or(0) + 1,
+                i + 1
+            )));
+        }
+        if f.iter().any(|c| c == &raw.target) {
+            return Err(ctx.err(format!(
+                "[data] features contains the target column \"{}\"",
+                raw.target
+            )));
+        }
+    }
+    Ok(DataPlan {
+        streaming,
+        source,
+        target: raw.target,
+        features: raw.features,
+        positive: raw.positive.map(|p| p.to_string()),
+        standardize: raw.standardize.unwrap_or(true),
+        intercept: raw.intercept.unwrap_or(true),
+        missing,
+        feature_map: FeatureMap::Identity,
+        seed,
+        binary_method: None,
+        separator: separator(ctx, raw.separator.as_deref())?,
+    })
+}
+
+/// `[data] separator`: one ASCII character other than a quote or a line end.
+fn separator(ctx: &Ctx<'_>, raw: Option<&str>) -> Result<u8> {
+    match raw.map(str::as_bytes) {
+        None => Ok(b','),
+        Some(&[c]) if c.is_ascii() && !matches!(c, b'"' | b'\n' | b'\r') => Ok(c),
+        Some(_) => Err(ctx.err(format!(
+            "[data] separator = {:?}: must be one character such as \",\", \";\", \"|\" or \"\\t\" (tab)",
+            raw.unwrap_or_default()
+        ))),
+    }
+}
+
+fn split_plan(ctx: &Ctx<'_>, raw: RawSplit, seed: u64) -> Result<Split> {
+    match raw {
+        RawSplit { every: Some(every), offset, test_fraction: None, seed: None, draw: None } => {
+            let every = ctx.count("[data] split.every", every, 2)?;
+            let offset = offset.unwrap_or(0) as usize;
+            if offset >= every {
+                return Err(ctx.err(format!(
+                    "[data] split.offset = {offset}: must be less than split.every = {every}"
+                )));
+            }
+            Ok(Split::Every { every, offset })
+        }
+        RawSplit { every: None, offset: None, test_fraction, seed: split_seed, draw } => {
+            let f = test_fraction.unwrap_or(DEFAULT_TEST_FRACTION);
+            if !(f > 0.0 && f < 1.0) {
+                return Err(ctx.err(format!(
+                    "[data] split.test_fraction = {f}: must be strictly between 0 and 1"
+                )));
+            }
+            let seed = split_seed.unwrap_or(seed);
+            match draw.as_deref().unwrap_or("shuffle") {
+                "shuffle" => Ok(Split::Fraction { test_fraction: f, seed }),
+                "hash" => Ok(Split::Hash { test_fraction: f, seed }),
+                other => Err(ctx.err(format!(
+                    "[data] split.draw = \"{other}\": expected \"shuffle\" (exactly round(F N) test rows) or \"hash\" \
+                     (each row by a hash of the seed and its row number){}",
+                    did_you_mean(other, ["shuffle", "hash"])
+                ))),
+            }
+        }
+        RawSplit { every: Some(_), draw: Some(_), .. } => Err(ctx.err(
+            "[data] split.draw only applies with test_fraction; { every = K, offset = J } is already decided row by row",
+        )),
+        _ => Err(ctx.err(
+            "[data] split: use either { every = K, offset = J } or { test_fraction = F, seed = S }, not both",
+        )),
+    }
+}

@@ -1,0 +1,103 @@
+//! What every method kind fits into and from: the [`FitInput`] it reads, the [`Fitted`] it
+//! returns, and the [`Predictor`] that answers per named predictive. A leaf of model/: the
+//! model files and the dispatcher (method.rs) all import it, and it imports none of them.
+
+use std::path::Path;
+use std::sync::atomic::AtomicBool;
+
+use faer::{Mat, MatRef};
+
+use super::predictive::PredictiveSettings;
+use super::spec::MethodSpec;
+use crate::catalog::PredictiveKind;
+use crate::numeric::rng::Stream;
+use crate::optim::{Outcome, Termination};
+
+/// Predictions for every test row: p(y = 1) for a binary model, or one probability per class
+/// (rows x K, each row summing to 1).
+#[derive(Debug, Clone, PartialEq)]
+pub enum Probabilities {
+    Binary(Vec<f64>),
+    Classes(Vec<Vec<f64>>),
+}
+
+/// Anything fitted that can predict held-out rows under a named predictive.
+pub trait Predictor {
+    /// `x` has the same columns as the training design. Only `mc` draws from `rng`.
+    fn predict(
+        &self,
+        kind: PredictiveKind,
+        x: MatRef<'_, f64>,
+        settings: PredictiveSettings,
+        rng: &mut Stream,
+    ) -> Probabilities;
+
+    /// The Monte-Carlo standard error of each row's `kind` prediction, for sampling methods.
+    fn mcse(&self, _kind: PredictiveKind, _x: MatRef<'_, f64>) -> Option<Vec<f64>> {
+        None
+    }
+
+    /// Convergence diagnostics of a sampler: (largest split-R-hat, smallest bulk ESS).
+    fn diagnostics(&self) -> Option<(f64, f64)> {
+        None
+    }
+
+    /// A Gaussian posterior over the weights as (mean, covariance), for methods that
+    /// approximate the posterior by one (Laplace, EP, ADF); the importance-sampling check
+    /// (model/importance.rs) uses it as a proposal.
+    fn gaussian(&self) -> Option<(Vec<f64>, Mat<f64>)> {
+        None
+    }
+}
+
+/// Mean, marginal variances and log evidence of an approximate posterior over the weights.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PosteriorSummary {
+    pub mean: Vec<f64>,
+    pub cov_diag: Vec<f64>,
+    pub log_evidence: Option<f64>,
+}
+
+pub struct Fitted {
+    /// The point estimate (MLE, MAP, or the posterior mean), in design-column order; for
+    /// softmax the class blocks are stacked, for generative methods it is empty.
+    pub weights: Vec<f64>,
+    /// The minimised objective at the weights, when there is one.
+    pub objective: Option<f64>,
+    pub outcome: Outcome,
+    pub posterior: Option<PosteriorSummary>,
+    pub predictor: Box<dyn Predictor>,
+}
+
+/// Everything a method needs to fit.
+pub struct FitInput<'a> {
+    /// The experiment file, named in input errors.
+    pub file: &'a Path,
+    pub method: &'a MethodSpec,
+    /// lambda of the Gaussian prior N(0, lambda^{-1} I) on the weights.
+    pub precision: f64,
+    pub seed: u64,
+    pub x: MatRef<'a, f64>,
+    /// Class index per row, 0..classes.
+    pub y: &'a [f64],
+    pub classes: usize,
+    /// The first design column is the intercept (generative methods skip it).
+    pub intercept: bool,
+    /// Feature names of the design columns, for error messages.
+    pub columns: &'a [String],
+    pub cancel: Option<&'a AtomicBool>,
+}
+
+impl FitInput<'_> {
+    pub fn run(&self) -> &str {
+        &self.method.id
+    }
+}
+
+/// A method that finishes in closed form: nothing to iterate.
+pub fn closed_form() -> Outcome {
+    Outcome {
+        termination: Termination::Converged,
+        iterations: 0,
+    }
+}

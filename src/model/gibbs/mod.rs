@@ -1,0 +1,199 @@
+//! Exact posterior sampling, the gold standard the approximations are measured against, under
+//! the same prior w ~ N(0, lambda^{-1} I):
+//! - `gibbs-logistic`, Pólya-Gamma data augmentation (Polson, Scott & Windle 2013): with
+//!   kappa = y - 1/2, omega_n | w ~ PG(1, x_n^T w) and w | omega ~ N(m, V),
+//!   V^{-1} = X^T Omega X + lambda I, m = V X^T kappa: one Cholesky factor per sweep;
+//! - `gibbs-probit`, Albert & Chib (1993) for P(y = 1 | w) = Phi(w^T x / beta): with the rows
+//!   scaled to x / beta, z_n | w ~ N(x_n^T w, 1) truncated to the side of 0 that y_n says, and
+//!   w | z ~ N(V X^T z, V), V^{-1} = X^T X + lambda I, factored once.
+//!
+//! Several seeded chains, started far apart, run in parallel threads; their draws give the
+//! posterior and predictive, with split-R-hat and bulk ESS (model/diagnostics.rs). The
+//! threads send their progress to the calling thread, which alone holds the observer: chain
+//! 0's E(w) at each sweep (the trace) and, to an observer that asks, every chain's draws.
+
+mod chain;
+mod feed;
+mod predictor;
+
+use std::sync::mpsc;
+
+use faer::Mat;
+
+use self::chain::{Problem, Sweep};
+use self::feed::{Feed, Report, TraceFn};
+pub use self::predictor::GibbsPredictor;
+use self::predictor::{Draws, Link};
+use super::fit::{FitInput, Fitted, PosteriorSummary};
+use super::logistic::LogisticObjective;
+use super::probit::ProbitObjective;
+use crate::catalog::Likelihood;
+use crate::error::{Error, NumericError, Result};
+use crate::numeric::glm;
+use crate::numeric::linalg::{mat_t_vec, weighted_gram, Cholesky};
+use crate::numeric::logistic_sums;
+use crate::numeric::polya_gamma::PolyaGamma;
+use crate::optim::{Objective, Observer, Outcome, Termination};
+
+pub fn fit_method(input: &FitInput<'_>, observer: &mut dyn Observer) -> Result<Fitted> {
+    if input.precision <= 0.0 {
+        return Err(Error::config(
+            input.file,
+            format!(
+                "[[method]] {}: {} samples the posterior under w ~ N(0, lambda^-1 I) and needs a proper prior: set [prior] precision > 0",
+                input.run(),
+                input.method.kind.name()
+            ),
+        ));
+    }
+    let o = input.method.options.gibbs();
+    // The catalogue's likelihood: Phi(w^T x / beta) with the `noise` key's beta, or the logistic.
+    let (probit, beta) = match input.method.kind.likelihood(o.noise) {
+        Some(Likelihood::Probit { noise }) => (true, noise),
+        _ => (false, 1.0),
+    };
+    // An owned copy (x / 1 = x exactly for logistic) with contiguous columns.
+    let design = Mat::<f64>::from_fn(input.x.nrows(), input.x.ncols(), |i, j| {
+        input.x[(i, j)] / beta
+    });
+    let x = design.as_ref();
+    let sweep = if probit {
+        let mut h = weighted_gram(x, &vec![1.0; x.nrows()]);
+        for i in 0..x.ncols() {
+            h[(i, i)] += input.precision;
+        }
+        let what = format!("X^T X + lambda I of {}", input.run());
+        Sweep::Probit {
+            factor: Cholesky::factor(h.as_ref(), &what)?,
+        }
+    } else {
+        let kappa: Vec<f64> = input.y.iter().map(|y| y - 0.5).collect();
+        Sweep::Logistic {
+            xt_kappa: mat_t_vec(x, &kappa),
+            pg: PolyaGamma::new(),
+        }
+    };
+    let problem = Problem {
+        x: &design,
+        y: input.y,
+        sweep,
+        precision: input.precision,
+        schedule: input
+            .method
+            .schedule()
+            .expect("a Gibbs kind has a schedule"),
+        seed: input.seed,
+        id: input.run(),
+        cancel: input.cancel,
+    };
+    let logistic = LogisticObjective::new(x, input.y, input.precision);
+    let probit_objective = ProbitObjective::new(x, input.y, input.precision);
+    let objective: &(dyn Objective + Sync) = if probit { &probit_objective } else { &logistic };
+    // Chain 0's trace. The logistic pass stays on the chain's core; the probit objective's
+    // pass is glm.rs's parallel one.
+    let logistic_trace = |w: &[f64]| {
+        let (value, gradient) = logistic_sums::value_and_gradient(&design, input.y, w);
+        let (value, gradient, _) = glm::Terms {
+            value,
+            gradient,
+            hessian: None,
+        }
+        .with_prior(w, input.precision);
+        (value, gradient)
+    };
+    let probit_trace = |w: &[f64]| {
+        let (value, gradient, _) = probit_objective.terms(w, false);
+        (value, gradient)
+    };
+    let trace: &TraceFn<'_> = if probit {
+        &probit_trace
+    } else {
+        &logistic_trace
+    };
+    let results = run_chains(&problem, trace, observer);
+    let mut chains = Vec::with_capacity(results.len());
+    for r in results {
+        match r? {
+            Some(c) => chains.push(c),
+            None => return Ok(cancelled(input.x.ncols(), problem.schedule.sweeps())),
+        }
+    }
+    let link = if probit {
+        Link::Probit { beta }
+    } else {
+        Link::Logistic
+    };
+    let predictor = GibbsPredictor::new(chains, link);
+    let mean = predictor.mean.clone();
+    Ok(Fitted {
+        objective: Some(objective.value(&mean)),
+        weights: mean.clone(),
+        outcome: Outcome {
+            termination: Termination::Converged,
+            iterations: problem.schedule.sweeps(),
+        },
+        posterior: Some(PosteriorSummary {
+            mean,
+            cov_diag: predictor.var.clone(),
+            log_evidence: None,
+        }),
+        predictor: Box::new(predictor),
+    })
+}
+
+/// Every chain in its own thread, each with its own seeded stream (so the draws do not
+/// depend on the threads' timing); this thread passes their reports to `observer` as they
+/// arrive and returns the chains' results in chain order.
+fn run_chains(
+    problem: &Problem<'_>,
+    trace: &TraceFn<'_>,
+    observer: &mut dyn Observer,
+) -> Vec<std::result::Result<Option<Draws>, NumericError>> {
+    let draws = observer.wants_draws();
+    let (tx, rx) = mpsc::channel();
+    std::thread::scope(|s| {
+        let handles: Vec<_> = (0..problem.schedule.chains)
+            .map(|c| {
+                let first = (c == 0).then_some(trace);
+                let mut feed = Feed::new(tx.clone(), c, problem.schedule, first, draws);
+                s.spawn(move || problem.chain(c, &mut feed))
+            })
+            .collect();
+        // The loop ends when every chain has finished (or panicked) and dropped its sender.
+        drop(tx);
+        for report in rx {
+            match report {
+                Report::Iterates(iterates) => {
+                    for it in &iterates {
+                        observer.observe(problem.id, it);
+                    }
+                }
+                Report::Draws(batch) => observer.draws(problem.id, &batch),
+            }
+        }
+        let panicked = || Err(NumericError::NonFinite("a Gibbs chain panicked".into()));
+        handles
+            .into_iter()
+            .map(|h| h.join().unwrap_or_else(|_| panicked()))
+            .collect()
+    })
+}
+
+fn cancelled(d: usize, sweeps: usize) -> Fitted {
+    Fitted {
+        objective: None,
+        weights: vec![0.0; d],
+        outcome: Outcome {
+            termination: Termination::Cancelled,
+            iterations: sweeps,
+        },
+        posterior: None,
+        predictor: Box::new(GibbsPredictor::new(
+            vec![vec![vec![0.0; d]; 4]; 2],
+            Link::Logistic,
+        )),
+    }
+}
+
+#[cfg(test)]
+mod tests;

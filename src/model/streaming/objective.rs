@@ -1,0 +1,142 @@
+//! The negative log joint of a binary GLM summed chunk by chunk: one pass per point Newton
+//! asks about, with value, gradient and Hessian cached for that point.
+
+use std::cell::{Cell, RefCell};
+
+use faer::Mat;
+
+use super::chunks::Chunks;
+use crate::error::Error;
+use crate::model::linear::Link;
+use crate::model::logistic::LogisticObjective;
+use crate::model::probit::ProbitObjective;
+use crate::numeric::glm::Terms;
+use crate::optim::Objective;
+
+/// E(w), its gradient and Hessian at one point, from one pass.
+struct Evaluation {
+    w: Vec<f64>,
+    value: f64,
+    gradient: Vec<f64>,
+    hessian: Mat<f64>,
+    /// Every chunk's objective reports divergence (under MLE: every row separated, or runaway
+    /// weights): then so would the whole objective.
+    diverging: bool,
+}
+
+/// The negative log joint of a binary GLM whose rows stream from `chunks`.
+pub struct StreamedObjective<'a> {
+    chunks: &'a dyn Chunks,
+    link: Link,
+    precision: f64,
+    dim: usize,
+    rows: usize,
+    // The Objective trait asks for value, gradient and Hessian separately through &self; the
+    // cache keeps Newton at one pass per point, and the error survives the f64 interface.
+    cache: RefCell<Option<Evaluation>>,
+    error: RefCell<Option<Error>>,
+    passes: Cell<usize>,
+}
+
+impl<'a> StreamedObjective<'a> {
+    pub fn new(
+        chunks: &'a dyn Chunks,
+        link: Link,
+        precision: f64,
+        dim: usize,
+        rows: usize,
+    ) -> Self {
+        StreamedObjective {
+            chunks,
+            link,
+            precision,
+            dim,
+            rows,
+            cache: RefCell::new(None),
+            error: RefCell::new(None),
+            passes: Cell::new(0),
+        }
+    }
+
+    /// Passes made so far.
+    pub fn passes(&self) -> usize {
+        self.passes.get()
+    }
+
+    /// The first error a pass met (reading the file), which Newton only saw as a NaN.
+    pub fn take_error(&self) -> Option<Error> {
+        self.error.borrow_mut().take()
+    }
+
+    fn evaluate<T>(&self, w: &[f64], read: impl FnOnce(&Evaluation) -> T) -> T {
+        let fresh = self.cache.borrow().as_ref().is_some_and(|e| e.w == w);
+        if !fresh {
+            let e = self.pass(w);
+            *self.cache.borrow_mut() = Some(e);
+        }
+        read(self.cache.borrow().as_ref().expect("evaluated above"))
+    }
+
+    fn pass(&self, w: &[f64]) -> Evaluation {
+        let d = self.dim;
+        let mut total = Terms::zero(d, true);
+        let mut diverging = true;
+        self.passes.set(self.passes.get() + 1);
+        let result = self.chunks.each(&mut |x, y| {
+            let chunk: Box<dyn Objective + '_> = match self.link {
+                Link::Logistic => Box::new(LogisticObjective::new(x, y, 0.0)),
+                Link::Probit => Box::new(ProbitObjective::new(x, y, 0.0)),
+            };
+            // One fused pass over the chunk's rows for all three.
+            let (value, gradient, hessian) = chunk.terms(w, true);
+            total.add(&Terms {
+                value,
+                gradient,
+                hessian,
+            });
+            diverging &= self.precision == 0.0 && chunk.diverging(w);
+            Ok(())
+        });
+        total.mirror();
+        if let Err(e) = result {
+            self.error.borrow_mut().get_or_insert(e);
+            total.value = f64::NAN;
+            total.gradient.fill(f64::NAN);
+        }
+        let (value, gradient, hessian) = total.with_prior(w, self.precision);
+        let hessian = hessian.expect("every chunk's Hessian was summed");
+        Evaluation {
+            w: w.to_vec(),
+            value,
+            gradient,
+            hessian,
+            diverging,
+        }
+    }
+}
+
+impl Objective for StreamedObjective<'_> {
+    fn dim(&self) -> usize {
+        self.dim
+    }
+
+    fn value(&self, w: &[f64]) -> f64 {
+        self.evaluate(w, |e| e.value)
+    }
+
+    fn gradient(&self, w: &[f64]) -> Vec<f64> {
+        self.evaluate(w, |e| e.gradient.clone())
+    }
+
+    fn hessian(&self, w: &[f64]) -> Mat<f64> {
+        self.evaluate(w, |e| e.hessian.clone())
+    }
+
+    fn diverging(&self, w: &[f64]) -> bool {
+        self.evaluate(w, |e| e.diverging)
+    }
+
+    fn scale(&self) -> f64 {
+        self.rows as f64
+    }
+}
