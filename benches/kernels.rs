@@ -19,7 +19,7 @@
 use std::path::Path;
 
 use bayeslab::model::logistic::row_terms;
-use bayeslab::model::method::{fit, FitInput};
+use bayeslab::model::method::{fit_matrix as fit, FitInput};
 use bayeslab::numeric::glm;
 use bayeslab::numeric::linalg::mat_vec;
 use bayeslab::numeric::polya_gamma::PolyaGamma;

@@ -7,7 +7,7 @@ use std::path::Path;
 use bayeslab::config::{self, MethodPlan, Plan};
 use bayeslab::metrics::{self, Binning};
 use bayeslab::model::gaussian::Activations;
-use bayeslab::model::method::{fit, FitInput, Fitted, Probabilities};
+use bayeslab::model::method::{fit_matrix as fit, FitInput, Fitted, Probabilities};
 use bayeslab::model::predictive::{predict, PredictiveSettings};
 use bayeslab::model::PredictiveKind;
 use bayeslab::numeric::rng::stream;

@@ -1,17 +1,95 @@
-//! The method abstraction: every kind fits from the training design and returns a [`Fitted`]
+//! The method abstraction: every kind fits from its training rows and returns a [`Fitted`]
 //! whose [`Predictor`] answers per named predictive, plus an optional posterior summary and the
-//! outcome of its iterations. [`fit`] dispatches on the kind's catalogue family (`crate::catalog`).
+//! outcome of its iterations.
+//!
+//! [`fit`] is the one dispatcher. The rows always arrive as [`Chunks`]; a source held in memory
+//! also offers every row at once, which the kinds that need the whole matrix (EP, Gibbs,
+//! softmax, the generative kinds) take, dispatched on the kind's catalogue family
+//! ([`fit_matrix`]). Without it, the kinds that stream fit chunk by chunk and the others get a
+//! clear error.
 
 pub use super::fit::{closed_form, FitInput, Fitted, PosteriorSummary, Predictor, Probabilities};
 use super::{ep, generative, gibbs, logistic, probit, softmax};
+use std::path::Path;
+use std::sync::atomic::AtomicBool;
+
+use faer::MatRef;
+
+use super::spec::MethodSpec;
+use super::streaming::Chunks;
 use crate::catalog::{Family, Likelihood};
-use crate::error::Result;
+use crate::error::{Error, Result};
 use crate::optim::Observer;
+
+/// What a fit needs besides its rows.
+pub struct FitRequest<'a> {
+    /// The experiment file, named in input errors.
+    pub file: &'a Path,
+    pub method: &'a MethodSpec,
+    /// lambda of the Gaussian prior N(0, lambda^{-1} I) on the weights.
+    pub precision: f64,
+    pub seed: u64,
+    /// Design columns (intercept first when present), for messages and the intercept check.
+    pub columns: &'a [String],
+    /// Training rows and classes.
+    pub rows: usize,
+    pub classes: usize,
+    /// The first design column is the intercept (generative methods skip it).
+    pub intercept: bool,
+    pub cancel: Option<&'a AtomicBool>,
+}
+
+/// The training rows: as chunks always, and all at once (design, class indices) when they are
+/// held in memory.
+#[derive(Clone, Copy)]
+pub struct Rows<'a> {
+    pub chunks: &'a dyn Chunks,
+    pub whole: Option<(MatRef<'a, f64>, &'a [f64])>,
+}
+
+/// Fit `request.method` on `rows`, streaming iterations to `observer`. A
+/// [`crate::Error::Numeric`] means the method failed on these data (a failed run); any other
+/// error is bad input and aborts the experiment.
+pub fn fit(
+    request: &FitRequest<'_>,
+    rows: Rows<'_>,
+    observer: &mut dyn Observer,
+) -> Result<Fitted> {
+    let m = request.method;
+    match rows.whole {
+        Some((x, y)) => {
+            let input = FitInput {
+                file: request.file,
+                method: m,
+                precision: request.precision,
+                seed: request.seed,
+                x,
+                y,
+                classes: request.classes,
+                intercept: request.intercept,
+                columns: request.columns,
+                cancel: request.cancel,
+            };
+            fit_matrix(&input, observer)
+        }
+        None if m.kind.streams() => super::streaming::fit(rows.chunks, request, observer),
+        None => Err(Error::config(
+            request.file,
+            format!(
+                "{}: kind = \"{}\" needs every training row in memory at once and cannot be fitted \
+                 chunk by chunk; set [data] streaming = false or choose a kind that streams",
+                m.id,
+                m.kind.name()
+            ),
+        )),
+    }
+}
 
 /// Fit `input.method` on the training rows, streaming iterations to `observer`.
 /// A [`crate::Error::Numeric`] means the method failed on these data (a failed run); any other
 /// error is bad input and aborts the experiment.
-pub fn fit(input: &FitInput<'_>, observer: &mut dyn Observer) -> Result<Fitted> {
+/// Fit a kind on its whole training matrix: the family's own fit.
+pub fn fit_matrix(input: &FitInput<'_>, observer: &mut dyn Observer) -> Result<Fitted> {
     let kind = input.method.kind;
     match kind.family() {
         Family::Glm => match kind.likelihood(1.0) {
@@ -82,7 +160,7 @@ mod tests {
                 columns: &columns,
                 cancel: None,
             };
-            let fitted = fit(&input, &mut |_: &str, _: &crate::optim::Iterate| {})
+            let fitted = fit_matrix(&input, &mut |_: &str, _: &crate::optim::Iterate| {})
                 .unwrap_or_else(|e| panic!("{}: {e}", kind.name()));
             assert_eq!(
                 fitted.posterior.is_some(),

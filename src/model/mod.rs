@@ -1,5 +1,5 @@
 //! Models: what each `[[method]] kind` fits and how it predicts. Every kind fits from the
-//! training [`crate::data::Design`] through [`method::fit`] and returns a [`method::Fitted`]
+//! training rows through [`method::fit`] and returns a [`method::Fitted`]
 //! whose predictor answers per named predictive.
 
 pub mod diagnostics;

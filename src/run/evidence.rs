@@ -29,7 +29,7 @@ pub fn choose_precision(
     let mut points: Vec<EvidencePoint> = Vec::new();
     let mut evaluate_at = |precision: f64| -> Result<f64> {
         let input = super::fit::input(plan, &laplace, dataset, precision, cancel);
-        let fitted = crate::model::method::fit(&input, &mut |_: &str, _: &Iterate| {})?;
+        let fitted = crate::model::method::fit_matrix(&input, &mut |_: &str, _: &Iterate| {})?;
         if fitted.outcome.termination == Termination::Cancelled {
             return Err(Error::Cancelled);
         }

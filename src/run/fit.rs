@@ -10,8 +10,7 @@ use super::source::Source;
 use crate::config::{MethodPlan, Plan};
 use crate::data::PassStats;
 use crate::error::{Error, NumericError, Result};
-use crate::model::method::{FitInput, Fitted};
-use crate::model::streaming::StreamedInput;
+use crate::model::method::{FitInput, FitRequest, Fitted, Rows};
 use crate::optim::{Observer, Termination};
 use crate::record::{EvidencePoint, RunRecord};
 
@@ -110,8 +109,8 @@ pub fn fit(
     })
 }
 
-/// The one fit dispatcher of the runner: a source in memory gives the methods the whole
-/// matrix; a streamed one gives the kinds that fit chunk by chunk its chunks.
+/// The fit through the model's one dispatcher: the rows as chunks, and all at once when the
+/// source holds them in memory.
 fn dispatch(
     plan: &Plan,
     method: &MethodPlan,
@@ -121,25 +120,25 @@ fn dispatch(
     observer: &mut dyn Observer,
     cancel: Option<&AtomicBool>,
 ) -> Result<Fitted> {
-    match source.whole() {
-        Some(dataset) => {
-            let input = input(plan, method, dataset, precision, cancel);
-            crate::model::method::fit(&input, observer)
-        }
-        None => {
-            let input = StreamedInput {
-                method,
-                precision,
-                columns: source.columns(),
-                rows: source.rows_train(),
-                classes: source.classes(),
-                intercept: source.intercept(),
-                file: &plan.file,
-                cancel,
-            };
-            crate::model::streaming::fit(rows, &input, observer).map(|f| f.fitted)
-        }
-    }
+    let request = FitRequest {
+        file: &plan.file,
+        method,
+        precision,
+        seed: plan.seed,
+        columns: source.columns(),
+        rows: source.rows_train(),
+        classes: source.classes(),
+        intercept: source.intercept(),
+        cancel,
+    };
+    let whole = source
+        .whole()
+        .map(|d| (d.train.x.as_ref(), d.train.y.as_slice()));
+    let rows = Rows {
+        chunks: rows,
+        whole,
+    };
+    crate::model::method::fit(&request, rows, observer)
 }
 
 /// The run record of a finished fit, before its predictives are evaluated. A fit that stopped

@@ -277,7 +277,8 @@ mod probit {
         let posterior = |kind: MethodKind, schedule: GibbsOptions| {
             let m = test_method(kind, schedule);
             let input = test_input(&m, (x.as_ref(), &y), &cols, 1.0, 8);
-            let fit = crate::model::method::fit(&input, &mut |_: &str, _: &Iterate| {}).unwrap();
+            let fit =
+                crate::model::method::fit_matrix(&input, &mut |_: &str, _: &Iterate| {}).unwrap();
             if let Some((rhat, ess)) = fit.predictor.diagnostics() {
                 assert!(rhat < 1.01 && ess > 500.0, "R-hat {rhat}, ESS {ess}");
             }

@@ -24,38 +24,20 @@ use super::fit::{Fitted, PosteriorSummary};
 use super::generative::bernoulli::{binary_features_at, NaiveBernoulli};
 use super::generative::{class_prior, GenerativePredictor};
 use super::linear::{LinearPredictor, Link};
+use super::method::FitRequest;
 use super::spec::MethodSpec;
 use crate::catalog::{Family, Likelihood};
 use crate::error::{Error, NumericError, Result};
 use crate::numeric::linalg::{gram_dependent_column, COLLINEAR_TOL};
 use crate::optim::{Objective, Observer};
 
-/// What a streamed fit needs besides the rows.
-pub struct StreamedInput<'a> {
-    pub method: &'a MethodSpec,
-    pub precision: f64,
-    /// Design columns (intercept first when present) and training rows.
-    pub columns: &'a [String],
-    pub rows: usize,
-    pub classes: usize,
-    pub intercept: bool,
-    pub file: &'a std::path::Path,
-    pub cancel: Option<&'a AtomicBool>,
-}
-
-/// A streamed fit and the passes it made over the training rows.
-pub struct StreamedFit {
-    pub fitted: Fitted,
-    pub passes: usize,
-}
-
 /// Fit `input.method` (a kind for which [`crate::catalog::MethodKind::streams`] holds) on the
-/// training rows of `chunks`. As [`super::method::fit`]: a [`Error::Numeric`] is a failed run.
-pub fn fit(
+/// training rows of `chunks`. As [`super::method::fit_matrix`]: a [`Error::Numeric`] is a failed run.
+pub(super) fn fit(
     chunks: &dyn Chunks,
-    input: &StreamedInput<'_>,
+    input: &FitRequest<'_>,
     observer: &mut dyn Observer,
-) -> Result<StreamedFit> {
+) -> Result<Fitted> {
     let m = input.method;
     match m.kind.family() {
         Family::Bernoulli => fit_bernoulli(chunks, input),
@@ -93,15 +75,12 @@ pub fn fit(
                 posterior,
                 link,
             };
-            Ok(StreamedFit {
-                passes: objective.passes(),
-                fitted: Fitted {
-                    weights,
-                    objective: Some(value),
-                    outcome,
-                    posterior: predictor.summary(),
-                    predictor: Box::new(predictor),
-                },
+            Ok(Fitted {
+                weights,
+                objective: Some(value),
+                outcome,
+                posterior: predictor.summary(),
+                predictor: Box::new(predictor),
             })
         }
         _ => Err(Error::config(
@@ -150,7 +129,7 @@ fn fit_linear(
 }
 
 /// Beta-Bernoulli naive Bayes from counts accumulated over one pass.
-fn fit_bernoulli(chunks: &dyn Chunks, input: &StreamedInput<'_>) -> Result<StreamedFit> {
+fn fit_bernoulli(chunks: &dyn Chunks, input: &FitRequest<'_>) -> Result<Fitted> {
     let m = input.method;
     let skip = usize::from(input.intercept);
     let width = input.columns.len() - skip;
@@ -193,14 +172,11 @@ fn fit_bernoulli(chunks: &dyn Chunks, input: &StreamedInput<'_>) -> Result<Strea
         Box::new(density),
         input.intercept,
     );
-    Ok(StreamedFit {
-        passes: 1,
-        fitted: Fitted {
-            weights: Vec::new(),
-            objective: None,
-            outcome: super::fit::closed_form(),
-            posterior: None::<PosteriorSummary>,
-            predictor: Box::new(predictor),
-        },
+    Ok(Fitted {
+        weights: Vec::new(),
+        objective: None,
+        outcome: super::fit::closed_form(),
+        posterior: None::<PosteriorSummary>,
+        predictor: Box::new(predictor),
     })
 }

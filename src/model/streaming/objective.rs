@@ -1,7 +1,7 @@
 //! The negative log joint of a binary GLM summed chunk by chunk: one pass per point Newton
 //! asks about, with value, gradient and Hessian cached for that point.
 
-use std::cell::{Cell, RefCell};
+use std::cell::RefCell;
 
 use faer::Mat;
 
@@ -35,7 +35,6 @@ pub struct StreamedObjective<'a> {
     // cache keeps Newton at one pass per point, and the error survives the f64 interface.
     cache: RefCell<Option<Evaluation>>,
     error: RefCell<Option<Error>>,
-    passes: Cell<usize>,
 }
 
 impl<'a> StreamedObjective<'a> {
@@ -54,13 +53,7 @@ impl<'a> StreamedObjective<'a> {
             rows,
             cache: RefCell::new(None),
             error: RefCell::new(None),
-            passes: Cell::new(0),
         }
-    }
-
-    /// Passes made so far.
-    pub fn passes(&self) -> usize {
-        self.passes.get()
     }
 
     /// The first error a pass met (reading the file), which Newton only saw as a NaN.
@@ -81,7 +74,6 @@ impl<'a> StreamedObjective<'a> {
         let d = self.dim;
         let mut total = Terms::zero(d, true);
         let mut diverging = true;
-        self.passes.set(self.passes.get() + 1);
         let result = self.chunks.each(&mut |x, y| {
             let chunk: Box<dyn Objective + '_> = match self.link {
                 Link::Logistic => Box::new(LogisticObjective::new(x, y, 0.0)),
