@@ -185,4 +185,49 @@ mod tests {
             }
         }
     }
+
+    #[test]
+    fn a_kind_that_needs_the_whole_matrix_says_so_when_the_rows_only_stream() {
+        let x = Mat::<f64>::from_fn(4, 2, |i, j| if j == 0 { 1.0 } else { i as f64 });
+        let y = [0.0, 1.0, 0.0, 1.0];
+        let chunks = crate::model::streaming::InMemory {
+            x: x.as_ref(),
+            y: &y,
+        };
+        let columns = ["intercept", "a"].map(String::from);
+        for kind in [MethodKind::EpProbit, MethodKind::LogisticMap] {
+            let spec = MethodSpec {
+                id: "m".into(),
+                kind,
+                optimizer: Optimizer::Newton,
+                max_iter: 100,
+                tolerance: 1e-6,
+                options: Options::defaults(kind.family()),
+            };
+            let request = FitRequest {
+                file: std::path::Path::new("t.toml"),
+                method: &spec,
+                precision: 1.0,
+                seed: 1,
+                columns: &columns,
+                rows: 4,
+                classes: 2,
+                intercept: true,
+                cancel: None,
+            };
+            let rows = Rows {
+                chunks: &chunks,
+                whole: None,
+            };
+            let got = fit(&request, rows, &mut |_: &str, _: &crate::optim::Iterate| {});
+            match kind.streams() {
+                true => assert!(got.is_ok(), "{} streams", kind.name()),
+                false => assert!(got
+                    .err()
+                    .unwrap()
+                    .to_string()
+                    .contains("needs every training row in memory")),
+            }
+        }
+    }
 }
