@@ -11,7 +11,7 @@
 //! the mirror image x -> 1 - x.
 
 use super::beta_large::LARGE_SHAPE;
-use super::dist::Dist;
+use super::gamma;
 use statrs::distribution::{Beta, ContinuousCDF, Normal};
 
 /// The smallest ratio of the larger to the smaller shape (at least 1) for this module.
@@ -24,13 +24,33 @@ pub fn applies(a: f64, b: f64) -> bool {
 }
 
 /// The Gamma of Y for the smaller shape, and whether a > b (X = e^(-Y / beta) then).
-fn limit(a: f64, b: f64) -> (Dist, bool) {
+fn limit(a: f64, b: f64) -> (Limit, bool) {
     let (lo, hi) = (a.min(b), a.max(b));
-    let g = Dist::Gamma {
+    let g = Limit {
         shape: lo,
         rate: hi + (lo - 1.0) / 2.0,
     };
     (g, a > b)
+}
+
+/// Gamma(shape, rate), the law of Y.
+struct Limit {
+    shape: f64,
+    rate: f64,
+}
+
+impl Limit {
+    fn ln_pdf(&self, y: f64) -> f64 {
+        gamma::ln_pdf(self.shape, self.rate, y)
+    }
+
+    fn cdf(&self, y: f64) -> f64 {
+        gamma::cdf(self.shape, self.rate, y)
+    }
+
+    fn quantile(&self, p: f64) -> f64 {
+        gamma::quantile(self.shape, self.rate, p)
+    }
 }
 
 pub fn ln_pdf(a: f64, b: f64, x: f64) -> f64 {
@@ -76,6 +96,7 @@ const STATRS_START: f64 = 1e6;
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::lab::dist::Dist;
 
     #[test]
     fn a_shape_of_one_is_exact() {

@@ -11,7 +11,8 @@
 use rand_distr::{ChiSquared, Distribution};
 
 use super::dist::Dist;
-use super::family::{impossible, Built, DistanceScale};
+use super::distance_scale::DistanceScale;
+use super::family::{impossible, Built};
 use super::mode::{find_mode, LogDensity, Mode};
 use super::summary::{GiniResult, GiniSummary};
 use crate::error::Result;
