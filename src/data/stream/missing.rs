@@ -4,7 +4,8 @@ use std::path::Path;
 
 use super::scan::FileScan;
 use crate::config::{DataPlan, Missing};
-use crate::data::{missing_message, prepare};
+use crate::data::missing::missing_message;
+use crate::data::prepare;
 use crate::error::{Error, Result};
 
 /// The in-memory loader's handling of rows with missing values, from the pass's counts.

@@ -7,9 +7,11 @@ use super::scan::scan;
 use super::{Part, StreamedData};
 use crate::config::{DataPlan, DataSource};
 use crate::data::chunks::ChunkReader;
+use crate::data::classes::check_classes;
 use crate::data::features::{check_names, check_width, mapped_width, FittedMap, TrainingRows};
 use crate::data::labels::LabelSet;
-use crate::data::{check_classes, note_skipped, FeatureSummary, INTERCEPT};
+use crate::data::loaded::note_skipped;
+use crate::data::{FeatureSummary, INTERCEPT};
 use crate::error::{Error, Result};
 
 impl StreamedData {
