@@ -1,4 +1,6 @@
+use super::monomials::monomials;
 use super::*;
+use crate::config::Centres;
 
 #[test]
 fn polynomial_map_has_every_monomial_once() {
