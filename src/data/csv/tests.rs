@@ -1,3 +1,8 @@
+use std::path::Path;
+
+use super::lines::row_line;
+use super::parse_error::parse_failure;
+use super::record::split_record;
 use super::*;
 
 #[test]
