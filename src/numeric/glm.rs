@@ -9,15 +9,19 @@
 //! the number of threads (one thread included), and a caller that streams a file chunk by
 //! chunk gets the in-memory result by adding the chunk totals in the same order.
 
-use faer::linalg::matmul::triangular::{matmul, BlockStructure};
-use faer::{Accum, Mat, MatRef, Par};
+mod chunks;
+mod gram;
+#[cfg(test)]
+mod tests;
+
+use faer::{Mat, MatRef};
 use rayon::prelude::*;
 
-/// Rows per block inside a chunk: a 2,048 x 50 block of X is 800 KiB.
-const BLOCK_ROWS: usize = 2048;
+pub use chunks::{chunk_rows, MAX_CHUNKS};
+pub use gram::{weighted_gram, weighted_gram_sequential};
 
-/// The number of chunks is at most this, so the per-chunk Hessians cost at most 64 D^2.
-pub const MAX_CHUNKS: usize = 64;
+use chunks::{add_lower, mirror_lower, BLOCK_ROWS};
+use gram::gram_into;
 
 /// Per row, from its activation a and label y: (loss, d loss / d a, d^2 loss / d a^2).
 pub trait RowLoss: Sync {
@@ -84,30 +88,6 @@ impl Terms {
     }
 }
 
-fn add_lower(h: &mut Mat<f64>, o: &Mat<f64>) {
-    let d = h.nrows();
-    for j in 0..d {
-        for i in j..d {
-            h[(i, j)] += o[(i, j)];
-        }
-    }
-}
-
-fn mirror_lower(h: &mut Mat<f64>) {
-    let d = h.nrows();
-    for j in 0..d {
-        for i in j + 1..d {
-            h[(j, i)] = h[(i, j)];
-        }
-    }
-}
-
-/// Rows per chunk for `n` rows: a multiple of the block size giving at most [`MAX_CHUNKS`].
-pub fn chunk_rows(n: usize) -> usize {
-    let per = n.div_ceil(MAX_CHUNKS).max(1);
-    per.div_ceil(BLOCK_ROWS) * BLOCK_ROWS
-}
-
 /// The loss terms of every row of `x` (labels `y`) at `w`.
 pub fn accumulate(
     x: MatRef<'_, f64>,
@@ -140,72 +120,6 @@ pub fn accumulate(
     }
     total.mirror();
     total
-}
-
-/// X^T diag(s) X for non-negative `s`, chunked and reduced like [`accumulate`] (same bits on
-/// any number of threads; X is never copied whole).
-pub fn weighted_gram(x: MatRef<'_, f64>, s: &[f64]) -> Mat<f64> {
-    gram(x, s, true)
-}
-
-/// [`weighted_gram`] on the calling thread only (the same bits): for callers that are
-/// themselves one of several parallel workers, such as a Gibbs chain.
-pub fn weighted_gram_sequential(x: MatRef<'_, f64>, s: &[f64]) -> Mat<f64> {
-    gram(x, s, false)
-}
-
-fn gram(x: MatRef<'_, f64>, s: &[f64], parallel: bool) -> Mat<f64> {
-    let (n, d) = (x.nrows(), x.ncols());
-    assert_eq!(n, s.len(), "one weight per row");
-    let per = chunk_rows(n);
-    let starts: Vec<usize> = (0..n).step_by(per).collect();
-    let one = |&start: &usize| {
-        let rows = per.min(n - start);
-        let mut h = Mat::<f64>::zeros(d, d);
-        gram_into(h.as_mut(), x.subrows(start, rows), &s[start..start + rows]);
-        h
-    };
-    let chunks: Vec<Mat<f64>> = if parallel {
-        starts.par_iter().map(one).collect()
-    } else {
-        starts.iter().map(one).collect()
-    };
-    let mut total = Mat::<f64>::zeros(d, d);
-    for h in &chunks {
-        add_lower(&mut total, h);
-    }
-    mirror_lower(&mut total);
-    total
-}
-
-/// Add the lower triangle of X^T diag(s) X to `h`, block by block on the calling thread.
-fn gram_into(mut h: faer::MatMut<'_, f64>, x: MatRef<'_, f64>, s: &[f64]) {
-    let (n, d) = (x.nrows(), x.ncols());
-    let mut scaled = Mat::<f64>::zeros(BLOCK_ROWS.min(n), d);
-    let mut start = 0;
-    while start < n {
-        let rows = BLOCK_ROWS.min(n - start);
-        let xb = x.subrows(start, rows);
-        let mut sb = scaled.as_mut().subrows_mut(0, rows);
-        for j in 0..d {
-            let dst = sb.as_mut().col_mut(j);
-            for ((dst, &x), &s) in dst.iter_mut().zip(xb.col(j).iter()).zip(&s[start..]) {
-                *dst = x * s;
-            }
-        }
-        matmul(
-            h.as_mut(),
-            BlockStructure::TriangularLower,
-            Accum::Add,
-            xb.transpose(),
-            BlockStructure::Rectangular,
-            sb.as_ref(),
-            BlockStructure::Rectangular,
-            1.0,
-            Par::Seq,
-        );
-        start += rows;
-    }
 }
 
 /// The terms of one chunk, block by block, on the calling thread. The Hessian is left as a
@@ -247,6 +161,3 @@ pub fn chunk(x: MatRef<'_, f64>, y: &[f64], w: &[f64], hessian: bool, loss: &dyn
     }
     out
 }
-
-#[cfg(test)]
-mod tests;
