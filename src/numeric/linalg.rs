@@ -9,6 +9,15 @@ use rand_distr::{Distribution, StandardNormal};
 
 use crate::error::NumericError;
 
+mod collinearity;
+mod products;
+#[cfg(test)]
+mod tests;
+
+pub use collinearity::{dependent_column, gram_dependent_column, COLLINEAR_TOL};
+pub(crate) use products::block_mat_vec;
+pub use products::{dot, mat_t_vec, mat_vec, mat_vec_sequential, norm2, weighted_gram};
+
 /// Rows per block when a routine must materialise a transposed slice of X.
 const BLOCK_ROWS: usize = 4096;
 
@@ -134,97 +143,3 @@ impl Cholesky {
         (0..d).map(|i| mean[i] + z[(i, 0)]).collect()
     }
 }
-
-/// The pivot below which [`dependent_column`] calls a column a combination of the ones before
-/// it, relative to the column's squared norm.
-pub const COLLINEAR_TOL: f64 = 1e-10;
-
-/// The first column of X that is (numerically) a linear combination of the columns before it,
-/// by a Cholesky factorisation of the column-normalised Gram matrix with a relative pivot
-/// threshold: a pivot below `tol` means the column adds no new direction.
-pub fn dependent_column(x: MatRef<'_, f64>, tol: f64) -> Option<usize> {
-    gram_dependent_column(weighted_gram(x, &vec![1.0; x.nrows()]).as_ref(), tol)
-}
-
-/// [`dependent_column`] from the Gram matrix X^T X, or any positive multiple of it (such as the
-/// logistic Hessian at w = 0, X^T X / 4, which a streamed fit has without holding X).
-pub fn gram_dependent_column(gram: MatRef<'_, f64>, tol: f64) -> Option<usize> {
-    let d = gram.ncols();
-    let norms: Vec<f64> = (0..d).map(|j| gram[(j, j)].max(0.0).sqrt()).collect();
-    let mut g = gram.to_owned();
-    for i in 0..d {
-        for j in 0..d {
-            let s = norms[i] * norms[j];
-            g[(i, j)] = if s > 0.0 { g[(i, j)] / s } else { 0.0 };
-        }
-    }
-    let mut l = Mat::<f64>::zeros(d, d);
-    for j in 0..d {
-        let pivot = g[(j, j)] - (0..j).map(|k| l[(j, k)].powi(2)).sum::<f64>();
-        if pivot <= tol {
-            return Some(j);
-        }
-        l[(j, j)] = pivot.sqrt();
-        for i in j + 1..d {
-            l[(i, j)] =
-                (g[(i, j)] - (0..j).map(|k| l[(i, k)] * l[(j, k)]).sum::<f64>()) / l[(j, j)];
-        }
-    }
-    None
-}
-
-/// X^T diag(s) X for non-negative weights s (the Gauss-Newton/Fisher form of a GLM Hessian),
-/// in row blocks without copying X (numeric/glm.rs).
-pub fn weighted_gram(x: MatRef<'_, f64>, s: &[f64]) -> Mat<f64> {
-    debug_assert!(s.iter().all(|v| *v >= 0.0));
-    super::glm::weighted_gram(x, s)
-}
-
-/// X w as a vector.
-pub fn mat_vec(x: MatRef<'_, f64>, w: &[f64]) -> Vec<f64> {
-    let wc = faer::Col::<f64>::from_fn(w.len(), |i| w[i]);
-    let a = x * &wc;
-    (0..a.nrows()).map(|i| a[i]).collect()
-}
-
-/// X w into `a` on the calling thread, 128 rows at a time (faer's product would use the global
-/// pool), for callers that are themselves the parallel unit, such as a Gibbs chain.
-pub fn mat_vec_sequential(x: &Mat<f64>, w: &[f64], a: &mut [f64]) {
-    assert_eq!(x.nrows(), a.len(), "one activation per row");
-    assert_eq!(x.ncols(), w.len(), "one weight per column");
-    let mut start = 0;
-    while start < a.len() {
-        let rows = 128.min(a.len() - start);
-        block_mat_vec(x, w, start, &mut a[start..start + rows]);
-        start += rows;
-    }
-}
-
-/// a = X[start .. start + a.len(), :] w, column by column (contiguous in faer's layout).
-pub(crate) fn block_mat_vec(x: &Mat<f64>, w: &[f64], start: usize, a: &mut [f64]) {
-    a.fill(0.0);
-    for (j, &wj) in w.iter().enumerate() {
-        let col = &x.col_as_slice(j)[start..start + a.len()];
-        for (ai, &xij) in a.iter_mut().zip(col) {
-            *ai += xij * wj;
-        }
-    }
-}
-
-/// X^T r as a vector.
-pub fn mat_t_vec(x: MatRef<'_, f64>, r: &[f64]) -> Vec<f64> {
-    let rc = faer::Col::<f64>::from_fn(r.len(), |i| r[i]);
-    let g = x.transpose() * &rc;
-    (0..g.nrows()).map(|i| g[i]).collect()
-}
-
-pub fn dot(a: &[f64], b: &[f64]) -> f64 {
-    a.iter().zip(b).map(|(x, y)| x * y).sum()
-}
-
-pub fn norm2(a: &[f64]) -> f64 {
-    dot(a, a).sqrt()
-}
-
-#[cfg(test)]
-mod tests;
