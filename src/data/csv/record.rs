@@ -77,3 +77,53 @@ pub(super) fn finish(field: String, quoted: bool) -> String {
         field.trim().to_string()
     }
 }
+
+/// Append up to `n` CSV records from `reader` to `out` and return how many were appended. A
+/// record ends at a newline outside double quotes (a quoted field may hold newlines; `""` inside
+/// quotes toggles twice). A blank line is a record, as polars reads it (a row of missing
+/// values). The last record may lack its newline; one is added.
+pub(in crate::data) fn take_records(
+    reader: &mut impl BufRead,
+    out: &mut Vec<u8>,
+    n: usize,
+    in_quotes: &mut bool,
+) -> std::io::Result<usize> {
+    let mut rows = 0;
+    let mut line_start = out.len();
+    while rows < n {
+        let buf = reader.fill_buf()?;
+        if buf.is_empty() {
+            if out.len() > line_start {
+                out.push(b'\n');
+                rows += 1;
+            }
+            break;
+        }
+        let mut used = 0;
+        while rows < n {
+            let Some(k) = memchr::memchr2(b'\n', b'"', &buf[used..]) else {
+                break;
+            };
+            let at = used + k;
+            if buf[at] == b'"' {
+                *in_quotes = !*in_quotes;
+                out.extend_from_slice(&buf[used..=at]);
+                used = at + 1;
+                continue;
+            }
+            out.extend_from_slice(&buf[used..=at]);
+            used = at + 1;
+            if *in_quotes {
+                continue;
+            }
+            rows += 1;
+            line_start = out.len();
+        }
+        if rows < n {
+            out.extend_from_slice(&buf[used..]);
+            used = buf.len();
+        }
+        reader.consume(used);
+    }
+    Ok(rows)
+}
