@@ -1,3 +1,5 @@
+//! Tests of the bench harness's helpers: the median and the task names.
+
 use super::*;
 
 #[test]

@@ -1,3 +1,6 @@
+//! Tests of the .npy format: aligned headers, every block layout round-trips, numpy's variants
+//! read, bad files named.
+
 use super::header::ALIGN;
 use super::*;
 

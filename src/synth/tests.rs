@@ -1,3 +1,5 @@
+//! Tests of the synthetic data: rows independent of the chunking, and the --out name.
+
 use super::*;
 
 #[test]

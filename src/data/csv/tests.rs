@@ -1,3 +1,6 @@
+//! Tests of the CSV details: quoted fields, header checks, the lines of data rows and the
+//! translated polars errors.
+
 use std::path::Path;
 
 use super::lines::row_line;

@@ -1,3 +1,6 @@
+//! Tests of the feature maps: every monomial once, RBF bumps, refused oversized maps, distinct
+//! column names.
+
 use super::monomials::monomials;
 use super::*;
 use crate::config::Centres;

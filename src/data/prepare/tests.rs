@@ -1,3 +1,5 @@
+//! Tests of the split and the standardisation: seeded, sized, and with the population sd.
+
 use super::*;
 
 #[test]

@@ -1,3 +1,6 @@
+//! Tests of the large-shape Beta against statrs where it is right and 40-digit values where it
+//! is not.
+
 use super::*;
 use crate::lab::dist::Dist;
 use statrs::distribution::Beta;

@@ -1,3 +1,6 @@
+//! Tests of the lopsided Beta: exact at a shape of one, against 40-digit values, mirror
+//! symmetry, and the quantiles between the ranges.
+
 use super::*;
 use crate::lab::dist::Dist;
 

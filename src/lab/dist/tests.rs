@@ -1,3 +1,6 @@
+//! Tests of [`Dist`]: quantiles invert the CDF far into the tails, and mapped densities keep
+//! the base's mass.
+
 use super::*;
 
 #[test]

@@ -1,3 +1,6 @@
+//! Tests of the large-shape Gamma: statrs at moderate shapes, continuity at the switch, the
+//! normal limit at huge shapes.
+
 use super::*;
 use crate::lab::dist::Dist;
 use statrs::distribution::{Continuous, Gamma};

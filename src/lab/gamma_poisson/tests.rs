@@ -1,3 +1,5 @@
+//! Tests of the Gamma-Poisson family against MATH.md's closed forms.
+
 use super::*;
 use crate::lab::distances::distances;
 

@@ -1,3 +1,6 @@
+//! Tests of the Gini family: mode and information in closed form, and the simulations against
+//! the distributions they sample.
+
 use super::*;
 use crate::lab::moments::{mean_sd, quantiles};
 use crate::numeric::rng::stream;

@@ -1,3 +1,6 @@
+//! Tests of the Laplace mixture: both modes of a two-cluster Cauchy posterior found, and the
+//! mixture closer than one normal.
+
 use super::*;
 use crate::lab::distances::distances;
 use crate::numeric::rng::stream;

@@ -1,3 +1,6 @@
+//! Tests of the general mode finder: a Gaussian's mean and precision, and an error (not a
+//! panic) without a mode.
+
 use super::*;
 
 /// A correlated 2-D Gaussian written only as a log density: the numerical path must

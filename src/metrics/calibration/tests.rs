@@ -1,3 +1,5 @@
+//! Tests of the reliability bins, ECE and MCE against hand-computed values.
+
 use super::*;
 
 #[test]

@@ -1,3 +1,6 @@
+//! Tests of the fused GLM pass: equal to row-by-row sums, and the same bits on any number of
+//! threads and chunks.
+
 use super::*;
 use crate::numeric::special::{sigmoid, softplus};
 

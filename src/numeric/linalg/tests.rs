@@ -1,3 +1,6 @@
+//! Tests of the Cholesky: solves, log-determinants and samples consistent, a typed error when
+//! not positive definite.
+
 use super::*;
 use rand::SeedableRng;
 

@@ -1,3 +1,5 @@
+//! Tests of the sequential logistic sums against the Newton pass.
+
 use super::*;
 use crate::model::logistic::row_terms;
 use crate::numeric::glm;

@@ -1,3 +1,5 @@
+//! Tests of the Pólya-Gamma sampler: its tail probability and table, and a reference sample.
+
 use super::*;
 use crate::numeric::rng::stream;
 

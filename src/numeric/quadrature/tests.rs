@@ -1,3 +1,5 @@
+//! Tests of Gauss-Hermite quadrature: weights, nodes, normal moments and the probit integral.
+
 use super::*;
 use crate::numeric::special::norm_cdf;
 

@@ -1,3 +1,5 @@
+//! Tests of the special functions against libm, mpmath and their identities.
+
 use super::*;
 
 fn rel(a: f64, b: f64) -> f64 {

@@ -1,3 +1,5 @@
+//! Tests of the atomic directory swap: whole replacement, failure, racing writers.
+
 use super::*;
 
 fn art(name: &str, text: &str) -> Artifact {

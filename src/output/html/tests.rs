@@ -1,3 +1,5 @@
+//! Tests of the HTML building blocks: prose with code spans, table cells that wrap, the styles.
+
 use super::*;
 use crate::output::tables::{Mark, Table};
 

@@ -1,3 +1,5 @@
+//! Tests of the hidden sibling names.
+
 use super::*;
 
 #[test]

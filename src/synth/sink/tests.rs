@@ -1,3 +1,5 @@
+//! Tests of the Parquet row groups: their size whatever the writes, every row kept.
+
 use super::*;
 use crate::data::parquet_sink::row_group_rows;
 

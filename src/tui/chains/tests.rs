@@ -1,3 +1,5 @@
+//! Tests of the chain buffers: decimation, the traced weights and the live R-hat.
+
 use super::*;
 use crate::numeric::rng::stream;
 use crate::record::Diagnostics;

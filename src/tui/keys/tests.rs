@@ -1,3 +1,5 @@
+//! Tests that the key table and the dispatch agree.
+
 use std::path::Path;
 
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};

@@ -1,3 +1,5 @@
+//! Tests of the trace panel's header packing.
+
 use super::*;
 
 #[test]
