@@ -2,57 +2,18 @@
 //! task runs in a child process of its own (`bayeslab bench --only TASK --json`), so that each
 //! peak-memory figure belongs to one measurement; with `--only`, the listed tasks run here.
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::path::Path;
 
 use bayeslab::bench::{self, BenchRecord, FileSet, Settings, Task};
 use bayeslab::Error;
 
-#[derive(clap::Args)]
-pub struct BenchArgs {
-    /// The training data: STEM.parquet, STEM.csv, STEM.X.npy or the bare STEM written by
-    /// `bayeslab synth`; the other files of the set are found beside it.
-    #[arg(long)]
-    train: PathBuf,
-    /// The test data for the predictive (e.g. STEM.test.parquet from `synth --test-rows`).
-    #[arg(long)]
-    test: Option<PathBuf>,
-    /// Prior precision lambda: E(w) = sum of log-losses + lambda/2 ||w||^2.
-    #[arg(long, default_value_t = 1.0, allow_negative_numbers = true)]
-    lambda: f64,
-    /// Monte-Carlo samples S per test row.
-    #[arg(long, default_value_t = 1000, value_parser = clap::value_parser!(u64).range(1..))]
-    samples: u64,
-    /// Repetitions per task; the median is reported.
-    #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u64).range(1..))]
-    reps: u64,
-    /// Threads for faer, rayon and polars [default: all cores].
-    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
-    threads: Option<u64>,
-    /// Seed of the Monte-Carlo stream.
-    #[arg(long, default_value_t = 0)]
-    seed: u64,
-    /// Run only these tasks, in this process (comma-separated): load-parquet, load-csv,
-    /// load-npy, fit, bound, predict.
-    #[arg(long, value_delimiter = ',')]
-    only: Vec<String>,
-    /// Print the measurements as JSON instead of the table.
-    #[arg(long)]
-    json: bool,
-    /// Also write the JSON to this file (atomically).
-    #[arg(long)]
-    out: Option<PathBuf>,
-    /// Print no progress.
-    #[arg(long, short)]
-    quiet: bool,
-}
+mod args;
+mod child;
 
-fn flag_error(flag: &str, message: String) -> Error {
-    Error::Config {
-        file: PathBuf::from(flag),
-        message,
-    }
-}
+pub use args::BenchArgs;
+
+use args::flag_error;
+use child::child;
 
 pub fn run(args: BenchArgs) -> Result<i32, Error> {
     let threads = args.threads.map_or_else(bench::cores, |t| t as usize);
@@ -187,62 +148,4 @@ fn refuse_input_as_out<'a>(
         }
     }
     Ok(())
-}
-
-/// Run `task` in a child process; Err(exit code) when it failed (it printed why).
-fn child(args: &BenchArgs, task: Task, threads: usize) -> Result<Result<BenchRecord, i32>, Error> {
-    let exe = std::env::current_exe().map_err(|e| Error::Output {
-        path: PathBuf::from("bayeslab"),
-        source: e,
-    })?;
-    let mut cmd = Command::new(&exe);
-    cmd.arg("bench").arg("--train").arg(&args.train);
-    if let Some(t) = &args.test {
-        cmd.arg("--test").arg(t);
-    }
-    cmd.args([
-        "--lambda",
-        &args.lambda.to_string(),
-        "--samples",
-        &args.samples.to_string(),
-        "--reps",
-        &args.reps.to_string(),
-        "--threads",
-        &threads.to_string(),
-        "--seed",
-        &args.seed.to_string(),
-        "--only",
-        task.name(),
-        "--json",
-    ]);
-    if args.quiet {
-        cmd.arg("--quiet");
-    }
-    let out = cmd
-        .stdin(Stdio::null())
-        .stderr(Stdio::inherit())
-        .output()
-        .map_err(|e| Error::Output {
-            path: exe.clone(),
-            source: e,
-        })?;
-    match out.status.code() {
-        Some(0) => serde_json::from_slice(&out.stdout)
-            .map(Ok)
-            .map_err(|e| Error::Output {
-                path: exe,
-                source: std::io::Error::other(format!(
-                    "the {} process printed no valid record: {e}",
-                    task.name()
-                )),
-            }),
-        Some(code) => Ok(Err(code)),
-        None => {
-            eprintln!(
-                "error: the {} process was killed by a signal (out of memory?); try a smaller data set",
-                task.name()
-            );
-            Ok(Err(1))
-        }
-    }
 }

@@ -10,7 +10,7 @@
 //! linear in the file size.
 
 use std::fs::File;
-use std::io::{BufRead, BufReader, Cursor};
+use std::io::{BufReader, Cursor};
 use std::path::{Path, PathBuf};
 
 use polars::prelude::*;
@@ -156,7 +156,7 @@ impl ChunkReader {
                     return Ok(None);
                 }
                 let mut bytes = header.clone();
-                let rows = take_records(reader, &mut bytes, self.chunk_rows, in_quotes)
+                let rows = super::csv::take_records(reader, &mut bytes, self.chunk_rows, in_quotes)
                     .map_err(|e| Error::data(&path, format!("cannot read: {e}")))?;
                 if rows < self.chunk_rows {
                     *done = true;
@@ -181,56 +181,6 @@ impl ChunkReader {
         self.next_row += df.height();
         Ok(Some((first, df)))
     }
-}
-
-/// Append up to `n` CSV records from `reader` to `out` and return how many were appended. A
-/// record ends at a newline outside double quotes (a quoted field may hold newlines; `""` inside
-/// quotes toggles twice). A blank line is a record, as polars reads it (a row of missing
-/// values). The last record may lack its newline; one is added.
-fn take_records(
-    reader: &mut impl BufRead,
-    out: &mut Vec<u8>,
-    n: usize,
-    in_quotes: &mut bool,
-) -> std::io::Result<usize> {
-    let mut rows = 0;
-    let mut line_start = out.len();
-    while rows < n {
-        let buf = reader.fill_buf()?;
-        if buf.is_empty() {
-            if out.len() > line_start {
-                out.push(b'\n');
-                rows += 1;
-            }
-            break;
-        }
-        let mut used = 0;
-        while rows < n {
-            let Some(k) = memchr::memchr2(b'\n', b'"', &buf[used..]) else {
-                break;
-            };
-            let at = used + k;
-            if buf[at] == b'"' {
-                *in_quotes = !*in_quotes;
-                out.extend_from_slice(&buf[used..=at]);
-                used = at + 1;
-                continue;
-            }
-            out.extend_from_slice(&buf[used..=at]);
-            used = at + 1;
-            if *in_quotes {
-                continue;
-            }
-            rows += 1;
-            line_start = out.len();
-        }
-        if rows < n {
-            out.extend_from_slice(&buf[used..]);
-            used = buf.len();
-        }
-        reader.consume(used);
-    }
-    Ok(rows)
 }
 
 /// A column selection for [`ChunkReader::open`] in the form polars' readers take.

@@ -2,7 +2,7 @@
 //! total variation and Hellinger distance, by Simpson's rule on the range between p's
 //! 1e-10 and 1 - 1e-10 quantiles, the grid halved until no figure changes by more than 1e-6.
 //! The families pass p and q on a working scale (log theta, logit theta, log sigma²; see
-//! [`super::family::DistanceScale`]) where p is smooth, since all three are invariant under
+//! [`super::distance_scale::DistanceScale`]) where p is smooth, since all three are invariant under
 //! a monotone change of variable.
 //!
 //! - KL(p || q) = ∫ p log(p / q)

@@ -6,8 +6,8 @@
 use serde::Serialize;
 
 use super::dist::{Component, Dist};
+use super::distance_scale::DistanceScale;
 use super::distances::{distances, mass_outside, Distances};
-use super::family::DistanceScale;
 use super::integrate::Integration;
 use super::moments::{mean_sd, quantiles};
 

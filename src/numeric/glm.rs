@@ -9,15 +9,19 @@
 //! the number of threads (one thread included), and a caller that streams a file chunk by
 //! chunk gets the in-memory result by adding the chunk totals in the same order.
 
-use faer::linalg::matmul::triangular::{matmul, BlockStructure};
-use faer::{Accum, Mat, MatRef, Par};
+mod chunks;
+mod gram;
+#[cfg(test)]
+mod tests;
+
+use faer::{Mat, MatRef};
 use rayon::prelude::*;
 
-/// Rows per block inside a chunk: a 2,048 x 50 block of X is 800 KiB.
-const BLOCK_ROWS: usize = 2048;
+pub use chunks::{chunk_rows, MAX_CHUNKS};
+pub use gram::{weighted_gram, weighted_gram_sequential};
 
-/// The number of chunks is at most this, so the per-chunk Hessians cost at most 64 D^2.
-pub const MAX_CHUNKS: usize = 64;
+use chunks::{add_lower, mirror_lower, BLOCK_ROWS};
+use gram::gram_into;
 
 /// Per row, from its activation a and label y: (loss, d loss / d a, d^2 loss / d a^2).
 pub trait RowLoss: Sync {
@@ -84,30 +88,6 @@ impl Terms {
     }
 }
 
-fn add_lower(h: &mut Mat<f64>, o: &Mat<f64>) {
-    let d = h.nrows();
-    for j in 0..d {
-        for i in j..d {
-            h[(i, j)] += o[(i, j)];
-        }
-    }
-}
-
-fn mirror_lower(h: &mut Mat<f64>) {
-    let d = h.nrows();
-    for j in 0..d {
-        for i in j + 1..d {
-            h[(j, i)] = h[(i, j)];
-        }
-    }
-}
-
-/// Rows per chunk for `n` rows: a multiple of the block size giving at most [`MAX_CHUNKS`].
-pub fn chunk_rows(n: usize) -> usize {
-    let per = n.div_ceil(MAX_CHUNKS).max(1);
-    per.div_ceil(BLOCK_ROWS) * BLOCK_ROWS
-}
-
 /// The loss terms of every row of `x` (labels `y`) at `w`.
 pub fn accumulate(
     x: MatRef<'_, f64>,
@@ -140,72 +120,6 @@ pub fn accumulate(
     }
     total.mirror();
     total
-}
-
-/// X^T diag(s) X for non-negative `s`, chunked and reduced like [`accumulate`] (same bits on
-/// any number of threads; X is never copied whole).
-pub fn weighted_gram(x: MatRef<'_, f64>, s: &[f64]) -> Mat<f64> {
-    gram(x, s, true)
-}
-
-/// [`weighted_gram`] on the calling thread only (the same bits): for callers that are
-/// themselves one of several parallel workers, such as a Gibbs chain.
-pub fn weighted_gram_sequential(x: MatRef<'_, f64>, s: &[f64]) -> Mat<f64> {
-    gram(x, s, false)
-}
-
-fn gram(x: MatRef<'_, f64>, s: &[f64], parallel: bool) -> Mat<f64> {
-    let (n, d) = (x.nrows(), x.ncols());
-    assert_eq!(n, s.len(), "one weight per row");
-    let per = chunk_rows(n);
-    let starts: Vec<usize> = (0..n).step_by(per).collect();
-    let one = |&start: &usize| {
-        let rows = per.min(n - start);
-        let mut h = Mat::<f64>::zeros(d, d);
-        gram_into(h.as_mut(), x.subrows(start, rows), &s[start..start + rows]);
-        h
-    };
-    let chunks: Vec<Mat<f64>> = if parallel {
-        starts.par_iter().map(one).collect()
-    } else {
-        starts.iter().map(one).collect()
-    };
-    let mut total = Mat::<f64>::zeros(d, d);
-    for h in &chunks {
-        add_lower(&mut total, h);
-    }
-    mirror_lower(&mut total);
-    total
-}
-
-/// Add the lower triangle of X^T diag(s) X to `h`, block by block on the calling thread.
-fn gram_into(mut h: faer::MatMut<'_, f64>, x: MatRef<'_, f64>, s: &[f64]) {
-    let (n, d) = (x.nrows(), x.ncols());
-    let mut scaled = Mat::<f64>::zeros(BLOCK_ROWS.min(n), d);
-    let mut start = 0;
-    while start < n {
-        let rows = BLOCK_ROWS.min(n - start);
-        let xb = x.subrows(start, rows);
-        let mut sb = scaled.as_mut().subrows_mut(0, rows);
-        for j in 0..d {
-            let dst = sb.as_mut().col_mut(j);
-            for ((dst, &x), &s) in dst.iter_mut().zip(xb.col(j).iter()).zip(&s[start..]) {
-                *dst = x * s;
-            }
-        }
-        matmul(
-            h.as_mut(),
-            BlockStructure::TriangularLower,
-            Accum::Add,
-            xb.transpose(),
-            BlockStructure::Rectangular,
-            sb.as_ref(),
-            BlockStructure::Rectangular,
-            1.0,
-            Par::Seq,
-        );
-        start += rows;
-    }
 }
 
 /// The terms of one chunk, block by block, on the calling thread. The Hessian is left as a
@@ -246,97 +160,4 @@ pub fn chunk(x: MatRef<'_, f64>, y: &[f64], w: &[f64], hessian: bool, loss: &dyn
         start += rows;
     }
     out
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::numeric::special::{sigmoid, softplus};
-
-    fn logistic(a: f64, y: f64) -> (f64, f64, f64) {
-        let p = sigmoid(a);
-        (
-            y * softplus(-a) + (1.0 - y) * softplus(a),
-            p - y,
-            p * (1.0 - p),
-        )
-    }
-
-    fn design(n: usize, d: usize) -> (Mat<f64>, Vec<f64>, Vec<f64>) {
-        let x = Mat::<f64>::from_fn(n, d, |i, j| ((i * 7 + j * 13) as f64 * 0.37).sin() * 1.5);
-        let y = (0..n).map(|i| ((i * 31) % 7 < 3) as u8 as f64).collect();
-        let w = (0..d).map(|j| 0.3 - 0.1 * j as f64).collect();
-        (x, y, w)
-    }
-
-    #[test]
-    fn the_fused_pass_equals_the_row_by_row_sums() {
-        // Several chunks and a ragged last block: 9,001 rows.
-        let (x, y, w) = design(9001, 5);
-        let t = accumulate(x.as_ref(), &y, &w, true, &logistic);
-        let mut value = 0.0;
-        let mut g = [0.0; 5];
-        let mut h = [[0.0; 5]; 5];
-        for i in 0..x.nrows() {
-            let a: f64 = (0..5).map(|j| x[(i, j)] * w[j]).sum();
-            let (l, r, s) = logistic(a, y[i]);
-            value += l;
-            for j in 0..5 {
-                g[j] += x[(i, j)] * r;
-                for k in 0..5 {
-                    h[j][k] += x[(i, j)] * s * x[(i, k)];
-                }
-            }
-        }
-        assert!((t.value - value).abs() < 1e-9 * value.abs());
-        let h_fused = t.hessian.unwrap();
-        for j in 0..5 {
-            assert!((t.gradient[j] - g[j]).abs() < 1e-9);
-            for k in 0..5 {
-                assert!((h_fused[(j, k)] - h[j][k]).abs() < 1e-9, "H[{j},{k}]");
-            }
-        }
-    }
-
-    #[test]
-    fn any_number_of_threads_gives_the_same_bits() {
-        let (x, y, w) = design(300_000, 4);
-        let run = |threads: usize| {
-            rayon::ThreadPoolBuilder::new()
-                .num_threads(threads)
-                .build()
-                .unwrap()
-                .install(|| accumulate(x.as_ref(), &y, &w, true, &logistic))
-        };
-        let one = run(1);
-        for threads in [2, 3, 8] {
-            let t = run(threads);
-            assert_eq!(t.value.to_bits(), one.value.to_bits(), "{threads} threads");
-            assert_eq!(t.gradient, one.gradient);
-            assert_eq!(t.hessian, one.hessian);
-        }
-    }
-
-    #[test]
-    fn chunk_totals_added_in_order_equal_the_whole() {
-        // What a streaming caller does: chunk at the same boundaries, add in order.
-        let (x, y, w) = design(20_000, 3);
-        let whole = accumulate(x.as_ref(), &y, &w, true, &logistic);
-        let per = chunk_rows(x.nrows());
-        let mut total = Terms::zero(3, true);
-        for start in (0..x.nrows()).step_by(per) {
-            let rows = per.min(x.nrows() - start);
-            let c = chunk(
-                x.as_ref().subrows(start, rows),
-                &y[start..start + rows],
-                &w,
-                true,
-                &logistic,
-            );
-            total.add(&c);
-        }
-        total.mirror();
-        assert_eq!(total.value.to_bits(), whole.value.to_bits());
-        assert_eq!(total.hessian, whole.hessian);
-    }
 }

@@ -4,6 +4,7 @@
 
 use std::fmt::Write;
 
+use super::tables::markdown::table;
 use super::tables::{Cell, Table};
 use crate::lab::PosteriorResult;
 
@@ -45,7 +46,7 @@ pub fn approximation_lab(s: &mut String, posteriors: &[PosteriorResult]) {
             density_caption(p),
             density_stem(p)
         );
-        super::markdown::table(s, &summary(p));
+        table(s, &summary(p));
         for note in notes(p) {
             let _ = writeln!(s, "- {note}");
         }
@@ -55,14 +56,14 @@ pub fn approximation_lab(s: &mut String, posteriors: &[PosteriorResult]) {
                 "\nGini coefficient from {} simulated draws each (MCSE = sd / sqrt(draws)):\n",
                 p.gini.as_ref().map_or(0, |g| g.draws)
             );
-            super::markdown::table(s, &t);
+            table(s, &t);
         }
         if let Some(t) = modes(p) {
             let _ = writeln!(
                 s,
                 "\nLaplace components (weights from each mode's Laplace evidence):\n"
             );
-            super::markdown::table(s, &t);
+            table(s, &t);
         }
         s.push('\n');
     }

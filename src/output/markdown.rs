@@ -4,32 +4,9 @@
 use std::fmt::Write;
 
 use super::plots::Figure;
-use super::tables::{self, Mark, Table};
+use super::tables;
+pub use super::tables::markdown::table;
 use crate::record::ExperimentRecord;
-
-pub fn table(s: &mut String, t: &Table) {
-    let _ = writeln!(s, "| {} |", t.headers.join(" | "));
-    let aligns: Vec<&str> = t
-        .numeric
-        .iter()
-        .map(|&n| if n { "---:" } else { "---" })
-        .collect();
-    let _ = writeln!(s, "|{}|", aligns.join("|"));
-    for row in &t.rows {
-        let cells: Vec<String> = row
-            .iter()
-            .map(|c| {
-                if c.mark != Mark::Plain {
-                    format!("**{}**", c.text)
-                } else {
-                    c.text.replace('|', "\\|")
-                }
-            })
-            .collect();
-        let _ = writeln!(s, "| {} |", cells.join(" | "));
-    }
-    s.push('\n');
-}
 
 fn figure(s: &mut String, figures: &[Figure], stem: &str) {
     if let Some(f) = figures.iter().find(|f| f.stem == stem) {

@@ -8,79 +8,19 @@
 //! needs one chunk, about 32 MiB, not the whole 4 GB matrix). Both parts share w, so the test
 //! rows come from the same model as the training rows.
 
+mod draws;
 mod sink;
+mod sizes;
+mod spec;
+
+pub use draws::{fill, true_weights};
+pub use spec::{Part, Spec, Summary};
 
 use std::path::{Path, PathBuf};
 
-use rand::{RngExt, SeedableRng};
-use rand_distr::{Distribution, StandardNormal};
-use rayon::prelude::*;
-use serde::Serialize;
-
 use crate::error::{Error, Result};
-use crate::numeric::rng::{stream, Stream};
-use crate::numeric::special::sigmoid;
-
-/// Bytes of x per generated chunk when `chunk_rows` is not given.
-const CHUNK_BYTES: usize = 32 << 20;
-
-/// What to generate and where.
-#[derive(Debug, Clone)]
-pub struct Spec {
-    pub rows: usize,
-    pub features: usize,
-    pub seed: u64,
-    /// Also write a test set of this many rows from the same weights.
-    pub test_rows: Option<usize>,
-    /// The training Parquet file, `STEM.parquet`; the other files are named after STEM.
-    pub out: PathBuf,
-    /// Also write `STEM.X.npy` and `STEM.y.npy`.
-    pub npy: bool,
-    /// Also write `STEM.csv`.
-    pub csv: bool,
-    /// Rows generated per chunk; by default about 32 MiB of x. The Parquet row groups have a
-    /// fixed size of their own, so the files do not depend on it.
-    pub chunk_rows: Option<usize>,
-}
-
-/// The training or the test part of a data set.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Part {
-    Train,
-    Test,
-}
-
-impl Part {
-    fn label(self) -> &'static str {
-        match self {
-            Part::Train => "synth/train",
-            Part::Test => "synth/test",
-        }
-    }
-
-    pub fn name(self) -> &'static str {
-        match self {
-            Part::Train => "train",
-            Part::Test => "test",
-        }
-    }
-}
-
-/// What was written: the contents of `STEM.synth.json`.
-#[derive(Debug, Clone, Serialize)]
-pub struct Summary {
-    pub schema_version: u32,
-    pub seed: u64,
-    pub rows: usize,
-    pub features: usize,
-    pub test_rows: Option<usize>,
-    /// The true weights w the labels were drawn with.
-    pub weights: Vec<f64>,
-    /// Fraction of training rows with y = 1.
-    pub positive_fraction: f64,
-    pub test_positive_fraction: Option<f64>,
-    pub files: Vec<String>,
-}
+use sizes::check_sizes;
+use spec::CHUNK_BYTES;
 
 /// The training file's stem: `--out` without its `.parquet`.
 pub fn stem(out: &Path) -> Result<PathBuf> {
@@ -93,39 +33,6 @@ pub fn stem(out: &Path) -> Result<PathBuf> {
              the .npy, .csv and test files are named after it",
         )),
     }
-}
-
-/// The true weights of `seed`: w_j = z_j / 2 with z_j ~ N(0, 1).
-pub fn true_weights(seed: u64, features: usize) -> Vec<f64> {
-    let mut rng = stream(seed, "synth/weights");
-    (0..features)
-        .map(|_| {
-            let z: f64 = StandardNormal.sample(&mut rng);
-            0.5 * z
-        })
-        .collect()
-}
-
-/// Rows `start .. start + y.len()` of `part`: x row-major into `x` (y.len() x D), labels into `y`.
-pub fn fill(seed: u64, part: Part, w: &[f64], start: usize, x: &mut [f64], y: &mut [f64]) {
-    let d = w.len();
-    assert_eq!(x.len(), d * y.len(), "x holds D values per label");
-    let base = rand::Rng::next_u64(&mut stream(seed, part.label()));
-    x.par_chunks_mut(d.max(1))
-        .zip(y.par_iter_mut())
-        .enumerate()
-        .for_each(|(i, (row, label))| {
-            // seed_from_u64 runs the seed through SplitMix64, so consecutive seeds give
-            // unrelated streams.
-            let mut rng = Stream::seed_from_u64(base.wrapping_add((start + i) as u64));
-            let mut a = 0.0;
-            for (v, wj) in row.iter_mut().zip(w) {
-                *v = StandardNormal.sample(&mut rng);
-                a += *v * wj;
-            }
-            let u: f64 = rng.random();
-            *label = if u < sigmoid(a) { 1.0 } else { 0.0 };
-        });
 }
 
 /// Progress after each chunk: the part, rows written so far, rows in the part.
@@ -200,92 +107,5 @@ pub fn generate(spec: &Spec, progress: Progress<'_>) -> Result<Summary> {
     Ok(summary)
 }
 
-/// The bytes of x one part may take (N D 8 for its .npy): 1 PiB, beyond any disk, which also
-/// keeps every size product inside a u64.
-const MAX_PART_BYTES: u64 = 1 << 50;
-
-/// Refuse sizes the machine cannot write, naming the option, its value and the largest that
-/// works: a row of x must fit the chunk budget, a chunk (of at most the larger part's rows)
-/// the memory budget, a part 1 PiB.
-fn check_sizes(spec: &Spec) -> Result<()> {
-    let refuse = |option: &str, value: usize, max: u64, why: String| {
-        Err(Error::config(
-            &spec.out,
-            format!("{option} {value} is too large; at most {max}, as {why}"),
-        ))
-    };
-    let max_features = (CHUNK_BYTES / 8) as u64;
-    if spec.features as u64 > max_features {
-        let why = format!(
-            "a row of x (8 bytes per feature) must fit the {} MiB a chunk holds",
-            CHUNK_BYTES >> 20
-        );
-        return refuse("--features", spec.features, max_features, why);
-    }
-    let row_bytes = 8 * (spec.features as u64 + 1);
-    let max_rows = MAX_PART_BYTES / row_bytes;
-    for (option, rows) in [("--rows", Some(spec.rows)), ("--test-rows", spec.test_rows)] {
-        match rows {
-            Some(n) if n as u64 > max_rows => {
-                let why = format!(
-                    "{} features make {row_bytes} bytes a row and a file of over {} TiB holds no disk",
-                    spec.features,
-                    MAX_PART_BYTES >> 40
-                );
-                return refuse(option, n, max_rows, why);
-            }
-            _ => {}
-        }
-    }
-    // A chunk never holds more rows than the larger part.
-    let budget = crate::config::limits::MEMORY_BUDGET_BYTES;
-    let max_chunk = budget / (8 * spec.features as u64).max(1);
-    let most = spec.rows.max(spec.test_rows.unwrap_or(0));
-    match spec.chunk_rows {
-        Some(c) if c.min(most) as u64 > max_chunk => {
-            let why = format!(
-                "a chunk of x ({} features, 8 bytes each) must fit the memory budget of {} MiB",
-                spec.features,
-                budget >> 20
-            );
-            refuse("--chunk-rows", c, max_chunk, why)
-        }
-        _ => Ok(()),
-    }
-}
-
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn rows_do_not_depend_on_where_a_chunk_starts() {
-        let w = true_weights(7, 3);
-        let mut x = vec![0.0; 30];
-        let mut y = vec![0.0; 10];
-        fill(7, Part::Train, &w, 0, &mut x, &mut y);
-        let mut x2 = vec![0.0; 12];
-        let mut y2 = vec![0.0; 4];
-        fill(7, Part::Train, &w, 5, &mut x2, &mut y2);
-        assert_eq!(&x[15..27], &x2[..]);
-        assert_eq!(&y[5..9], &y2[..]);
-        let mut xt = vec![0.0; 30];
-        fill(7, Part::Test, &w, 0, &mut xt, &mut [0.0; 10]);
-        assert_ne!(x, xt, "the test rows are not the training rows");
-    }
-
-    #[test]
-    fn out_must_be_a_parquet_file() {
-        assert_eq!(
-            stem(Path::new("d/train.parquet")).unwrap(),
-            PathBuf::from("d/train")
-        );
-        for bad in ["d/train.csv", ".parquet", "d/.parquet", "train"] {
-            let e = stem(Path::new(bad)).unwrap_err().to_string();
-            assert!(
-                e.contains("must name the training Parquet file"),
-                "{bad}: {e}"
-            );
-        }
-    }
-}
+mod tests;

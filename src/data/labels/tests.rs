@@ -1,7 +1,9 @@
 //! Label parsing: the usual encodings, `positive`, multiclass names, and that distinct
 //! values never share a class.
 
+use super::binary::binary;
 use super::*;
+use crate::data::table::Labels;
 
 #[test]
 fn understands_the_usual_encodings() {

@@ -1,0 +1,60 @@
+//! What loading makes: the training and test design matrices with the facts a report needs
+//! about them (classes, columns, per-feature summaries, notes).
+
+use std::path::PathBuf;
+
+use faer::Mat;
+use serde::Serialize;
+
+/// Name of the intercept column in the design matrix.
+pub const INTERCEPT: &str = "intercept";
+
+/// One side of the split: the design matrix, class indices (0/1 for a binary target) and each row's 0-based data row in
+/// its file.
+#[derive(Debug, Clone)]
+pub struct Design {
+    pub x: Mat<f64>,
+    pub y: Vec<f64>,
+    pub source_rows: Vec<usize>,
+}
+
+impl Design {
+    pub fn rows(&self) -> usize {
+        self.y.len()
+    }
+
+    pub fn positives(&self) -> usize {
+        self.y.iter().filter(|&&y| y == 1.0).count()
+    }
+}
+
+/// Summary statistics of one raw (unstandardised) feature on the training rows.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct FeatureSummary {
+    pub name: String,
+    pub mean: f64,
+    pub sd: f64,
+    pub min: f64,
+    pub max: f64,
+    pub missing: usize,
+}
+
+#[derive(Debug, Clone)]
+pub struct Dataset {
+    pub files: Vec<PathBuf>,
+    pub target: String,
+    /// Class names in index order (y holds the index); two for a binary target, where index 1
+    /// is the positive class.
+    pub classes: Vec<String>,
+    /// The raw feature columns used, in order.
+    pub features: Vec<String>,
+    /// Design-matrix columns: the intercept first when present, then the features.
+    pub columns: Vec<String>,
+    pub train: Design,
+    pub test: Design,
+    pub summaries: Vec<FeatureSummary>,
+    /// Things the user should know: dropped rows, ignored columns.
+    pub notes: Vec<String>,
+    /// The CSV field separator the files were read with.
+    pub separator: u8,
+}

@@ -1,0 +1,92 @@
+//! How wide a feature map makes the design, and the refusals before it is made: too many
+//! columns for the memory budget, or a mapped name that clashes with a feature.
+
+use super::monomials::{monomial_name, monomials};
+use crate::config::{Centres, FeatureMap};
+use crate::data::INTERCEPT;
+
+/// The largest matrix a feature map may make the methods form, in bytes: the design
+/// (rows x columns) and the columns x columns Hessian / covariance of a Gaussian posterior.
+pub const MEMORY_BUDGET_BYTES: usize = 512 << 20;
+
+/// The number of columns the map produces, or None when it exceeds `limit`.
+fn width_within(map: &FeatureMap, d: usize, limit: usize) -> Option<usize> {
+    match map {
+        FeatureMap::Identity => Some(d),
+        FeatureMap::Poly { degree } => monomials(d, *degree, limit).map(|m| m.len()),
+        FeatureMap::Rbf { centres, .. } => match centres {
+            Centres::Sample { k } => Some(*k).filter(|k| *k <= limit),
+            Centres::Grid { points } => {
+                let mut n: usize = 1;
+                for _ in 0..d {
+                    n = n.checked_mul(*points).filter(|n| *n <= limit)?;
+                }
+                Some(n)
+            }
+        },
+    }
+}
+
+/// The width check of [`apply`]: the message naming the key to lower when `map` on `d`
+/// features would make a design of `rows` rows (or a columns x columns covariance) larger than
+/// [`MEMORY_BUDGET_BYTES`].
+pub fn check_width(map: &FeatureMap, d: usize, rows: usize) -> Result<(), String> {
+    let rows = rows.max(1);
+    let limit =
+        (MEMORY_BUDGET_BYTES / 8 / rows).min(((MEMORY_BUDGET_BYTES / 8) as f64).sqrt() as usize);
+    if width_within(map, d, limit).is_some() {
+        return Ok(());
+    }
+    let key = match map {
+        FeatureMap::Poly { .. } => "lower [features] degree",
+        FeatureMap::Rbf {
+            centres: Centres::Grid { .. },
+            ..
+        } => "lower [features] grid_points or use centres = \"sample\" with k",
+        _ => "lower [features] k",
+    };
+    Err(format!(
+        "[features] map = \"{}\" on {d} features would make more than {limit} columns: the design ({rows} rows) \
+         or the columns x columns posterior covariance would exceed the memory budget of {} MiB; {key}, or select fewer [data] features",
+        map.name(),
+        MEMORY_BUDGET_BYTES >> 20
+    ))
+}
+
+/// Refuse a design with two columns of one name, which the methods would fit as two weights
+/// that results.json and the reports cannot tell apart: a data column named "intercept" beside
+/// the intercept column, or (`map = "poly"`) a data column named like a product or power of
+/// the others ("a*b", "a^2"). RBF columns are named rbf0, rbf1, ... and replace the features.
+pub fn check_names(map: &FeatureMap, names: &[String], intercept: bool) -> Result<(), String> {
+    let mapped: Vec<String> = match map {
+        FeatureMap::Identity => names.to_vec(),
+        // wider maps are refused by check_width
+        FeatureMap::Poly { degree } => match monomials(names.len(), *degree, 1 << 20) {
+            Some(m) => m.iter().map(|m| monomial_name(m, names)).collect(),
+            None => return Ok(()),
+        },
+        FeatureMap::Rbf { .. } => return Ok(()),
+    };
+    if intercept && names.iter().any(|n| n == INTERCEPT) {
+        return Err(format!(
+            "data column \"{INTERCEPT}\" would be a second design column named \"{INTERCEPT}\" beside the one \
+             [data] intercept = true adds: rename the column in the data file, leave it out of [data] features, \
+             or (if it is a column of ones) set [data] intercept = false"
+        ));
+    }
+    let mut seen = std::collections::HashSet::new();
+    match mapped.iter().find(|n| !seen.insert(n.as_str())) {
+        Some(n) => Err(format!(
+            "two design columns would be named \"{n}\": [features] map = \"{}\" names a product or power of the \
+             features that way, and a feature column has that name; rename the column \"{n}\" in the data file \
+             or leave it out of [data] features",
+            map.name()
+        )),
+        None => Ok(()),
+    }
+}
+
+/// The number of columns `map` makes from `d` features (after [`check_width`] has passed).
+pub fn mapped_width(map: &FeatureMap, d: usize) -> usize {
+    width_within(map, d, usize::MAX).unwrap_or(usize::MAX)
+}

@@ -1,0 +1,77 @@
+//! Rows with missing values (empty, NA or NaN): dropped with a note, or refused with an error
+//! that counts them per column.
+
+use std::path::Path;
+
+use super::loaded::Loaded;
+use super::prepare;
+use crate::config::{DataPlan, Missing};
+use crate::error::{Error, Result};
+
+/// Rows (in `keep` order) where the label and every feature are present; the rest are
+/// missing. With `Missing::Error` any missing value is an error naming the column.
+pub(super) fn complete_rows(
+    path: &Path,
+    l: &Loaded,
+    plan: &DataPlan,
+    notes: &mut Vec<String>,
+) -> Result<Vec<usize>> {
+    let (missing, target, listed) = (plan.missing, &plan.target, plan.features.is_some());
+    let n = l.y.len();
+    let count = |c: &Vec<Option<f64>>| c.iter().filter(|v| v.is_none()).count();
+    let per_feature: Vec<usize> = l.cols.iter().map(count).collect();
+    let target_missing = l.y.iter().filter(|v| v.is_none()).count();
+    prepare::check_not_all_missing(n, target, target_missing, &l.features, &per_feature, listed)
+        .map_err(|m| Error::data(path, m))?;
+    let ok: Vec<bool> = (0..n)
+        .map(|i| l.y[i].is_some() && l.cols.iter().all(|c| c[i].is_some()))
+        .collect();
+    let bad = ok.iter().filter(|&&o| !o).count();
+    if bad > 0 {
+        if missing == Missing::Error {
+            let first = ok.iter().position(|o| !o).unwrap_or(0);
+            return Err(Error::data(
+                path,
+                missing_message(
+                    bad,
+                    target,
+                    target_missing,
+                    &l.features,
+                    &per_feature,
+                    first,
+                ),
+            ));
+        }
+        notes.push(format!(
+            "{}: dropped {bad} of {n} rows with missing values",
+            path.display()
+        ));
+    }
+    Ok((0..n).filter(|&i| ok[i]).collect())
+}
+
+/// The error for rows with missing values under `missing = "error"`: how many, per column, and
+/// the first data row.
+pub(super) fn missing_message(
+    bad: usize,
+    target: &str,
+    target_missing: usize,
+    features: &[String],
+    per_feature: &[usize],
+    first: usize,
+) -> String {
+    let mut per_col: Vec<String> = Vec::new();
+    if target_missing > 0 {
+        per_col.push(format!("\"{target}\" (target) {target_missing}"));
+    }
+    for (name, &m) in features.iter().zip(per_feature) {
+        if m > 0 {
+            per_col.push(format!("\"{name}\" {m}"));
+        }
+    }
+    format!(
+        "{bad} rows have missing values (empty, NA or NaN) — per column: {}; first at data row {first}. \
+         Set [data] missing = \"drop\" to drop those rows",
+        per_col.join(", ")
+    )
+}

@@ -1,0 +1,148 @@
+//! One polars column turned into plain values: a feature's numbers, or the target's labels
+//! in their own type.
+
+use std::path::Path;
+
+use polars::prelude::*;
+
+use super::frame::read_frame_with;
+use crate::data::csv;
+use crate::data::files::no_column;
+use crate::error::{Error, Result};
+
+/// The target column's values, kept in their own type so that label parsing can be exact.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Labels {
+    Numeric(Vec<Option<f64>>),
+    Text(Vec<Option<String>>),
+    Bool(Vec<Option<bool>>),
+}
+
+/// One numeric column in file order (the approximation lab's data). Missing values are an
+/// error naming the row: the lab has no row-dropping policy to apply.
+pub fn read_column(path: &Path, name: &str) -> Result<Vec<f64>> {
+    let (df, _) = read_frame_with(path, b',', None, Some(&[name.to_string()]))?;
+    let col = df.column(name).map_err(|_| {
+        let names: Vec<String> = df
+            .get_column_names()
+            .iter()
+            .map(|s| s.to_string())
+            .collect();
+        no_column(path, "the", name, &names)
+    })?;
+    let values = numeric_values(path, col, 0)?;
+    values
+        .iter()
+        .enumerate()
+        .map(|(i, v)| {
+            v.ok_or_else(|| {
+                Error::data(
+                    path,
+                    format!(
+                        "column \"{name}\", {}: the value is missing; fill it in or remove the row",
+                        csv::row_at(path, i)
+                    ),
+                )
+            })
+        })
+        .collect()
+}
+
+/// A feature column as f64 values with nulls and NaN as `None`. A value that is not a
+/// number is an error naming the column, the row and the value.
+pub(super) fn numeric_values(
+    path: &Path,
+    col: &Column,
+    first_row: usize,
+) -> Result<Vec<Option<f64>>> {
+    let name = col.name().to_string();
+    let dtype = col.dtype().clone();
+    if dtype.is_nested() {
+        return Err(Error::data(
+            path,
+            format!("feature column \"{name}\" has the nested type {dtype}; only numeric columns can be features"),
+        ));
+    }
+    let cast = col.cast(&DataType::Float64).map_err(|e| {
+        Error::data(
+            path,
+            format!("feature column \"{name}\" ({dtype}) is not numeric: {e}"),
+        )
+    })?;
+    let ca = cast
+        .f64()
+        .map_err(|e| Error::data(path, format!("feature column \"{name}\": {e}")))?;
+    if cast.null_count() > col.null_count() {
+        // Some non-null value failed to parse as a number: find the first one.
+        if let Ok(text) = col.cast(&DataType::String) {
+            if let Ok(s) = text.str() {
+                for (i, (orig, num)) in s.iter().zip(ca.iter()).enumerate() {
+                    let i = first_row + i;
+                    if let (Some(orig), None) = (orig, num) {
+                        return Err(Error::data(
+                            path,
+                            format!(
+                                "feature column \"{name}\", {}: \"{orig}\" is not a number; \
+                                 fix the value or leave it out of [data] features",
+                                csv::row_at(path, i)
+                            ),
+                        ));
+                    }
+                }
+            }
+        }
+        return Err(Error::data(
+            path,
+            format!("feature column \"{name}\" ({dtype}) is not numeric"),
+        ));
+    }
+    let mut values = Vec::with_capacity(ca.len());
+    for (i, v) in ca.iter().enumerate() {
+        let i = first_row + i;
+        match v {
+            Some(x) if x.is_infinite() => {
+                return Err(Error::data(
+                    path,
+                    format!(
+                        "feature column \"{name}\", {}: the value is infinite; fix or remove it",
+                        csv::row_at(path, i)
+                    ),
+                ))
+            }
+            Some(x) if x.is_nan() => values.push(None),
+            other => values.push(other),
+        }
+    }
+    Ok(values)
+}
+
+pub(super) fn labels(path: &Path, col: &Column) -> Result<Labels> {
+    let dtype = col.dtype();
+    let name = col.name();
+    let bad = |e: PolarsError| Error::data(path, format!("target column \"{name}\": {e}"));
+    if dtype.is_bool() {
+        Ok(Labels::Bool(col.bool().map_err(bad)?.iter().collect()))
+    } else if dtype.is_primitive_numeric() {
+        let c = col.cast(&DataType::Float64).map_err(bad)?;
+        let vals = c
+            .f64()
+            .map_err(bad)?
+            .iter()
+            .map(|v| v.filter(|x| !x.is_nan()))
+            .collect();
+        Ok(Labels::Numeric(vals))
+    } else if dtype.is_string() {
+        Ok(Labels::Text(
+            col.str()
+                .map_err(bad)?
+                .iter()
+                .map(|s| s.map(|s| s.trim().to_string()))
+                .collect(),
+        ))
+    } else {
+        Err(Error::data(
+            path,
+            format!("target column \"{name}\" has type {dtype}; use a column of numbers, booleans or strings"),
+        ))
+    }
+}

@@ -1,0 +1,78 @@
+//! Tests of the reliability bins, ECE and MCE against hand-computed values.
+
+use super::*;
+
+#[test]
+fn hand_computed_bins() {
+    // two bins: [0, .5) holds .1, .2, .3 with labels 0, 0, 1; [.5, 1] holds .8, 1.0 with 1, 1
+    let p = [0.1, 0.2, 0.3, 0.8, 1.0];
+    let y = [0.0, 0.0, 1.0, 1.0, 1.0];
+    let r = reliability(&p, &y, 2, Binning::EqualWidth);
+    assert_eq!(r.bins[0].count, 3);
+    assert_eq!(r.bins[1].count, 2);
+    let gap0 = (1.0f64 / 3.0 - 0.2).abs();
+    let gap1 = (1.0f64 - 0.9).abs();
+    assert!((r.ece - (0.6 * gap0 + 0.4 * gap1)).abs() < 1e-15);
+    assert!((r.mce - gap0.max(gap1)).abs() < 1e-15);
+    assert_eq!(r.bins[1].upper, 1.0);
+}
+
+#[test]
+fn empty_bins_are_null_and_perfect_calibration_is_zero() {
+    let r = reliability(
+        &[0.25, 0.25, 0.25, 0.25],
+        &[1.0, 0.0, 0.0, 0.0],
+        10,
+        Binning::EqualWidth,
+    );
+    assert_eq!(r.bins.iter().filter(|b| b.count > 0).count(), 1);
+    assert!(r.bins[0].mean_predicted.is_none());
+    assert!(r.ece.abs() < 1e-15);
+}
+
+#[test]
+fn equal_mass_bins_hold_equal_counts() {
+    let p: Vec<f64> = (0..10)
+        .map(|i| (i as f64 + 0.5) / 10.0)
+        .map(|v: f64| v * v)
+        .collect();
+    let y: Vec<f64> = (0..10).map(|i| f64::from(u8::from(i % 3 == 0))).collect();
+    let r = reliability(&p, &y, 5, Binning::EqualMass);
+    assert!(r.bins.iter().all(|b| b.count == 2));
+    // the first bin holds the two smallest predictions
+    assert_eq!((r.bins[0].lower, r.bins[0].upper), (p[0], p[1]));
+    let manual: f64 = r
+        .bins
+        .iter()
+        .map(|b| 0.2 * (b.observed_frequency.unwrap() - b.mean_predicted.unwrap()).abs())
+        .sum();
+    assert!((r.ece - manual).abs() < 1e-15);
+}
+
+#[test]
+fn percentile_interpolates_order_statistics() {
+    let v = [1.0, 2.0, 3.0, 4.0, 5.0];
+    assert_eq!(percentile(&v, 0.5), 3.0);
+    assert_eq!(percentile(&v, 0.125), 1.5);
+}
+
+#[test]
+fn ece_interval_brackets_the_estimate() {
+    let p: Vec<f64> = (0..200).map(|i| (i as f64 + 0.5) / 200.0).collect();
+    let y: Vec<f64> = (0..200)
+        .map(|i| f64::from(u8::from((i * 7919) % 200 < i)))
+        .collect();
+    let ece = reliability(&p, &y, 10, Binning::EqualWidth).ece;
+    let [lo, hi] = ece_interval(
+        &p,
+        &y,
+        10,
+        Binning::EqualWidth,
+        500,
+        &mut crate::numeric::rng::stream(1, "t"),
+    );
+    assert!(
+        lo < hi && lo <= ece + 0.02 && hi >= ece - 0.02,
+        "{lo} {ece} {hi}"
+    );
+}

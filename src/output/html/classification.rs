@@ -1,0 +1,145 @@
+//! report.html's classification sections, for an experiment that fits and scores runs.
+
+use std::fmt::Write;
+
+use super::elements::{escape, figure, figures_with_prefix, prose, table};
+use crate::output::plots::Figure;
+use crate::output::tables;
+use crate::record::ExperimentRecord;
+
+/// The classification sections: dataset, metrics, calibration, convergence, weights, evidence,
+/// baseline comparison.
+pub(super) fn classification(s: &mut String, r: &ExperimentRecord, figures: &[Figure]) {
+    let d = &r.dataset;
+    let _ = writeln!(s, "<h2>Dataset</h2><ul>");
+    let files: Vec<String> = d
+        .files
+        .iter()
+        .map(|f| format!("<code>{}</code>", escape(f)))
+        .collect();
+    let _ = writeln!(
+        s,
+        "<li>files: {}</li><li>target: <code>{}</code></li>",
+        files.join(", "),
+        escape(&d.target)
+    );
+    if d.classes.len() > 2 {
+        let _ = writeln!(
+            s,
+            "<li>classes ({}): {}</li>",
+            d.classes.len(),
+            escape(&d.classes.join(", "))
+        );
+        let _ = writeln!(
+            s,
+            "<li>training rows: {}; test rows: {}</li>",
+            d.rows_train, d.rows_test
+        );
+    } else {
+        let _ = writeln!(
+            s,
+            "<li>training rows: {} ({} positive); test rows: {} ({} positive)</li>",
+            d.rows_train, d.positives_train, d.rows_test, d.positives_test
+        );
+    }
+    let _ = writeln!(
+        s,
+        "<li>design columns ({}): {}</li>",
+        d.columns.len(),
+        escape(&d.columns.join(", "))
+    );
+    for n in &d.notes {
+        let _ = writeln!(s, "<li>note: {}</li>", escape(n));
+    }
+    s.push_str("</ul>\n");
+    table(s, &tables::features(r));
+
+    let _ = writeln!(s, "<h2>Test-set metrics</h2>");
+    if tables::predictive_rows(r).is_empty() {
+        s.push_str("<p>No run produced predictions.</p>\n");
+    } else {
+        table(s, &tables::metrics(r));
+        s.push_str("<p>Highlighted: the best value per column. Log-loss clips p to [1e-15, 1 − 1e-15]; the ECE interval is a bootstrap percentile interval over test rows.</p>\n");
+    }
+
+    let _ = writeln!(s, "<h2>Calibration</h2>");
+    s.push_str("<div class=\"figs\">\n");
+    for (run, p) in tables::predictive_rows(r) {
+        if let Some(f) = figures
+            .iter()
+            .find(|f| f.stem == format!("reliability-{}-{}", run.id, p.name))
+        {
+            figure(s, f);
+        }
+    }
+    s.push_str("</div>\n");
+    for (run, p) in tables::predictive_rows(r) {
+        let _ = writeln!(
+            s,
+            "<details><summary>bins of {} / {} (ECE {:.4}, MCE {:.4})</summary>",
+            escape(&run.id),
+            escape(&p.name),
+            p.metrics.ece,
+            p.metrics.mce
+        );
+        table(s, &tables::calibration(p));
+        s.push_str("</details>\n");
+    }
+
+    let _ = writeln!(s, "<h2>Convergence</h2>");
+    table(s, &tables::convergence(r));
+    for run in r.failed_runs() {
+        let _ = writeln!(
+            s,
+            "<p class=\"failed\"><b>{} failed:</b> {}</p>",
+            escape(&run.id),
+            escape(run.error.as_deref().unwrap_or(""))
+        );
+    }
+    for (line, bad) in tables::sampler_diagnostics(r) {
+        let class = if bad { " class=\"failed\"" } else { "" };
+        let _ = writeln!(s, "<p{class}>{}</p>", prose(&line));
+    }
+    figures_with_prefix(s, figures, "convergence-");
+
+    if let Some(t) = tables::approximation_error(r) {
+        let _ = writeln!(s, "<h2>Approximation error against the gold standard</h2>");
+        table(s, &t);
+        let _ = writeln!(s, "<p>{}</p>", prose(tables::APPROXIMATION_ERROR_NOTE));
+    }
+
+    if let Some(t) = tables::weights(r) {
+        let _ = writeln!(s, "<h2>Weights</h2>");
+        figures_with_prefix(s, figures, "weights");
+        figures_with_prefix(s, figures, "heatmaps-");
+        let _ = writeln!(s, "<details><summary>table of weights</summary>");
+        table(s, &t);
+        s.push_str("</details>\n");
+    }
+
+    if let Some(c) = &r.comparison {
+        let _ = writeln!(s, "<h2>Comparison with the baseline</h2>");
+        let _ = writeln!(s, "<p>A = <code>{}</code>, B = this run; paired bootstrap over test rows ({} resamples); lower is better, so a negative B − A is an improvement.</p>", escape(&c.baseline), c.resamples);
+        table(s, &tables::comparison(&c.rows));
+    }
+
+    let curves = tables::evidence(r);
+    if !curves.is_empty() {
+        let _ = writeln!(s, "<h2>Evidence</h2><p>The Laplace log evidence and the held-out log-loss (plug-in) over lambda; the chosen lambda (vertical line, highlighted row) maximises the evidence.</p>");
+        for (run, t) in curves {
+            if let Some(f) = figures
+                .iter()
+                .find(|f| f.stem == format!("evidence-{}", run.id))
+            {
+                figure(s, f);
+            }
+            let _ = writeln!(
+                s,
+                "<details><summary>evidence curve of {}</summary>",
+                escape(&run.id)
+            );
+            table(s, &t);
+            s.push_str("</details>\n");
+        }
+    }
+}

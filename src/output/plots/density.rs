@@ -1,0 +1,60 @@
+//! The approximation lab's figure: exact and approximate posterior densities overlaid.
+
+use plotters::prelude::*;
+
+use super::canvas::{draw_lines, svg, Figure, FONT};
+
+/// The exact posterior density and each approximation's, overlaid on the parameter's scale.
+pub fn density(p: &crate::lab::PosteriorResult) -> Figure {
+    use crate::output::lab_markdown::{density_caption, density_stem};
+    let caption = density_caption(p);
+    let c = &p.curves;
+    let mut series: Vec<(String, Vec<(f64, f64)>)> = vec![(
+        "exact".into(),
+        c.x.iter().copied().zip(c.exact.iter().copied()).collect(),
+    )];
+    for (name, ys) in &c.approximations {
+        series.push((
+            name.clone(),
+            c.x.iter().copied().zip(ys.iter().copied()).collect(),
+        ));
+    }
+    let finite = |v: &f64| v.is_finite();
+    let (x0, x1) =
+        c.x.iter()
+            .filter(|v| finite(v))
+            .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), v| {
+                (a.min(*v), b.max(*v))
+            });
+    let y1 = series
+        .iter()
+        .flat_map(|(_, p)| p.iter().map(|q| q.1))
+        .filter(finite)
+        .fold(0.0, f64::max);
+    let text = svg((560, 360), |root| {
+        root.fill(&WHITE)?;
+        let drawable = x0 < x1 && y1 > 0.0;
+        if !drawable {
+            return Ok(());
+        }
+        let mut chart = ChartBuilder::on(&root)
+            .caption(&caption, (FONT, 13))
+            .margin(12)
+            .x_label_area_size(36)
+            .y_label_area_size(56)
+            .build_cartesian_2d(x0..x1, 0.0..y1 * 1.08)?;
+        chart
+            .configure_mesh()
+            .x_desc(p.parameter.as_str())
+            .y_desc("density")
+            .draw()?;
+        draw_lines(&mut chart, &series)?;
+        root.present()?;
+        Ok(())
+    });
+    Figure {
+        stem: density_stem(p),
+        caption,
+        svg: text,
+    }
+}

@@ -1,0 +1,71 @@
+//! The evidence search's figure: evidence and held-out log-loss against the prior precision.
+
+use plotters::prelude::*;
+
+use super::canvas::{colour, svg, Figure, FONT};
+use crate::record::RunRecord;
+
+/// The Laplace log evidence and the held-out log-loss against lambda (log axis), on two
+/// panels sharing the axis, with the chosen lambda marked.
+pub fn evidence(run: &RunRecord) -> Figure {
+    let caption = format!("Evidence and held-out log-loss against lambda: {}", run.id);
+    let ev: Vec<(f64, f64)> = run
+        .evidence_curve
+        .iter()
+        .filter_map(|p| Some((p.precision, p.log_evidence?)))
+        .collect();
+    let ll: Vec<(f64, f64)> = run
+        .evidence_curve
+        .iter()
+        .map(|p| (p.precision, p.test_log_loss))
+        .collect();
+    let (x0, x1) = ll
+        .iter()
+        .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), p| {
+            (a.min(p.0), b.max(p.0))
+        });
+    let chosen = run.prior_precision;
+    let text = svg((640, 480), |root| {
+        root.fill(&WHITE)?;
+        let root = root.titled(&caption, (FONT, 15))?;
+        let (top, bottom) = root.split_vertically(220);
+        for (area, pts, name, c) in [
+            (&top, &ev, "log evidence", colour(0)),
+            (&bottom, &ll, "test log-loss", colour(3)),
+        ] {
+            if pts.is_empty() {
+                continue;
+            }
+            let (y0, y1) = pts
+                .iter()
+                .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), p| {
+                    (a.min(p.1), b.max(p.1))
+                });
+            let pad = ((y1 - y0) * 0.08).max(1e-6);
+            let mut chart = ChartBuilder::on(area)
+                .margin(10)
+                .x_label_area_size(30)
+                .y_label_area_size(60)
+                .build_cartesian_2d((x0.max(1e-300)..x1).log_scale(), (y0 - pad)..(y1 + pad))?;
+            chart
+                .configure_mesh()
+                .x_desc("lambda")
+                .y_desc(name)
+                .x_label_formatter(&|v| format!("{v:.0e}"))
+                .draw()?;
+            chart.draw_series(LineSeries::new(pts.clone(), c.stroke_width(2)).point_size(2))?;
+            if let Some(l) = chosen {
+                chart.draw_series(LineSeries::new(
+                    [(l, y0 - pad), (l, y1 + pad)],
+                    BLACK.mix(0.5),
+                ))?;
+            }
+        }
+        Ok(())
+    });
+    Figure {
+        stem: format!("evidence-{}", run.id),
+        caption,
+        svg: text,
+    }
+}

@@ -1,0 +1,89 @@
+//! How each run ended: the convergence table and, per sampling run, whether its chains
+//! mixed.
+
+use super::table::{num, Cell, Mark, Table};
+use crate::record::ExperimentRecord;
+
+/// One sentence per sampling run: its split-R-hat and bulk ESS, flagged when R-hat > 1.01.
+pub fn sampler_diagnostics(r: &ExperimentRecord) -> Vec<(String, bool)> {
+    r.runs
+        .iter()
+        .filter_map(|run| {
+            let d = run.diagnostics?;
+            let text = if d.mixed() {
+                format!("{}: split-R-hat at most {:.4}, bulk ESS at least {:.0} over the weights (chains mixed)", run.id, d.rhat_max, d.ess_min)
+            } else {
+                format!(
+                    "{}: NOT MIXED — split-R-hat {:.4} > {} (bulk ESS at least {:.0}); run longer chains (`draws`, `burn_in`) before trusting this run",
+                    run.id,
+                    d.rhat_max,
+                    crate::record::Diagnostics::RHAT_LIMIT,
+                    d.ess_min
+                )
+            };
+            Some((text, !d.mixed()))
+        })
+        .collect()
+}
+
+pub fn convergence(r: &ExperimentRecord) -> Table {
+    let headers = [
+        "run",
+        "kind",
+        "termination",
+        "iterations",
+        "objective",
+        "final gradient norm",
+        "fit seconds",
+        "log evidence",
+    ];
+    let rows = r
+        .runs
+        .iter()
+        .map(|run| {
+            let last = r
+                .trace
+                .iter()
+                .rev()
+                .find(|t| t.run == run.id)
+                .map(|t| t.iterate.grad_norm);
+            // A sampler does not converge to a point: its row says whether its chains mixed
+            // and counts sweeps per chain; the gradient at its last draw means nothing.
+            let sampled = run
+                .diagnostics
+                .as_ref()
+                .filter(|_| run.termination.is_some());
+            let termination = match (sampled, run.termination) {
+                (Some(d), _) if d.mixed() => "sampled, mixed".to_string(),
+                (Some(_), _) => "sampled, NOT MIXED".to_string(),
+                (None, Some(t)) => t.to_string(),
+                (None, None) => "failed".to_string(),
+            };
+            let iterations = match sampled {
+                Some(_) => format!("{} sweeps per chain", run.iterations),
+                None => run.iterations.to_string(),
+            };
+            vec![
+                run.id.as_str().into(),
+                run.kind.as_str().into(),
+                Cell {
+                    text: termination,
+                    mark: Mark::warn_if(sampled.is_some_and(|d| !d.mixed())),
+                },
+                iterations.into(),
+                num(run.objective).into(),
+                last.filter(|_| sampled.is_none())
+                    .map(|g| format!("{g:.2e}"))
+                    .unwrap_or_else(|| "–".into())
+                    .into(),
+                format!("{:.3}", run.fit_seconds).into(),
+                num(run.posterior.as_ref().and_then(|p| p.log_evidence)).into(),
+            ]
+        })
+        .collect();
+    Table {
+        headers: headers.iter().map(|h| h.to_string()).collect(),
+        numeric: vec![false, false, false, true, true, true, true, true],
+        rows,
+    }
+}

@@ -1,0 +1,89 @@
+//! What a key binding is: the key, where it applies, the action it takes and the help line
+//! that describes it.
+
+use ratatui::crossterm::event::KeyCode;
+
+use crate::tui::app::Screen;
+
+/// Where a binding applies.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Context {
+    Everywhere,
+    On(Screen),
+    /// While the help overlay is open.
+    Help,
+}
+
+impl Context {
+    /// The overlay's "where" column.
+    pub fn name(self) -> &'static str {
+        match self {
+            Context::Everywhere => "everywhere",
+            Context::On(screen) => screen.title(),
+            Context::Help => "help",
+        }
+    }
+}
+
+/// What a key does.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Action {
+    Show(Screen),
+    NextScreen,
+    PreviousScreen,
+    Run,
+    Cancel,
+    Export,
+    ToggleHelp,
+    CloseHelp,
+    Quit,
+    /// Up (-1) or down (+1) in the screen's list.
+    Vertical(isize),
+    /// Results: the metric column to the left (-1) or right (+1).
+    Column(isize),
+    Sort,
+    ToggleTraces,
+    /// Reparam: the previous (-1) or next (+1) subset size.
+    Subset(isize),
+    /// Posterior: scroll the weights by this many rows.
+    Scroll(isize),
+}
+
+/// A key code, with Ctrl held or not.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Key {
+    pub code: KeyCode,
+    pub ctrl: bool,
+}
+
+pub(super) const fn key(code: KeyCode) -> Key {
+    Key { code, ctrl: false }
+}
+
+pub(super) const fn char(c: char) -> Key {
+    key(KeyCode::Char(c))
+}
+
+/// One row of the help: its keys as shown, where it applies, what it does, and each key with
+/// its action.
+#[derive(Debug)]
+pub struct Binding {
+    pub label: &'static str,
+    pub context: Context,
+    pub what: &'static str,
+    pub keys: &'static [(Key, Action)],
+}
+
+pub(super) const fn binding(
+    label: &'static str,
+    context: Context,
+    what: &'static str,
+    keys: &'static [(Key, Action)],
+) -> Binding {
+    Binding {
+        label,
+        context,
+        what,
+        keys,
+    }
+}

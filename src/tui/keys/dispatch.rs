@@ -1,0 +1,141 @@
+//! Turning a key press into the action its binding names, and carrying the action out on
+//! the [`App`].
+
+use ratatui::crossterm::event::{KeyEvent, KeyEventKind, KeyModifiers};
+
+use super::binding::{Action, Context};
+use super::table::BINDINGS;
+use crate::tui::app::{App, Command, Screen};
+use crate::tui::picks::{predictive_pairs, stepped};
+use Action::*;
+
+/// The first entry of the next (or previous) `[[posterior]]` id: the subset sizes of one
+/// posterior are adjacent entries in the record.
+fn next_posterior(r: &crate::record::ExperimentRecord, at: usize, delta: isize) -> usize {
+    let ps = &r.posteriors;
+    if ps.is_empty() {
+        return 0;
+    }
+    let at = at.min(ps.len() - 1);
+    let id = &ps[at].id;
+    let first_of = |i: usize| {
+        (0..=i)
+            .rev()
+            .take_while(|&j| ps[j].id == ps[i].id)
+            .last()
+            .unwrap_or(i)
+    };
+    if delta > 0 {
+        (at..ps.len())
+            .find(|&j| ps[j].id != *id)
+            .unwrap_or(first_of(at))
+    } else {
+        let start = first_of(at);
+        if start == 0 {
+            0
+        } else {
+            first_of(start - 1)
+        }
+    }
+}
+
+impl App {
+    /// Step to the previous / next subset size of the current `[[posterior]]`.
+    fn reparam_subset(&mut self, delta: isize) {
+        let Some(r) = self.session.as_ref().and_then(|s| s.record.as_ref()) else {
+            return;
+        };
+        let ps = &r.posteriors;
+        if ps.is_empty() {
+            return;
+        }
+        let at = self.picks.reparam.min(ps.len() - 1);
+        let next = at as isize + delta;
+        if next >= 0 && (next as usize) < ps.len() && ps[next as usize].id == ps[at].id {
+            self.picks.reparam = next as usize;
+        }
+    }
+
+    /// The action `key` has here: the first binding that applies in the current context
+    /// and lists the key with exactly its Ctrl state, else one that lists it without Ctrl
+    /// (so Ctrl-C quits while c cancels, and a key held with Shift still counts). While the
+    /// help is open only quitting and closing it act.
+    pub fn action(&self, key: KeyEvent) -> Option<Action> {
+        let ctrl = key.modifiers.contains(KeyModifiers::CONTROL);
+        let applies = |context: Context| match context {
+            Context::Everywhere => true,
+            Context::On(screen) => !self.help && screen == self.screen,
+            Context::Help => self.help,
+        };
+        let listed = |with_ctrl: bool| {
+            BINDINGS
+                .iter()
+                .filter(|b| applies(b.context))
+                .flat_map(|b| b.keys)
+                .find(|(k, _)| k.code == key.code && k.ctrl == with_ctrl)
+                .map(|&(_, action)| action)
+        };
+        let action = listed(ctrl).or_else(|| listed(false).filter(|_| ctrl))?;
+        let closes = matches!(action, Quit | ToggleHelp | CloseHelp);
+        (!self.help || closes).then_some(action)
+    }
+
+    pub(in crate::tui) fn key(&mut self, key: KeyEvent) -> Option<Command> {
+        if key.kind == KeyEventKind::Release {
+            return None;
+        }
+        let n = Screen::ALL.len();
+        match self.action(key)? {
+            Quit => {
+                self.quit = true;
+                return Some(Command::Quit);
+            }
+            Run => return self.run_selected(),
+            Cancel => return self.cancel(),
+            Export => return Some(Command::Export),
+            ToggleHelp => self.help = !self.help,
+            CloseHelp => self.help = false,
+            Show(screen) => self.screen = screen,
+            NextScreen => self.screen = Screen::ALL[(self.screen.index() + 1) % n],
+            PreviousScreen => self.screen = Screen::ALL[(self.screen.index() + n - 1) % n],
+            Vertical(delta) => self.vertical(delta),
+            Column(delta) => self.picks.column_step(delta),
+            Sort => self.picks.sort_here(),
+            ToggleTraces => self.picks.hide_traces = !self.picks.hide_traces,
+            Subset(delta) => self.reparam_subset(delta),
+            Scroll(delta) => self.picks.scroll = self.picks.scroll.saturating_add_signed(delta),
+        }
+        None
+    }
+
+    fn vertical(&mut self, delta: isize) {
+        if let (Screen::Live, Some(s)) = (self.screen, &self.session) {
+            let samplers: Vec<usize> = (0..s.runs.len())
+                .filter(|&i| s.runs[i].traces.is_some())
+                .collect();
+            if let Some(at) = s
+                .traced_run(self.picks.trace)
+                .and_then(|r| samplers.iter().position(|&i| i == r))
+            {
+                self.picks.trace = Some(samplers[stepped(at, delta, samplers.len())]);
+            }
+            return;
+        }
+        let record = self.session.as_ref().and_then(|s| s.record.as_ref());
+        match (self.screen, record) {
+            (Screen::Experiments, _) => self.catalog.step(delta),
+            (Screen::Calibration, Some(r)) => {
+                let n = predictive_pairs(r).len();
+                self.picks.calibration = stepped(self.picks.calibration, delta, n);
+            }
+            (Screen::Reparam, Some(r)) => {
+                self.picks.reparam = next_posterior(r, self.picks.reparam, delta)
+            }
+            (Screen::Posterior, Some(r)) => {
+                self.picks.posterior = stepped(self.picks.posterior, delta, r.runs.len());
+                self.picks.scroll = 0;
+            }
+            _ => {}
+        }
+    }
+}

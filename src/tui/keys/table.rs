@@ -1,0 +1,148 @@
+//! Every binding of the workbench, one row each: the help overlay lists this table and the
+//! dispatcher reads it.
+
+use ratatui::crossterm::event::KeyCode;
+
+use super::binding::{binding, char, key, Action, Binding, Context, Key};
+use crate::tui::app::Screen;
+
+use Action::*;
+use Context::*;
+use KeyCode::{BackTab, Down, Enter, Esc, Left, PageDown, PageUp, Right, Tab, Up};
+
+const UP_DOWN: [(Key, Action); 4] = [
+    (key(Up), Vertical(-1)),
+    (key(Down), Vertical(1)),
+    (char('k'), Vertical(-1)),
+    (char('j'), Vertical(1)),
+];
+
+/// Every key, in the order the help overlay lists them.
+pub const BINDINGS: &[Binding] = &[
+    binding(
+        "1-7, Tab, S-Tab",
+        Everywhere,
+        "switch screen",
+        &[
+            (char('1'), Show(Screen::Experiments)),
+            (char('2'), Show(Screen::Dataset)),
+            (char('3'), Show(Screen::Live)),
+            (char('4'), Show(Screen::Results)),
+            (char('5'), Show(Screen::Calibration)),
+            (char('6'), Show(Screen::Posterior)),
+            (char('7'), Show(Screen::Reparam)),
+            (key(Tab), NextScreen),
+            (key(BackTab), PreviousScreen),
+        ],
+    ),
+    binding(
+        "r, Enter",
+        Everywhere,
+        "run / re-run the selected experiment",
+        &[(char('r'), Run), (key(Enter), Run)],
+    ),
+    binding(
+        "c",
+        Everywhere,
+        "cancel the running experiment",
+        &[(char('c'), Cancel)],
+    ),
+    binding(
+        "e",
+        Everywhere,
+        "export the report to runs/<name>/",
+        &[(char('e'), Export)],
+    ),
+    binding(
+        "?",
+        Everywhere,
+        "show / hide this help",
+        &[(char('?'), ToggleHelp)],
+    ),
+    binding(
+        "q, Ctrl-C",
+        Everywhere,
+        "quit (cancels a running experiment)",
+        &[
+            (char('q'), Quit),
+            (
+                Key {
+                    code: KeyCode::Char('c'),
+                    ctrl: true,
+                },
+                Quit,
+            ),
+        ],
+    ),
+    binding(
+        "Up/Down, k/j",
+        On(Screen::Experiments),
+        "select an experiment file",
+        &UP_DOWN,
+    ),
+    binding(
+        "Left/Right, h/l",
+        On(Screen::Results),
+        "choose a metric column",
+        &[
+            (key(Left), Column(-1)),
+            (key(Right), Column(1)),
+            (char('h'), Column(-1)),
+            (char('l'), Column(1)),
+        ],
+    ),
+    binding(
+        "s",
+        On(Screen::Results),
+        "sort by it (best first, again: worst first, again: off)",
+        &[(char('s'), Sort)],
+    ),
+    binding(
+        "Up/Down, k/j",
+        On(Screen::Live),
+        "choose the sampler whose chains are traced",
+        &UP_DOWN,
+    ),
+    binding(
+        "t",
+        On(Screen::Live),
+        "show / hide the chain traces",
+        &[(char('t'), ToggleTraces)],
+    ),
+    binding(
+        "Up/Down, k/j",
+        On(Screen::Calibration),
+        "choose the run / predictive",
+        &UP_DOWN,
+    ),
+    binding(
+        "Up/Down, k/j",
+        On(Screen::Posterior),
+        "choose the run",
+        &UP_DOWN,
+    ),
+    binding(
+        "PgUp/PgDn",
+        On(Screen::Posterior),
+        "scroll the weights",
+        &[(key(PageUp), Scroll(-10)), (key(PageDown), Scroll(10))],
+    ),
+    binding(
+        "Up/Down, k/j",
+        On(Screen::Reparam),
+        "choose the [[posterior]]",
+        &UP_DOWN,
+    ),
+    binding(
+        "Left/Right, h/l",
+        On(Screen::Reparam),
+        "step through its subset sizes",
+        &[
+            (key(Left), Subset(-1)),
+            (key(Right), Subset(1)),
+            (char('h'), Subset(-1)),
+            (char('l'), Subset(1)),
+        ],
+    ),
+    binding("Esc", Help, "close the help", &[(key(Esc), CloseHelp)]),
+];

@@ -1,0 +1,89 @@
+//! One gauge per method: its state, iterations and latest gradient norm; for a sampler its
+//! sweeps and R-hat.
+
+use ratatui::buffer::Buffer;
+use ratatui::layout::Rect;
+use ratatui::style::{Color, Modifier, Style};
+use ratatui::text::Span;
+use ratatui::widgets::{Gauge, Widget};
+
+use crate::tui::chains::ChainTraces;
+use crate::tui::session::{LiveRun, RunState};
+
+pub(super) fn label(run: &LiveRun) -> String {
+    if let Some(t) = &run.traces {
+        return sampler_label(run, t);
+    }
+    let last = run.iterates.last();
+    let it = last.map(|i| i.iteration).unwrap_or(0);
+    let g = last
+        .map(|i| format!(", |g| {:.1e}", i.grad_norm))
+        .unwrap_or_default();
+    match &run.state {
+        RunState::Pending => format!("{} — waiting", run.id),
+        RunState::Running => format!("{} — iteration {it}{g}", run.id),
+        RunState::Done(t) => format!("{} — {t} after {it} iterations{g}", run.id),
+        RunState::Failed(e) => format!("{} — {e}", run.id),
+    }
+}
+
+/// A sampler's sweeps and R-hat: live over the traced weights, then the record's over all.
+pub(super) fn sampler_label(run: &LiveRun, t: &ChainTraces) -> String {
+    let s = t.schedule;
+    let chains = format!("{} chains", t.chains.len());
+    let rhat = |r: f64, what: &str| {
+        let verdict = if crate::tui::screen::traces::unmixed(r) {
+            " NOT MIXED"
+        } else {
+            ""
+        };
+        format!(", R-hat{what} {r:.3}{verdict}")
+    };
+    match (&run.state, run.diagnostics) {
+        (RunState::Done(_), Some(d)) => format!(
+            "{} — {} sweeps × {chains}{}",
+            run.id,
+            s.sweeps(),
+            rhat(d.rhat_max, " max")
+        ),
+        (RunState::Failed(e), _) => format!("{} — {e}", run.id),
+        _ => format!(
+            "{} — sweep {}/{} × {chains}{}",
+            run.id,
+            t.sweeps(),
+            s.sweeps(),
+            t.rhat_max()
+                .map(|r| rhat(r, " (traced)"))
+                .unwrap_or_else(|| ", burn-in".into())
+        ),
+    }
+}
+
+pub(super) fn render_gauge(run: &LiveRun, color: Color, area: Rect, buf: &mut Buffer) {
+    let color = match run.state {
+        RunState::Failed(_) => Color::LightRed,
+        _ => color,
+    };
+    let unmixed = match (&run.diagnostics, &run.traces) {
+        (Some(d), _) => !d.mixed(),
+        (None, Some(t)) => t
+            .rhat_max()
+            .is_some_and(crate::tui::screen::traces::unmixed),
+        (None, None) => false,
+    };
+    let label = match unmixed {
+        true => Span::styled(
+            label(run),
+            Style::new()
+                .fg(Color::LightRed)
+                .add_modifier(Modifier::BOLD),
+        ),
+        false => Span::from(label(run)),
+    };
+    Gauge::default()
+        .ratio(run.ratio())
+        .label(label)
+        .gauge_style(Style::new().fg(color).bg(Color::Black))
+        .use_unicode(true)
+        .render(area, buf);
+}

@@ -1,0 +1,135 @@
+//! The convergence plots (objective and gradient norm per iteration, log10 axes) and the
+//! Monte-Carlo predictive's estimate against its number of samples.
+
+use ratatui::buffer::Buffer;
+use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::style::{Color, Style};
+use ratatui::symbols::Marker;
+use ratatui::widgets::{Axis, Block, Chart, Dataset, GraphType, Widget};
+
+use crate::tui::session::{LiveRun, Session};
+use crate::tui::widget::log_chart::{LogChart, Series};
+
+pub(super) const COLORS: [Color; 6] = [
+    Color::Yellow,
+    Color::Cyan,
+    Color::Magenta,
+    Color::Green,
+    Color::LightRed,
+    Color::LightBlue,
+];
+
+/// Each `mc` predictive's mean estimate over the test rows against log10 of the number of
+/// samples: the estimate settles as S grows.
+pub(super) fn render_mc(session: &Session, area: Rect, buf: &mut Buffer) {
+    // (colour index, run, points in (log10 S, estimate))
+    type Curve<'a> = (usize, &'a LiveRun, Vec<(f64, f64)>);
+    let curves: Vec<Curve> = session
+        .runs
+        .iter()
+        .enumerate()
+        .filter(|(_, r)| !r.mc.is_empty())
+        .map(|(i, r)| (i, r, r.mc.iter().map(|&(s, m)| (s.log10(), m)).collect()))
+        .collect();
+    let pts = curves.iter().flat_map(|c| c.2.iter());
+    let (x0, x1) = pts
+        .clone()
+        .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), p| {
+            (a.min(p.0), b.max(p.0))
+        });
+    let (y0, y1) = pts.fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), p| {
+        (a.min(p.1), b.max(p.1))
+    });
+    let pad = ((y1 - y0) * 0.1).max(1e-4);
+    let datasets = curves
+        .iter()
+        .map(|(i, r, data)| {
+            Dataset::default()
+                .name(r.id.clone())
+                .marker(Marker::Braille)
+                .graph_type(GraphType::Line)
+                .style(Style::new().fg(COLORS[i % COLORS.len()]))
+                .data(data)
+        })
+        .collect();
+    let decade = |v: f64| format!("{}", 10f64.powf(v).round());
+    Chart::new(datasets)
+        .block(
+            Block::bordered()
+                .title(" Monte Carlo: mean estimate over test rows against samples S (log10) "),
+        )
+        .x_axis(
+            Axis::default()
+                .title("S")
+                .bounds([x0, x1.max(x0 + 1e-9)])
+                .labels([decade(x0), decade(x1)]),
+        )
+        .y_axis(
+            Axis::default()
+                .bounds([y0 - pad, y1 + pad])
+                .labels([format!("{:.4}", y0 - pad), format!("{:.4}", y1 + pad)]),
+        )
+        .render(area, buf);
+}
+
+pub(super) fn series<'a>(
+    session: &'a Session,
+    pick: fn(&crate::optim::Iterate) -> f64,
+) -> Vec<Series<'a>> {
+    session
+        .runs
+        .iter()
+        .enumerate()
+        .filter(|(_, r)| !r.iterates.is_empty())
+        .map(|(i, r)| Series {
+            name: &r.id,
+            color: COLORS[i % COLORS.len()],
+            points: r
+                .iterates
+                .iter()
+                .map(|it| (it.iteration as f64, pick(it)))
+                .collect(),
+        })
+        .collect()
+}
+
+pub(super) fn render_plots(session: &Session, area: Rect, buf: &mut Buffer) {
+    // The Monte-Carlo panel needs rows of its own; below 24 rows the convergence plots keep them.
+    let has_mc = session.runs.iter().any(|r| !r.mc.is_empty()) && area.height >= 24;
+    let area = if has_mc {
+        let [top, bottom] =
+            Layout::vertical([Constraint::Fill(2), Constraint::Fill(1)]).areas(area);
+        render_mc(session, bottom, buf);
+        top
+    } else {
+        area
+    };
+    // Stacked, the gradient norm gets the larger share: it spans many decades (1e2 to 1e-15 for
+    // a Newton run) where the objective spans one or two.
+    let split = if area.width >= 100 {
+        Layout::horizontal([Constraint::Fill(1); 2])
+    } else {
+        Layout::vertical([Constraint::Fill(2), Constraint::Fill(3)])
+    };
+    let [left, right] = split.areas(area);
+    LogChart {
+        title: " objective E(w), log10 ",
+        x_title: "iteration",
+        series: series(session, |it| it.objective),
+    }
+    .render(left, buf);
+    // The full title needs 52 columns with the borders; side by side at 100 to 103 columns
+    // each panel has fewer, so the short form keeps "log10" on screen.
+    let full = " gradient norm |g| (EP: max site distance), log10 ";
+    let title = if usize::from(right.width) >= full.chars().count() + 2 {
+        full
+    } else {
+        " |g| (EP: max site distance), log10 "
+    };
+    LogChart {
+        title,
+        x_title: "iteration",
+        series: series(session, |it| it.grad_norm),
+    }
+    .render(right, buf);
+}
