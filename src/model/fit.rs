@@ -9,6 +9,7 @@ use faer::{Mat, MatRef};
 
 use super::predictive::PredictiveSettings;
 use super::spec::MethodSpec;
+use super::streaming::chunks::Chunks;
 use crate::catalog::PredictiveKind;
 use crate::numeric::rng::Stream;
 use crate::optim::{Outcome, Termination};
@@ -100,4 +101,30 @@ pub fn closed_form() -> Outcome {
         termination: Termination::Converged,
         iterations: 0,
     }
+}
+
+/// What a fit needs besides its rows.
+pub struct FitRequest<'a> {
+    /// The experiment file, named in input errors.
+    pub file: &'a Path,
+    pub method: &'a MethodSpec,
+    /// lambda of the Gaussian prior N(0, lambda^{-1} I) on the weights.
+    pub precision: f64,
+    pub seed: u64,
+    /// Design columns (intercept first when present), for messages and the intercept check.
+    pub columns: &'a [String],
+    /// Training rows and classes.
+    pub rows: usize,
+    pub classes: usize,
+    /// The first design column is the intercept (generative methods skip it).
+    pub intercept: bool,
+    pub cancel: Option<&'a AtomicBool>,
+}
+
+/// The training rows: as chunks always, and all at once (design, class indices) when they are
+/// held in memory.
+#[derive(Clone, Copy)]
+pub struct Rows<'a> {
+    pub chunks: &'a dyn Chunks,
+    pub whole: Option<(MatRef<'a, f64>, &'a [f64])>,
 }

@@ -8,44 +8,14 @@
 //! ([`fit_matrix`]). Without it, the kinds that stream fit chunk by chunk and the others get a
 //! clear error.
 
-pub use super::fit::{closed_form, FitInput, Fitted, PosteriorSummary, Predictor, Probabilities};
+pub use super::fit::{
+    closed_form, FitInput, FitRequest, Fitted, PosteriorSummary, Predictor, Probabilities, Rows,
+};
 use super::{ep, generative, gibbs, logistic, probit, softmax};
-use std::path::Path;
-use std::sync::atomic::AtomicBool;
 
-use faer::MatRef;
-
-use super::spec::MethodSpec;
-use super::streaming::Chunks;
 use crate::catalog::{Family, Likelihood};
 use crate::error::{Error, Result};
 use crate::optim::Observer;
-
-/// What a fit needs besides its rows.
-pub struct FitRequest<'a> {
-    /// The experiment file, named in input errors.
-    pub file: &'a Path,
-    pub method: &'a MethodSpec,
-    /// lambda of the Gaussian prior N(0, lambda^{-1} I) on the weights.
-    pub precision: f64,
-    pub seed: u64,
-    /// Design columns (intercept first when present), for messages and the intercept check.
-    pub columns: &'a [String],
-    /// Training rows and classes.
-    pub rows: usize,
-    pub classes: usize,
-    /// The first design column is the intercept (generative methods skip it).
-    pub intercept: bool,
-    pub cancel: Option<&'a AtomicBool>,
-}
-
-/// The training rows: as chunks always, and all at once (design, class indices) when they are
-/// held in memory.
-#[derive(Clone, Copy)]
-pub struct Rows<'a> {
-    pub chunks: &'a dyn Chunks,
-    pub whole: Option<(MatRef<'a, f64>, &'a [f64])>,
-}
 
 /// Fit `request.method` on `rows`, streaming iterations to `observer`. A
 /// [`crate::Error::Numeric`] means the method failed on these data (a failed run); any other

@@ -10,7 +10,7 @@ use super::source::Source;
 use crate::config::{MethodPlan, Plan};
 use crate::data::PassStats;
 use crate::error::{Error, NumericError, Result};
-use crate::model::method::{FitInput, FitRequest, Fitted, Rows};
+use crate::model::method::{FitRequest, Fitted, Rows};
 use crate::optim::{Observer, Termination};
 use crate::record::{EvidencePoint, RunRecord};
 
@@ -184,26 +184,4 @@ fn fit_record(
     };
     record.error = super::failure::termination_error(method, termination);
     Ok(record)
-}
-
-/// What a method fits on in memory: the training rows of `dataset` under `precision`.
-pub(super) fn input<'a>(
-    plan: &'a Plan,
-    method: &'a MethodPlan,
-    dataset: &'a crate::data::Dataset,
-    precision: f64,
-    cancel: Option<&'a AtomicBool>,
-) -> FitInput<'a> {
-    FitInput {
-        file: &plan.file,
-        method,
-        precision,
-        seed: plan.seed,
-        x: dataset.train.x.as_ref(),
-        y: &dataset.train.y,
-        classes: dataset.classes.len(),
-        intercept: dataset.columns.first().map(String::as_str) == Some(crate::data::INTERCEPT),
-        columns: &dataset.columns,
-        cancel,
-    }
 }

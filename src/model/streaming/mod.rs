@@ -11,7 +11,7 @@
 //! Bernoulli naive Bayes: its sufficient statistics (per class, the rows and the rows with each
 //! feature equal to 1) are counts, summed chunk by chunk.
 
-mod chunks;
+pub mod chunks;
 mod objective;
 
 use std::sync::atomic::AtomicBool;
@@ -20,11 +20,10 @@ use faer::MatRef;
 
 pub use self::chunks::{ChunkFn, Chunks, InMemory};
 use self::objective::StreamedObjective;
-use super::fit::{Fitted, PosteriorSummary};
+use super::fit::{FitRequest, Fitted, PosteriorSummary};
 use super::generative::bernoulli::{binary_features_at, NaiveBernoulli};
 use super::generative::{class_prior, GenerativePredictor};
 use super::linear::{LinearPredictor, Link};
-use super::method::FitRequest;
 use super::spec::MethodSpec;
 use crate::catalog::{Family, Likelihood};
 use crate::error::{Error, NumericError, Result};
