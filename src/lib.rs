@@ -15,6 +15,7 @@ pub mod compare;
 pub mod config;
 pub mod data;
 pub mod error;
+pub mod files;
 pub mod lab;
 pub mod metrics;
 pub mod model;

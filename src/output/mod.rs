@@ -1,31 +1,19 @@
 //! Writing a run record: every file is a view of the same [`ExperimentRecord`], and the
 //! whole directory is replaced atomically.
 
-mod atomic;
 mod csv;
-mod guard;
 pub mod html;
 mod lab_markdown;
 pub mod markdown;
 pub mod plots;
-mod siblings;
 mod sweep;
 pub mod tables;
 
 pub use sweep::{point_dir, render_sweep, sweep_files, sweep_series};
 
-pub use atomic::{write_dir, write_dir_with_files, write_file};
-pub use guard::check_out;
-pub use siblings::Scratch;
+pub use crate::files::{check_out, write_dir, write_dir_with_files, write_file, Artifact, Scratch};
 
 use crate::record::ExperimentRecord;
-
-/// One output file: its path inside the run directory and its bytes.
-#[derive(Debug, Clone)]
-pub struct Artifact {
-    pub name: String,
-    pub bytes: Vec<u8>,
-}
 
 /// results.json, predictions.csv, trace.csv, report.md, report.html and plots/*.svg.
 pub fn render(record: &ExperimentRecord) -> Vec<Artifact> {

@@ -60,7 +60,7 @@ pub fn run(
 
 /// [`run`] for an output that will be written to directory `out`: files made before the
 /// output (a streamed predictions.csv) go into a hidden sibling of `out`
-/// ([`crate::output::Scratch`]), which a later run removes if this process is killed.
+/// ([`crate::files::Scratch`]), which a later run removes if this process is killed.
 pub fn run_for(
     plan: &Plan,
     monitor: &mut dyn Monitor,

@@ -6,7 +6,7 @@ use std::io::Write as _;
 use std::path::{Path, PathBuf};
 
 use crate::error::{Error, Result};
-use crate::output::Scratch;
+use crate::files::Scratch;
 use crate::record::{csv_header, csv_rows, PredictionColumn, PredictionTable, PredictionsFile};
 
 pub enum Sink {
