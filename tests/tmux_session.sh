@@ -52,6 +52,12 @@ press j; press j; wait_for "posterior mean ± 2 sd"
 press 7; wait_for "this experiment has no [[posterior]] tables"
 press '?'; wait_for "keys (Esc or ? closes)"
 press Escape
+# Wait for the overlay to close before the next key: Escape followed at once by `e` reaches the
+# program as one Alt-e when the machine is busy.
+for _ in $(seq 1 100); do
+  t capture-pane -p -t s | grep -qF "keys (Esc or ? closes)" || break
+  sleep 0.1
+done
 press e; wait_for "exported to runs/quickstart/"
 for f in results.json predictions.csv trace.csv report.md report.html; do
   test -s "$work/runs/quickstart/$f" || { echo "export did not write $f" >&2; exit 1; }
