@@ -48,6 +48,10 @@ pub enum Action {
     Subset(isize),
     /// Posterior: scroll the weights by this many rows.
     Scroll(isize),
+    /// A sweep: scroll its table; plot the next metric; show the previous / next point.
+    SweepRows(isize),
+    SweepMetric,
+    SweepPoint(isize),
 }
 
 /// A key code, with Ctrl held or not.
@@ -227,6 +231,29 @@ pub const BINDINGS: &[Binding] = &[
             (char('l'), Subset(1)),
         ],
     ),
+    binding(
+        "Up/Down, k/j",
+        On(Screen::Results),
+        "sweep: scroll its table",
+        &[
+            (key(Up), SweepRows(-1)),
+            (key(Down), SweepRows(1)),
+            (char('k'), SweepRows(-1)),
+            (char('j'), SweepRows(1)),
+        ],
+    ),
+    binding(
+        "m",
+        On(Screen::Results),
+        "sweep: plot the next metric against the value",
+        &[(char('m'), SweepMetric)],
+    ),
+    binding(
+        "[/]",
+        Everywhere,
+        "sweep: show the previous / next point on 5-7",
+        &[(char('['), SweepPoint(-1)), (char(']'), SweepPoint(1))],
+    ),
     binding("Esc", Help, "close the help", &[(key(Esc), CloseHelp)]),
 ];
 
@@ -325,6 +352,9 @@ impl App {
             ToggleTraces => self.picks.hide_traces = !self.picks.hide_traces,
             Subset(delta) => self.reparam_subset(delta),
             Scroll(delta) => self.picks.scroll = self.picks.scroll.saturating_add_signed(delta),
+            SweepRows(delta) => self.sweep_rows(delta),
+            SweepMetric => self.sweep_metric(),
+            SweepPoint(delta) => self.step_point(delta),
         }
         None
     }

@@ -17,7 +17,7 @@ use crate::tui::chains::ChainTraces;
 use crate::tui::session::{LiveRun, RunState, Session};
 use crate::tui::widget::log_chart::{LogChart, Series};
 
-const COLORS: [Color; 6] = [
+pub(super) const COLORS: [Color; 6] = [
     Color::Yellow,
     Color::Cyan,
     Color::Magenta,
@@ -36,11 +36,14 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
         return;
     };
     let n = session.runs.len() as u16;
-    let [gauges, plots] = Layout::vertical([
+    let [head, gauges, plots] = Layout::vertical([
+        Constraint::Length(super::passes::head_height(session)),
         Constraint::Length(n.min(area.height / 3)),
         Constraint::Min(0),
     ])
     .areas(area);
+    super::passes::render_head(session, head, buf);
+    let plots = super::passes::render_done(session, plots, buf);
     for (i, run) in session.runs.iter().enumerate().take(gauges.height as usize) {
         let row = Rect::new(gauges.x, gauges.y + i as u16, gauges.width, 1);
         render_gauge(run, COLORS[i % COLORS.len()], row, buf);

@@ -8,9 +8,11 @@ mod experiments;
 mod gold;
 mod help;
 mod live;
+mod passes;
 mod posterior;
 mod reparam;
 mod results;
+mod sweep;
 mod traces;
 
 use ratatui::buffer::Buffer;

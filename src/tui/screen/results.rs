@@ -73,6 +73,9 @@ pub fn best_rows(rows: &[ResultRow]) -> [Option<usize>; 6] {
 }
 
 pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
+    if let Some(sweep) = app.sweep() {
+        return super::sweep::render(app, sweep, area, buf);
+    }
     let Some(record) = app.session.as_ref().and_then(|s| s.record.as_ref()) else {
         super::placeholder(
             "no results yet: run an experiment (r) and wait for it to finish",
