@@ -8,6 +8,8 @@ use crate::run::PassProgress;
 pub struct Passes {
     /// The pass reading now; `None` between passes and after the last.
     pub current: Option<PassProgress>,
+    /// Its number among the passes with its purpose and run, from 1.
+    pub number: usize,
     pub done: Vec<PassRecord>,
 }
 
@@ -16,7 +18,18 @@ impl Passes {
         self.current.is_none() && self.done.is_empty()
     }
 
+    /// A fit reports its passes only when it ends (a Newton fit reads the file once per
+    /// iteration), so a new pass of the same purpose and run shows as its rows starting over.
     pub fn progress(&mut self, pass: PassProgress) {
+        let same = |c: &PassProgress| c.purpose == pass.purpose && c.run == pass.run;
+        self.number = match &self.current {
+            Some(c) if same(c) && pass.rows_read < c.rows_read => self.number + 1,
+            Some(c) if same(c) => self.number,
+            _ => {
+                let done = |d: &&PassRecord| d.purpose == pass.purpose && d.run == pass.run;
+                self.done.iter().filter(done).count() + 1
+            }
+        };
         self.current = Some(pass);
     }
 
@@ -32,20 +45,13 @@ impl Passes {
         self.done.push(pass);
     }
 
-    /// The current pass's number among the passes with its purpose and run, from 1: a
-    /// Newton fit reads the file once per iteration.
-    pub fn number(&self, pass: &PassProgress) -> usize {
-        let same = |d: &&PassRecord| d.purpose == pass.purpose && d.run == pass.run;
-        self.done.iter().filter(same).count() + 1
-    }
-
     /// E.g. `fit logistic-map: pass 3, 120,000 / 400,000 rows`.
     pub fn label(&self, pass: &PassProgress) -> String {
         format!(
             "{} {}: pass {}, {} / {} rows",
             pass.purpose,
             pass.run.as_deref().unwrap_or("(every run)"),
-            self.number(pass),
+            self.number,
             thousands(pass.rows_read),
             thousands(pass.rows_total)
         )
@@ -93,17 +99,22 @@ mod tests {
     fn passes_are_numbered_per_purpose_and_run() {
         let mut p = Passes::default();
         p.finish(record("statistics", None));
-        p.finish(record("fit", Some("logistic-map")));
         p.finish(record("fit", Some("probit-map")));
-        p.finish(record("fit", Some("logistic-map")));
-        p.progress(progress(120_000));
+        // A fit's passes are reported when it ends: until then a new pass shows as its rows
+        // starting over.
+        for rows in [64, 400_000, 64, 400_000, 120_000] {
+            p.progress(progress(rows));
+        }
         assert_eq!(
             p.label(p.current.as_ref().unwrap()),
             "fit logistic-map: pass 3, 120,000 / 400,000 rows"
         );
         p.finish(record("fit", Some("logistic-map")));
         assert!(p.current.is_none());
-        assert_eq!(p.done.len(), 5);
+        assert_eq!(p.done.len(), 3);
+        // A later pass of the same purpose and run counts those reported.
+        p.progress(progress(64));
+        assert_eq!(p.number, 2);
     }
 
     #[test]
