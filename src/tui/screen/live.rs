@@ -4,6 +4,7 @@
 //! stream that writes trace.csv; on a tall enough terminal, the Monte-Carlo predictive's
 //! estimate against its number of samples. For a sampler, the trace panel (traces.rs) shows
 //! its chains: below it the convergence plots when there is room, instead of them otherwise.
+//! A sweep's point and a streamed run's passes over its file come first (passes.rs).
 
 use ratatui::buffer::Buffer;
 use ratatui::layout::{Constraint, Layout, Rect};

@@ -19,7 +19,11 @@ pub fn head_height(session: &Session) -> u16 {
 
 pub fn render_head(session: &Session, area: Rect, buf: &mut Buffer) {
     let mut rows = area.rows();
-    if let (Some(at), Some(row)) = (&session.point, session.point.as_ref().and(rows.next())) {
+    if let Some((at, row)) = session
+        .point
+        .as_ref()
+        .and_then(|at| Some((at, rows.next()?)))
+    {
         Line::from(format!("sweep {}", at.label()))
             .style(Style::new().fg(Color::Cyan).add_modifier(Modifier::BOLD))
             .render(row, buf);
@@ -64,7 +68,7 @@ pub fn render_done(session: &Session, area: Rect, buf: &mut Buffer) -> Rect {
         let [p, t] = Layout::horizontal([Constraint::Min(0), Constraint::Length(50)]).areas(area);
         (p, t)
     } else {
-        let h = (done.len() as u16 + 3).min(area.height * 2 / 5);
+        let h = (done.len() as u16 + 3).min(area.height / 3);
         let [p, t] = Layout::vertical([Constraint::Min(0), Constraint::Length(h)]).areas(area);
         (p, t)
     };

@@ -1,5 +1,5 @@
 //! The Results screen of a finished `[sweep]`: its table (one row per value, run and
-//! predictive, every metric; the rows of the point the other screens show in cyan) and one
+//! predictive, every metric; the rows of the point the other screens show marked ▸) and one
 //! metric against the swept value — the plot report.html draws, on a log axis when the
 //! values span decades. Up/Down scroll the table, `m` cycles the metric.
 
@@ -46,30 +46,39 @@ fn render_table(app: &App, sweep: &SweepRecord, area: Rect, buf: &mut Buffer) {
     )
     .style(Style::new().add_modifier(Modifier::BOLD));
     let body = rows[first..last].iter().map(|r| {
-        let cells = [r.value.to_string(), r.run.into(), r.predictive.into()]
-            .into_iter()
-            .chain(Metric::ALL.iter().map(|m| super::num(m.of(r.metrics))));
+        let mark = if r.point == shown { "▸" } else { " " };
+        let cells = [
+            format!("{mark}{}", r.value),
+            r.run.into(),
+            r.predictive.into(),
+        ]
+        .into_iter()
+        .chain(Metric::ALL.iter().map(|m| super::num(m.of(r.metrics))));
         let row = Row::new(cells.map(Cell::from));
         match r.point == shown {
             true => row.fg(Color::Cyan),
             false => row,
         }
     });
-    let value_width = rows
-        .iter()
-        .map(|r| r.value.to_string().len())
-        .max()
-        .unwrap_or(0)
-        .max(5) as u16;
+    let width = |w: Vec<usize>, least: usize| w.into_iter().max().unwrap_or(0).max(least) as u16;
     let widths = [
-        Constraint::Length(value_width),
-        Constraint::Min(7),
-        Constraint::Length(10),
+        Constraint::Length(width(
+            rows.iter().map(|r| r.value.to_string().len() + 1).collect(),
+            6,
+        )),
+        Constraint::Length(width(
+            rows.iter().map(|r| r.run.chars().count()).collect(),
+            3,
+        )),
+        Constraint::Length(width(
+            rows.iter().map(|r| r.predictive.chars().count()).collect(),
+            10,
+        )),
     ]
     .into_iter()
     .chain([Constraint::Length(7); 6]);
     let title = format!(
-        " {} over {}: rows {}-{last} of {} (j/k); cyan: the point 5-7 show ([ ]) ",
+        " {} over {}: rows {}-{last} of {} (j/k); ▸ on 5-7 ([ ]) ",
         sweep.name,
         sweep.key,
         (first + 1).min(last),
