@@ -53,7 +53,8 @@ fn a_sweep_runs_every_point_says_which_and_shows_its_table() {
     app.update(ch(']'));
     app.update(ch(']'));
     assert_eq!(shown(&app), log_loss(2));
-    assert_eq!(app.status.text, "5-7 show point 3/7: prior.precision = 0.1");
+    let s = app.session.as_ref().unwrap();
+    assert_eq!(s.shown_label().unwrap(), "point 3/7: prior.precision = 0.1");
     for _ in 0..10 {
         app.update(ch(']'));
     }

@@ -79,7 +79,7 @@ impl App {
         };
         match failed {
             0 => self.info(format!(
-                "finished {n} points: 4 shows the sweep, [ ] pick the point 5-7 show, e exports"
+                "finished {n} points: 4 shows the sweep, [ ] pick the point for 5-7, e exports"
             )),
             f => self.error(format!(
                 "finished; {f} run(s) failed over the {n} points: see 4 Results"
@@ -95,7 +95,6 @@ impl App {
         };
         let n = s.sweep.as_ref().map_or(0, |w| w.points.len());
         s.show(stepped(s.shown, delta, n));
-        let label = s.shown_label().unwrap_or_default();
         // The new record's rows are new; keep the sweep view's own choices.
         self.picks = Picks {
             trace: self.picks.trace,
@@ -104,7 +103,8 @@ impl App {
             sweep_metric: self.picks.sweep_metric,
             ..Picks::default()
         };
-        self.info(format!("5-7 show {label}"));
+        // The status line's job label names the point from now on.
+        self.info("5-7 show this point; [ ] pick another");
     }
 
     /// Up / Down on a sweep's table.

@@ -9,6 +9,7 @@ use ratatui::style::{Color, Modifier, Style, Stylize};
 use ratatui::text::Line;
 use ratatui::widgets::{Block, Cell, Gauge, Row, Table, Widget};
 
+use crate::record::PassRecord;
 use crate::tui::passes::thousands;
 use crate::tui::session::Session;
 
@@ -64,8 +65,22 @@ pub fn render_done(session: &Session, area: Rect, buf: &mut Buffer) -> Rect {
     if done.is_empty() {
         return area;
     }
+    // The columns fit their longest entry, so no run name is cut where the width allows.
+    let run = |p: &PassRecord| p.run.clone().unwrap_or_else(|| "(every run)".into());
+    let run_width = done
+        .iter()
+        .map(|p| run(p).chars().count())
+        .max()
+        .unwrap_or(0);
+    let rows_width = done
+        .iter()
+        .map(|p| thousands(p.rows).len())
+        .max()
+        .unwrap_or(0);
+    let (run_width, rows_width) = (run_width.max(3) as u16, rows_width.max(4) as u16);
     let (plots, table) = if area.width >= 110 {
-        let [p, t] = Layout::horizontal([Constraint::Min(0), Constraint::Length(50)]).areas(area);
+        let w = 11 + run_width + rows_width + 7 + 3 + 2;
+        let [p, t] = Layout::horizontal([Constraint::Min(0), Constraint::Length(w)]).areas(area);
         (p, t)
     } else {
         let h = (done.len() as u16 + 3).min(area.height / 3);
@@ -78,26 +93,28 @@ pub fn render_done(session: &Session, area: Rect, buf: &mut Buffer) -> Rect {
     let rows = done[first..].iter().map(|p| {
         Row::new([
             Cell::from(p.purpose.clone()),
-            Cell::from(p.run.clone().unwrap_or_else(|| "(every run)".into())),
-            Cell::from(thousands(p.rows)),
-            Cell::from(format!("{:.3}", p.seconds)),
+            Cell::from(run(p)),
+            Cell::from(Line::from(thousands(p.rows)).right_aligned()),
+            Cell::from(Line::from(format!("{:.3}", p.seconds)).right_aligned()),
         ])
     });
-    let header = Row::new(["purpose", "run", "rows", "seconds"])
-        .style(Style::new().add_modifier(Modifier::BOLD));
+    let header = Row::new([
+        Line::from("purpose"),
+        Line::from("run"),
+        Line::from("rows").right_aligned(),
+        Line::from("seconds").right_aligned(),
+    ])
+    .style(Style::new().add_modifier(Modifier::BOLD));
     let widths = [
         Constraint::Length(11),
-        Constraint::Min(8),
-        Constraint::Length(9),
+        Constraint::Length(run_width),
+        Constraint::Length(rows_width),
         Constraint::Length(7),
     ];
     Table::new(rows, widths)
         .header(header)
         .column_spacing(1)
-        .block(Block::bordered().title(format!(
-            " passes over the data file: {} done, latest last ",
-            done.len()
-        )))
+        .block(Block::bordered().title(format!(" passes done: {}, latest last ", done.len())))
         .fg(Color::Reset)
         .render(table, buf);
     plots
