@@ -5,7 +5,7 @@
 mod tui_support;
 
 use bayeslab::tui::{Event, Progress, Screen};
-use tui_support::{app_on, ch, run_events};
+use tui_support::{app_on, ch, finished, run_events};
 
 #[test]
 fn a_sweep_runs_every_point_says_which_and_shows_its_table() {
@@ -81,10 +81,7 @@ fn a_sweep_runs_every_point_says_which_and_shows_its_table() {
 
 #[test]
 fn exporting_a_sweep_writes_what_bayeslab_run_writes() {
-    let mut app = app_on("prior_sweep");
-    for event in run_events(&mut app) {
-        app.update(event);
-    }
+    let mut app = finished("prior_sweep");
     let root = tempfile::tempdir().unwrap();
     app.export(root.path());
     assert_eq!(
