@@ -296,3 +296,52 @@ fn results_show_each_approximation_against_the_gold_run() {
         .contains("mean KL"));
     assert!(!draw(&app, 80, 24).backend().to_string().contains("mean KL"));
 }
+
+#[test]
+fn a_sweep_shows_its_table_and_plot_on_results() {
+    let mut app = finished("prior_sweep");
+    app.update(ch(']'));
+    app.update(ch(']'));
+    app.update(ch('4'));
+    snap(&app, "sweep_results");
+    let small = draw(&app, 80, 24).backend().to_string();
+    assert!(
+        small.contains("log-loss against prior.precision"),
+        "{small}"
+    );
+    assert!(small.contains("laplace/mackay"), "the legend: {small}");
+}
+
+/// The streamed experiment stopped in its probit fit, the same every time: its real events up
+/// to the second pass of that fit, with each finished pass's seconds set to 0.125.
+#[test]
+fn a_streamed_run_shows_its_passes_on_live() {
+    use bayeslab::tui::{Event, Progress};
+    let mut app = tui_support::app_on("streaming");
+    let target = "fit probit-laplace: pass 2, 205 / 426 rows";
+    for mut event in tui_support::run_events(&mut app) {
+        if let Event::Progress {
+            progress: Progress::PassFinished(p),
+            ..
+        } = &mut event
+        {
+            (p.seconds, p.read_seconds) = (0.125, 0.0625);
+        }
+        app.update(event);
+        let passes = &app.session.as_ref().unwrap().passes;
+        if passes
+            .current
+            .as_ref()
+            .is_some_and(|p| passes.label(p) == target)
+        {
+            break;
+        }
+    }
+    app.update(ch('3'));
+    snap(&app, "streaming_live");
+    for (w, h) in SIZES {
+        let screen = draw(&app, w, h).backend().to_string();
+        assert!(screen.contains(target), "{w}x{h}: {screen}");
+        assert!(screen.contains("passes done: 16"), "{w}x{h}");
+    }
+}

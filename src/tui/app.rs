@@ -164,6 +164,10 @@ impl App {
                 }
                 None
             }
+            Event::SweepFinished { job, sweep } => {
+                self.sweep_finished(job, *sweep);
+                None
+            }
             Event::Failed {
                 job,
                 error,
@@ -217,9 +221,12 @@ impl App {
         Some(Command::Cancel)
     }
 
-    /// Write the finished experiment's report to `root`/runs/<name>/ (what `bayeslab run`
-    /// writes) and say where.
+    /// Write the finished experiment's report (or sweep) to `root`/runs/<name>/ (what
+    /// `bayeslab run` writes) and say where.
     pub fn export(&mut self, root: &Path) {
+        if self.sweep().is_some() {
+            return self.export_sweep(root);
+        }
         let Some(record) = self.session.as_ref().and_then(|s| s.record.as_ref()) else {
             self.error("nothing to export yet: run an experiment first (r)");
             return;

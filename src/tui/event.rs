@@ -6,7 +6,8 @@ use ratatui::crossterm::event::KeyEvent;
 
 use crate::data::FileDescription;
 use crate::optim::{DrawBatch, Iterate};
-use crate::record::{ExperimentRecord, RunRecord};
+use crate::record::{ExperimentRecord, PassRecord, RunRecord, SweepRecord};
+use crate::run::PassProgress;
 
 #[derive(Debug)]
 pub enum Event {
@@ -21,6 +22,11 @@ pub enum Event {
     Finished {
         job: u64,
         record: Box<ExperimentRecord>,
+    },
+    /// A `[sweep]` finished: every point's record.
+    SweepFinished {
+        job: u64,
+        sweep: Box<SweepRecord>,
     },
     Failed {
         job: u64,
@@ -57,6 +63,34 @@ pub enum Progress {
         samples: usize,
         mean: f64,
     },
+    /// `[sweep]`: a point starts; the runs start over.
+    SweepPoint(SweepAt),
+    /// A pass over a streamed data file has read this far (after every chunk).
+    Pass(PassProgress),
+    /// A pass over a streamed data file finished.
+    PassFinished(Box<PassRecord>),
+}
+
+/// `[sweep]`: point `index` (from 0) of `total`, `key` = `value`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SweepAt {
+    pub index: usize,
+    pub total: usize,
+    pub key: String,
+    pub value: f64,
+}
+
+impl SweepAt {
+    /// E.g. `point 3/7: prior.precision = 0.1`.
+    pub fn label(&self) -> String {
+        format!(
+            "point {}/{}: {} = {}",
+            self.index + 1,
+            self.total,
+            self.key,
+            self.value
+        )
+    }
 }
 
 /// What the Dataset screen shows: the polars description of the data file plus the

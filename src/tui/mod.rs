@@ -13,9 +13,11 @@ pub mod catalog;
 pub mod chains;
 pub mod event;
 pub mod keys;
+pub mod passes;
 pub mod picks;
 pub mod screen;
 pub mod session;
+pub mod sweep;
 pub mod widget;
 pub mod worker;
 

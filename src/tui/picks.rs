@@ -80,6 +80,10 @@ pub struct Picks {
     pub trace: Option<usize>,
     /// Live without its trace panel.
     pub hide_traces: bool,
+    /// A sweep's table: its first row shown.
+    pub sweep_row: usize,
+    /// A sweep's plot: the metric against the swept value (index into `output::tables::METRICS`).
+    pub sweep_metric: usize,
 }
 
 impl Picks {

@@ -4,10 +4,11 @@
 
 use crate::config::Plan;
 use crate::optim::Iterate;
-use crate::record::{Diagnostics, ExperimentRecord, RunRecord};
+use crate::record::{Diagnostics, ExperimentRecord, RunRecord, SweepRecord};
 
 use super::chains::ChainTraces;
-use super::event::{DatasetView, Progress};
+use super::event::{DatasetView, Progress, SweepAt};
+use super::passes::Passes;
 
 #[derive(Debug, Clone, PartialEq)]
 pub enum JobState {
@@ -79,7 +80,16 @@ pub struct Session {
     pub state: JobState,
     pub dataset: Option<DatasetView>,
     pub runs: Vec<LiveRun>,
+    /// The record the results screens show: the run's, or for a sweep the shown point's.
     pub record: Option<ExperimentRecord>,
+    /// A streamed run's passes over its data file (of the current sweep point).
+    pub passes: Passes,
+    /// `[sweep]`: the point running now (or last).
+    pub point: Option<SweepAt>,
+    /// `[sweep]`, once finished: every point's record.
+    pub sweep: Option<SweepRecord>,
+    /// `[sweep]`: the point whose record is in `record`.
+    pub shown: usize,
 }
 
 impl Session {
@@ -105,6 +115,10 @@ impl Session {
             dataset: None,
             runs,
             record: None,
+            passes: Passes::default(),
+            point: None,
+            sweep: None,
+            shown: 0,
         }
     }
 
@@ -157,10 +171,13 @@ impl Session {
                     r.mc.push((samples as f64, mean));
                 }
             }
+            Progress::SweepPoint(at) => self.start_point(at),
+            Progress::Pass(pass) => self.passes.progress(pass),
+            Progress::PassFinished(pass) => self.passes.finish(*pass),
         }
     }
 
-    fn finish_run(&mut self, run: &RunRecord) {
+    pub(super) fn finish_run(&mut self, run: &RunRecord) {
         let state = match (&run.error, run.termination) {
             (Some(e), _) => RunState::Failed(e.clone()),
             (None, Some(t)) => RunState::Done(t.name().to_string()),

@@ -9,12 +9,12 @@ use std::thread::JoinHandle;
 
 use crate::config::Plan;
 use crate::optim::{DrawBatch, Iterate, Observer};
-use crate::record::{DatasetInfo, RunRecord};
-use crate::run::{self, Monitor};
+use crate::record::{DatasetInfo, Outcome, PassRecord, RunRecord};
+use crate::run::{self, Monitor, PassProbe, PassProgress};
 use crate::{data, Error};
 
 use super::chains::traced_weights;
-use super::event::{DatasetView, Event, Progress};
+use super::event::{DatasetView, Event, Progress, SweepAt};
 
 /// A running job: dropping it does not stop the thread; [`Worker::cancel`] does.
 pub struct Worker {
@@ -56,6 +56,9 @@ struct Channel<'a> {
     traced: Vec<usize>,
     /// The CSV separator of the experiment's data files, for the Dataset screen's description.
     separator: u8,
+    /// The last dataset view: a sweep loads its data once but reports them at every point,
+    /// and polars need not describe the same file again.
+    described: Option<DatasetView>,
 }
 
 impl Channel<'_> {
@@ -119,7 +122,11 @@ impl Monitor for Channel<'_> {
 
     fn data_loaded(&mut self, dataset: &DatasetInfo) {
         self.traced = traced_weights(&dataset.columns);
-        let view = dataset_view(dataset, self.separator);
+        let view = match self.described.take() {
+            Some(v) if same_data(&v, dataset) => v,
+            _ => dataset_view(dataset, self.separator),
+        };
+        self.described = Some(view.clone());
         self.send(Progress::DataLoaded(Box::new(view)));
     }
 
@@ -134,6 +141,40 @@ impl Monitor for Channel<'_> {
     fn run_finished(&mut self, run: &RunRecord) {
         self.send(Progress::RunFinished(Box::new(run.clone())));
     }
+
+    /// Called from inside the model's work after every chunk: owns its own sender.
+    fn pass_probe(&self) -> Option<PassProbe> {
+        let (job, tx) = (self.job, self.tx.clone());
+        Some(std::sync::Arc::new(move |pass: &PassProgress| {
+            let progress = Progress::Pass(pass.clone());
+            let _ = tx.send(Event::Progress { job, progress });
+        }))
+    }
+
+    fn pass_finished(&mut self, pass: &PassRecord) {
+        self.send(Progress::PassFinished(Box::new(pass.clone())));
+    }
+
+    fn sweep_point(&mut self, index: usize, total: usize, key: &str, value: f64) {
+        self.send(Progress::SweepPoint(SweepAt {
+            index,
+            total,
+            key: key.to_string(),
+            value,
+        }));
+    }
+}
+
+/// Whether `view` describes the same data as `dataset` (same files, split and columns).
+fn same_data(view: &DatasetView, dataset: &DatasetInfo) -> bool {
+    dataset.files.first().is_some_and(|f| *f == view.file)
+        && view.target == dataset.target
+        && view.rows_train == dataset.rows_train
+        && view.rows_test == dataset.rows_test
+        && view.positives_train == dataset.positives_train
+        && view.positives_test == dataset.positives_test
+        && view.columns == dataset.columns
+        && view.notes == dataset.notes
 }
 
 fn work(job: u64, plan: &Plan, tx: &Sender<Event>, cancel: &AtomicBool) {
@@ -142,14 +183,16 @@ fn work(job: u64, plan: &Plan, tx: &Sender<Event>, cancel: &AtomicBool) {
         tx,
         traced: Vec::new(),
         separator: plan.data.as_ref().map_or(b',', |d| d.separator),
+        described: None,
     };
     // A streamed run's predictions wait beside runs/<name>/, where the export (e) puts them.
     let out = std::path::Path::new("runs").join(&plan.name);
-    let result = run::run_for(plan, &mut channel, Some(cancel), Some(&out));
+    let result = run::run_plan(plan, &mut channel, Some(cancel), Some(&out));
     let event = match result {
-        Ok(record) => Event::Finished {
+        Ok(Outcome::Single(record)) => Event::Finished { job, record },
+        Ok(Outcome::Sweep(sweep)) => Event::SweepFinished {
             job,
-            record: Box::new(record),
+            sweep: Box::new(sweep),
         },
         Err(e) => Event::Failed {
             job,

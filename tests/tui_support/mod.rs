@@ -54,3 +54,15 @@ pub fn finished_file(path: &str) -> App {
     run_to_end(&mut app);
     app
 }
+
+/// Press `r` and run the started job to the end on this thread; its events, not yet applied.
+#[allow(dead_code)]
+pub fn run_events(app: &mut App) -> Vec<Event> {
+    let Some(Command::Start { job, plan }) = app.update(ch('r')) else {
+        panic!("r did not start a job; status: {}", app.status.text);
+    };
+    let (tx, rx) = mpsc::channel();
+    run_blocking(job, &plan, &tx, &AtomicBool::new(false));
+    drop(tx);
+    rx.into_iter().collect()
+}

@@ -47,6 +47,10 @@ pub enum Action {
     Subset(isize),
     /// Posterior: scroll the weights by this many rows.
     Scroll(isize),
+    /// A sweep: scroll its table; plot the next metric; show the previous / next point.
+    SweepRows(isize),
+    SweepMetric,
+    SweepPoint(isize),
 }
 
 /// A key code, with Ctrl held or not.

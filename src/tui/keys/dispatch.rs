@@ -104,6 +104,9 @@ impl App {
             ToggleTraces => self.picks.hide_traces = !self.picks.hide_traces,
             Subset(delta) => self.reparam_subset(delta),
             Scroll(delta) => self.picks.scroll = self.picks.scroll.saturating_add_signed(delta),
+            SweepRows(delta) => self.sweep_rows(delta),
+            SweepMetric => self.sweep_metric(),
+            SweepPoint(delta) => self.step_point(delta),
         }
         None
     }

@@ -144,5 +144,28 @@ pub const BINDINGS: &[Binding] = &[
             (char('l'), Subset(1)),
         ],
     ),
+    binding(
+        "Up/Down, k/j",
+        On(Screen::Results),
+        "sweep: scroll its table",
+        &[
+            (key(Up), SweepRows(-1)),
+            (key(Down), SweepRows(1)),
+            (char('k'), SweepRows(-1)),
+            (char('j'), SweepRows(1)),
+        ],
+    ),
+    binding(
+        "m",
+        On(Screen::Results),
+        "sweep: plot the next metric against the value",
+        &[(char('m'), SweepMetric)],
+    ),
+    binding(
+        "[/]",
+        Everywhere,
+        "sweep: show the previous / next point on 5-7",
+        &[(char('['), SweepPoint(-1)), (char(']'), SweepPoint(1))],
+    ),
     binding("Esc", Help, "close the help", &[(key(Esc), CloseHelp)]),
 ];

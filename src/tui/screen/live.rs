@@ -4,6 +4,7 @@
 //! stream that writes trace.csv; on a tall enough terminal, the Monte-Carlo predictive's
 //! estimate against its number of samples. For a sampler, the trace panel (traces.rs) shows
 //! its chains: below it the convergence plots when there is room, instead of them otherwise.
+//! A sweep's point and a streamed run's passes over its file come first (passes.rs).
 
 mod gauge;
 mod plots;
@@ -14,7 +15,8 @@ use ratatui::layout::{Constraint, Layout, Rect};
 use crate::tui::app::App;
 use crate::tui::session::RunState;
 use gauge::render_gauge;
-use plots::{render_plots, COLORS};
+use plots::render_plots;
+pub(super) use plots::COLORS;
 
 pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
     let Some(session) = &app.session else {
@@ -26,11 +28,14 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
         return;
     };
     let n = session.runs.len() as u16;
-    let [gauges, plots] = Layout::vertical([
+    let [head, gauges, plots] = Layout::vertical([
+        Constraint::Length(super::passes::head_height(session)),
         Constraint::Length(n.min(area.height / 3)),
         Constraint::Min(0),
     ])
     .areas(area);
+    super::passes::render_head(session, head, buf);
+    let plots = super::passes::render_done(session, plots, buf);
     for (i, run) in session.runs.iter().enumerate().take(gauges.height as usize) {
         let row = Rect::new(gauges.x, gauges.y + i as u16, gauges.width, 1);
         render_gauge(run, COLORS[i % COLORS.len()], row, buf);

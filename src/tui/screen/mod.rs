@@ -8,9 +8,11 @@ mod experiments;
 mod gold;
 mod help;
 mod live;
+mod passes;
 mod posterior;
 mod reparam;
 mod results;
+mod sweep;
 mod traces;
 
 use ratatui::buffer::Buffer;
@@ -78,7 +80,11 @@ fn job_label(app: &App) -> String {
                 JobState::Cancelled => "cancelled",
                 JobState::Failed(_) => "failed",
             };
-            format!("[{} {state}] ", s.plan.name)
+            // A finished sweep: the point whose record 5-7 show.
+            match s.shown_label() {
+                Some(point) => format!("[{} {state}, {point}] ", s.plan.name),
+                None => format!("[{} {state}] ", s.plan.name),
+            }
         }
     }
 }

@@ -1,7 +1,8 @@
 //! The Results screen: one row per run and predictive with every metric, sortable by any
 //! column, the best value of each column in bold green, failed runs listed under the table —
 //! and so are samplers whose chains have not mixed (R-hat > 1.01), their rows marked `!`.
-//! With a gold-standard run, the approximation-error table follows (screen/gold.rs).
+//! With a gold-standard run, the approximation-error table follows (screen/gold.rs). A
+//! finished sweep shows its own table and plot instead (screen/sweep.rs).
 
 use ratatui::buffer::Buffer;
 use ratatui::layout::{Constraint, Layout, Rect};
@@ -73,6 +74,9 @@ pub fn best_rows(rows: &[ResultRow]) -> [Option<usize>; 6] {
 }
 
 pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
+    if let Some(sweep) = app.sweep() {
+        return super::sweep::render(app, sweep, area, buf);
+    }
     let Some(record) = app.session.as_ref().and_then(|s| s.record.as_ref()) else {
         super::placeholder(
             "no results yet: run an experiment (r) and wait for it to finish",

@@ -10,7 +10,7 @@ use ratatui::widgets::{Axis, Block, Chart, Dataset, GraphType, Widget};
 use crate::tui::session::{LiveRun, Session};
 use crate::tui::widget::log_chart::{LogChart, Series};
 
-pub(super) const COLORS: [Color; 6] = [
+pub(in crate::tui::screen) const COLORS: [Color; 6] = [
     Color::Yellow,
     Color::Cyan,
     Color::Magenta,
