@@ -1,6 +1,8 @@
 //! The house rules as a test: only src/tui/ imports ratatui or crossterm, only src/data/
 //! imports polars, and faer stays behind the numeric core, the model types and the design
-//! matrix.
+//! matrix; src/record/ imports nothing that builds or shows it; src/catalog/ imports nothing of
+//! the crate (config/ and model/ both read it), and src/model/ never reads the configuration (it
+//! takes its own `model::spec::MethodSpec`).
 
 use std::path::Path;
 
@@ -53,6 +55,54 @@ fn heavy_dependencies_stay_behind_their_doors() {
             assert!(
                 !uses || doors.iter().any(|d| p.starts_with(d)),
                 "{p} uses {krate} outside {doors:?}"
+            );
+        }
+    }
+}
+
+/// The lines of the files under `dir` that are not comments, with their file.
+fn code_lines(dir: &str) -> Vec<(String, String)> {
+    let mut files = Vec::new();
+    rust_files(Path::new(dir), &mut files);
+    assert!(!files.is_empty(), "{dir} has Rust files");
+    let mut out = Vec::new();
+    for f in files {
+        let text = std::fs::read_to_string(&f).unwrap();
+        for l in text
+            .lines()
+            .map(str::trim_start)
+            .filter(|l| !l.starts_with("//"))
+        {
+            out.push((f.display().to_string(), l.to_string()));
+        }
+    }
+    out
+}
+
+#[test]
+fn model_never_imports_config() {
+    for (file, line) in code_lines("src/model") {
+        assert!(
+            !line.contains("crate::config") && !line.contains("bayeslab::config"),
+            "{file} reads the configuration: {line}"
+        );
+    }
+}
+
+#[test]
+fn the_catalogue_imports_nothing_of_the_crate() {
+    for (file, line) in code_lines("src/catalog") {
+        assert!(!line.contains("crate::"), "{file}: {line}");
+    }
+}
+
+#[test]
+fn the_record_imports_nothing_that_builds_or_shows_it() {
+    for (file, line) in code_lines("src/record") {
+        for above in ["run", "output", "tui", "compare", "files", "bench", "synth"] {
+            assert!(
+                !line.contains(&format!("crate::{above}::")),
+                "{file} reaches up into {above}/: {line}"
             );
         }
     }
