@@ -42,7 +42,7 @@ impl Family {
         matches!(self, Family::Glm | Family::Softmax)
     }
 
-    /// Models the class-conditional density of x (MATH.md section 3); those ignore the
+    /// Models the class-conditional density of x (docs/maths.md section 3); those ignore the
     /// intercept column and `[prior] precision`.
     pub fn generative(self) -> bool {
         matches!(self, Family::Gaussian | Family::Bernoulli)

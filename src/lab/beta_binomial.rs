@@ -1,4 +1,4 @@
-//! Binomial successes with a Beta(a0, b0) prior, MATH.md 4. Exact: Beta(a, b) with
+//! Binomial successes with a Beta(a0, b0) prior, docs/maths.md 4. Exact: Beta(a, b) with
 //! a = a0 + s, b = b0 + (N - s). Approximations from the general mode finder on
 //! - theta:                log p = (a-1) log theta + (b-1) log(1 - theta)   → N, t_nu
 //! - phi = logit theta:    log p = a phi - (a + b) log(1 + e^phi)          → logit-normal

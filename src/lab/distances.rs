@@ -1,4 +1,4 @@
-//! How far an approximation q is from the exact posterior p (MATH.md 4): KL(p || q),
+//! How far an approximation q is from the exact posterior p (docs/maths.md 4): KL(p || q),
 //! total variation and Hellinger distance, by Simpson's rule on the range between p's
 //! 1e-10 and 1 - 1e-10 quantiles, the grid halved until no figure changes by more than 1e-6.
 //! The families pass p and q on a working scale (log theta, logit theta, log sigma²; see

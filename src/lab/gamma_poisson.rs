@@ -1,4 +1,4 @@
-//! Poisson counts with a Gamma(alpha, beta) prior (rate parameterisation), MATH.md 4.
+//! Poisson counts with a Gamma(alpha, beta) prior (rate parameterisation), docs/maths.md 4.
 //! Exact: Gamma(a, b) with a = alpha + Σy, b = beta + n. The approximations come from the
 //! general mode finder on
 //! - theta:           log p = (a - 1) log theta - b theta            → N(theta~, J^{-1}), t_nu

@@ -1,6 +1,6 @@
 //! Incomes y_i ~ LogNormal(mu, sigma²) with p(mu, sigma²) ∝ 1/sigma², and the Gini
-//! coefficient G = 2Φ(sigma/√2) - 1 (MATH.md 4). With x = log y, eta = log sigma² (Jacobian
-//! sigma²), the log posterior is
+//! coefficient G = 2Φ(sigma/√2) - 1 (docs/maths.md 4). With x = log y, eta = log sigma²
+//! (Jacobian sigma²), the log posterior is
 //!   log p(mu, eta | y) = -n eta / 2 - Σ (x_i - mu)² / (2 e^eta) + c,
 //! with mode (x̄, log(S/n)), S = Σ (x_i - x̄)², and observed information diag(n e^-eta, n/2)
 //! there (the test). The normal approximation of (mu, eta) is simulated and pushed through G;

@@ -1,4 +1,4 @@
-//! A multimodal posterior approximated by a mixture of Laplace approximations (MATH.md 4):
+//! A multimodal posterior approximated by a mixture of Laplace approximations (docs/maths.md 4):
 //! Newton from `starts` seeded points (a random observation plus N(0, scale²) jitter) finds
 //! the modes; each mode k gives N(theta_k, J_k^{-1}) and Laplace's evidence
 //! Z_k = p~(theta_k) sqrt(2π / J_k); the mixture weights are w_k = Z_k / Σ Z_j. Starts where

@@ -1,4 +1,4 @@
-//! The approximation lab (issue 5, MATH.md 4): exact one-parameter posteriors against their
+//! The approximation lab (issue 5, docs/maths.md 4): exact one-parameter posteriors against their
 //! normal, log-normal, logit-normal, Student-t and Laplace-mixture approximations, with
 //! distances, quantiles, mass outside the support and a data-size sweep.
 //!

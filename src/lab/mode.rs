@@ -1,7 +1,7 @@
 //! The general mode finder: Newton's method (the shared [`crate::optim`] loop) on minus any
 //! log density of a few parameters, then the observed information J = -∇² log p at the mode
-//! (MATH.md 4: theta | y ≈ N(theta~, J^{-1}(theta~))). A density supplies its log value and,
-//! when it can, an analytic gradient or Hessian; otherwise central differences stand in. The
+//! (docs/maths.md 4: theta | y ≈ N(theta~, J^{-1}(theta~))). A density supplies its log value
+//! and, when it can, an analytic gradient or Hessian; otherwise central differences stand in. The
 //! closed forms of each family are the tests, never the implementation.
 
 use faer::Mat;

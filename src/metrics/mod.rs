@@ -1,4 +1,4 @@
-//! Held-out evaluation of binary predictive probabilities (MATH.md section 5).
+//! Held-out evaluation of binary predictive probabilities (docs/maths.md section 5).
 
 mod calibration;
 pub mod multiclass;

@@ -1,5 +1,5 @@
-//! Held-out evaluation of K-class predictive probabilities (MATH.md section 5, last line):
-//! log-loss over the true class, the multiclass Brier score, accuracy of the most probable
+//! Held-out evaluation of K-class predictive probabilities (docs/maths.md section 5, "More
+//! than two classes"): log-loss over the true class, the multiclass Brier score, accuracy of the most probable
 //! class, and top-label calibration (the reliability of max_k p_k against "the top class is right").
 
 use super::{calibration::reliability, Binning, Metrics, Reliability, CLIP};

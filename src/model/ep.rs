@@ -1,4 +1,4 @@
-//! Bayesian probit classification by expectation propagation, exactly as in MATH.md section 2
+//! Bayesian probit classification by expectation propagation, exactly as in docs/maths.md section 2
 //! (Herbrich's rank-1 algorithm): prior N(0, tau^2 I) with tau^2 = 1 / lambda, likelihood
 //! Phi(y_i w^T phi_i / beta), one Gaussian site exp(a_i t - b_i t^2 / 2) per row in
 //! t = y_i w^T phi_i. Each site update is a rank-1 change of (mu, Sigma); nothing is inverted.
@@ -109,8 +109,8 @@ impl Ep {
         Mat::from_fn(d, d, |j, k| self.cov[j * d + k])
     }
 
-    /// The moment-matched site of row i against the current approximation (MATH.md section 2):
-    /// (a_new, b_new) after damping, and z = Sigma phi_i, e = phi_i^T z, f = phi_i^T mu.
+    /// The moment-matched site of row i against the current approximation (docs/maths.md
+    /// section 2): (a_new, b_new) after damping, and z = Sigma phi_i, e = phi_i^T z, f = phi_i^T mu.
     fn proposal(&self, i: usize) -> Result<Proposal, NumericError> {
         let phi = &self.rows[i];
         let z = cov_times(&self.cov, phi);
@@ -204,7 +204,7 @@ impl Ep {
     }
 
     /// (mu, Sigma) afresh from the sites: Sigma = (I / tau^2 + sum_i b_i phi_i phi_i^T)^{-1},
-    /// mu = Sigma sum_i y_i a_i phi_i (MATH.md section 2), which the rank-1 updates track.
+    /// mu = Sigma sum_i y_i a_i phi_i (docs/maths.md section 2), which the rank-1 updates track.
     fn refresh(&mut self) -> Result<(), NumericError> {
         let d = self.mu.len();
         let mut precision =

@@ -14,7 +14,7 @@ pub struct GaussianPosterior {
 }
 
 /// The distribution of the activation a = w^T x under q, for every row: a ~ N(mean_n, var_n)
-/// with mean_n = m^T x_n and var_n = x_n^T H^{-1} x_n (MATH.md 1.4).
+/// with mean_n = m^T x_n and var_n = x_n^T H^{-1} x_n (docs/maths.md 1.4).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Activations {
     pub mean: Vec<f64>,

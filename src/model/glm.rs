@@ -1,7 +1,7 @@
 //! The GLM objective that logistic and probit regression share: with activations a = X w,
 //! E(w) = sum_n l(a_n, y_n) + lambda/2 ||w||^2, g = X^T l'(a, y) + lambda w,
 //! H = X^T diag(l''(a, y)) X + lambda I, where the link gives the per-row terms l, l', l''
-//! (MATH.md 1.1 for the logistic link, 1.2 for the probit). One fused pass over X
+//! (docs/maths.md 1.1 for the logistic link, 1.2 for the probit). One fused pass over X
 //! (numeric/glm.rs) computes all three.
 
 use std::marker::PhantomData;

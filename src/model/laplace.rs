@@ -1,5 +1,5 @@
 //! The Laplace approximation q(w) = N(w*, H^{-1}) at a minimiser w* of a negative log joint
-//! E(w) under the prior w ~ N(0, lambda^{-1} I), and its log evidence (MATH.md 1.1):
+//! E(w) under the prior w ~ N(0, lambda^{-1} I), and its log evidence (docs/maths.md 1.1):
 //! ln p(y | X) ~ -E(w*) + (D/2) ln lambda - (1/2) ln det H. The (2 pi)^{D/2} factors of the
 //! prior's normaliser and of the Gaussian integral cancel. Undefined for lambda = 0.
 

@@ -1,6 +1,6 @@
 //! A binary linear model's predictor: p(y = 1 | x) = link(w^T x) with w a point estimate or
 //! w ~ N(m, H^{-1}), so every predictive depends on x only through the activation's mean and
-//! variance (MATH.md 1.4).
+//! variance (docs/maths.md 1.4).
 
 use faer::{Mat, MatRef};
 use rand_distr::{Distribution, StandardNormal};
@@ -66,8 +66,8 @@ impl Predictor for LinearPredictor {
     }
 }
 
-/// Probit predictives (MATH.md 1.4, last line): `exact` = Phi(mu_a / sqrt(1 + s2_a)), the
-/// closed form of int Phi(a) N(a | mu_a, s2_a) da; `plugin` = Phi(mu_a); `mc` averages Phi over
+/// Probit predictives (docs/maths.md 1.4, "Probit models"): `exact` = Phi(mu_a / sqrt(1 + s2_a)),
+/// the closed form of int Phi(a) N(a | mu_a, s2_a) da; `plugin` = Phi(mu_a); `mc` averages Phi over
 /// sampled activations. The logistic-only approximations fall back to `exact`.
 pub fn probit_predict(
     kind: PredictiveKind,

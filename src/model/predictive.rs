@@ -1,5 +1,5 @@
 //! Posterior predictives p(y = 1 | x) for a binary model with a Gaussian posterior over
-//! the weights (MATH.md 1.4). All of them only need the activation's mean and variance.
+//! the weights (docs/maths.md 1.4). All of them only need the activation's mean and variance.
 
 use rand::Rng;
 
@@ -55,7 +55,7 @@ pub fn predict(
 const MC_BLOCK: usize = 256;
 
 /// The Monte-Carlo predictive of every row: (1/S) sum_s sigma(mu_n + s_n z_s) with the 1-D
-/// activation sampled, not the weights (O(S) per row, not O(S D); MATH.md 1.4). The rows are
+/// activation sampled, not the weights (O(S) per row, not O(S D); docs/maths.md 1.4). The rows are
 /// cut into blocks of [`MC_BLOCK`] by their position in the whole test set (`first_row` is the
 /// position of `mean[0]`); block b draws its S standard normals z_s from
 /// `substream(base, b)` and shares them between its rows (common random numbers: each row's

@@ -1,5 +1,6 @@
 //! Probit regression with a Gaussian prior: MAP by Newton with the exact Hessian and the
-//! Laplace approximation (MATH.md 1.2). With z_n = (2 y_n - 1) a_n and r_n = N(z_n) / Phi(z_n):
+//! Laplace approximation (docs/maths.md 1.2). With z_n = (2 y_n - 1) a_n and
+//! r_n = N(z_n) / Phi(z_n):
 //! E(w) = -sum_n ln Phi(z_n) + lambda/2 ||w||^2, g = -X^T ((2y - 1) .* r) + lambda w,
 //! H = X^T diag(r_n (z_n + r_n)) X + lambda I. ln Phi and r use the tail-stable forms.
 

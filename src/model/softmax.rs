@@ -1,5 +1,5 @@
 //! Multiclass softmax regression with a Gaussian prior and the Laplace approximation
-//! (MATH.md 1.3). p(y = c | x, W) = exp(a_c) / sum_k exp(a_k), a_k = w_k^T x. Either every
+//! (docs/maths.md 1.3). p(y = c | x, W) = exp(a_c) / sum_k exp(a_k), a_k = w_k^T x. Either every
 //! class has weights under the prior N(0, lambda^{-1} I), or (`reference_class = true`, as in
 //! the Linköping notes) class 0's weights are fixed at zero, which for K = 2 is exactly
 //! logistic regression. The free weight vectors are stacked class by class: index k' D + j.

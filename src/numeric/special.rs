@@ -80,7 +80,7 @@ pub fn softplus(a: f64) -> f64 {
     }
 }
 
-/// ln sigma(a) = -softplus(-a) (MATH.md 1.1).
+/// ln sigma(a) = -softplus(-a) (docs/maths.md 1.1).
 pub fn log_sigmoid(a: f64) -> f64 {
     -softplus(-a)
 }
@@ -125,8 +125,8 @@ pub fn log_norm_cdf(x: f64) -> f64 {
     }
 }
 
-/// The inverse Mills ratio v(t) = phi(t) / Phi(t) (MATH.md section 2), stable for large negative t
-/// where it approaches -t.
+/// The inverse Mills ratio v(t) = phi(t) / Phi(t) (docs/maths.md section 2), stable for large
+/// negative t where it approaches -t.
 pub fn inv_mills(t: f64) -> f64 {
     if t < TAIL {
         1.0 / mills_ratio(-t)

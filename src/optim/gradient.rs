@@ -2,7 +2,7 @@ use super::{Objective, Solver, Step, Termination};
 use crate::error::NumericError;
 use crate::numeric::linalg::norm2;
 
-/// First-order fit (MATH.md 1.1): w <- w - (eta / N) g, i.e. gradient descent on the
+/// First-order fit (docs/maths.md 1.1): w <- w - (eta / N) g, i.e. gradient descent on the
 /// per-observation objective E / N with learning rate eta. A step that would increase E
 /// is not taken; the rate is halved instead (and stays halved), so a too-large rate slows
 /// the fit rather than making it diverge.

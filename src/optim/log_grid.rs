@@ -1,4 +1,4 @@
-//! Empirical Bayes for the prior precision (`[prior] precision = "evidence"`, MATH.md 1.1):
+//! Empirical Bayes for the prior precision (`[prior] precision = "evidence"`, docs/maths.md 1.1):
 //! choose lambda maximising the Laplace log evidence ln p(y | X, lambda). A log grid of lambda
 //! brackets the maximum and gives the evidence curve (with the held-out log-loss at every grid
 //! point, so a reader sees where evidence and predictive quality disagree); golden-section search

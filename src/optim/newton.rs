@@ -2,7 +2,7 @@ use super::{Objective, Solver, Step, Termination};
 use crate::error::NumericError;
 use crate::numeric::linalg::{dot, norm2, Cholesky};
 
-/// Newton's method with step halving (MATH.md 1.1): d = -H^{-1} g from one Cholesky
+/// Newton's method with step halving (docs/maths.md 1.1): d = -H^{-1} g from one Cholesky
 /// factor of H, then t = 1, 1/2, 1/4, ... until E(w + t d) <= E(w). A step that leaves E
 /// unchanged to rounding is accepted only if it shrinks the gradient, so the objective never
 /// increases beyond rounding error, and more than three such steps in a row count as stalled.

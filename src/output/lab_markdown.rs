@@ -23,7 +23,7 @@ fn small(v: f64) -> String {
 
 /// The lab's introduction: how the distances are computed.
 pub const INTRO: &str = "Exact posteriors against approximations found at the mode by Newton's method with the observed \
-information (MATH.md 4). KL is KL(exact || approximation); TV is the total-variation distance; \
+information (docs/maths.md 4). KL is KL(exact || approximation); TV is the total-variation distance; \
 Hellinger is sqrt(1 - ∫ sqrt(p q)). They are integrated by Simpson's rule between the exact \
 posterior's 1e-10 and 1 - 1e-10 quantiles on the scale named below each table (the distances \
 do not change under a monotone change of variable), halving the grid spacing from 256 intervals until no \

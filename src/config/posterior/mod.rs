@@ -1,4 +1,4 @@
-//! `[[posterior]]` tables of the approximation lab (issue 5, MATH.md 4): the serde mirror
+//! `[[posterior]]` tables of the approximation lab (issue 5, docs/maths.md 4): the serde mirror
 //! and its validation into [`PosteriorPlan`]s. Kept apart from `raw.rs`/`plan.rs`, which only
 //! gain one field each.
 

@@ -1,4 +1,4 @@
-//! Tests of the Gamma-Poisson family against MATH.md's closed forms.
+//! Tests of the Gamma-Poisson family against docs/maths.md's closed forms.
 
 use super::*;
 use crate::lab::distances::distances;

@@ -1,5 +1,5 @@
 //! Multivariate Bernoulli naive Bayes with Beta(a, b) on each feature probability per class
-//! (MATH.md section 3): p(x_j = 1 | y = c, data) = (a + count_cj) / (a + b + N_c), and
+//! (docs/maths.md section 3): p(x_j = 1 | y = c, data) = (a + count_cj) / (a + b + N_c), and
 //! ln p(x | y = c, data) = sum_j [x_j ln p_cj + (1 - x_j) ln(1 - p_cj)].
 
 use faer::{Mat, MatRef};

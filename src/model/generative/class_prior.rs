@@ -1,6 +1,6 @@
 //! The class probabilities. Under a Dirichlet(alpha_1..alpha_K) prior (Beta(a, b) for K = 2)
 //! the posterior predictive is p(y = c | y_1..y_N) = (alpha_c + N_c) / (sum_k alpha_k + N)
-//! (MATH.md section 3); the plug-in baselines use the frequencies N_c / N.
+//! (docs/maths.md section 3); the plug-in baselines use the frequencies N_c / N.
 
 /// ln p(y = c | data) under the Dirichlet posterior.
 pub fn posterior_predictive(alphas: &[f64], counts: &[usize]) -> Vec<f64> {

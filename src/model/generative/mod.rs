@@ -1,4 +1,4 @@
-//! Generative classifiers (MATH.md section 3): p(y = c | x, data) is proportional to
+//! Generative classifiers (docs/maths.md section 3): p(y = c | x, data) is proportional to
 //! p(x | y = c, data) p(y = c | data). The Bayesian ones integrate the class parameters out
 //! (Dirichlet class prior, conjugate priors per class; reported as the `exact` predictive), the
 //! plug-in baselines `lda` and `qda` use maximum-likelihood estimates (`plugin`). All handle

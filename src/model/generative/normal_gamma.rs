@@ -1,5 +1,5 @@
 //! Gaussian naive Bayes with a Normal-Gamma(mu0, kappa0, alpha0, beta0) prior per feature and
-//! class (MATH.md section 3). With n rows, mean xbar and sum of squares SS:
+//! class (docs/maths.md section 3). With n rows, mean xbar and sum of squares SS:
 //! kappa_n = kappa0 + n, mu_n = (kappa0 mu0 + n xbar) / kappa_n, alpha_n = alpha0 + n/2,
 //! beta_n = beta0 + SS/2 + kappa0 n (xbar - mu0)^2 / (2 kappa_n); the predictive of a feature is
 //! a t with 2 alpha_n degrees of freedom, location mu_n, scale^2 = beta_n (kappa_n + 1) / (alpha_n kappa_n).

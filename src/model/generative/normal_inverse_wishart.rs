@@ -1,4 +1,4 @@
-//! Gaussian class-conditionals with a Normal-inverse-Wishart prior (MATH.md section 3):
+//! Gaussian class-conditionals with a Normal-inverse-Wishart prior (docs/maths.md section 3):
 //! Sigma_c ~ IW(nu0, Psi0 = psi0 I), mu_c | Sigma_c ~ N(mu0 1, Sigma_c / kappa0). With n rows,
 //! mean xbar and scatter S: kappa_n = kappa0 + n, nu_n = nu0 + n, mu_n = (kappa0 mu0 + n xbar)/kappa_n,
 //! Psi_n = Psi0 + S + kappa0 n / kappa_n (xbar - mu0)(xbar - mu0)^T, and the predictive is a

@@ -1,4 +1,5 @@
-//! Logistic regression by maximum likelihood, MAP and the Laplace approximation (MATH.md 1.1).
+//! Logistic regression by maximum likelihood, MAP and the Laplace approximation
+//! (docs/maths.md 1.1).
 //!
 //! E(w) = -sum_n [y_n ln sigma(a_n) + (1 - y_n) ln(1 - sigma(a_n))] + lambda/2 ||w||^2, a = X w,
 //! g = X^T (sigma(a) - y) + lambda w,  H = X^T S X + lambda I with S = diag(mu_n (1 - mu_n)).

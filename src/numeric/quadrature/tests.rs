@@ -43,7 +43,7 @@ fn normal_moments_are_exact() {
 
 #[test]
 fn probit_integral_matches_closed_form() {
-    // E[Phi(a)] for a ~ N(m, s2) is Phi(m / sqrt(1 + s2)) (MATH.md 1.4).
+    // E[Phi(a)] for a ~ N(m, s2) is Phi(m / sqrt(1 + s2)) (docs/maths.md 1.4).
     // Gauss-Hermite converges fast for small variances and slowly for large ones (the
     // integrand becomes a steep step on the scale of the nodes): 64 nodes give ~1e-11 at
     // s2 <= 1, 100 nodes ~1e-9 at s2 = 10.
