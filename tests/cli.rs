@@ -621,3 +621,20 @@ fn a_fit_that_runs_out_of_iterations_says_so_with_the_fix() {
             .unwrap();
     assert_eq!(r["runs"][0]["termination"], "max-iterations");
 }
+
+#[test]
+fn top_level_help_points_to_the_kinds_in_run_help() {
+    let out = bin().arg("--help").output().unwrap();
+    assert!(out.status.success());
+    let help = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        help.contains(
+            "`bayeslab run --help` lists every method kind with its predictives and keys"
+        ),
+        "{help}"
+    );
+    assert!(help.contains("gibbs-logistic"), "{help}");
+    let run = bin().args(["run", "--help"]).output().unwrap();
+    let run = String::from_utf8_lossy(&run.stdout);
+    assert!(run.contains("keys: chains, draws, burn_in, thin"), "{run}");
+}

@@ -58,7 +58,7 @@ for _ in $(seq 1 100); do
   t capture-pane -p -t s | grep -qF "keys (Esc or ? closes)" || break
   sleep 0.1
 done
-press e; wait_for "exported to runs/quickstart/"
+press e; wait_for "exported results.json"
 for f in results.json predictions.csv trace.csv report.md report.html; do
   test -s "$work/runs/quickstart/$f" || { echo "export did not write $f" >&2; exit 1; }
 done

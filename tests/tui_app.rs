@@ -193,11 +193,38 @@ fn export_writes_the_report_and_says_where() {
     app.export(dir.path());
     assert_eq!(
         app.status.text,
-        "exported to runs/spector/ (results.json, predictions.csv, trace.csv, report.md)"
+        format!(
+            "exported results.json, predictions.csv, trace.csv, report.md and report.html to {}/ (open report.html)",
+            dir.path().join("runs/spector").display()
+        )
     );
-    for f in ["results.json", "predictions.csv", "trace.csv", "report.md"] {
+    for f in [
+        "results.json",
+        "predictions.csv",
+        "trace.csv",
+        "report.md",
+        "report.html",
+    ] {
         assert!(dir.path().join("runs/spector").join(f).is_file(), "{f}");
     }
+}
+
+#[test]
+fn export_names_an_absolute_directory_when_the_root_is_relative() {
+    let mut app = app_on("spector");
+    tui_support::run_to_end(&mut app);
+    let cwd = std::env::current_dir().unwrap();
+    let scratch = tempfile::tempdir_in(&cwd).unwrap();
+    let name = scratch.path().file_name().unwrap().to_owned();
+    app.export(std::path::Path::new(&name));
+    let abs = cwd.join(&name).join("runs/spector");
+    assert!(
+        app.status
+            .text
+            .contains(&format!(" to {}/ ", abs.display())),
+        "{}",
+        app.status.text
+    );
 }
 
 #[test]

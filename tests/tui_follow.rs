@@ -86,7 +86,10 @@ fn exporting_a_sweep_writes_what_bayeslab_run_writes() {
     app.export(root.path());
     assert_eq!(
         app.status.text,
-        "exported to runs/prior_sweep/ (sweep.json, report.md, report.html, one folder per value)"
+        format!(
+            "exported sweep.json, report.md, report.html and one folder per value to {}/ (open report.html)",
+            root.path().join("runs/prior_sweep").display()
+        )
     );
     let dir = root.path().join("runs/prior_sweep");
     let mut written: Vec<String> = std::fs::read_dir(&dir)

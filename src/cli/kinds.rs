@@ -5,6 +5,15 @@ use std::fmt::Write;
 
 use bayeslab::catalog::{COMMON_KEYS, ROWS};
 
+/// The top-level help's pointer to [`help`]: the kind names, and where their keys are listed.
+pub fn pointer() -> String {
+    let names: Vec<&str> = ROWS.iter().map(|r| r.name).collect();
+    format!(
+        "Method kinds: {}.\n`bayeslab run --help` lists every method kind with its predictives and keys.",
+        names.join(", ")
+    )
+}
+
 /// The "Method kinds" section of the long help.
 pub fn help() -> String {
     let mut s = format!(
@@ -32,6 +41,17 @@ pub fn help() -> String {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn the_top_level_help_names_every_kind_and_where_its_keys_are() {
+        let p = super::pointer();
+        for row in &bayeslab::catalog::ROWS {
+            assert!(p.contains(row.name), "{}", row.name);
+        }
+        assert!(p.contains(
+            "`bayeslab run --help` lists every method kind with its predictives and keys"
+        ));
+    }
+
     #[test]
     fn every_kind_is_listed_with_its_keys() {
         let h = super::help();

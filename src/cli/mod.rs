@@ -28,7 +28,7 @@ Bayes) against LDA/QDA; evidence-based prior precision and feature maps. Every r
 log-loss, Brier score, accuracy, AUC and calibration and written as JSON, CSV, Markdown and a \
 self-contained HTML report. [[posterior]] tables compare exact one-parameter posteriors with their \
 normal, log-normal, logit-normal, t and mixture approximations (the approximation lab).",
-    after_help = "Examples:\n  bayeslab                      (the workbench on experiments/)\n  bayeslab tui experiments/digits_1v8.toml\n  bayeslab run experiments/quickstart.toml\n  bayeslab run experiments/quickstart.toml --out /tmp/qs --quiet\n  bayeslab check experiments/breast_cancer.toml\n  bayeslab compare runs/a runs/b\n\nThe experiment file format is documented in README.md."
+    after_help = format!("Examples:\n  bayeslab                      (the workbench on experiments/)\n  bayeslab tui experiments/digits_1v8.toml\n  bayeslab run experiments/quickstart.toml\n  bayeslab run experiments/quickstart.toml --out /tmp/qs --quiet\n  bayeslab check experiments/breast_cancer.toml\n  bayeslab compare runs/a runs/b\n\n{}\n\nThe experiment file format is documented in README.md.", kinds::pointer())
 )]
 struct Cli {
     /// Without a command, the workbench opens on experiments/.

@@ -1,6 +1,7 @@
 //! Experiment files: parse the TOML into a serde mirror ([`raw`]), then validate it into a
 //! [`Plan`] ([`plan`]). Errors name the file, the key and the fix.
 
+mod brackets;
 mod ctx;
 mod data_plan;
 mod features;
@@ -36,16 +37,21 @@ pub fn load(path: &Path) -> Result<Plan> {
 
 /// Parse and validate experiment text as if it were read from `path`.
 pub fn parse(text: &str, path: &Path) -> Result<Plan> {
-    let bad =
-        |e: toml::de::Error| Error::config(path, suggest::enrich_unknown_field(&e.to_string()));
-    let mut doc: toml::Table = toml::from_str(text).map_err(bad)?;
+    let empty = toml::Table::new();
+    let bad = |e: toml::de::Error, doc: &toml::Table| {
+        Error::config(path, suggest::enrich_unknown_field(&e.to_string(), doc))
+    };
+    let mut doc: toml::Table = toml::from_str(text).map_err(|e| bad(e, &empty))?;
+    brackets::check(&doc, text, path)?;
     let sweep = sweep::extract(&mut doc, path)?;
     // Re-parse the text without [sweep] (rather than converting `doc`) so that errors keep
     // their line and column.
     let raw: raw::RawExperiment = if sweep.is_some() {
-        toml::Value::Table(doc).try_into().map_err(bad)?
+        toml::Value::Table(doc.clone())
+            .try_into()
+            .map_err(|e| bad(e, &doc))?
     } else {
-        toml::from_str(text).map_err(bad)?
+        toml::from_str(text).map_err(|e| bad(e, &doc))?
     };
     let mut plan = Plan::from_raw(raw, path)?;
     if let (Some(s), Some(_)) = (&sweep, plan.data.as_ref().and_then(|d| d.streaming)) {

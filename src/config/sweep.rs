@@ -93,7 +93,7 @@ pub fn extract(doc: &mut Table, file: &Path) -> Result<Option<Sweep>> {
             .map_err(|e: toml::de::Error| {
                 err(format!(
                     "[sweep] {key} = {x}: {}",
-                    super::suggest::enrich_unknown_field(&e.to_string())
+                    super::suggest::enrich_unknown_field(&e.to_string(), doc)
                 ))
             })?;
         let plan = Plan::from_raw(raw, file).map_err(|e| match e {

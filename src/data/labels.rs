@@ -6,7 +6,7 @@ mod classes;
 mod set;
 mod values;
 
-pub use classes::{by_name, classes};
+pub use classes::{by_name, classes, counted};
 pub use set::LabelSet;
 
 #[cfg(test)]

@@ -231,13 +231,20 @@ impl App {
             self.error("nothing to export yet: run an experiment first (r)");
             return;
         };
-        let dir: PathBuf = Path::new("runs").join(&record.experiment.name);
-        match output::write_record(&root.join(&dir), record) {
-            Ok(_) => self.info(format!(
-                "exported to {}/ (results.json, predictions.csv, trace.csv, report.md)",
-                dir.display()
+        let dir: PathBuf = root.join("runs").join(&record.experiment.name);
+        match output::write_record(&dir, record) {
+            Ok(_) => self.info(exported(
+                "results.json, predictions.csv, trace.csv, report.md and report.html",
+                &dir,
             )),
             Err(e) => self.error(format!("export failed: {e}")),
         }
     }
+}
+
+/// What an export wrote and where, as an absolute path (the workbench's root is often `.`,
+/// which says nothing once the user has left the shell it was started in), and the file to open.
+pub(super) fn exported(files: &str, dir: &Path) -> String {
+    let dir = std::path::absolute(dir).unwrap_or_else(|_| dir.to_path_buf());
+    format!("exported {files} to {}/ (open report.html)", dir.display())
 }

@@ -129,7 +129,7 @@ impl App {
     /// that is not a previous output.
     pub(super) fn export_sweep(&mut self, root: &Path) {
         let Some(sweep) = self.sweep() else { return };
-        let dir = Path::new("runs").join(&sweep.name);
+        let dir = root.join("runs").join(&sweep.name);
         let artifacts = output::render_sweep(sweep);
         let files = output::sweep_files(sweep);
         let mut inputs: Vec<PathBuf> = sweep
@@ -139,10 +139,10 @@ impl App {
             .collect();
         inputs.sort();
         inputs.dedup();
-        match output::write_dir_with_files(&root.join(&dir), &artifacts, &files, &inputs) {
-            Ok(()) => self.info(format!(
-                "exported to {}/ (sweep.json, report.md, report.html, one folder per value)",
-                dir.display()
+        match output::write_dir_with_files(&dir, &artifacts, &files, &inputs) {
+            Ok(()) => self.info(super::app::exported(
+                "sweep.json, report.md, report.html and one folder per value",
+                &dir,
             )),
             Err(e) => self.error(format!("export failed: {e}")),
         }

@@ -5,8 +5,10 @@ use super::values::*;
 use crate::data::table::Labels;
 
 /// 0/1 per row (`None` where the label is missing), or a message saying what to set.
+/// `weights` are the rows each entry stands for (see [`weight`]), for the counts in messages.
 pub fn binary(
     labels: &Labels,
+    weights: Option<&[usize]>,
     positive: Option<&str>,
     column: &str,
 ) -> Result<Vec<Option<f64>>, String> {
@@ -30,7 +32,7 @@ pub fn binary(
             check_present(
                 v.iter().flatten().any(|&x| x == p),
                 p,
-                || distinct_numbers(v),
+                || distinct_numbers(v, weights),
                 column,
             )?;
             Ok(v.iter()
@@ -38,7 +40,6 @@ pub fn binary(
                 .collect())
         }
         (Labels::Numeric(v), None) => {
-            let seen = distinct_numbers(v);
             let ok01 = v.iter().flatten().all(|&x| x == 0.0 || x == 1.0);
             let ok_pm = v.iter().flatten().all(|&x| x == -1.0 || x == 1.0);
             if ok01 || ok_pm {
@@ -46,14 +47,14 @@ pub fn binary(
                     .map(|x| x.map(|x| f64::from(u8::from(x == 1.0))))
                     .collect())
             } else {
-                Err(unclear(column, &seen))
+                Err(unclear(column, &distinct_numbers(v, weights)))
             }
         }
         (Labels::Text(v), Some(p)) => {
             check_present(
                 v.iter().flatten().any(|s| s == p),
                 p,
-                || distinct_text(v),
+                || distinct_text(v, weights),
                 column,
             )?;
             Ok(v.iter()
@@ -62,8 +63,8 @@ pub fn binary(
         }
         (Labels::Text(v), None) => {
             let distinct: Vec<&str> = distinct_strings(v).into_iter().collect();
-            let class =
-                text_encoding(&distinct).ok_or_else(|| unclear(column, &distinct_text(v)))?;
+            let class = text_encoding(&distinct)
+                .ok_or_else(|| unclear(column, &distinct_text(v, weights)))?;
             Ok(v.iter()
                 .map(|s| {
                     s.as_deref()

@@ -16,10 +16,21 @@ pub fn classes(
     positive: Option<&str>,
     column: &str,
 ) -> Result<(Vec<Option<f64>>, Vec<String>), String> {
-    match binary(labels, positive, column) {
+    counted(labels, None, positive, column)
+}
+
+/// [`classes`] of the distinct values of a streamed column, each standing for `weights[i]` rows
+/// (so that messages count rows, not distinct values).
+pub fn counted(
+    labels: &Labels,
+    weights: Option<&[usize]>,
+    positive: Option<&str>,
+    column: &str,
+) -> Result<(Vec<Option<f64>>, Vec<String>), String> {
+    match binary(labels, weights, positive, column) {
         Ok(y) => {
             let names = match positive {
-                Some(p) => vec![format!("not {p}"), p.to_string()],
+                Some(p) => vec![class_zero(labels, p), p.to_string()],
                 None => vec!["0".to_string(), "1".to_string()],
             };
             return Ok((y, names));
@@ -64,6 +75,20 @@ pub fn classes(
     }
     let y = by_name(labels, &names, column)?;
     Ok((y, names))
+}
+
+/// The name of class 0 beside `positive`: the other label when a text column holds exactly two
+/// (`no` beside `yes`), else "not <positive>" (it gathers every other value).
+fn class_zero(labels: &Labels, positive: &str) -> String {
+    if let Labels::Text(v) = labels {
+        let distinct = distinct_strings(v);
+        if distinct.len() == 2 {
+            if let Some(other) = distinct.into_iter().find(|s| *s != positive) {
+                return other.to_string();
+            }
+        }
+    }
+    format!("not {positive}")
 }
 
 /// Class indices of `labels` against known class `names` (the test file of a train/test pair).

@@ -1,12 +1,13 @@
 //! The target values of a file read in chunks: each distinct value once, with its counts, and
 //! its class once the whole column has been seen.
 
-use super::{by_name, classes};
+use super::{by_name, counted};
 use crate::data::table::Labels;
 
 /// The distinct target values of a file read in chunks, in order of first appearance, with
 /// how often each occurs on training and on test rows. [`classes`] and [`by_name`] run on the
-/// distinct values (so every label decision and message is the in-memory one) and
+/// distinct values, weighted by their counts (so every label decision and message is the
+/// in-memory one) and
 /// [`LabelSet::code`] maps each chunk through the result.
 #[derive(Debug, Clone)]
 pub struct LabelSet {
@@ -140,7 +141,10 @@ impl LabelSet {
             Some(names) if names.len() > 2 => {
                 (by_name(&values, names, &self.column)?, names.to_vec())
             }
-            _ => classes(&values, positive, &self.column)?,
+            _ => {
+                let rows: Vec<usize> = self.counts.iter().map(|(a, b)| a + b).collect();
+                counted(&values, Some(&rows), positive, &self.column)?
+            }
         };
         self.class_of = y.into_iter().map(|c| c.unwrap_or(f64::NAN)).collect();
         Ok(names)

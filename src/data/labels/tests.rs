@@ -9,14 +9,17 @@ use crate::data::table::Labels;
 fn understands_the_usual_encodings() {
     let pm = Labels::Numeric(vec![Some(-1.0), Some(1.0), None]);
     assert_eq!(
-        binary(&pm, None, "y").unwrap(),
+        binary(&pm, None, None, "y").unwrap(),
         vec![Some(0.0), Some(1.0), None]
     );
     let tf = Labels::Text(vec![Some("TRUE".into()), Some("false".into())]);
-    assert_eq!(binary(&tf, None, "y").unwrap(), vec![Some(1.0), Some(0.0)]);
+    assert_eq!(
+        binary(&tf, None, None, "y").unwrap(),
+        vec![Some(1.0), Some(0.0)]
+    );
     let b = Labels::Bool(vec![Some(true), Some(false)]);
     assert_eq!(
-        binary(&b, Some("false"), "y").unwrap(),
+        binary(&b, None, Some("false"), "y").unwrap(),
         vec![Some(0.0), Some(1.0)]
     );
 }
@@ -25,12 +28,12 @@ fn understands_the_usual_encodings() {
 fn positive_selects_class_one() {
     let t = Labels::Text(vec![Some("Yes".into()), Some("No".into())]);
     assert_eq!(
-        binary(&t, Some("No"), "type").unwrap(),
+        binary(&t, None, Some("No"), "type").unwrap(),
         vec![Some(0.0), Some(1.0)]
     );
     let n = Labels::Numeric(vec![Some(2.0), Some(0.0), Some(1.0)]);
     assert_eq!(
-        binary(&n, Some("2"), "y").unwrap(),
+        binary(&n, None, Some("2"), "y").unwrap(),
         vec![Some(1.0), Some(0.0), Some(0.0)]
     );
 }
@@ -51,10 +54,13 @@ fn many_labels_become_classes_in_sorted_order() {
 #[test]
 fn unclear_labels_ask_for_positive() {
     let n = Labels::Numeric(vec![Some(0.0), Some(1.0), Some(2.0)]);
-    let e = binary(&n, None, "y").unwrap_err();
-    assert!(e.contains("0, 1, 2") && e.contains("positive"), "{e}");
+    let e = binary(&n, None, None, "y").unwrap_err();
+    assert!(
+        e.contains("0 (1), 1 (1), 2 (1)") && e.contains("positive"),
+        "{e}"
+    );
     let t = Labels::Text(vec![Some("Yes".into())]);
-    let e = binary(&t, Some("yes"), "type").unwrap_err();
+    let e = binary(&t, None, Some("yes"), "type").unwrap_err();
     assert!(e.contains("does not occur") && e.contains("Yes"), "{e}");
 }
 
@@ -98,7 +104,7 @@ fn zero_and_minus_zero_are_one_class() {
     }
     let n = Labels::Numeric(vec![Some(-0.0), Some(1.0), Some(0.0)]);
     assert_eq!(
-        binary(&n, None, "y").unwrap(),
+        binary(&n, None, None, "y").unwrap(),
         vec![Some(0.0), Some(1.0), Some(0.0)]
     );
 }
@@ -157,4 +163,41 @@ mod injective {
             assert_injective(&rows, &keys, &labels);
         }
     }
+}
+
+#[test]
+fn messages_count_every_value_of_the_whole_column() {
+    // the first "no" after 2,054 "yes": a scan of the first rows would name "yes" alone
+    let mut v = vec!["yes"; 2054];
+    v.extend(["no", "yes", "no"]);
+    let e = binary(&text(&v), None, Some("Yes"), "y").unwrap_err();
+    assert!(e.ends_with("its values are: no (2), yes (2055)"), "{e}");
+    // a streamed column passes each distinct value once, with the rows it stands for
+    let e = binary(&text(&["yes", "no"]), Some(&[2055, 2]), Some("Yes"), "y").unwrap_err();
+    assert!(e.ends_with("its values are: no (2), yes (2055)"), "{e}");
+    let many = Labels::Numeric((0..30).map(|i| Some(f64::from(i % 12))).collect());
+    let e = binary(&many, None, None, "y").unwrap_err();
+    assert!(
+        e.contains("has the labels 0 (3), 1 (3), 2 (3), 3 (3), 4 (3), 5 (3), 6 (2), 7 (2), 8 (2), 9 (2), … and 2 more: "),
+        "{e}"
+    );
+    assert!(e.ends_with("positive = \"9\""), "{e}");
+}
+
+#[test]
+fn two_text_labels_name_both_classes() {
+    let (y, names) = classes(&text(&["yes", "no", "yes"]), Some("yes"), "y").unwrap();
+    assert_eq!(names, vec!["no", "yes"]);
+    assert_eq!(y, vec![Some(1.0), Some(0.0), Some(1.0)]);
+    // class 1 is still the positive one, whatever the sorted order
+    let (y, names) = classes(&text(&["yes", "no"]), Some("no"), "y").unwrap();
+    assert_eq!(names, vec!["yes", "no"]);
+    assert_eq!(y, vec![Some(0.0), Some(1.0)]);
+    // three labels: class 0 gathers the others, as before
+    let (_, names) = classes(&text(&["yes", "no", "maybe"]), Some("yes"), "y").unwrap();
+    assert_eq!(names, vec!["not yes", "yes"]);
+    // numeric 0/1 keep their names, and a numeric positive keeps today's
+    let n = Labels::Numeric(vec![Some(0.0), Some(1.0)]);
+    assert_eq!(classes(&n, None, "y").unwrap().1, vec!["0", "1"]);
+    assert_eq!(classes(&n, Some("1"), "y").unwrap().1, vec!["not 1", "1"]);
 }

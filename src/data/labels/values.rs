@@ -53,7 +53,7 @@ pub(super) fn text_encoding(distinct: &[&str]) -> Option<Vec<f64>> {
 pub(super) fn check_present<T: std::fmt::Display>(
     found: bool,
     p: T,
-    seen: impl FnOnce() -> Vec<String>,
+    seen: impl FnOnce() -> Tally,
     column: &str,
 ) -> Result<(), String> {
     if found {
@@ -61,34 +61,80 @@ pub(super) fn check_present<T: std::fmt::Display>(
     } else {
         Err(format!(
             "positive = \"{p}\" does not occur in target column \"{column}\"; its values are: {}",
-            seen().join(", ")
+            seen().text
         ))
     }
 }
 
-pub(super) fn unclear(column: &str, seen: &[String]) -> String {
-    let example = seen.last().cloned().unwrap_or_default();
+pub(super) fn unclear(column: &str, seen: &Tally) -> String {
     format!(
-        "target column \"{column}\" has the labels {}: say which is class 1 with [data] positive = \"{example}\"",
-        seen.join(", ")
+        "target column \"{column}\" has the labels {}: say which is class 1 with [data] positive = \"{}\"",
+        seen.text, seen.example
     )
 }
 
-pub(super) fn distinct_numbers(v: &[Option<f64>]) -> Vec<String> {
-    let mut seen: Vec<f64> = Vec::new();
-    for x in v.iter().flatten() {
-        if !seen.contains(x) {
-            seen.push(*x);
-        }
-        if seen.len() > 10 {
-            break;
-        }
-    }
-    seen.sort_by(f64::total_cmp);
-    seen.into_iter().map(number_name).collect()
+/// At most this many distinct values are named in a message; the rest are counted.
+const SHOWN: usize = 10;
+
+/// A column's distinct values for a message: each with how often it occurs over the whole
+/// column (a label first seen on row 2,055 is still named), in sorted order, at most [`SHOWN`].
+pub(super) struct Tally {
+    pub text: String,
+    /// The last value named: the example in "say which is class 1 with positive = ...".
+    pub example: String,
 }
 
-pub(super) fn distinct_text(v: &[Option<String>]) -> Vec<String> {
-    let set: BTreeSet<&str> = v.iter().flatten().map(String::as_str).take(1000).collect();
-    set.into_iter().take(10).map(str::to_string).collect()
+/// Rows per entry of a label column: 1 for a column read whole, the count of each distinct
+/// value for the distinct values of a streamed column.
+pub(super) fn weight(weights: Option<&[usize]>, i: usize) -> usize {
+    weights.map_or(1, |w| w[i])
+}
+
+fn tally(counted: Vec<(String, usize)>) -> Tally {
+    let example = counted[..counted.len().min(SHOWN)]
+        .last()
+        .map(|(name, _)| name.clone())
+        .unwrap_or_default();
+    let mut parts: Vec<String> = counted
+        .iter()
+        .take(SHOWN)
+        .map(|(name, n)| format!("{name} ({n})"))
+        .collect();
+    if counted.len() > SHOWN {
+        parts.push(format!("… and {} more", counted.len() - SHOWN));
+    }
+    Tally {
+        text: parts.join(", "),
+        example,
+    }
+}
+
+pub(super) fn distinct_numbers(v: &[Option<f64>], weights: Option<&[usize]>) -> Tally {
+    let mut counts: std::collections::HashMap<u64, usize> = Default::default();
+    for (i, x) in v.iter().enumerate() {
+        if let Some(x) = x {
+            *counts.entry((x + 0.0).to_bits()).or_default() += weight(weights, i);
+        }
+    }
+    let mut seen: Vec<(f64, usize)> = counts
+        .into_iter()
+        .map(|(b, n)| (f64::from_bits(b), n))
+        .collect();
+    seen.sort_by(|a, b| a.0.total_cmp(&b.0));
+    tally(seen.into_iter().map(|(x, n)| (number_name(x), n)).collect())
+}
+
+pub(super) fn distinct_text(v: &[Option<String>], weights: Option<&[usize]>) -> Tally {
+    let mut counts: std::collections::BTreeMap<&str, usize> = Default::default();
+    for (i, s) in v.iter().enumerate() {
+        if let Some(s) = s {
+            *counts.entry(s).or_default() += weight(weights, i);
+        }
+    }
+    tally(
+        counts
+            .into_iter()
+            .map(|(s, n)| (s.to_string(), n))
+            .collect(),
+    )
 }
