@@ -61,13 +61,21 @@ enum Command {
         experiment: PathBuf,
     },
     /// Compare two run directories on the same test rows: paired-bootstrap 95 % intervals of
-    /// the difference B − A in log-loss, Brier and ECE for every shared run and predictive.
-    /// Prints the table and writes comparison.json and comparison.md.
+    /// the difference B − A in log-loss, Brier and ECE for every shared run and predictive,
+    /// or for the column pairs named with --pair. Prints the table and writes comparison.json
+    /// and comparison.md.
+    #[command(
+        after_help = "Examples:\n  bayeslab compare runs/a runs/b\n  bayeslab compare runs/a runs/b --pair logistic-laplace/exact=laplace/exact\n  bayeslab compare runs/a runs/a --pair laplace/exact=gibbs/exact   (two predictives of one run)"
+    )]
     Compare {
         /// The reference run directory (A).
         a: PathBuf,
-        /// The run directory compared against it (B).
+        /// The run directory compared against it (B); it may be A itself, with --pair.
         b: PathBuf,
+        /// Compare only the column A_COLUMN of A with B_COLUMN of B, each `<run>/<predictive>`
+        /// as in predictions.csv (repeatable). Without it, every column present in both.
+        #[arg(long = "pair", value_name = "A_COLUMN=B_COLUMN", value_parser = bayeslab::compare::Pair::parse)]
+        pairs: Vec<bayeslab::compare::Pair>,
         /// Where to write comparison.json and comparison.md [default: B].
         #[arg(long, short)]
         out: Option<PathBuf>,
@@ -102,9 +110,10 @@ pub fn main() -> i32 {
             a,
             b,
             out,
+            pairs,
             resamples,
             seed,
-        }) => compare(&a, &b, out, resamples, seed),
+        }) => compare(&a, &b, &pairs, out, resamples, seed),
         Some(Command::Synth(args)) => synth::run(args),
         Some(Command::Bench(args)) => bench::run(args),
     };
@@ -183,6 +192,7 @@ fn plan_inputs(plan: &config::Plan) -> Vec<PathBuf> {
 fn compare(
     a: &Path,
     b: &Path,
+    pairs: &[bayeslab::compare::Pair],
     out: Option<PathBuf>,
     resamples: usize,
     seed: u64,
@@ -194,7 +204,11 @@ fn compare(
         file: Path::new("--resamples"),
         key: "",
     };
-    let rows = bayeslab::compare::compare(&pa, &pb, count, seed, a, b)?;
+    let rows = if pairs.is_empty() {
+        bayeslab::compare::compare(&pa, &pb, count, seed, a, b)?
+    } else {
+        bayeslab::compare::compare_pairs(&pa, &pb, pairs, count, seed, a, b)?
+    };
     let mut md = format!(
         "# bayeslab comparison\n\nA = `{}`, B = `{}`; paired bootstrap over {} test rows ({resamples} resamples, seed {seed}); \
          lower is better, so a negative B − A is an improvement.\n\n",

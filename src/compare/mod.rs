@@ -1,8 +1,9 @@
 //! Honest comparisons between two runs on the same test rows: for every shared run and
-//! predictive, the paired-bootstrap 95 % interval of the difference (B − A) in log-loss,
-//! Brier score and ECE. Rows are resampled with replacement and both runs are scored on the
+//! predictive (or the pairs of columns named with `--pair`), the paired-bootstrap 95 %
+//! interval of the difference (B − A) in log-loss, Brier score and ECE. Rows are resampled with replacement and both runs are scored on the
 //! same resample, so row-to-row difficulty cancels out of the difference.
 
+mod pairs;
 mod read;
 
 use std::collections::BTreeMap;
@@ -14,6 +15,8 @@ use crate::error::{Error, Result};
 use crate::metrics::{self, multiclass, percentile, Binning};
 use crate::numeric::rng;
 pub use crate::record::{Comparison, Scores, Verdict};
+use pairs::Matched;
+pub use pairs::Pair;
 
 use crate::record::ExperimentRecord;
 
@@ -205,6 +208,35 @@ pub fn compare(
     a_name: &Path,
     b_name: &Path,
 ) -> Result<Vec<Comparison>> {
+    let n = check_rows(a, b, resamples, a_name, b_name)?;
+    let matched = pairs::shared(a, b, a_name, b_name)?;
+    Ok(bootstrap(&matched, a, b, n, resamples, seed))
+}
+
+/// Compare the columns named by `pairs` (A's column against B's), in their order; `a` and
+/// `b` may be the same run directory, to compare two of its predictives.
+pub fn compare_pairs(
+    a: &Predictions,
+    b: &Predictions,
+    pairs: &[Pair],
+    resamples: Resamples<'_>,
+    seed: u64,
+    a_name: &Path,
+    b_name: &Path,
+) -> Result<Vec<Comparison>> {
+    let n = check_rows(a, b, resamples, a_name, b_name)?;
+    let matched = pairs::named(a, b, pairs, a_name, b_name)?;
+    Ok(bootstrap(&matched, a, b, n, resamples, seed))
+}
+
+/// Refuse different or no test rows and too many resamples; the number of test rows.
+fn check_rows(
+    a: &Predictions,
+    b: &Predictions,
+    resamples: Resamples<'_>,
+    a_name: &Path,
+    b_name: &Path,
+) -> Result<usize> {
     if let Some(why) = test_set_difference(&a.y, &b.y) {
         return Err(Error::data(
             b_name,
@@ -223,40 +255,27 @@ pub fn compare(
         ));
     }
     resamples.check(n)?;
-    let mut shared = Vec::new();
-    for (name, sa) in &a.columns {
-        let Some((_, sb)) = b.columns.iter().find(|(nb, _)| nb == name) else {
-            continue;
-        };
-        if std::mem::discriminant(sa) != std::mem::discriminant(sb) || sa.kind() != sb.kind() {
-            return Err(Error::data(
-                b_name,
-                format!(
-                    "\"{name}\" predicts {} here but {} in {}: a comparison needs the same classes",
-                    sb.kind(),
-                    sa.kind(),
-                    a_name.display()
-                ),
-            ));
-        }
-        shared.push((name, sa, sb));
-    }
-    if shared.is_empty() {
-        return Err(Error::data(
-            b_name,
-            format!(
-                "no run/predictive column is shared with {}: compare runs of methods with the same ids",
-                a_name.display()
-            ),
-        ));
-    }
+    Ok(n)
+}
+
+/// The paired bootstrap of every matched column over the `n` test rows.
+fn bootstrap(
+    matched: &[Matched<'_>],
+    a: &Predictions,
+    b: &Predictions,
+    n: usize,
+    resamples: Resamples<'_>,
+    seed: u64,
+) -> Vec<Comparison> {
     let mut out = Vec::new();
     let mut idx = vec![0usize; n];
     let mut buf = (Vec::with_capacity(n), Vec::with_capacity(n));
-    for (name, sa, sb) in shared {
-        let (run, predictive) = name.split_once('/').unwrap_or((name.as_str(), ""));
-        let ta = Terms::new(sa, &a.y, a.bins, a.binning);
-        let tb = Terms::new(sb, &b.y, b.bins, b.binning);
+    for m in matched {
+        let (run, predictive) = m.a_name.split_once('/').unwrap_or((m.a_name, ""));
+        // B's column is named only when it is not A's, so default comparisons read as before.
+        let b_column = (m.b_name != m.a_name).then(|| m.b_name.to_string());
+        let ta = Terms::new(m.a, &a.y, a.bins, a.binning);
+        let tb = Terms::new(m.b, &b.y, b.bins, b.binning);
         // The same stream for every column: every column is scored on the same resamples,
         // drawn again rather than kept (resamples x rows indices would not fit).
         let mut stream = rng::stream(seed, "compare");
@@ -290,10 +309,11 @@ pub fn compare(
                 ci_low,
                 ci_high,
                 verdict,
+                b_column: b_column.clone(),
             });
         }
     }
-    Ok(out)
+    out
 }
 
 /// Group comparisons by run for display.

@@ -35,4 +35,8 @@ pub struct Comparison {
     pub ci_low: f64,
     pub ci_high: f64,
     pub verdict: Verdict,
+    /// B's `<run>/<predictive>` when it is not A's (`compare --pair`); `run` and `predictive`
+    /// are A's. Absent otherwise, so that a comparison of namesakes reads as before.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub b_column: Option<String>,
 }

@@ -14,7 +14,7 @@ pub fn comparison(rows: &[crate::compare::Comparison]) -> Table {
         "95% CI",
         "verdict",
     ];
-    let rows = rows
+    let cells = rows
         .iter()
         .map(|c| {
             vec![
@@ -36,9 +36,29 @@ pub fn comparison(rows: &[crate::compare::Comparison]) -> Table {
             ]
         })
         .collect();
-    Table {
+    let mut table = Table {
         headers: headers.iter().map(|h| h.to_string()).collect(),
         numeric: vec![false, false, false, true, true, true, true, false],
-        rows,
+        rows: cells,
+    };
+    name_b_columns(&mut table, rows);
+    table
+}
+
+/// When some row compares A's column with a differently named one of B (`compare --pair`),
+/// a "B column" after "predictive" says which; `run` and `predictive` are then A's. Without
+/// such rows the table is as it always was.
+fn name_b_columns(table: &mut Table, rows: &[crate::compare::Comparison]) {
+    if rows.iter().all(|c| c.b_column.is_none()) {
+        return;
+    }
+    table.headers.insert(2, "B column".to_string());
+    table.numeric.insert(2, false);
+    for (cells, c) in table.rows.iter_mut().zip(rows) {
+        let b = c
+            .b_column
+            .clone()
+            .unwrap_or_else(|| format!("{}/{}", c.run, c.predictive));
+        cells.insert(2, b.into());
     }
 }
