@@ -6,6 +6,9 @@ use std::process::Command;
 
 use serde_json::Value;
 
+#[path = "compare/pairs.rs"]
+mod pairs;
+
 fn bin() -> Command {
     Command::new(env!("CARGO_BIN_EXE_bayeslab"))
 }
