@@ -113,3 +113,48 @@ fn resamples_are_bounded_by_the_rows_drawn() {
     let e = resamples(10_001).check(1_000_000).unwrap_err().to_string();
     assert!(e.contains("10001") && e.contains("at most 10000 "), "{e}");
 }
+
+#[test]
+fn a_pair_is_two_columns_around_an_equals_sign() {
+    let p = Pair::parse("laplace/exact=gibbs/exact").unwrap();
+    assert_eq!(
+        (p.a.as_str(), p.b.as_str()),
+        ("laplace/exact", "gibbs/exact")
+    );
+    for bad in ["laplace/exact", "=gibbs/exact", "laplace/exact=", ""] {
+        let e = Pair::parse(bad).unwrap_err();
+        assert!(e.contains("A_COLUMN=B_COLUMN"), "{e}");
+    }
+}
+
+#[test]
+fn a_named_pair_is_scored_as_the_namesakes_are() {
+    // B's column renamed: the pair gives the default comparison's numbers, naming B's column.
+    let a = preds(vec![1.0, 0.0, 1.0, 1.0], vec![0.6, 0.4, 0.7, 0.5]);
+    let b = preds(vec![1.0, 0.0, 1.0, 1.0], vec![0.8, 0.3, 0.6, 0.9]);
+    let mut renamed = b.clone();
+    renamed.columns[0].0 = "n/exact".into();
+    let want = compare(&a, &b, resamples(300), 7, Path::new("A"), Path::new("B")).unwrap();
+    let pair = Pair::parse("m/plugin=n/exact").unwrap();
+    let got = compare_pairs(
+        &a,
+        &renamed,
+        &[pair],
+        resamples(300),
+        7,
+        Path::new("A"),
+        Path::new("B"),
+    )
+    .unwrap();
+    assert_eq!(got.len(), want.len());
+    for (g, w) in got.iter().zip(&want) {
+        assert_eq!(g.b_column.as_deref(), Some("n/exact"));
+        assert_eq!(
+            Comparison {
+                b_column: None,
+                ..g.clone()
+            },
+            *w
+        );
+    }
+}
