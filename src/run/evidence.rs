@@ -9,7 +9,6 @@ use super::metrics::evaluate;
 use crate::config::{MethodPlan, Plan};
 use crate::data::Dataset;
 use crate::error::{Error, NumericError, Result};
-use crate::model::method::FitInput;
 use crate::model::predictive::PredictiveSettings;
 use crate::model::{MethodKind, PredictiveKind};
 use crate::numeric::rng;
@@ -27,10 +26,16 @@ pub fn choose_precision(
         laplace.kind = MethodKind::LogisticLaplace;
     }
     let k = dataset.classes.len();
+    let source = super::source::Source::Memory(dataset);
+    let chunks = crate::model::streaming::InMemory {
+        x: dataset.train.x.as_ref(),
+        y: &dataset.train.y,
+    };
     let mut points: Vec<EvidencePoint> = Vec::new();
     let mut evaluate_at = |precision: f64| -> Result<f64> {
-        let input = input(plan, &laplace, dataset, precision, cancel);
-        let fitted = crate::model::method::fit_matrix(&input, &mut |_: &str, _: &Iterate| {})?;
+        let request = source.fit_request(plan, &laplace, precision, cancel);
+        let rows = source.rows(&chunks);
+        let fitted = crate::model::method::fit(&request, rows, &mut |_: &str, _: &Iterate| {})?;
         if fitted.outcome.termination == Termination::Cancelled {
             return Err(Error::Cancelled);
         }
@@ -76,26 +81,4 @@ pub fn choose_precision(
     }
     points.truncate(crate::optim::log_grid::GRID_POINTS);
     Ok((best, points))
-}
-
-/// What a method fits on in memory: the training rows of `dataset` under `precision`.
-fn input<'a>(
-    plan: &'a Plan,
-    method: &'a MethodPlan,
-    dataset: &'a crate::data::Dataset,
-    precision: f64,
-    cancel: Option<&'a AtomicBool>,
-) -> FitInput<'a> {
-    FitInput {
-        file: &plan.file,
-        method,
-        precision,
-        seed: plan.seed,
-        x: dataset.train.x.as_ref(),
-        y: &dataset.train.y,
-        classes: dataset.classes.len(),
-        intercept: dataset.columns.first().map(String::as_str) == Some(crate::data::INTERCEPT),
-        columns: &dataset.columns,
-        cancel,
-    }
 }

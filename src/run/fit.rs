@@ -10,7 +10,7 @@ use super::source::Source;
 use crate::config::{MethodPlan, Plan};
 use crate::data::PassStats;
 use crate::error::{Error, NumericError, Result};
-use crate::model::method::{FitRequest, Fitted, Rows};
+use crate::model::method::Fitted;
 use crate::optim::{Observer, Termination};
 use crate::record::{EvidencePoint, RunRecord};
 
@@ -120,24 +120,8 @@ fn dispatch(
     observer: &mut dyn Observer,
     cancel: Option<&AtomicBool>,
 ) -> Result<Fitted> {
-    let request = FitRequest {
-        file: &plan.file,
-        method,
-        precision,
-        seed: plan.seed,
-        columns: source.columns(),
-        rows: source.rows_train(),
-        classes: source.classes(),
-        intercept: source.intercept(),
-        cancel,
-    };
-    let whole = source
-        .whole()
-        .map(|d| (d.train.x.as_ref(), d.train.y.as_slice()));
-    let rows = Rows {
-        chunks: rows,
-        whole,
-    };
+    let request = source.fit_request(plan, method, precision, cancel);
+    let rows = source.rows(rows);
     crate::model::method::fit(&request, rows, observer)
 }
 

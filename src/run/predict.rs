@@ -84,9 +84,10 @@ pub fn predict(
             };
             let scores = scores(predictor.predict(c.kind, x, settings, &mut c.stream), k);
             c.non_finite |= !finite(&scores);
-            push(&mut c.running, &scores, y);
-            if let Some(kept) = &mut c.kept {
-                extend(kept, &scores);
+            // Kept predictions get the whole-vector metrics; only the others need running sums.
+            match &mut c.kept {
+                Some(kept) => extend(kept, &scores),
+                None => push(&mut c.running, &scores, y),
             }
             let mcse = predictor.mcse(c.kind, x).unwrap_or_default();
             if sink.keeps_values() {

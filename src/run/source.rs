@@ -7,6 +7,10 @@ use std::cell::{Cell, RefCell};
 use super::monitor::{PassProbe, PassProgress};
 use crate::data::{Dataset, DesignChunk, Part, PassStats, StreamedData, INTERCEPT};
 use crate::error::Result;
+use std::sync::atomic::AtomicBool;
+
+use crate::config::{MethodPlan, Plan};
+use crate::model::method::{FitRequest, Rows};
 use crate::model::streaming::{ChunkFn, Chunks};
 use crate::record::{DatasetInfo, StreamingRecord};
 
@@ -118,6 +122,41 @@ impl<'a> Source<'a> {
             probe,
             passes: RefCell::new(Vec::new()),
         }
+    }
+
+    /// What the model's dispatcher needs besides the rows, for `method` under `precision`.
+    pub fn fit_request<'p>(
+        &self,
+        plan: &'p Plan,
+        method: &'p MethodPlan,
+        precision: f64,
+        cancel: Option<&'p AtomicBool>,
+    ) -> FitRequest<'p>
+    where
+        'a: 'p,
+    {
+        FitRequest {
+            file: &plan.file,
+            method,
+            precision,
+            seed: plan.seed,
+            columns: self.columns(),
+            rows: self.rows_train(),
+            classes: self.classes(),
+            intercept: self.intercept(),
+            cancel,
+        }
+    }
+
+    /// The training rows for the dispatcher: as `chunks`, and all at once when in memory.
+    pub fn rows<'p>(&self, chunks: &'p dyn Chunks) -> Rows<'p>
+    where
+        'a: 'p,
+    {
+        let whole = self
+            .whole()
+            .map(|d| (d.train.x.as_ref(), d.train.y.as_slice()));
+        Rows { chunks, whole }
     }
 
     /// One pass over the test rows, chunk by chunk (a dataset in memory is one chunk). Returns
