@@ -14,9 +14,6 @@ use rand::Rng;
 use rand_distr::{Distribution, StandardNormal};
 use rayon::prelude::*;
 
-use faer::linalg::matmul::matmul;
-use faer::{Accum, Par};
-
 use super::Likelihood;
 use crate::error::NumericError;
 use crate::numeric::linalg::Cholesky;
@@ -188,16 +185,12 @@ pub fn gaussian_khat<R: Rng + ?Sized>(
     khat_of(&targets, &half_zz, what)
 }
 
-/// A model's per-row loss and its derivatives in the activation (`row_terms`).
-type RowTerms = fn(f64, f64) -> (f64, f64, f64);
-
 /// k-hat of the Gaussian N(mean, cov) as a proposal for the exact posterior of `likelihood`
 /// under w ~ N(0, precision^{-1} I), from `draws` draws, on the training rows that `rows`
 /// yields: in memory one chunk ([`super::streaming::InMemory`]), streamed the file's chunks in
-/// one pass. Per chunk, blocks of at most D draws (so never more memory than the chunk itself)
-/// get their activations from one matrix product and run in parallel; each row's loss is the
-/// model's own `row_terms`. Fails on a covariance that is not positive definite (numeric) or a
-/// chunk that cannot be read.
+/// one pass. Each chunk's log likelihood at every draw comes from [`likelihood::add_draw_nll`]
+/// (blocks of draws in parallel, the same bits on any number of threads). Fails on a
+/// covariance that is not positive definite (numeric) or a chunk that cannot be read.
 #[allow(clippy::too_many_arguments)]
 pub fn posterior_khat<R: Rng + ?Sized>(
     likelihood: Likelihood,
@@ -210,34 +203,7 @@ pub fn posterior_khat<R: Rng + ?Sized>(
     what: &str,
 ) -> crate::error::Result<Option<f64>> {
     let (w, half_zz) = gaussian_draws(mean, cov, draws, rng, what)?;
-    // The probit rows are divided by its noise beta, as the in-memory objective's are.
-    let (loss, noise): (RowTerms, Option<f64>) = match likelihood {
-        Likelihood::Logistic => (super::logistic::row_terms, None),
-        Likelihood::Probit { noise } => (super::probit::row_terms, Some(noise)),
-    };
-    let block = w.nrows().clamp(8, 256);
-    let mut nll = vec![0.0; draws];
-    rows.each(&mut |x, y| {
-        let scaled;
-        let x = match noise {
-            Some(beta) => {
-                scaled = Mat::<f64>::from_fn(x.nrows(), x.ncols(), |i, j| x[(i, j)] / beta);
-                scaled.as_ref()
-            }
-            None => x,
-        };
-        nll.par_chunks_mut(block)
-            .enumerate()
-            .for_each(|(b, totals)| {
-                let mut a = Mat::<f64>::zeros(x.nrows(), totals.len());
-                let wb = w.subcols(b * block, totals.len());
-                matmul(a.as_mut(), Accum::Replace, x, wb, 1.0, Par::Seq);
-                for (k, total) in totals.iter_mut().enumerate() {
-                    *total += (0..a.nrows()).map(|r| loss(a[(r, k)], y[r]).0).sum::<f64>();
-                }
-            });
-        Ok(())
-    })?;
+    let nll = draws_nll(likelihood, rows, &w)?;
     let targets: Vec<f64> = (0..draws)
         .map(|s| {
             let norm2: f64 = (0..w.nrows()).map(|i| w[(i, s)] * w[(i, s)]).sum();
@@ -246,6 +212,32 @@ pub fn posterior_khat<R: Rng + ?Sized>(
         .collect();
     Ok(khat_of(&targets, &half_zz, what)?)
 }
+
+/// The negative log likelihood of the rows that `rows` yields at each draw (the columns of
+/// `w`), chunk after chunk. The probit activations are divided by its noise beta, as the
+/// in-memory objective's are: here the draws are, once, instead of every chunk's rows.
+pub fn draws_nll(
+    likelihood: Likelihood,
+    rows: &dyn super::streaming::Chunks,
+    w: &Mat<f64>,
+) -> crate::error::Result<Vec<f64>> {
+    let scaled;
+    let w = match likelihood {
+        Likelihood::Probit { noise } if noise != 1.0 => {
+            scaled = Mat::<f64>::from_fn(w.nrows(), w.ncols(), |i, s| w[(i, s)] / noise);
+            scaled.as_ref()
+        }
+        _ => w.as_ref(),
+    };
+    let mut nll = vec![0.0; w.ncols()];
+    rows.each(&mut |x, y| {
+        likelihood::add_draw_nll(likelihood, x, y, w, &mut nll);
+        Ok(())
+    })?;
+    Ok(nll)
+}
+
+pub mod likelihood;
 
 #[cfg(test)]
 mod tests;
