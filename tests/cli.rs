@@ -89,6 +89,13 @@ fn quickstart_writes_every_file_of_the_contract() {
         assert_eq!(run["converged"], true, "{run}");
         assert!(run["iterations"].as_u64().unwrap() >= 1);
         assert!(run["fit_seconds"].as_f64().unwrap() >= 0.0);
+        // Only the Gaussian posterior has a k-hat, and with it the seconds it took.
+        let laplace = run["id"] == "logistic-laplace";
+        assert_eq!(run["khat"].is_f64(), laplace, "{}", run["id"]);
+        assert_eq!(
+            run["khat_seconds"].as_f64().is_some_and(|s| s > 0.0),
+            laplace
+        );
         for p in run["predictives"].as_array().unwrap() {
             columns_expected.push(format!(
                 "{}/{}",
@@ -637,4 +644,42 @@ fn top_level_help_points_to_the_kinds_in_run_help() {
     let run = bin().args(["run", "--help"]).output().unwrap();
     let run = String::from_utf8_lossy(&run.stdout);
     assert!(run.contains("keys: chains, draws, burn_in, thin"), "{run}");
+}
+
+#[test]
+fn the_khat_phase_has_its_own_progress_line_and_its_seconds_in_the_record() {
+    let (tmp, out) = run_one_off(
+        "datasets/pima.csv",
+        "[evaluation]\nkhat_draws = 500\n[[method]]\nkind = \"logistic-laplace\"\n",
+    );
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    let lines: Vec<&str> = stderr.lines().collect();
+    let phase = lines
+        .iter()
+        .position(|l| l.starts_with("[1/1] logistic-laplace   k̂: 500 draws … "))
+        .unwrap_or_else(|| panic!("no k-hat line in\n{stderr}"));
+    let done = lines
+        .iter()
+        .position(|l| l.starts_with("[1/1] logistic-laplace converged after"))
+        .unwrap();
+    assert!(
+        phase < done,
+        "the k-hat line comes while the run is open:\n{stderr}"
+    );
+    let r: Value =
+        serde_json::from_str(&std::fs::read_to_string(tmp.path().join("o/results.json")).unwrap())
+            .unwrap();
+    let run = &r["runs"][0];
+    let (khat, seconds) = (
+        run["khat"].as_f64().unwrap(),
+        run["khat_seconds"].as_f64().unwrap(),
+    );
+    let verdict = bayeslab::model::importance::khat_verdict(khat);
+    assert!(
+        lines[phase].ends_with(&format!(" s, k̂ = {khat:.2} ({verdict})")),
+        "{}",
+        lines[phase]
+    );
+    assert!(seconds > 0.0 && seconds < run["fit_seconds"].as_f64().unwrap() + 60.0);
 }

@@ -12,11 +12,14 @@ struct Collect {
     iterates: Vec<(String, Iterate)>,
     mc: Vec<(String, usize, f64)>,
     loaded: usize,
+    /// Runs starting and finishing, iterates and the k-hat phase, in the order they arrive.
+    events: Vec<String>,
 }
 
 impl Observer for Collect {
     fn observe(&mut self, run: &str, it: &Iterate) {
         self.iterates.push((run.to_string(), it.clone()));
+        self.events.push(format!("iterate {run}"));
     }
 }
 
@@ -30,6 +33,45 @@ impl Monitor for Collect {
     fn mc_estimate(&mut self, run: &str, samples: usize, mean: f64) {
         self.mc.push((run.to_string(), samples, mean));
     }
+    fn run_started(&mut self, _index: usize, _total: usize, id: &str) {
+        self.events.push(format!("started {id}"));
+    }
+    fn run_finished(&mut self, run: &bayeslab::record::RunRecord) {
+        self.events.push(format!("finished {}", run.id));
+    }
+    fn khat_started(&mut self, run: &str, draws: usize) {
+        self.events.push(format!("khat {run} {draws} draws"));
+    }
+    fn khat_finished(&mut self, run: &str, khat: Option<f64>, seconds: f64) {
+        self.events
+            .push(format!("khat {run} = {khat:?} in {seconds} s"));
+    }
+}
+
+#[test]
+fn the_khat_phase_reaches_the_monitor_between_the_fit_and_the_run_end() {
+    let file = Path::new(env!("CARGO_MANIFEST_DIR")).join("experiments/quickstart.toml");
+    let mut plan = bayeslab::config::load(&file).unwrap();
+    plan.evaluation.khat_draws = Some(400);
+    let mut seen = Collect::default();
+    let record = experiment::run(&plan, &mut seen, None).unwrap();
+    let laplace = &record.runs[2];
+    let (khat, seconds) = (laplace.khat, laplace.khat_seconds.unwrap());
+    // The MLE and the MAP have no posterior: no phase, no seconds.
+    assert!(record.runs[..2].iter().all(|r| r.khat_seconds.is_none()));
+    let mut expected: Vec<String> = Vec::new();
+    for run in &record.runs {
+        expected.push(format!("started {}", run.id));
+        let iterates = record.trace.iter().filter(|t| t.run == run.id).count();
+        expected.extend((0..iterates).map(|_| format!("iterate {}", run.id)));
+        if run.id == "logistic-laplace" {
+            expected.push("khat logistic-laplace 400 draws".into());
+            expected.push(format!("khat logistic-laplace = {khat:?} in {seconds} s"));
+        }
+        expected.push(format!("finished {}", run.id));
+    }
+    assert_eq!(seen.events, expected);
+    assert!(khat.is_some());
 }
 
 #[test]

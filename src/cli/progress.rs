@@ -1,6 +1,7 @@
 //! Progress lines on stderr: one per run start and end, and iteration lines at most
 //! every quarter second in between. A sampler's lines count sweeps of its chains and end with
-//! its R-hat and effective sample size, flagged when the chains have not mixed.
+//! its R-hat and effective sample size, flagged when the chains have not mixed. A run's k-hat
+//! gets a line of its own while its draws are scored.
 
 use std::time::{Duration, Instant};
 
@@ -123,6 +124,21 @@ impl Monitor for Printer {
         }
     }
 
+    /// The line stays open while the draws are scored: "… 0.41 s, k̂ = 0.62 (ok)" ends it.
+    fn khat_started(&mut self, _run: &str, draws: usize) {
+        eprint!("{}   k̂: {} draws …", self.label, thousands(draws));
+    }
+
+    fn khat_finished(&mut self, _run: &str, khat: Option<f64>, seconds: f64) {
+        match khat {
+            Some(k) => eprintln!(
+                " {seconds:.2} s, k̂ = {k:.2} ({})",
+                bayeslab::model::importance::khat_verdict(k)
+            ),
+            None => eprintln!(" {seconds:.2} s, no k̂ (the importance ratios have no tail to fit)"),
+        }
+    }
+
     fn sweep_point(&mut self, index: usize, total: usize, key: &str, value: f64) {
         eprintln!("[sweep {}/{total}] {key} = {value}", index + 1);
     }
@@ -141,6 +157,19 @@ impl Monitor for Printer {
             pass.read_seconds
         );
     }
+}
+
+/// `20000` as `20,000`.
+fn thousands(n: usize) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
 }
 
 /// For a fit that ran out of iterations, what to change: the fit has not reached its answer.

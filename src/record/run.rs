@@ -13,6 +13,8 @@ pub struct RunRecord {
     pub termination: Option<Termination>,
     pub iterations: usize,
     pub fit_seconds: f64,
+    /// Seconds spent on the run's k-hat after the fit (`khat`); `null` when it had none.
+    pub khat_seconds: Option<f64>,
     /// The minimised objective E(w) at the returned weights.
     pub objective: Option<f64>,
     /// Why the run produced no results; `null` when it succeeded.
@@ -96,6 +98,7 @@ impl RunRecord {
             termination: None,
             iterations: 0,
             fit_seconds,
+            khat_seconds: None,
             objective: None,
             error: Some(error),
             weights: Vec::new(),

@@ -5,7 +5,7 @@
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
-use super::monitor::PassProbe;
+use super::monitor::{PassProbe, Recorder};
 use super::source::Source;
 use crate::config::{MethodPlan, Plan};
 use crate::data::PassStats;
@@ -22,12 +22,13 @@ pub struct FitOutcome {
     pub passes: Vec<(&'static str, PassStats)>,
 }
 
-/// Fit `method` on the training rows of `source`.
+/// Fit `method` on the training rows of `source`; `recorder` keeps its iterates and passes
+/// them, and the k-hat phase, to the monitor.
 pub fn fit(
     plan: &Plan,
     method: &MethodPlan,
     source: Source<'_>,
-    observer: &mut dyn Observer,
+    recorder: &mut Recorder<'_>,
     probe: Option<PassProbe>,
     cancel: Option<&AtomicBool>,
 ) -> Result<FitOutcome> {
@@ -57,7 +58,7 @@ pub fn fit(
         _ => (plan.prior.precision, Vec::new()),
     };
     let rows = source.training(&method.id, probe);
-    let result = dispatch(plan, method, source, &rows, precision, observer, cancel);
+    let result = dispatch(plan, method, source, &rows, precision, recorder, cancel);
     let mut passes = rows.take_passes();
     let fitted = match result {
         Ok(fitted) => fitted,
@@ -100,7 +101,10 @@ pub fn fit(
     rows.purpose("khat");
     let shape = (source.rows_train(), source.columns().len());
     let predictor = fitted.predictor.as_ref();
-    record.khat = super::khat::khat(plan, method, &rows, shape, precision, predictor)?;
+    let monitor = &mut *recorder.monitor;
+    let phase = super::khat::khat(plan, method, &rows, shape, precision, predictor, monitor)?;
+    record.khat = phase.khat;
+    record.khat_seconds = phase.seconds;
     passes.extend(rows.take_passes());
     Ok(FitOutcome {
         record,
@@ -146,6 +150,7 @@ fn fit_record(
         termination: Some(termination),
         iterations: fitted.outcome.iterations,
         fit_seconds,
+        khat_seconds: None,
         objective: fitted.objective,
         error: None,
         weights: fitted.weights.clone(),

@@ -1,12 +1,24 @@
 //! A run's Pareto k-hat (model/importance.rs): its Gaussian posterior used as an
 //! importance-sampling proposal for its model's exact posterior, from one more pass over the
-//! training rows. Its draws come from the run's own stream, `<id>/khat`.
+//! training rows. Its draws come from the run's own stream, `<id>/khat`. It is a phase of its
+//! own for whoever watches ([`Monitor::khat_started`], [`Monitor::khat_finished`]): 20,000
+//! draws over every training row take a visible moment after a fit of milliseconds.
 
+use std::time::Instant;
+
+use super::monitor::Monitor;
 use crate::config::{MethodPlan, Plan};
 use crate::error::{Error, Result};
 use crate::model::method::Predictor;
 use crate::model::streaming::Chunks;
 use crate::numeric::rng;
+
+/// A run's k-hat and the seconds it took; both `None` when the run has none to compute.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct KhatPhase {
+    pub khat: Option<f64>,
+    pub seconds: Option<f64>,
+}
 
 /// The run's k-hat, when it has a Gaussian posterior over the weights of a binary linear
 /// model and draws to spend. A covariance that is not positive definite gives none.
@@ -17,20 +29,23 @@ pub fn khat(
     (n, d): (usize, usize),
     precision: f64,
     predictor: &dyn Predictor,
-) -> Result<Option<f64>> {
+    monitor: &mut dyn Monitor,
+) -> Result<KhatPhase> {
     let Some(likelihood) = method.kind.likelihood(method.options.noise()) else {
-        return Ok(None);
+        return Ok(KhatPhase::default());
     };
     let draws = plan
         .evaluation
         .khat_draws
         .unwrap_or_else(|| crate::model::importance::default_draws(n, d));
     if draws == 0 {
-        return Ok(None);
+        return Ok(KhatPhase::default());
     }
     let Some((mean, cov)) = predictor.gaussian() else {
-        return Ok(None);
+        return Ok(KhatPhase::default());
     };
+    monitor.khat_started(&method.id, draws);
+    let start = Instant::now();
     let mut stream = rng::stream(plan.seed, &format!("{}/khat", method.id));
     let found = crate::model::importance::posterior_khat(
         likelihood,
@@ -42,9 +57,15 @@ pub fn khat(
         &mut stream,
         &format!("posterior covariance of {}", method.id),
     );
-    match found {
-        Ok(khat) => Ok(khat),
-        Err(Error::Numeric(_)) => Ok(None),
-        Err(e) => Err(e),
-    }
+    let khat = match found {
+        Ok(khat) => khat,
+        Err(Error::Numeric(_)) => None,
+        Err(e) => return Err(e),
+    };
+    let seconds = start.elapsed().as_secs_f64();
+    monitor.khat_finished(&method.id, khat, seconds);
+    Ok(KhatPhase {
+        khat,
+        seconds: Some(seconds),
+    })
 }

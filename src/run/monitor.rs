@@ -12,6 +12,12 @@ pub trait Monitor: Observer {
     fn data_loaded(&mut self, _dataset: &DatasetInfo) {}
     fn run_started(&mut self, _index: usize, _total: usize, _id: &str) {}
     fn run_finished(&mut self, _run: &RunRecord) {}
+    /// The run's k-hat starts after its fit: `draws` draws from its Gaussian posterior, each
+    /// scored on every training row (seconds on large data, so it is a phase of its own).
+    fn khat_started(&mut self, _run: &str, _draws: usize) {}
+    /// The run's k-hat took `seconds`; `None` when the importance ratios had no tail to fit or
+    /// the covariance was not positive definite.
+    fn khat_finished(&mut self, _run: &str, _khat: Option<f64>, _seconds: f64) {}
     /// Whether to compute the Monte-Carlo convergence curve of each `mc` predictive (extra
     /// predictions at S/128, S/64, ..., S/2 samples), reported through [`Monitor::mc_estimate`].
     fn wants_mc_curve(&self) -> bool {
