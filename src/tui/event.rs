@@ -57,6 +57,17 @@ pub enum Progress {
         batch: DrawBatch,
     },
     RunFinished(Box<RunRecord>),
+    /// The run's fit is done and its k-hat starts: `draws` draws scored on every training row.
+    KhatStarted {
+        run: String,
+        draws: usize,
+    },
+    /// The run's k-hat is done (`None`: no tail to fit); its predictives come next.
+    KhatFinished {
+        run: String,
+        khat: Option<f64>,
+        seconds: f64,
+    },
     /// The `mc` predictive of a run with this many samples: its mean prediction over test rows.
     McEstimate {
         run: String,

@@ -42,6 +42,9 @@ pub struct LiveRun {
     pub traces: Option<ChainTraces>,
     /// A finished sampler's R-hat and ESS over all weights, as the record has them.
     pub diagnostics: Option<Diagnostics>,
+    /// The draws of the k-hat being computed now, after the fit (the gauge says so instead of
+    /// leaving the last iteration on show).
+    pub khat_draws: Option<usize>,
 }
 
 impl LiveRun {
@@ -106,6 +109,7 @@ impl Session {
                 mc: Vec::new(),
                 traces: None,
                 diagnostics: None,
+                khat_draws: None,
             })
             .collect();
         Session {
@@ -140,6 +144,7 @@ impl Session {
                     r.mc.clear();
                     r.traces = None;
                     r.diagnostics = None;
+                    r.khat_draws = None;
                 }
             }
             Progress::Iterate { run, iterate } => {
@@ -166,6 +171,16 @@ impl Session {
                 }
             }
             Progress::RunFinished(run) => self.finish_run(&run),
+            Progress::KhatStarted { run, draws } => {
+                if let Some(r) = self.run_mut(&run) {
+                    r.khat_draws = Some(draws);
+                }
+            }
+            Progress::KhatFinished { run, .. } => {
+                if let Some(r) = self.run_mut(&run) {
+                    r.khat_draws = None;
+                }
+            }
             Progress::McEstimate { run, samples, mean } => {
                 if let Some(r) = self.run_mut(&run) {
                     r.mc.push((samples as f64, mean));

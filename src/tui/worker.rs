@@ -142,6 +142,21 @@ impl Monitor for Channel<'_> {
         self.send(Progress::RunFinished(Box::new(run.clone())));
     }
 
+    fn khat_started(&mut self, run: &str, draws: usize) {
+        self.send(Progress::KhatStarted {
+            run: run.to_string(),
+            draws,
+        });
+    }
+
+    fn khat_finished(&mut self, run: &str, khat: Option<f64>, seconds: f64) {
+        self.send(Progress::KhatFinished {
+            run: run.to_string(),
+            khat,
+            seconds,
+        });
+    }
+
     /// Called from inside the model's work after every chunk: owns its own sender.
     fn pass_probe(&self) -> Option<PassProbe> {
         let (job, tx) = (self.job, self.tx.clone());

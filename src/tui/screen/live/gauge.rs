@@ -11,6 +11,9 @@ use crate::tui::chains::ChainTraces;
 use crate::tui::session::{LiveRun, RunState};
 
 pub(super) fn label(run: &LiveRun) -> String {
+    if let Some(khat) = super::khat::label(run) {
+        return khat;
+    }
     if let Some(t) = &run.traces {
         return sampler_label(run, t);
     }
