@@ -92,6 +92,7 @@ fn bench_json_reports_every_task_and_the_fit_is_logistic_fit_itself() {
             "load-npy",
             "fit",
             "bound",
+            "khat",
             "predict"
         ]
     );
@@ -176,6 +177,48 @@ fn bench_json_reports_every_task_and_the_fit_is_logistic_fit_itself() {
     let ratio = r["bound_over_fit"].as_f64().unwrap();
     let expect = b["gflops"].as_f64().unwrap() / f["gflops"].as_f64().unwrap();
     assert!((ratio - expect).abs() < 1e-12 * expect);
+
+    // The k-hat log likelihood: the draws `bayeslab run` would use on 1,500 x 4 (20,000), its
+    // rates from its own times, and its k-hat that of the straightforward path on the same
+    // draws (stream "bench/khat" of --seed 0), whose log target sums each row's row_terms.
+    let k = &task("khat")["khat"];
+    assert_eq!(k["draws"], 20_000);
+    let med = task("khat")["median_seconds"].as_f64().unwrap();
+    let product = k["product_median_seconds"].as_f64().unwrap();
+    let row_draws = n * 20_000.0;
+    let close = |a: &Value, b: f64| (a.as_f64().unwrap() - b).abs() <= 1e-12 * b;
+    assert!(close(&k["row_draws_per_second"], row_draws / med));
+    assert!(close(
+        &k["product_row_draws_per_second"],
+        row_draws / product
+    ));
+    assert!(close(
+        &k["product_gflops"],
+        2.0 * row_draws * d / product / 1e9
+    ));
+    assert!(close(&k["kernel_over_product"], med / product));
+    let posterior = direct.posterior.as_ref().unwrap();
+    let target = |w: &[f64]| {
+        let a = bayeslab::numeric::linalg::mat_vec(x.as_ref(), w);
+        let loss: f64 = a
+            .iter()
+            .zip(&y)
+            .map(|(&a, &y)| bayeslab::model::logistic::row_terms(a, y).0)
+            .sum();
+        -(loss + 0.5 * 2.0 * w.iter().map(|v| v * v).sum::<f64>())
+    };
+    let slow = bayeslab::model::importance::gaussian_khat(
+        &posterior.mean,
+        posterior.precision.inverse().as_ref(),
+        &target,
+        20_000,
+        &mut bayeslab::numeric::rng::stream(0, "bench/khat"),
+        "test",
+    )
+    .unwrap()
+    .unwrap();
+    let fast = k["khat"].as_f64().unwrap();
+    assert!((fast - slow).abs() < 1e-8, "{fast} against {slow}");
 
     // The Monte-Carlo mean probability is within MC error (S = 50, 300 rows) of the exact one.
     let p = &task("predict")["predict"];

@@ -15,7 +15,9 @@ mod tasks;
 use serde::{Deserialize, Serialize};
 
 pub use files::FileSet;
-pub use record::{BenchRecord, BoundDetail, FitDetail, LoadDetail, PredictDetail, TaskRecord};
+pub use record::{
+    BenchRecord, BoundDetail, FitDetail, KhatDetail, LoadDetail, PredictDetail, TaskRecord,
+};
 pub use report::table;
 pub use tasks::run;
 
@@ -35,16 +37,20 @@ pub enum Task {
     Predict,
     /// The plain product X^T X of the training matrix: what the machine can do.
     Bound,
+    /// The k-hat log likelihood at every draw from the posterior (the fit is not timed),
+    /// beside the plain product X W of the same shape.
+    Khat,
 }
 
 impl Task {
-    pub const ALL: [Task; 6] = [
+    pub const ALL: [Task; 7] = [
         Task::LoadParquet,
         Task::LoadCsv,
         Task::LoadNpy,
         Task::Fit,
         Task::Bound,
         Task::Predict,
+        Task::Khat,
     ];
 
     pub fn name(self) -> &'static str {
@@ -55,6 +61,7 @@ impl Task {
             Task::Fit => "fit",
             Task::Predict => "predict",
             Task::Bound => "bound",
+            Task::Khat => "khat",
         }
     }
 

@@ -32,6 +32,8 @@ pub struct TaskRecord {
     pub fit: Option<FitDetail>,
     pub predict: Option<PredictDetail>,
     pub bound: Option<BoundDetail>,
+    #[serde(default)]
+    pub khat: Option<KhatDetail>,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -71,6 +73,25 @@ pub struct BoundDetail {
     /// 2 N D^2.
     pub flops: f64,
     pub gflops: f64,
+}
+
+/// The k-hat log likelihood against the plain product of its shape.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct KhatDetail {
+    /// Draws S from the Laplace posterior: `bayeslab run`'s default for these rows, at least
+    /// 1,000.
+    pub draws: usize,
+    /// N S over the median seconds: row-draw log likelihoods per second.
+    pub row_draws_per_second: f64,
+    /// The plain faer product X W (N x D times D x S) on all cores: its median seconds.
+    pub product_median_seconds: f64,
+    /// 2 N D S flops over the product's median seconds.
+    pub product_gflops: f64,
+    pub product_row_draws_per_second: f64,
+    /// The k-hat log likelihood's median seconds over the product's.
+    pub kernel_over_product: f64,
+    /// The posterior's k-hat from these draws (a check that the work is real).
+    pub khat: Option<f64>,
 }
 
 /// Everything one `bayeslab bench` run measured.

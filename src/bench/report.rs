@@ -12,6 +12,15 @@ fn notes(t: &TaskRecord) -> String {
         )
     } else if let Some(b) = &t.bound {
         format!("faer X^T X, {:.2} GFLOP/s", b.gflops)
+    } else if let Some(k) = &t.khat {
+        format!(
+            "S = {}: {:.1} M row-draws/s; faer X W {:.4} s, {:.2} GFLOP/s; k̂ / X W = {:.2}",
+            k.draws,
+            k.row_draws_per_second / 1e6,
+            k.product_median_seconds,
+            k.product_gflops,
+            k.kernel_over_product
+        )
     } else if let Some(p) = &t.predict {
         format!("S = {}, mean p = {:.4}", p.samples, p.mean_probability)
     } else if let Some(s) = t.load.as_ref().and_then(|l| l.polars_read_median_seconds) {

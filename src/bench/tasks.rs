@@ -3,6 +3,7 @@
 
 mod bound;
 mod fit;
+mod khat;
 mod load;
 mod measurement;
 mod predict;
@@ -14,6 +15,7 @@ use super::{memory, Settings, Task, TaskRecord};
 use crate::error::{Error, Result};
 use bound::bound;
 use fit::fit;
+use khat::khat;
 use load::load;
 use predict::predict;
 
@@ -30,6 +32,7 @@ pub fn run(
         Task::LoadParquet | Task::LoadCsv | Task::LoadNpy => load(task, train, settings, progress)?,
         Task::Fit => fit(train, settings, progress)?,
         Task::Bound => bound(train, settings, progress)?,
+        Task::Khat => khat(train, settings, progress)?,
         Task::Predict => {
             let test = test.ok_or_else(|| {
                 Error::config(

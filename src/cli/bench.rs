@@ -74,7 +74,7 @@ pub fn run(args: BenchArgs) -> Result<i32, Error> {
         if train.npy.is_some() {
             tasks.push(Task::LoadNpy);
         }
-        tasks.extend([Task::Fit, Task::Bound]);
+        tasks.extend([Task::Fit, Task::Bound, Task::Khat]);
         if test.is_some() {
             tasks.push(Task::Predict);
         }

@@ -37,6 +37,7 @@ pub(super) fn record(
         fit: None,
         predict: None,
         bound: None,
+        khat: None,
     }
 }
 
