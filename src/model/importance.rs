@@ -202,33 +202,35 @@ pub fn posterior_khat<R: Rng + ?Sized>(
     rng: &mut R,
     what: &str,
 ) -> crate::error::Result<Option<f64>> {
-    let (w, half_zz) = gaussian_draws(mean, cov, draws, rng, what)?;
-    let nll = draws_nll(likelihood, rows, &w)?;
-    let targets: Vec<f64> = (0..draws)
-        .map(|s| {
-            let norm2: f64 = (0..w.nrows()).map(|i| w[(i, s)] * w[(i, s)]).sum();
-            -(nll[s] + 0.5 * precision * norm2)
-        })
+    let (mut w, half_zz) = gaussian_draws(mean, cov, draws, rng, what)?;
+    let norm2: Vec<f64> = (0..draws)
+        .map(|s| (0..w.nrows()).map(|i| w[(i, s)] * w[(i, s)]).sum())
+        .collect();
+    // The probit activations are divided by its noise beta, as the in-memory objective's are:
+    // here the draws are, in place, instead of every chunk's rows.
+    if let Likelihood::Probit { noise } = likelihood {
+        if noise != 1.0 {
+            w.as_mut()
+                .col_iter_mut()
+                .for_each(|c| c.iter_mut().for_each(|v| *v /= noise));
+        }
+    }
+    let nll = draws_nll(likelihood, rows, w.as_ref())?;
+    let targets: Vec<f64> = nll
+        .iter()
+        .zip(&norm2)
+        .map(|(nll, norm2)| -(nll + 0.5 * precision * norm2))
         .collect();
     Ok(khat_of(&targets, &half_zz, what)?)
 }
 
 /// The negative log likelihood of the rows that `rows` yields at each draw (the columns of
-/// `w`), chunk after chunk. The probit activations are divided by its noise beta, as the
-/// in-memory objective's are: here the draws are, once, instead of every chunk's rows.
+/// `w`; for the probit model divided by its noise beta), chunk after chunk.
 pub fn draws_nll(
     likelihood: Likelihood,
     rows: &dyn super::streaming::Chunks,
-    w: &Mat<f64>,
+    w: MatRef<'_, f64>,
 ) -> crate::error::Result<Vec<f64>> {
-    let scaled;
-    let w = match likelihood {
-        Likelihood::Probit { noise } if noise != 1.0 => {
-            scaled = Mat::<f64>::from_fn(w.nrows(), w.ncols(), |i, s| w[(i, s)] / noise);
-            scaled.as_ref()
-        }
-        _ => w.as_ref(),
-    };
     let mut nll = vec![0.0; w.ncols()];
     rows.each(&mut |x, y| {
         likelihood::add_draw_nll(likelihood, x, y, w, &mut nll);

@@ -50,7 +50,7 @@ pub(super) fn khat(
     let mut seconds = Vec::new();
     let mut nll = Vec::new();
     for rep in 0..settings.reps {
-        let (out, t) = timed(|| importance::draws_nll(Likelihood::Logistic, &rows, &w))?;
+        let (out, t) = timed(|| importance::draws_nll(Likelihood::Logistic, &rows, w.as_ref()))?;
         progress(&format!(
             "khat {}/{}: {s} draws x {n} rows in {t:.3} s",
             rep + 1,
