@@ -144,5 +144,8 @@ pub fn log_sum_exp(xs: &[f64]) -> f64 {
     m + xs.iter().map(|x| (x - m).exp()).sum::<f64>().ln()
 }
 
+mod norm_cdf_poly;
+pub use norm_cdf_poly::norm_cdf_poly;
+
 #[cfg(test)]
 mod tests;

@@ -84,6 +84,34 @@ fn the_logistic_column_sum_equals_the_sum_of_row_losses_far_into_the_tails() {
 }
 
 #[test]
+fn the_probit_column_sum_equals_the_sum_of_row_losses_far_into_the_tails() {
+    // z = (2y - 1) a from -40 (the continued fraction's side of the floor at -8) to 40.
+    let a: Vec<f64> = (0..1003)
+        .map(|i| {
+            let t = (i as f64 - 501.0) / 501.0;
+            40.0 * t * t * t + 2.0 * t
+        })
+        .collect();
+    let y: Vec<f64> = (0..a.len())
+        .map(|i| ((i * 7) % 3 == 0) as u8 as f64)
+        .collect();
+    let probit = Likelihood::Probit { noise: 1.0 };
+    let reference: f64 = a
+        .iter()
+        .zip(&y)
+        .map(|(&a, &y)| row_loss(probit, a, y))
+        .sum();
+    for (name, got) in [
+        ("dispatched", probit_column(&a, &y)),
+        ("no FMA", probit_column_with::<false>(&a, &y)),
+        ("FMA", probit_column_with::<true>(&a, &y)),
+    ] {
+        let rel = (got - reference).abs() / reference;
+        assert!(rel < 1e-14, "{name}: {got} against {reference} ({rel:e})");
+    }
+}
+
+#[test]
 fn each_draws_log_likelihood_equals_the_sum_of_the_models_row_losses() {
     // 700 rows are three tiles, 300 draws three blocks (the last one short).
     let (x, y, truth) = problem(700, 4, 1);
