@@ -44,9 +44,12 @@ pub fn exp_poly<const FMA: bool>(x: f64) -> f64 {
         1.0 / 39_916_800.0,
         1.0 / 479_001_600.0,
     ];
+    // An index loop, not an iterator: a debug build (opt-level 0) calls every iterator method.
     let mut p = C[12];
-    for &c in C[..12].iter().rev() {
-        p = madd::<FMA>(p, r, c);
+    let mut j = 12;
+    while j > 0 {
+        j -= 1;
+        p = madd::<FMA>(p, r, C[j]);
     }
     let scale = f64::from_bits(((k + 1023) as u64) << 52);
     p * scale

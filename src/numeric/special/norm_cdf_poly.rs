@@ -91,9 +91,17 @@ const SB: [f64; 8] = [
 /// c[0] + t (c[1] + t (c[2] + ...)), by Horner's rule.
 #[inline(always)]
 fn horner<const FMA: bool>(c: &[f64], t: f64) -> f64 {
+    // Index loops here and below, not iterators: a debug build (opt-level 0, what the tests
+    // run) calls every iterator method, and this runs once per row and draw.
     let mut p: f64 = 0.0;
-    for &ck in c.iter().rev() {
-        p = if FMA { p.mul_add(t, ck) } else { p * t + ck };
+    let mut k = c.len();
+    while k > 0 {
+        k -= 1;
+        p = if FMA {
+            p.mul_add(t, c[k])
+        } else {
+            p * t + c[k]
+        };
     }
     p
 }
@@ -123,9 +131,11 @@ pub fn norm_cdf_poly<const FMA: bool>(z: f64) -> f64 {
     let near = ax < 1.0 / 0.35;
     let mut r = [0.0; 8];
     let mut q = [0.0; 8];
-    for k in 0..8 {
+    let mut k = 0;
+    while k < 8 {
         r[k] = if near { RA[k] } else { RB[k] };
         q[k] = if near { SA[k] } else { SB[k] };
+        k += 1;
     }
     let ratio = horner::<FMA>(&r, t) / (1.0 + t * horner::<FMA>(&q, t));
     // -x^2 = -h^2 + (h - x)(h + x) with h = |x| cut to its high 32 bits: h^2 is exact (fdlibm's Note1).
