@@ -147,12 +147,7 @@ impl App {
                     .map(|r| r.id.clone())
                     .collect();
                 s.finish(*record);
-                // The record's rows are new; the Live screen's choices still apply.
-                self.picks = Picks {
-                    trace: self.picks.trace,
-                    hide_traces: self.picks.hide_traces,
-                    ..Picks::default()
-                };
+                self.picks = self.picks.for_new_record();
                 match (failed, unmixed.is_empty()) {
                     (0, true) => self.info("finished: 4-7 show the results, e exports"),
                     (0, false) => self.error(format!(

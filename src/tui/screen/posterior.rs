@@ -1,5 +1,8 @@
 //! The Posterior screen: for the chosen run, every weight's posterior mean ± 2 sd as
-//! whiskers (point estimates for runs without a posterior). When the features form a square
+//! whiskers (point estimates for runs without a posterior) on one labelled scale shared by all
+//! runs, names shortened only as far as they stay distinct, a multiclass run's weights in one
+//! block per class, scrolled with PgUp/PgDn and the rows in view in the bottom border. A
+//! generative run has no weights: the screen says what it fitted instead. When the features form a square
 //! image (digits_1v8: 8x8 pixels) the pixel weights' mean and variance are also drawn as two
 //! heatmaps, as in the EP lecture's MNIST figure, with the intercept beside them.
 
@@ -7,19 +10,32 @@ use ratatui::buffer::Buffer;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::{Color, Stylize};
 use ratatui::text::Line;
-use ratatui::widgets::{Block, Paragraph, Widget};
+use ratatui::widgets::{Block, Paragraph, Widget, Wrap};
 
+use crate::catalog::{MethodKind, PredictiveKind};
 use crate::data::INTERCEPT;
 use crate::record::RunRecord;
 use crate::tui::app::App;
 use crate::tui::widget::heatmap::{Heatmap, Scale};
-use crate::tui::widget::whiskers::{Whisker, Whiskers};
+use crate::tui::widget::whiskers::{visible, Whiskers};
+
+mod weights;
 
 /// The side of the square image the non-intercept weights form, if they do (at least 4x4).
 pub fn image_side(columns: &[String]) -> Option<usize> {
     let n = columns.iter().filter(|c| *c != INTERCEPT).count();
     let side = (n as f64).sqrt().round() as usize;
     (side >= 4 && side * side == n).then_some(side)
+}
+
+/// How many rows the Posterior list of run `at` has (weights and class headings), which bounds
+/// its scroll position.
+pub fn rows(record: &crate::record::ExperimentRecord, at: usize) -> usize {
+    let at = at.min(record.runs.len().saturating_sub(1));
+    record
+        .runs
+        .get(at)
+        .map_or(0, |run| weights::rows(record, run, 12).0.len())
 }
 
 pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
@@ -31,10 +47,9 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
         );
         return;
     };
-    let Some(run) = record
-        .runs
-        .get(app.picks.posterior.min(record.runs.len().saturating_sub(1)))
-    else {
+    let n = record.runs.len();
+    let at = app.picks.posterior.min(n.saturating_sub(1));
+    let Some(run) = record.runs.get(at) else {
         super::placeholder("the experiment has no runs", area, buf);
         return;
     };
@@ -43,29 +58,35 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
         true => String::new(),
         false => format!(" ({})", run.kind),
     };
+    let head = format!(" {}{kind} [{}/{n}]", run.id, at + 1);
+    let no_weights = run.weights.is_empty() && run.posterior.is_none();
     let title = match (&run.posterior, &run.error) {
-        (_, Some(e)) => format!(" {} failed: {e} ", run.id),
-        (Some(_), None) if run.diagnostics.is_some_and(|d| !d.mixed()) => format!(
-            " {}{kind} — posterior mean ± 2 sd from chains NOT MIXED (R-hat > 1.01) ",
-            run.id
-        ),
+        (_, Some(e)) => format!("{head} failed: {e} "),
+        (Some(_), None) if run.diagnostics.is_some_and(|d| !d.mixed()) => {
+            format!("{head} — posterior mean ± 2 sd from chains NOT MIXED (R-hat > 1.01) ")
+        }
         (Some(p), None) => format!(
-            " {}{kind} — posterior mean ± 2 sd, log evidence {} ",
-            run.id,
+            "{head} — posterior mean ± 2 sd, log evidence {} ",
             p.log_evidence
                 .map(|v| format!("{v:.3}"))
                 .unwrap_or_else(|| "–".into())
         ),
-        (None, None) => format!(" {}{kind} — point estimate, no posterior ", run.id),
+        (None, None) if no_weights => format!("{head} — a generative classifier: no weights "),
+        (None, None) => format!("{head} — point estimate (no posterior) "),
     };
     let title = match run.diagnostics.is_some_and(|d| !d.mixed()) {
         true => Line::from(title).fg(Color::LightRed),
         false => Line::from(title),
     };
-    let block = Block::bordered().title(title);
+    let mut block = Block::bordered().title(title);
     let inner = block.inner(area);
-    block.render(area, buf);
-    if run.weights.is_empty() {
+    if no_weights {
+        block.render(area, buf);
+        if run.error.is_none() {
+            Paragraph::new(generative_text(&run.kind))
+                .wrap(Wrap { trim: true })
+                .render(inner, buf);
+        }
         return;
     }
     let list = match image_side(columns) {
@@ -78,28 +99,57 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
         }
         _ => inner,
     };
-    let (means, sds) = match &run.posterior {
-        Some(p) => (
-            &p.mean,
-            p.cov_diag.iter().map(|v| Some(v.max(0.0).sqrt())).collect(),
-        ),
-        None => (&run.weights, vec![None; run.weights.len()]),
+    let (rows, label) = weights::rows(record, run, list.width as usize / 3);
+    let shown = visible(list.height);
+    let offset = app.picks.scroll.min(rows.len().saturating_sub(shown));
+    let drawn = record.runs.iter().filter(|r| !r.weights.is_empty()).count();
+    let mut bottom = match drawn {
+        1 => " one run with weights (↑/↓ run) ".to_string(),
+        _ => format!(" one scale for {drawn} runs (↑/↓ run) "),
     };
-    let rows: Vec<Whisker> = columns
-        .iter()
-        .zip(means)
-        .zip(sds)
-        .map(|((name, &mean), sd)| Whisker { name, mean, sd })
-        .collect();
-    let offset = app
-        .picks
-        .scroll
-        .min(rows.len().saturating_sub(list.height as usize));
+    if rows.len() > shown {
+        let last = (offset + shown).min(rows.len());
+        bottom = format!(
+            "{bottom}· rows {}–{last} of {} (PgUp/PgDn) ",
+            offset + 1,
+            rows.len()
+        );
+    }
+    block = block.title_bottom(Line::from(bottom).right_aligned().fg(Color::Cyan));
+    block.render(area, buf);
     Whiskers {
         rows: &rows,
         offset,
+        extent: weights::shared_extent(record),
+        label,
     }
     .render(list, buf);
+}
+
+/// What a generative kind fitted, in place of whiskers: it has no weights on the design
+/// columns. The Bayesian kinds have a closed-form posterior over each class's parameters (for
+/// `gaussian-generative` a Normal-inverse-Wishart over its mean and covariance), which the
+/// record does not keep; the plug-in kinds have maximum-likelihood estimates.
+fn generative_text(kind: &str) -> String {
+    let Some(k) = MethodKind::parse(kind) else {
+        return "this run has no weights to draw".into();
+    };
+    let summary = k.row().summary;
+    let what = match k.supports(PredictiveKind::Exact) {
+        true => {
+            "A Bayesian generative classifier, fitted in closed form: its posterior is over \
+                 the class probabilities and each class's density parameters (not over weights \
+                 on the design columns), and it predicts with the exact posterior predictive"
+        }
+        false => {
+            "A plug-in generative classifier, fitted in closed form: maximum-likelihood \
+                  estimates of each class's mean and covariance, no posterior"
+        }
+    };
+    format!(
+        "{kind}: {summary}.\n\n{what}. There are no weights to draw here; its predictions are on \
+         4 Results and 5 Calibration."
+    )
 }
 
 fn render_maps(run: &RunRecord, columns: &[String], side: usize, area: Rect, buf: &mut Buffer) {
