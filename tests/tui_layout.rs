@@ -79,7 +79,7 @@ fn the_help_shows_every_binding_whole_at_both_sizes() {
     let mut app = app_on("quickstart");
     app.update(ch('?'));
     let top = screen(&app, 80, 24);
-    assert!(top.contains(&format!("keys 1–")), "{top}");
+    assert!(top.contains("keys 1–"), "{top}");
     assert!(top.contains(&format!("of {}", BINDINGS.len())), "{top}");
     app.update(key(KeyCode::PageDown));
     let end = screen(&app, 80, 24);

@@ -88,6 +88,8 @@ pub struct Picks {
     pub help_scroll: usize,
     /// The first line of the selected experiment file's text on Experiments.
     pub text_scroll: usize,
+    /// The first feature row on Dataset.
+    pub dataset_scroll: usize,
 }
 
 impl Picks {
@@ -99,6 +101,7 @@ impl Picks {
             hide_traces: self.hide_traces,
             help_scroll: self.help_scroll,
             text_scroll: self.text_scroll,
+            dataset_scroll: self.dataset_scroll,
             ..Picks::default()
         }
     }

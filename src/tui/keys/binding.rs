@@ -51,6 +51,8 @@ pub enum Action {
     HelpScroll(isize),
     /// Experiments: scroll the selected file's text by this many lines.
     TextScroll(isize),
+    /// Dataset: scroll the features table by this many rows.
+    DatasetScroll(isize),
     /// A sweep: scroll its table; plot the next metric; show the previous / next point.
     SweepRows(isize),
     SweepMetric,

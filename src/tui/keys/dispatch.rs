@@ -98,7 +98,16 @@ impl App {
             Show(screen) => self.screen = screen,
             NextScreen => self.screen = Screen::ALL[(self.screen.index() + 1) % n],
             PreviousScreen => self.screen = Screen::ALL[(self.screen.index() + n - 1) % n],
-            Vertical(delta) => self.vertical(delta),
+            Vertical(delta) => {
+                self.vertical(delta);
+                if self.screen == Screen::Experiments {
+                    return self.describe_selected();
+                }
+            }
+            DatasetScroll(delta) => {
+                let rows = crate::tui::screen::dataset_shown(self).map_or(0, |d| d.summaries.len());
+                self.picks.dataset_scroll = stepped(self.picks.dataset_scroll, delta, rows);
+            }
             Column(delta) => self.picks.column_step(delta),
             Sort => self.picks.sort_here(),
             ToggleTraces => self.picks.hide_traces = !self.picks.hide_traces,
@@ -149,6 +158,7 @@ impl App {
             (Screen::Experiments, _) => {
                 self.catalog.step(delta);
                 self.picks.text_scroll = 0;
+                self.picks.dataset_scroll = 0;
             }
             (Screen::Calibration, Some(r)) => {
                 let n = predictive_pairs(r).len();

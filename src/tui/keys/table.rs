@@ -90,6 +90,15 @@ pub const BINDINGS: &[Binding] = &[
         ],
     ),
     binding(
+        "PgUp/PgDn",
+        On(Screen::Dataset),
+        "scroll the features",
+        &[
+            (key(PageUp), DatasetScroll(-10)),
+            (key(PageDown), DatasetScroll(10)),
+        ],
+    ),
+    binding(
         "Left/Right, h/l",
         On(Screen::Results),
         "choose a metric column",

@@ -25,6 +25,7 @@ use ratatui::widgets::{Paragraph, Tabs, Widget, Wrap};
 use super::app::{App, Screen};
 use super::session::JobState;
 
+pub use dataset::shown as dataset_shown;
 pub use posterior::rows as posterior_rows;
 pub use results::{best_rows, result_rows, ResultRow};
 pub use too_small::{MIN_HEIGHT, MIN_WIDTH};
