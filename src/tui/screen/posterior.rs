@@ -63,10 +63,10 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
     let title = match (&run.posterior, &run.error) {
         (_, Some(e)) => format!("{head} failed: {e} "),
         (Some(_), None) if run.diagnostics.is_some_and(|d| !d.mixed()) => {
-            format!("{head} — posterior mean ± 2 sd from chains NOT MIXED (R-hat > 1.01) ")
+            format!("{head} — posterior from chains NOT MIXED (R-hat > 1.01) ")
         }
         (Some(p), None) => format!(
-            "{head} — posterior mean ± 2 sd, log evidence {} ",
+            "{head} — posterior, log evidence {} ",
             p.log_evidence
                 .map(|v| format!("{v:.3}"))
                 .unwrap_or_else(|| "–".into())

@@ -47,7 +47,7 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
         return;
     };
     let title = format!(
-        " {} — {}, subset {} (n = {}) [{}/{}]  ←/→ subset  ↑/↓ posterior ",
+        " {} — {}, subset {} (n = {}) [{}/{}] ",
         p.id,
         p.kind,
         p.subset,
@@ -95,7 +95,10 @@ fn render_chart(p: &PosteriorResult, title: &str, area: Rect, buf: &mut Buffer) 
     }
     // The legend has its own column beside the plot: ratatui hides a chart's own legend when it
     // takes more than a quarter of the chart, which on 80x24 left four curves unnamed.
-    let block = Block::bordered().title(title.to_string());
+    let keys = Line::from(" ←/→ subset · ↑/↓ posterior ").right_aligned();
+    let block = Block::bordered()
+        .title(title.to_string())
+        .title_bottom(keys);
     let inner = block.inner(area);
     block.render(area, buf);
     let names: Vec<&str> = series.iter().map(|(n, _)| *n).collect();
@@ -185,7 +188,8 @@ fn render_table(p: &PosteriorResult, area: Rect, buf: &mut Buffer) {
     Table::new(
         rows,
         [
-            Constraint::Length(11),
+            // 78 columns in all with the spacing, so "Hellinger" is whole at 80x24.
+            Constraint::Length(10),
             Constraint::Length(7),
             Constraint::Length(7),
             Constraint::Min(17),
