@@ -39,7 +39,7 @@ wait_for "1 Experiments"
 wait_for "r runs the selected experiment"
 pane | grep -qF "experiments/quickstart.toml" || { echo "quickstart not selected" >&2; pane >&2; exit 1; }
 # The Dataset screen is filled on selection, before any run.
-press 2; wait_for "per class (train / test): 0 284 / 71"
+press 2; wait_for "per class (train / test): 0: 284 / 71"
 # Below 80x24 a message with both sizes; the screens come back when the terminal grows.
 t resize-window -t s -x 70 -y 20; wait_for "this one is 70x20"
 t resize-window -t s -x 100 -y 30; wait_for "features over the 426 training rows"

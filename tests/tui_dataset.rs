@@ -44,7 +44,7 @@ fn selecting_an_experiment_fills_the_dataset_before_any_run_with_the_runs_number
     describe_now(&mut app, command);
     let before = screen(&app, 120, 40);
     assert!(app.session.is_none(), "nothing has run");
-    assert!(before.contains("per class (train / test): 0 "), "{before}");
+    assert!(before.contains("per class (train / test): 0: "), "{before}");
     assert!(!before.contains("class 1 share"), "{before}");
     insta::assert_snapshot!("dataset_selected_80x24", screen(&app, 80, 24));
     insta::assert_snapshot!("dataset_selected_120x40", before);
@@ -87,7 +87,7 @@ fn a_multiclass_target_is_counted_per_class_by_name() {
     for k in 0..3 {
         assert_eq!(d.class_counts_train[k] + d.class_counts_test[k], 50);
         let label = format!(
-            "{k} {} / {}",
+            "{k}: {} / {}",
             d.class_counts_train[k], d.class_counts_test[k]
         );
         assert!(s.contains(&label), "{label}\n{s}");
@@ -164,7 +164,7 @@ fn dropped_rows_are_counted_as_dropped_and_the_statistics_are_over_the_rows_used
         report.contains(&format!("over the {} training rows used", d.rows_train)),
         "{report}"
     );
-    assert!(report.contains("per class (train / test): 0 "), "{report}");
+    assert!(report.contains("per class (train / test): 0: "), "{report}");
     app.update(ch('2'));
     let s = screen(&app, 120, 40);
     assert!(s.contains("dropped"), "{s}");

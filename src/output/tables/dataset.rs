@@ -45,7 +45,7 @@ pub fn features_caption(d: &DatasetInfo, code: impl Fn(&str) -> String) -> Strin
 }
 
 /// The split and the rows of each class by name, over the rows used: `train 425 rows, test 107
-/// rows; per class (train / test): No 283 / 71, Yes 142 / 36`.
+/// rows; per class (train / test): No: 283 / 71, Yes: 142 / 36`.
 pub fn split_and_classes(d: &DatasetInfo) -> String {
     let per_class: Vec<String> = d
         .classes
@@ -54,7 +54,7 @@ pub fn split_and_classes(d: &DatasetInfo) -> String {
         .map(|(k, name)| {
             let count = |c: &[usize]| c.get(k).map_or("?".to_string(), |n| n.to_string());
             format!(
-                "{name} {} / {}",
+                "{name}: {} / {}",
                 count(&d.class_counts_train),
                 count(&d.class_counts_test)
             )
