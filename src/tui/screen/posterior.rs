@@ -2,9 +2,8 @@
 //! whiskers (point estimates for runs without a posterior) on one labelled scale shared by all
 //! runs, names shortened only as far as they stay distinct, a multiclass run's weights in one
 //! block per class, scrolled with PgUp/PgDn and the rows in view in the bottom border. A
-//! generative run has no weights: the screen says what it fitted instead. When the features form a square
-//! image (digits_1v8: 8x8 pixels) the pixel weights' mean and variance are also drawn as two
-//! heatmaps, as in the EP lecture's MNIST figure, with the intercept beside them.
+//! generative run has no weights: the screen says what it fitted instead. When the features
+//! form a square image (digits_1v8: 8x8 pixels) the two heatmaps of `maps.rs` sit above.
 
 use ratatui::buffer::Buffer;
 use ratatui::layout::{Constraint, Layout, Rect};
@@ -14,11 +13,10 @@ use ratatui::widgets::{Block, Paragraph, Widget, Wrap};
 
 use crate::catalog::{MethodKind, PredictiveKind};
 use crate::data::INTERCEPT;
-use crate::record::RunRecord;
 use crate::tui::app::App;
-use crate::tui::widget::heatmap::{Heatmap, Scale};
 use crate::tui::widget::whiskers::{visible, Whiskers};
 
+mod maps;
 mod weights;
 
 /// The side of the square image the non-intercept weights form, if they do (at least 4x4).
@@ -94,7 +92,7 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
             let [maps, list] =
                 Layout::vertical([Constraint::Length(side as u16 + 2), Constraint::Min(0)])
                     .areas(inner);
-            render_maps(run, columns, side, maps, buf);
+            maps::render(run, columns, side, maps, buf);
             list
         }
         _ => inner,
@@ -150,61 +148,4 @@ fn generative_text(kind: &str) -> String {
         "{kind}: {summary}.\n\n{what}. There are no weights to draw here; its predictions are on \
          4 Results and 5 Calibration."
     )
-}
-
-fn render_maps(run: &RunRecord, columns: &[String], side: usize, area: Rect, buf: &mut Buffer) {
-    let pixels: Vec<usize> = (0..columns.len())
-        .filter(|&i| columns[i] != INTERCEPT)
-        .collect();
-    let pick = |v: &[f64]| {
-        pixels
-            .iter()
-            .map(|&i| v.get(i).copied().unwrap_or(f64::NAN))
-            .collect::<Vec<_>>()
-    };
-    let w = 2 * side as u16 + 2;
-    let [mean_area, var_area, note] = Layout::horizontal([
-        Constraint::Length(w + 4),
-        Constraint::Length(w + 8),
-        Constraint::Min(0),
-    ])
-    .areas(area);
-    let (mean, var) = match &run.posterior {
-        Some(p) => (pick(&p.mean), Some(pick(&p.cov_diag))),
-        None => (pick(&run.weights), None),
-    };
-    let map = |title: &str, values: &[f64], scale, area: Rect, buf: &mut Buffer| {
-        let block = Block::bordered().title(title.to_string());
-        let inner = block.inner(area);
-        block.render(area, buf);
-        Heatmap {
-            values,
-            side,
-            scale,
-        }
-        .render(inner, buf);
-    };
-    map(" mean ", &mean, Scale::Diverging, mean_area, buf);
-    if let Some(var) = &var {
-        map(" variance ", var, Scale::Sequential, var_area, buf);
-    }
-    let icpt = columns.iter().position(|c| c == INTERCEPT).and_then(|i| {
-        let m = run
-            .posterior
-            .as_ref()
-            .map_or(&run.weights, |p| &p.mean)
-            .get(i)?;
-        Some(format!("intercept {m:+.3}"))
-    });
-    let lines: Vec<Line> = [
-        Some("mean: red > 0, blue < 0".to_string()),
-        var.as_ref()
-            .map(|_| "variance: bright = uncertain".to_string()),
-        icpt,
-    ]
-    .into_iter()
-    .flatten()
-    .map(|l| Line::from(l).fg(Color::Gray))
-    .collect();
-    Paragraph::new(lines).render(note, buf);
 }
