@@ -38,24 +38,30 @@ press "$bin" Enter
 wait_for "1 Experiments"
 wait_for "r runs the selected experiment"
 pane | grep -qF "experiments/quickstart.toml" || { echo "quickstart not selected" >&2; pane >&2; exit 1; }
+# The Dataset screen is filled on selection, before any run.
+press 2; wait_for "per class (train / test): 0: 284 / 71"
+# Below 80x24 a message with both sizes; the screens come back when the terminal grows.
+t resize-window -t s -x 70 -y 20; wait_for "this one is 70x20"
+t resize-window -t s -x 100 -y 30; wait_for "features over the 426 training rows"
+press 1
 press r
 wait_for "finished: 4-7 show the results"
 wait_for "converged after"
-press 2; wait_for "columns (whole file, via polars)"
+press 2; wait_for "features over the 426 training rows"
 press 3; wait_for "|g| (EP: max site distance), log10"
 wait_for "Monte Carlo: mean estimate"
 press 4; wait_for "laplace/probit"
 press 5; wait_for "ECE"
 wait_for "mean predicted"
-press 6; wait_for "point estimate, no posterior"
-press j; press j; wait_for "posterior mean ± 2 sd"
+press 6; wait_for "point estimate (no posterior)"
+press j; press j; wait_for "posterior, log evidence"
 press 7; wait_for "this experiment has no [[posterior]] tables"
-press '?'; wait_for "keys (Esc or ? closes)"
+press '?'; wait_for "Esc or ? closes)"
 press Escape
 # Wait for the overlay to close before the next key: Escape followed at once by `e` reaches the
 # program as one Alt-e when the machine is busy.
 for _ in $(seq 1 100); do
-  t capture-pane -p -t s | grep -qF "keys (Esc or ? closes)" || break
+  t capture-pane -p -t s | grep -qF "Esc or ? closes)" || break
   sleep 0.1
 done
 press e; wait_for "exported results.json"

@@ -145,7 +145,7 @@ fn a_streamed_run_reports_its_dataset_and_passes_and_ends_on_the_in_memory_resul
     assert!(labels.contains(&"predict (every run): pass 1, 106 / 106 rows".to_string()));
     let s = app.session.as_ref().unwrap();
     let dataset = s.dataset.as_ref().expect("the Dataset screen fills");
-    assert!(dataset.description.is_ok());
+    assert_eq!(dataset.summaries.len(), dataset.features);
     assert_eq!((dataset.rows_train, dataset.rows_test), (426, 106));
     let purposes: Vec<&str> = s.passes.done.iter().map(|p| p.purpose.as_str()).collect();
     for purpose in ["statistics", "fit", "predict"] {

@@ -94,6 +94,18 @@ fn reparameterisation_screen_steps_through_subsets_and_posteriors() {
         .clone();
     let ps = &record.posteriors;
     assert!(ps.len() >= 4);
+    // Every curve keeps its legend line at both sizes.
+    for (w, h) in SIZES {
+        let screen = draw(&app, w, h).backend().to_string();
+        for a in
+            std::iter::once("exact").chain(ps[0].approximations.iter().map(|a| a.name.as_str()))
+        {
+            assert!(
+                screen.contains(&format!("━━ {a}")),
+                "{w}x{h}: no legend for {a}\n{screen}"
+            );
+        }
+    }
     snap(&app, "lab_reparam");
     // Right steps to the next subset size of the same posterior, never past its last one.
     app.update(tui_support::key(ratatui::crossterm::event::KeyCode::Right));

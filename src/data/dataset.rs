@@ -26,6 +26,17 @@ impl Design {
     pub fn positives(&self) -> usize {
         self.y.iter().filter(|&&y| y == 1.0).count()
     }
+
+    /// Rows of each of `classes` classes (y holds the class index).
+    pub fn class_counts(&self, classes: usize) -> Vec<usize> {
+        let mut counts = vec![0; classes];
+        for &y in &self.y {
+            if let Some(c) = counts.get_mut(y as usize) {
+                *c += 1;
+            }
+        }
+        counts
+    }
 }
 
 /// Summary statistics of one raw (unstandardised) feature on the training rows.

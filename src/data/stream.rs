@@ -65,6 +65,9 @@ pub struct StreamedData {
     pub rows_test: usize,
     pub positives_train: usize,
     pub positives_test: usize,
+    /// Rows of each class (in `classes` order) among the training and the test rows.
+    pub class_counts_train: Vec<usize>,
+    pub class_counts_test: Vec<usize>,
     /// The passes made before fitting (statistics, test labels, RBF centres), in order.
     pub preparation: Vec<(String, PassStats)>,
     pub streaming: Streaming,

@@ -49,27 +49,13 @@ pub fn report(r: &ExperimentRecord, figures: &[Figure]) -> String {
             .join(", ")
     );
     let _ = writeln!(s, "- target: `{}`", d.target);
-    if d.classes.len() > 2 {
-        let _ = writeln!(
-            s,
-            "- classes ({}): {}",
-            d.classes.len(),
-            d.classes.join(", ")
-        );
-        let _ = writeln!(s, "- training rows: {}", d.rows_train);
-        let _ = writeln!(s, "- test rows: {}", d.rows_test);
-    } else {
-        let _ = writeln!(
-            s,
-            "- training rows: {} ({} positive)",
-            d.rows_train, d.positives_train
-        );
-        let _ = writeln!(
-            s,
-            "- test rows: {} ({} positive)",
-            d.rows_test, d.positives_test
-        );
-    }
+    let _ = writeln!(
+        s,
+        "- classes ({}): {}",
+        d.classes.len(),
+        d.classes.join(", ")
+    );
+    let _ = writeln!(s, "- rows: {}", tables::split_and_classes(d));
     let _ = writeln!(
         s,
         "- design columns ({}): {}",
@@ -80,7 +66,9 @@ pub fn report(r: &ExperimentRecord, figures: &[Figure]) -> String {
         let _ = writeln!(s, "- note: {n}");
     }
     s.push('\n');
-    table(&mut s, &tables::features(r));
+    let caption = tables::features_caption(d, |f| format!("`{f}`"));
+    let _ = writeln!(s, "Features: {caption}.\n");
+    table(&mut s, &tables::features(d));
 
     let _ = writeln!(s, "## Test-set metrics\n");
     if tables::predictive_rows(r).is_empty() {

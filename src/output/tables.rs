@@ -14,7 +14,7 @@ mod weights;
 pub use approximation::{approximation_error, khat_text, APPROXIMATION_ERROR_NOTE};
 pub use comparison::comparison;
 pub use convergence::{convergence, sampler_diagnostics};
-pub use dataset::{data_files, features};
+pub use dataset::{data_files, features, features_caption, split_and_classes};
 pub use evidence::evidence;
 pub use metrics::{calibration, metrics, predictive_rows, METRICS};
 pub use table::{num, Cell, Mark, Table};

@@ -94,6 +94,9 @@ pub struct DatasetInfo {
     pub columns: Vec<String>,
     pub positives_train: usize,
     pub positives_test: usize,
+    /// Rows of each class, in `classes` order, among the training and the test rows used.
+    pub class_counts_train: Vec<usize>,
+    pub class_counts_test: Vec<usize>,
     pub summaries: Vec<FeatureSummary>,
     pub notes: Vec<String>,
 }

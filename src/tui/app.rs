@@ -12,6 +12,7 @@ use crate::record::Diagnostics;
 use super::catalog::Catalog;
 use super::event::Event;
 use super::picks::Picks;
+use super::preview::Preview;
 use super::session::Session;
 
 /// The seven screens, in tab order.
@@ -64,10 +65,18 @@ pub struct Status {
 /// Work for the loop: start a worker thread, raise the cancellation flag, write the report.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Command {
-    Start { job: u64, plan: Box<Plan> },
+    Start {
+        job: u64,
+        plan: Box<Plan>,
+    },
     Cancel,
     Export,
     Quit,
+    /// Load the dataset of the experiment file at `path` in the background.
+    Describe {
+        path: PathBuf,
+        data: Box<crate::config::DataPlan>,
+    },
 }
 
 #[derive(Debug, Clone)]
@@ -77,6 +86,8 @@ pub struct App {
     pub catalog: Catalog,
     pub session: Option<Session>,
     pub picks: Picks,
+    /// The selected experiment's dataset, loaded on selection (see `preview.rs`).
+    pub preview: Option<Preview>,
     pub status: Status,
     pub quit: bool,
     jobs: u64,
@@ -102,6 +113,7 @@ impl App {
             catalog,
             session: None,
             picks: Picks::default(),
+            preview: None,
             status,
             quit: false,
             jobs: 0,
@@ -147,12 +159,7 @@ impl App {
                     .map(|r| r.id.clone())
                     .collect();
                 s.finish(*record);
-                // The record's rows are new; the Live screen's choices still apply.
-                self.picks = Picks {
-                    trace: self.picks.trace,
-                    hide_traces: self.picks.hide_traces,
-                    ..Picks::default()
-                };
+                self.picks = self.picks.for_new_record();
                 match (failed, unmixed.is_empty()) {
                     (0, true) => self.info("finished: 4-7 show the results, e exports"),
                     (0, false) => self.error(format!(
@@ -162,6 +169,10 @@ impl App {
                     )),
                     (n, _) => self.error(format!("finished; {n} run(s) failed: see 4 Results")),
                 }
+                None
+            }
+            Event::Described { path, dataset } => {
+                self.described(path, dataset);
                 None
             }
             Event::SweepFinished { job, sweep } => {

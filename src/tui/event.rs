@@ -1,12 +1,14 @@
 //! The one event type of the workbench loop. Keys, resizes and ticks come from the input
-//! thread; progress, results and failures come from the worker. Worker events carry the job
+//! thread; progress, results and failures come from the worker, a selected experiment's
+//! dataset from the describer. Worker events carry the job
 //! number they belong to, so that late messages from a cancelled job are ignored.
+
+use std::path::PathBuf;
 
 use ratatui::crossterm::event::KeyEvent;
 
-use crate::data::FileDescription;
 use crate::optim::{DrawBatch, Iterate};
-use crate::record::{ExperimentRecord, PassRecord, RunRecord, SweepRecord};
+use crate::record::{DatasetInfo, ExperimentRecord, PassRecord, RunRecord, SweepRecord};
 use crate::run::PassProgress;
 
 #[derive(Debug)]
@@ -33,12 +35,18 @@ pub enum Event {
         error: String,
         cancelled: bool,
     },
+    /// The dataset of the experiment file at `path`, loaded in the background when it was
+    /// selected (before any run), or why it could not be.
+    Described {
+        path: PathBuf,
+        dataset: Result<Box<DatasetInfo>, String>,
+    },
 }
 
 /// Owned snapshots of a running experiment, in the order the engine produces them.
 #[derive(Debug)]
 pub enum Progress {
-    DataLoaded(Box<DatasetView>),
+    DataLoaded(Box<DatasetInfo>),
     RunStarted {
         index: usize,
         total: usize,
@@ -102,20 +110,4 @@ impl SweepAt {
             self.value
         )
     }
-}
-
-/// What the Dataset screen shows: the polars description of the data file plus the
-/// train/test split as the experiment prepared it.
-#[derive(Debug, Clone)]
-pub struct DatasetView {
-    pub file: String,
-    /// The polars summary, or why it could not be computed.
-    pub description: Result<FileDescription, String>,
-    pub target: String,
-    pub rows_train: usize,
-    pub rows_test: usize,
-    pub positives_train: usize,
-    pub positives_test: usize,
-    pub columns: Vec<String>,
-    pub notes: Vec<String>,
 }

@@ -2,19 +2,22 @@
 //!
 //! One loop: draw the [`App`] (a pure function of its state, in [`screen`]), wait for the
 //! next [`Event`], [`App::update`], carry out the returned [`Command`]. Keys, resizes and
-//! ticks come from an input thread, progress from the [`worker`] thread; both send on the
-//! same channel, so the UI never blocks on the engine. `ratatui::init` installs a panic hook
-//! that restores the terminal, and [`run`] restores it on every other exit path. With
-//! `BAYESLAB_FAULT=tui-panic` in the environment the loop panics after its first frame, so that
-//! the scripted tmux session (tests/tmux_session.sh) can check the panic path too.
+//! ticks come from an input thread, progress from the [`worker`] thread, the selected
+//! experiment's dataset from the [`preview`] thread; all send on the same channel, so the UI
+//! never blocks on the engine. `ratatui::init` installs a panic hook that restores the
+//! terminal, and [`run`] restores it on every other exit path. With `BAYESLAB_FAULT=tui-panic`
+//! in the environment the loop panics after its first frame, so that the scripted tmux
+//! session (tests/tmux_session.sh) can check the panic path too.
 
 pub mod app;
 pub mod catalog;
 pub mod chains;
+mod describe;
 pub mod event;
 pub mod keys;
 pub mod passes;
 pub mod picks;
+pub mod preview;
 pub mod screen;
 pub mod session;
 pub mod sweep;
@@ -30,6 +33,7 @@ use ratatui::DefaultTerminal;
 
 pub use app::{App, Command, Screen};
 pub use event::{Event, Progress};
+use preview::Describer;
 use worker::Worker;
 
 /// How long the input thread waits for a key before sending a tick.
@@ -61,6 +65,10 @@ fn event_loop(terminal: &mut DefaultTerminal, mut app: App) -> std::io::Result<(
     let (tx, rx) = mpsc::channel();
     spawn_input(tx.clone());
     let mut worker: Option<Worker> = None;
+    let describer = Describer::spawn(tx.clone());
+    if let Some(Command::Describe { path, data }) = app.describe_selected() {
+        describer.request(path, *data);
+    }
     let fault = std::env::var_os("BAYESLAB_FAULT").is_some_and(|v| v == "tui-panic");
     loop {
         terminal.draw(|frame| frame.render_widget(&app, frame.area()))?;
@@ -79,6 +87,7 @@ fn event_loop(terminal: &mut DefaultTerminal, mut app: App) -> std::io::Result<(
                 }
                 Some(Command::Cancel) => worker.iter().for_each(Worker::cancel),
                 Some(Command::Export) => app.export(Path::new(".")),
+                Some(Command::Describe { path, data }) => describer.request(path, *data),
                 Some(Command::Quit) | None => {}
             }
             if app.quit {

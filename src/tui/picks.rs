@@ -84,9 +84,28 @@ pub struct Picks {
     pub sweep_row: usize,
     /// A sweep's plot: the metric against the swept value (index into `output::tables::METRICS`).
     pub sweep_metric: usize,
+    /// The first key binding the help overlay shows.
+    pub help_scroll: usize,
+    /// The first line of the selected experiment file's text on Experiments.
+    pub text_scroll: usize,
+    /// The first feature row on Dataset.
+    pub dataset_scroll: usize,
 }
 
 impl Picks {
+    /// The picks for a new record: its rows are new, but the choices that are not about its
+    /// rows (Live's traces, the help and the experiment text) still apply.
+    pub fn for_new_record(self) -> Picks {
+        Picks {
+            trace: self.trace,
+            hide_traces: self.hide_traces,
+            help_scroll: self.help_scroll,
+            text_scroll: self.text_scroll,
+            dataset_scroll: self.dataset_scroll,
+            ..Picks::default()
+        }
+    }
+
     pub fn column_step(&mut self, delta: isize) {
         self.column = self
             .column

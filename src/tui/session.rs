@@ -4,10 +4,10 @@
 
 use crate::config::Plan;
 use crate::optim::Iterate;
-use crate::record::{Diagnostics, ExperimentRecord, RunRecord, SweepRecord};
+use crate::record::{DatasetInfo, Diagnostics, ExperimentRecord, RunRecord, SweepRecord};
 
 use super::chains::ChainTraces;
-use super::event::{DatasetView, Progress, SweepAt};
+use super::event::{Progress, SweepAt};
 use super::passes::Passes;
 
 #[derive(Debug, Clone, PartialEq)]
@@ -81,7 +81,7 @@ pub struct Session {
     pub job: u64,
     pub plan: Plan,
     pub state: JobState,
-    pub dataset: Option<DatasetView>,
+    pub dataset: Option<DatasetInfo>,
     pub runs: Vec<LiveRun>,
     /// The record the results screens show: the run's, or for a sweep the shown point's.
     pub record: Option<ExperimentRecord>,

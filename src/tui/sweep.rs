@@ -72,11 +72,7 @@ impl App {
             .sum();
         let n = sweep.points.len();
         s.finish_sweep(sweep);
-        self.picks = Picks {
-            trace: self.picks.trace,
-            hide_traces: self.picks.hide_traces,
-            ..Picks::default()
-        };
+        self.picks = self.picks.for_new_record();
         match failed {
             0 => self.info(format!(
                 "finished {n} points: 4 shows the sweep, [ ] pick the point for 5-7, e exports"
@@ -97,11 +93,9 @@ impl App {
         s.show(stepped(s.shown, delta, n));
         // The new record's rows are new; keep the sweep view's own choices.
         self.picks = Picks {
-            trace: self.picks.trace,
-            hide_traces: self.picks.hide_traces,
             sweep_row: self.picks.sweep_row,
             sweep_metric: self.picks.sweep_metric,
-            ..Picks::default()
+            ..self.picks.for_new_record()
         };
         // The status line's job label names the point from now on.
         self.info("5-7 show this point; [ ] pick another");

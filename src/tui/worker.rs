@@ -11,10 +11,10 @@ use crate::config::Plan;
 use crate::optim::{DrawBatch, Iterate, Observer};
 use crate::record::{DatasetInfo, Outcome, PassRecord, RunRecord};
 use crate::run::{self, Monitor, PassProbe, PassProgress};
-use crate::{data, Error};
+use crate::Error;
 
 use super::chains::traced_weights;
-use super::event::{DatasetView, Event, Progress, SweepAt};
+use super::event::{Event, Progress, SweepAt};
 
 /// A running job: dropping it does not stop the thread; [`Worker::cancel`] does.
 pub struct Worker {
@@ -54,11 +54,6 @@ struct Channel<'a> {
     tx: &'a Sender<Event>,
     /// The design columns whose draws the Live screen traces (chosen when the data load).
     traced: Vec<usize>,
-    /// The CSV separator of the experiment's data files, for the Dataset screen's description.
-    separator: u8,
-    /// The last dataset view: a sweep loads its data once but reports them at every point,
-    /// and polars need not describe the same file again.
-    described: Option<DatasetView>,
 }
 
 impl Channel<'_> {
@@ -122,12 +117,7 @@ impl Monitor for Channel<'_> {
 
     fn data_loaded(&mut self, dataset: &DatasetInfo) {
         self.traced = traced_weights(&dataset.columns);
-        let view = match self.described.take() {
-            Some(v) if same_data(&v, dataset) => v,
-            _ => dataset_view(dataset, self.separator),
-        };
-        self.described = Some(view.clone());
-        self.send(Progress::DataLoaded(Box::new(view)));
+        self.send(Progress::DataLoaded(Box::new(dataset.clone())));
     }
 
     fn run_started(&mut self, index: usize, total: usize, id: &str) {
@@ -180,25 +170,11 @@ impl Monitor for Channel<'_> {
     }
 }
 
-/// Whether `view` describes the same data as `dataset` (same files, split and columns).
-fn same_data(view: &DatasetView, dataset: &DatasetInfo) -> bool {
-    dataset.files.first().is_some_and(|f| *f == view.file)
-        && view.target == dataset.target
-        && view.rows_train == dataset.rows_train
-        && view.rows_test == dataset.rows_test
-        && view.positives_train == dataset.positives_train
-        && view.positives_test == dataset.positives_test
-        && view.columns == dataset.columns
-        && view.notes == dataset.notes
-}
-
 fn work(job: u64, plan: &Plan, tx: &Sender<Event>, cancel: &AtomicBool) {
     let mut channel = Channel {
         job,
         tx,
         traced: Vec::new(),
-        separator: plan.data.as_ref().map_or(b',', |d| d.separator),
-        described: None,
     };
     // A streamed run's predictions wait beside runs/<name>/, where the export (e) puts them.
     let out = std::path::Path::new("runs").join(&plan.name);
@@ -216,23 +192,6 @@ fn work(job: u64, plan: &Plan, tx: &Sender<Event>, cancel: &AtomicBool) {
         },
     };
     let _ = tx.send(event);
-}
-
-/// The Dataset screen's view of a loaded dataset: polars describes the (training) file.
-pub fn dataset_view(dataset: &DatasetInfo, separator: u8) -> DatasetView {
-    let file = dataset.files.first().cloned().unwrap_or_default();
-    DatasetView {
-        description: data::describe(std::path::Path::new(&file), separator)
-            .map_err(|e| e.to_string()),
-        file,
-        target: dataset.target.clone(),
-        rows_train: dataset.rows_train,
-        rows_test: dataset.rows_test,
-        positives_train: dataset.positives_train,
-        positives_test: dataset.positives_test,
-        columns: dataset.columns.clone(),
-        notes: dataset.notes.clone(),
-    }
 }
 
 /// Run one job on the calling thread, sending the same events the worker thread sends.

@@ -38,6 +38,7 @@ pub fn run_to_end(app: &mut App) {
 }
 
 /// A finished app on the shipped experiment `file`.
+#[allow(dead_code)]
 pub fn finished(file: &str) -> App {
     let mut app = app_on(file);
     run_to_end(&mut app);

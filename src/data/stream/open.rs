@@ -91,6 +91,16 @@ impl StreamedData {
                 .sum()
         };
         let test_set = test_labels.as_ref().unwrap_or(&train.labels);
+        let per_class = |labels: &LabelSet, test: bool| -> Vec<usize> {
+            let mut counts = vec![0; classes.len()];
+            for (d, c) in labels.counts.iter().enumerate() {
+                if let Some(k) = counts.get_mut(labels.class(d) as usize) {
+                    *k += if test { c.1 } else { c.0 };
+                }
+            }
+            counts
+        };
+        let class_counts = (per_class(&train.labels, false), per_class(test_set, true));
         let rows_train = count(&train.labels, false, false);
         let rows_test = count(test_set, true, false);
         if rows_train == 0 {
@@ -156,6 +166,8 @@ impl StreamedData {
             rows_test,
             positives_train: count(&train.labels, false, true),
             positives_test: count(test_set, true, true),
+            class_counts_train: class_counts.0,
+            class_counts_test: class_counts.1,
             preparation,
             streaming,
             working_set: 0,

@@ -23,25 +23,13 @@ pub(super) fn classification(s: &mut String, r: &ExperimentRecord, figures: &[Fi
         files.join(", "),
         escape(&d.target)
     );
-    if d.classes.len() > 2 {
-        let _ = writeln!(
-            s,
-            "<li>classes ({}): {}</li>",
-            d.classes.len(),
-            escape(&d.classes.join(", "))
-        );
-        let _ = writeln!(
-            s,
-            "<li>training rows: {}; test rows: {}</li>",
-            d.rows_train, d.rows_test
-        );
-    } else {
-        let _ = writeln!(
-            s,
-            "<li>training rows: {} ({} positive); test rows: {} ({} positive)</li>",
-            d.rows_train, d.positives_train, d.rows_test, d.positives_test
-        );
-    }
+    let _ = writeln!(
+        s,
+        "<li>classes ({}): {}</li><li>rows: {}</li>",
+        d.classes.len(),
+        escape(&d.classes.join(", ")),
+        escape(&tables::split_and_classes(d))
+    );
     let _ = writeln!(
         s,
         "<li>design columns ({}): {}</li>",
@@ -52,7 +40,9 @@ pub(super) fn classification(s: &mut String, r: &ExperimentRecord, figures: &[Fi
         let _ = writeln!(s, "<li>note: {}</li>", escape(n));
     }
     s.push_str("</ul>\n");
-    table(s, &tables::features(r));
+    let caption = tables::features_caption(d, |f| format!("<code>{}</code>", escape(f)));
+    let _ = writeln!(s, "<p>Features: {caption}.</p>");
+    table(s, &tables::features(d));
 
     let _ = writeln!(s, "<h2>Test-set metrics</h2>");
     if tables::predictive_rows(r).is_empty() {

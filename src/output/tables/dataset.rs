@@ -1,12 +1,16 @@
-//! The dataset's tables: the features that enter the design, and the data files with their
-//! checksums.
+//! The dataset's tables and the lines that say what they are over, shared by report.md,
+//! report.html and the workbench's Dataset screen so the three use one definition: every
+//! number is over the rows used after missing-value handling (training rows for the feature
+//! statistics), and `dropped` counts the rows of the (training) file without the value, which
+//! `missing = "drop"` removed before the split.
 
 use super::table::Table;
-use crate::record::ExperimentRecord;
+use crate::record::{DatasetInfo, ExperimentRecord};
 
-pub fn features(r: &ExperimentRecord) -> Table {
-    let rows = r
-        .dataset
+/// The features that enter the design: mean, sd, min and max over the training rows used, and
+/// the rows dropped for a missing value.
+pub fn features(d: &DatasetInfo) -> Table {
+    let rows = d
         .summaries
         .iter()
         .map(|f| {
@@ -21,13 +25,47 @@ pub fn features(r: &ExperimentRecord) -> Table {
         })
         .collect();
     Table {
-        headers: ["feature", "mean", "sd", "min", "max", "missing"]
+        headers: ["feature", "mean", "sd", "min", "max", "dropped"]
             .iter()
             .map(|h| h.to_string())
             .collect(),
         numeric: vec![false, true, true, true, true, true],
         rows,
     }
+}
+
+/// What [`features`] is over, with the file name given to `code` (backticks in Markdown).
+pub fn features_caption(d: &DatasetInfo, code: impl Fn(&str) -> String) -> String {
+    let file = d.files.first().map(|f| code(f)).unwrap_or_default();
+    format!(
+        "mean, sd, min and max over the {} training rows used (after missing-value handling); \
+         dropped: rows of {file} without the value, removed before the split",
+        d.rows_train
+    )
+}
+
+/// The split and the rows of each class by name, over the rows used: `train 425 rows, test 107
+/// rows; per class (train / test): No: 283 / 71, Yes: 142 / 36`.
+pub fn split_and_classes(d: &DatasetInfo) -> String {
+    let per_class: Vec<String> = d
+        .classes
+        .iter()
+        .enumerate()
+        .map(|(k, name)| {
+            let count = |c: &[usize]| c.get(k).map_or("?".to_string(), |n| n.to_string());
+            format!(
+                "{name}: {} / {}",
+                count(&d.class_counts_train),
+                count(&d.class_counts_test)
+            )
+        })
+        .collect();
+    format!(
+        "train {} rows, test {} rows (after missing-value handling); per class (train / test): {}",
+        d.rows_train,
+        d.rows_test,
+        per_class.join(", ")
+    )
 }
 
 pub fn data_files(r: &ExperimentRecord) -> Table {

@@ -47,6 +47,12 @@ pub enum Action {
     Subset(isize),
     /// Posterior: scroll the weights by this many rows.
     Scroll(isize),
+    /// The help overlay: scroll by this many bindings.
+    HelpScroll(isize),
+    /// Experiments: scroll the selected file's text by this many lines.
+    TextScroll(isize),
+    /// Dataset: scroll the features table by this many rows.
+    DatasetScroll(isize),
     /// A sweep: scroll its table; plot the next metric; show the previous / next point.
     SweepRows(isize),
     SweepMetric,

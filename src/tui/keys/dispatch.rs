@@ -59,7 +59,7 @@ impl App {
     /// The action `key` has here: the first binding that applies in the current context
     /// and lists the key with exactly its Ctrl state, else one that lists it without Ctrl
     /// (so Ctrl-C quits while c cancels, and a key held with Shift still counts). While the
-    /// help is open only quitting and closing it act.
+    /// help is open only quitting, closing and scrolling it act.
     pub fn action(&self, key: KeyEvent) -> Option<Action> {
         let ctrl = key.modifiers.contains(KeyModifiers::CONTROL);
         let applies = |context: Context| match context {
@@ -76,7 +76,7 @@ impl App {
                 .map(|&(_, action)| action)
         };
         let action = listed(ctrl).or_else(|| listed(false).filter(|_| ctrl))?;
-        let closes = matches!(action, Quit | ToggleHelp | CloseHelp);
+        let closes = matches!(action, Quit | ToggleHelp | CloseHelp | HelpScroll(_));
         (!self.help || closes).then_some(action)
     }
 
@@ -98,12 +98,41 @@ impl App {
             Show(screen) => self.screen = screen,
             NextScreen => self.screen = Screen::ALL[(self.screen.index() + 1) % n],
             PreviousScreen => self.screen = Screen::ALL[(self.screen.index() + n - 1) % n],
-            Vertical(delta) => self.vertical(delta),
+            Vertical(delta) => {
+                self.vertical(delta);
+                if self.screen == Screen::Experiments {
+                    return self.describe_selected();
+                }
+            }
+            DatasetScroll(delta) => {
+                let rows = crate::tui::screen::dataset_shown(self).map_or(0, |d| d.summaries.len());
+                self.picks.dataset_scroll = stepped(self.picks.dataset_scroll, delta, rows);
+            }
             Column(delta) => self.picks.column_step(delta),
             Sort => self.picks.sort_here(),
             ToggleTraces => self.picks.hide_traces = !self.picks.hide_traces,
             Subset(delta) => self.reparam_subset(delta),
-            Scroll(delta) => self.picks.scroll = self.picks.scroll.saturating_add_signed(delta),
+            Scroll(delta) => {
+                let rows = self
+                    .session
+                    .as_ref()
+                    .and_then(|s| s.record.as_ref())
+                    .map_or(0, |r| {
+                        crate::tui::screen::posterior_rows(r, self.picks.posterior)
+                    });
+                self.picks.scroll = stepped(self.picks.scroll, delta, rows);
+            }
+            HelpScroll(delta) => {
+                let last = super::BINDINGS.len() - 1;
+                self.picks.help_scroll = stepped(self.picks.help_scroll, delta, last + 1);
+            }
+            TextScroll(delta) => {
+                let lines = self.catalog.current().map_or(0, |e| match &e.text {
+                    Ok(t) => t.lines().count(),
+                    Err(e) => e.lines().count(),
+                });
+                self.picks.text_scroll = stepped(self.picks.text_scroll, delta, lines);
+            }
             SweepRows(delta) => self.sweep_rows(delta),
             SweepMetric => self.sweep_metric(),
             SweepPoint(delta) => self.step_point(delta),
@@ -126,7 +155,11 @@ impl App {
         }
         let record = self.session.as_ref().and_then(|s| s.record.as_ref());
         match (self.screen, record) {
-            (Screen::Experiments, _) => self.catalog.step(delta),
+            (Screen::Experiments, _) => {
+                self.catalog.step(delta);
+                self.picks.text_scroll = 0;
+                self.picks.dataset_scroll = 0;
+            }
             (Screen::Calibration, Some(r)) => {
                 let n = predictive_pairs(r).len();
                 self.picks.calibration = stepped(self.picks.calibration, delta, n);

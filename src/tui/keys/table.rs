@@ -81,6 +81,24 @@ pub const BINDINGS: &[Binding] = &[
         &UP_DOWN,
     ),
     binding(
+        "PgUp/PgDn",
+        On(Screen::Experiments),
+        "scroll the experiment file's text",
+        &[
+            (key(PageUp), TextScroll(-10)),
+            (key(PageDown), TextScroll(10)),
+        ],
+    ),
+    binding(
+        "PgUp/PgDn",
+        On(Screen::Dataset),
+        "scroll the features",
+        &[
+            (key(PageUp), DatasetScroll(-10)),
+            (key(PageDown), DatasetScroll(10)),
+        ],
+    ),
+    binding(
         "Left/Right, h/l",
         On(Screen::Results),
         "choose a metric column",
@@ -168,4 +186,17 @@ pub const BINDINGS: &[Binding] = &[
         &[(char('['), SweepPoint(-1)), (char(']'), SweepPoint(1))],
     ),
     binding("Esc", Help, "close the help", &[(key(Esc), CloseHelp)]),
+    binding(
+        "Up/Down, k/j, PgUp/PgDn",
+        Help,
+        "scroll the help",
+        &[
+            (key(Up), HelpScroll(-1)),
+            (key(Down), HelpScroll(1)),
+            (char('k'), HelpScroll(-1)),
+            (char('j'), HelpScroll(1)),
+            (key(PageUp), HelpScroll(-10)),
+            (key(PageDown), HelpScroll(10)),
+        ],
+    ),
 ];

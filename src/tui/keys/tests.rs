@@ -49,7 +49,7 @@ fn every_listed_key_does_what_its_row_says_where_its_row_says() {
             let mut app = app();
             (app.screen, app.help) = (screen, help);
             for &(k, action) in b.keys {
-                let closes = matches!(action, Quit | ToggleHelp | CloseHelp);
+                let closes = matches!(action, Quit | ToggleHelp | CloseHelp | HelpScroll(_));
                 if help && !closes {
                     continue;
                 }
@@ -92,18 +92,19 @@ fn each_label_names_exactly_its_keys() {
 }
 
 #[test]
-fn with_the_help_open_only_quitting_and_closing_it_act() {
+fn with_the_help_open_only_quitting_closing_and_scrolling_it_act() {
     let mut app = app();
     app.help = true;
     for code in [
         KeyCode::Char('r'),
         KeyCode::Char('4'),
         Tab,
-        Up,
         KeyCode::Char('c'),
     ] {
         assert_eq!(app.action(press(key(code))), None, "{code:?}");
     }
+    assert_eq!(app.action(press(key(Up))), Some(HelpScroll(-1)));
+    assert_eq!(app.action(press(key(PageDown))), Some(HelpScroll(10)));
     assert_eq!(app.action(press(key(Esc))), Some(CloseHelp));
     assert_eq!(app.action(press(char('?'))), Some(ToggleHelp));
     assert_eq!(app.action(press(char('q'))), Some(Quit));

@@ -1,109 +1,128 @@
-//! The Dataset screen: the data file's schema and per-column summary (computed by polars in
-//! `data::describe`), the train/test split and the class balance, and the loader's notes.
+//! The Dataset screen: the selected experiment's data as the run uses them, filled as soon as
+//! the experiment is selected (the describer loads it in the background) and from the run's own
+//! load once it runs. One definition with the reports (`output::tables::dataset`): the rows
+//! after missing-value handling, split into training and test rows, the rows of each class by
+//! name, and per feature the mean, sd, min and max over the training rows with the rows dropped
+//! for a missing value. PgUp/PgDn scroll the features, the rows in view in the border.
 
 use ratatui::buffer::Buffer;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::{Color, Modifier, Style, Stylize};
 use ratatui::text::Line;
-use ratatui::widgets::{Block, Paragraph, Row, Table, Widget};
+use ratatui::widgets::{Block, Paragraph, Row, Table, Widget, Wrap};
 
+use crate::output::tables;
+use crate::record::DatasetInfo;
 use crate::tui::app::App;
-use crate::tui::event::DatasetView;
+use crate::tui::preview::PreviewState;
+use crate::tui::widget::wrap::wrap;
+
+/// The dataset the screen shows: the running (or finished) experiment's when it is the one
+/// selected, else the selected file's preview once loaded.
+pub fn shown(app: &App) -> Option<&DatasetInfo> {
+    let entry = app.catalog.current()?;
+    let from_run = app.session.as_ref().filter(|s| s.plan.name == entry.name());
+    if let Some(d) = from_run.and_then(|s| s.dataset.as_ref()) {
+        return Some(d);
+    }
+    match &app.preview {
+        Some(p) if p.path == entry.path => match &p.state {
+            PreviewState::Ready(d) => Some(d),
+            _ => None,
+        },
+        _ => None,
+    }
+}
 
 pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
-    let Some(view) = app.session.as_ref().and_then(|s| s.dataset.as_ref()) else {
-        super::placeholder(
-            "no dataset loaded yet: select an experiment and press r",
-            area,
-            buf,
-        );
-        return;
-    };
-    let [head, table] = Layout::vertical([
-        Constraint::Length(4 + view.notes.len() as u16),
-        Constraint::Min(0),
-    ])
-    .areas(area);
-    render_head(view, head, buf);
-    render_columns(view, table, buf);
-}
-
-fn share(k: usize, n: usize) -> String {
-    format!("{k}/{n} ({:.1}%)", 100.0 * k as f64 / n.max(1) as f64)
-}
-
-fn render_head(view: &DatasetView, area: Rect, buf: &mut Buffer) {
-    let rows = view.description.as_ref().map(|d| d.rows).unwrap_or(0);
-    let mut lines = vec![
-        Line::from(format!("{}  ({rows} rows in the file)", view.file)),
-        Line::from(format!(
-            "train {} rows, test {} rows; target \"{}\"",
-            view.rows_train, view.rows_test, view.target
-        )),
-        Line::from(format!(
-            "class 1 share: train {}, test {}",
-            share(view.positives_train, view.rows_train),
-            share(view.positives_test, view.rows_test)
-        )),
-    ];
-    lines.extend(
-        view.notes
-            .iter()
-            .map(|n| Line::from(format!("note: {n}")).fg(Color::Yellow)),
-    );
-    Paragraph::new(lines).render(area, buf);
-}
-
-fn render_columns(view: &DatasetView, area: Rect, buf: &mut Buffer) {
-    let description = match &view.description {
-        Ok(d) => d,
-        Err(e) => {
+    if let Some(d) = shown(app) {
+        return render_dataset(d, app.picks.dataset_scroll, area, buf);
+    }
+    let entry = app.catalog.current();
+    let preview = app
+        .preview
+        .as_ref()
+        .filter(|p| entry.is_some_and(|e| e.path == p.path));
+    let text = match preview.map(|p| &p.state) {
+        Some(PreviewState::Failed(e)) => {
             Paragraph::new(e.as_str())
+                .wrap(Wrap { trim: false })
                 .fg(Color::LightRed)
+                .block(Block::bordered().title(" the dataset cannot be loaded "))
                 .render(area, buf);
             return;
         }
+        Some(PreviewState::NoData) => {
+            "this experiment has no [data]: an approximation-lab file (r runs it; 7 shows it)"
+        }
+        Some(PreviewState::Loading) => "loading the selected experiment's dataset…",
+        Some(PreviewState::Ready(_)) | None => "select an experiment on 1 to see its dataset",
     };
-    let cell = |v: Option<f64>| v.map(|v| format!("{v:.4}")).unwrap_or_else(|| "–".into());
-    let rows = description.columns.iter().map(|c| {
-        let role = if c.name == view.target {
-            "target"
-        } else if view.columns.contains(&c.name) {
-            "feature"
-        } else {
-            "unused"
-        };
-        let s = c.stats;
-        Row::new([
-            c.name.clone(),
-            c.dtype.clone(),
-            role.to_string(),
-            cell(s.and_then(|s| s.mean)),
-            cell(s.and_then(|s| s.sd)),
-            cell(s.and_then(|s| s.min)),
-            cell(s.and_then(|s| s.max)),
-            c.missing.to_string(),
-        ])
-    });
-    let header = Row::new([
-        "column", "type", "role", "mean", "sd", "min", "max", "missing",
-    ])
-    .style(Style::new().add_modifier(Modifier::BOLD));
+    super::placeholder(text, area, buf);
+}
+
+fn render_dataset(d: &DatasetInfo, scroll: usize, area: Rect, buf: &mut Buffer) {
+    let width = area.width as usize;
+    let file = d.files.join(", ");
+    let mut head = vec![
+        Line::from(format!("{file} · target \"{}\"", d.target)).bold(),
+        Line::from(tables::split_and_classes(d)),
+    ];
+    head.extend(
+        d.notes
+            .iter()
+            .map(|n| Line::from(format!("note: {n}")).fg(Color::Yellow)),
+    );
+    let caption = tables::features_caption(d, |f| f.to_string());
+    head.push(Line::from(format!("features: {caption}")).fg(Color::Gray));
+    let rows: usize = head.iter().map(|l| wrap(&l.to_string(), width).len()).sum();
+    let [top, table] =
+        Layout::vertical([Constraint::Length(rows as u16), Constraint::Min(0)]).areas(area);
+    Paragraph::new(head)
+        .wrap(Wrap { trim: false })
+        .render(top, buf);
+    render_features(d, scroll, table, buf);
+}
+
+fn render_features(d: &DatasetInfo, scroll: usize, area: Rect, buf: &mut Buffer) {
+    let t = tables::features(d);
+    let shown = area.height.saturating_sub(3) as usize;
+    let first = scroll.min(t.rows.len().saturating_sub(shown));
+    let rows = t
+        .rows
+        .iter()
+        .skip(first)
+        .map(|r| Row::new(r.iter().map(|c| c.text.clone()).collect::<Vec<_>>()));
+    let header = Row::new(t.headers.clone()).style(Style::new().add_modifier(Modifier::BOLD));
+    let mut block = Block::bordered().title(format!(
+        " features over the {} training rows ",
+        d.rows_train
+    ));
+    if t.rows.len() > shown {
+        let last = (first + shown).min(t.rows.len());
+        block = block.title_bottom(
+            Line::from(format!(
+                " rows {}–{last} of {} · PgUp/PgDn scroll ",
+                first + 1,
+                t.rows.len()
+            ))
+            .right_aligned()
+            .fg(Color::Cyan),
+        );
+    }
     Table::new(
         rows,
         [
-            Constraint::Min(8),
-            Constraint::Length(4),
-            Constraint::Length(7),
+            Constraint::Min(12),
             Constraint::Length(10),
             Constraint::Length(10),
-            Constraint::Length(9),
-            Constraint::Length(9),
+            Constraint::Length(10),
+            Constraint::Length(10),
             Constraint::Length(7),
         ],
     )
     .header(header)
     .column_spacing(1)
-    .block(Block::bordered().title(" columns (whole file, via polars) "))
+    .block(block)
     .render(area, buf);
 }

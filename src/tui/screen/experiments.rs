@@ -1,14 +1,16 @@
 //! The Experiments screen: the experiment files on the left, the selected file's text on the
 //! right, and under it whether it validates — for a bad file, the engine's message, which
-//! names the file, the key and the fix.
+//! names the file, the key and the fix. The text wraps to its pane and, when longer, scrolls
+//! (PgUp/PgDn) with the rows in view shown in its bottom border.
 
 use ratatui::buffer::Buffer;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::{Color, Modifier, Style, Stylize};
-use ratatui::text::Line;
+use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, List, ListItem, ListState, Paragraph, StatefulWidget, Widget, Wrap};
 
 use crate::tui::app::App;
+use crate::tui::widget::wrap::wrap;
 
 pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
     let [list, right] =
@@ -47,9 +49,7 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
         Ok(t) => t.as_str(),
         Err(e) => e.as_str(),
     };
-    Paragraph::new(text)
-        .block(Block::bordered().title(format!(" {} ", entry.path.display())))
-        .render(preview, buf);
+    render_text(text, &entry.path.display().to_string(), app, preview, buf);
     Paragraph::new(body)
         .wrap(Wrap { trim: true })
         .block(
@@ -58,6 +58,44 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
                 .border_style(Style::new().fg(color)),
         )
         .render(check, buf);
+}
+
+/// The file's text wrapped to the pane from the scrolled-to row, with the rows in view and the
+/// keys in the bottom border when it does not fit.
+fn render_text(text: &str, path: &str, app: &App, area: Rect, buf: &mut Buffer) {
+    // A wrapped line's continuation rows start with a grey ↪, so they do not read as lines of
+    // the file.
+    let width = area.width.saturating_sub(4) as usize;
+    let rows: Vec<Line> = text
+        .lines()
+        .flat_map(|l| {
+            wrap(l, width)
+                .into_iter()
+                .enumerate()
+                .map(|(i, row)| match i {
+                    0 => Line::from(row),
+                    _ => Line::from(vec![Span::from("↪ ").fg(Color::DarkGray), Span::from(row)]),
+                })
+        })
+        .collect();
+    let total = rows.len();
+    let shown = area.height.saturating_sub(2) as usize;
+    let first = app.picks.text_scroll.min(total.saturating_sub(shown));
+    let mut block = Block::bordered().title(format!(" {path} "));
+    if total > shown {
+        let last = (first + shown).min(total);
+        block = block.title_bottom(
+            Line::from(format!(
+                " rows {}–{last} of {total} · PgUp/PgDn scroll ",
+                first + 1
+            ))
+            .right_aligned()
+            .fg(Color::Cyan),
+        );
+    }
+    Paragraph::new(rows.into_iter().skip(first).collect::<Vec<_>>())
+        .block(block)
+        .render(area, buf);
 }
 
 fn render_list(app: &App, area: Rect, buf: &mut Buffer) {

@@ -13,6 +13,7 @@ mod posterior;
 mod reparam;
 mod results;
 mod sweep;
+mod too_small;
 mod traces;
 
 use ratatui::buffer::Buffer;
@@ -24,10 +25,16 @@ use ratatui::widgets::{Paragraph, Tabs, Widget, Wrap};
 use super::app::{App, Screen};
 use super::session::JobState;
 
+pub use dataset::shown as dataset_shown;
+pub use posterior::rows as posterior_rows;
 pub use results::{best_rows, result_rows, ResultRow};
+pub use too_small::{MIN_HEIGHT, MIN_WIDTH};
 
 impl Widget for &App {
     fn render(self, area: Rect, buf: &mut Buffer) {
+        if too_small::too_small(area) {
+            return too_small::render(area, buf);
+        }
         let [tabs, body, status] = Layout::vertical([
             Constraint::Length(1),
             Constraint::Min(0),
@@ -46,7 +53,7 @@ impl Widget for &App {
         }
         render_status(self, status, buf);
         if self.help {
-            help::render(body, buf);
+            help::render(self.picks.help_scroll, body, buf);
         }
     }
 }

@@ -1,25 +1,39 @@
 //! The Posterior screen: for the chosen run, every weight's posterior mean ± 2 sd as
-//! whiskers (point estimates for runs without a posterior). When the features form a square
-//! image (digits_1v8: 8x8 pixels) the pixel weights' mean and variance are also drawn as two
-//! heatmaps, as in the EP lecture's MNIST figure, with the intercept beside them.
+//! whiskers (point estimates for runs without a posterior) on one labelled scale shared by all
+//! runs, names shortened only as far as they stay distinct, a multiclass run's weights in one
+//! block per class, scrolled with PgUp/PgDn and the rows in view in the bottom border. A
+//! generative run has no weights: the screen says what it fitted instead. When the features
+//! form a square image (digits_1v8: 8x8 pixels) the two heatmaps of `maps.rs` sit above.
 
 use ratatui::buffer::Buffer;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::{Color, Stylize};
 use ratatui::text::Line;
-use ratatui::widgets::{Block, Paragraph, Widget};
+use ratatui::widgets::{Block, Paragraph, Widget, Wrap};
 
+use crate::catalog::{MethodKind, PredictiveKind};
 use crate::data::INTERCEPT;
-use crate::record::RunRecord;
 use crate::tui::app::App;
-use crate::tui::widget::heatmap::{Heatmap, Scale};
-use crate::tui::widget::whiskers::{Whisker, Whiskers};
+use crate::tui::widget::whiskers::{visible, Whiskers};
+
+mod maps;
+mod weights;
 
 /// The side of the square image the non-intercept weights form, if they do (at least 4x4).
 pub fn image_side(columns: &[String]) -> Option<usize> {
     let n = columns.iter().filter(|c| *c != INTERCEPT).count();
     let side = (n as f64).sqrt().round() as usize;
     (side >= 4 && side * side == n).then_some(side)
+}
+
+/// How many rows the Posterior list of run `at` has (weights and class headings), which bounds
+/// its scroll position.
+pub fn rows(record: &crate::record::ExperimentRecord, at: usize) -> usize {
+    let at = at.min(record.runs.len().saturating_sub(1));
+    record
+        .runs
+        .get(at)
+        .map_or(0, |run| weights::rows(record, run, 12).0.len())
 }
 
 pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
@@ -31,10 +45,9 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
         );
         return;
     };
-    let Some(run) = record
-        .runs
-        .get(app.picks.posterior.min(record.runs.len().saturating_sub(1)))
-    else {
+    let n = record.runs.len();
+    let at = app.picks.posterior.min(n.saturating_sub(1));
+    let Some(run) = record.runs.get(at) else {
         super::placeholder("the experiment has no runs", area, buf);
         return;
     };
@@ -43,29 +56,35 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
         true => String::new(),
         false => format!(" ({})", run.kind),
     };
+    let head = format!(" {}{kind} [{}/{n}]", run.id, at + 1);
+    let no_weights = run.weights.is_empty() && run.posterior.is_none();
     let title = match (&run.posterior, &run.error) {
-        (_, Some(e)) => format!(" {} failed: {e} ", run.id),
-        (Some(_), None) if run.diagnostics.is_some_and(|d| !d.mixed()) => format!(
-            " {}{kind} — posterior mean ± 2 sd from chains NOT MIXED (R-hat > 1.01) ",
-            run.id
-        ),
+        (_, Some(e)) => format!("{head} failed: {e} "),
+        (Some(_), None) if run.diagnostics.is_some_and(|d| !d.mixed()) => {
+            format!("{head} — posterior from chains NOT MIXED (R-hat > 1.01) ")
+        }
         (Some(p), None) => format!(
-            " {}{kind} — posterior mean ± 2 sd, log evidence {} ",
-            run.id,
+            "{head} — posterior, log evidence {} ",
             p.log_evidence
                 .map(|v| format!("{v:.3}"))
                 .unwrap_or_else(|| "–".into())
         ),
-        (None, None) => format!(" {}{kind} — point estimate, no posterior ", run.id),
+        (None, None) if no_weights => format!("{head} — a generative classifier: no weights "),
+        (None, None) => format!("{head} — point estimate (no posterior) "),
     };
     let title = match run.diagnostics.is_some_and(|d| !d.mixed()) {
         true => Line::from(title).fg(Color::LightRed),
         false => Line::from(title),
     };
-    let block = Block::bordered().title(title);
+    let mut block = Block::bordered().title(title);
     let inner = block.inner(area);
-    block.render(area, buf);
-    if run.weights.is_empty() {
+    if no_weights {
+        block.render(area, buf);
+        if run.error.is_none() {
+            Paragraph::new(generative_text(&run.kind))
+                .wrap(Wrap { trim: true })
+                .render(inner, buf);
+        }
         return;
     }
     let list = match image_side(columns) {
@@ -73,88 +92,60 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
             let [maps, list] =
                 Layout::vertical([Constraint::Length(side as u16 + 2), Constraint::Min(0)])
                     .areas(inner);
-            render_maps(run, columns, side, maps, buf);
+            maps::render(run, columns, side, maps, buf);
             list
         }
         _ => inner,
     };
-    let (means, sds) = match &run.posterior {
-        Some(p) => (
-            &p.mean,
-            p.cov_diag.iter().map(|v| Some(v.max(0.0).sqrt())).collect(),
-        ),
-        None => (&run.weights, vec![None; run.weights.len()]),
+    let (rows, label) = weights::rows(record, run, list.width as usize / 3);
+    let shown = visible(list.height);
+    let offset = app.picks.scroll.min(rows.len().saturating_sub(shown));
+    let drawn = record.runs.iter().filter(|r| !r.weights.is_empty()).count();
+    let mut bottom = match drawn {
+        1 => " one run with weights (↑/↓ run) ".to_string(),
+        _ => format!(" one scale for {drawn} runs (↑/↓ run) "),
     };
-    let rows: Vec<Whisker> = columns
-        .iter()
-        .zip(means)
-        .zip(sds)
-        .map(|((name, &mean), sd)| Whisker { name, mean, sd })
-        .collect();
-    let offset = app
-        .picks
-        .scroll
-        .min(rows.len().saturating_sub(list.height as usize));
+    if rows.len() > shown {
+        let last = (offset + shown).min(rows.len());
+        bottom = format!(
+            "{bottom}· rows {}–{last} of {} (PgUp/PgDn) ",
+            offset + 1,
+            rows.len()
+        );
+    }
+    block = block.title_bottom(Line::from(bottom).right_aligned().fg(Color::Cyan));
+    block.render(area, buf);
     Whiskers {
         rows: &rows,
         offset,
+        extent: weights::shared_extent(record),
+        label,
     }
     .render(list, buf);
 }
 
-fn render_maps(run: &RunRecord, columns: &[String], side: usize, area: Rect, buf: &mut Buffer) {
-    let pixels: Vec<usize> = (0..columns.len())
-        .filter(|&i| columns[i] != INTERCEPT)
-        .collect();
-    let pick = |v: &[f64]| {
-        pixels
-            .iter()
-            .map(|&i| v.get(i).copied().unwrap_or(f64::NAN))
-            .collect::<Vec<_>>()
+/// What a generative kind fitted, in place of whiskers: it has no weights on the design
+/// columns. The Bayesian kinds have a closed-form posterior over each class's parameters (for
+/// `gaussian-generative` a Normal-inverse-Wishart over its mean and covariance), which the
+/// record does not keep; the plug-in kinds have maximum-likelihood estimates.
+fn generative_text(kind: &str) -> String {
+    let Some(k) = MethodKind::parse(kind) else {
+        return "this run has no weights to draw".into();
     };
-    let w = 2 * side as u16 + 2;
-    let [mean_area, var_area, note] = Layout::horizontal([
-        Constraint::Length(w + 4),
-        Constraint::Length(w + 8),
-        Constraint::Min(0),
-    ])
-    .areas(area);
-    let (mean, var) = match &run.posterior {
-        Some(p) => (pick(&p.mean), Some(pick(&p.cov_diag))),
-        None => (pick(&run.weights), None),
-    };
-    let map = |title: &str, values: &[f64], scale, area: Rect, buf: &mut Buffer| {
-        let block = Block::bordered().title(title.to_string());
-        let inner = block.inner(area);
-        block.render(area, buf);
-        Heatmap {
-            values,
-            side,
-            scale,
+    let summary = k.row().summary;
+    let what = match k.supports(PredictiveKind::Exact) {
+        true => {
+            "A Bayesian generative classifier, fitted in closed form: its posterior is over \
+                 the class probabilities and each class's density parameters (not over weights \
+                 on the design columns), and it predicts with the exact posterior predictive"
         }
-        .render(inner, buf);
+        false => {
+            "A plug-in generative classifier, fitted in closed form: maximum-likelihood \
+                  estimates of each class's mean and covariance, no posterior"
+        }
     };
-    map(" mean ", &mean, Scale::Diverging, mean_area, buf);
-    if let Some(var) = &var {
-        map(" variance ", var, Scale::Sequential, var_area, buf);
-    }
-    let icpt = columns.iter().position(|c| c == INTERCEPT).and_then(|i| {
-        let m = run
-            .posterior
-            .as_ref()
-            .map_or(&run.weights, |p| &p.mean)
-            .get(i)?;
-        Some(format!("intercept {m:+.3}"))
-    });
-    let lines: Vec<Line> = [
-        Some("mean: red > 0, blue < 0".to_string()),
-        var.as_ref()
-            .map(|_| "variance: bright = uncertain".to_string()),
-        icpt,
-    ]
-    .into_iter()
-    .flatten()
-    .map(|l| Line::from(l).fg(Color::Gray))
-    .collect();
-    Paragraph::new(lines).render(note, buf);
+    format!(
+        "{kind}: {summary}.\n\n{what}. There are no weights to draw here; its predictions are on \
+         4 Results and 5 Calibration."
+    )
 }

@@ -1,5 +1,6 @@
 //! The Reparameterisation screen (the approximation lab): the exact posterior density and each
-//! approximation overlaid on a Braille canvas, one colour each with a legend, beside the table
+//! approximation overlaid on a Braille canvas, one colour each with a legend in its own column
+//! (the plot shrinks, never the legend), above the table
 //! of moments, quantiles and distances. Left/Right step through the subset sizes of one
 //! `[[posterior]]`, Up/Down through the posteriors.
 
@@ -7,8 +8,9 @@ use ratatui::buffer::Buffer;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::{Color, Modifier, Style};
 use ratatui::symbols::Marker;
+use ratatui::text::{Line, Span};
 use ratatui::widgets::{
-    Axis, Block, Chart, Dataset, GraphType, LegendPosition, Row, Table, Widget,
+    Axis, Block, Borders, Chart, Dataset, GraphType, Paragraph, Row, Table, Widget,
 };
 
 use crate::lab::PosteriorResult;
@@ -45,7 +47,7 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
         return;
     };
     let title = format!(
-        " {} — {}, subset {} (n = {}) [{}/{}]  ←/→ subset  ↑/↓ posterior ",
+        " {} — {}, subset {} (n = {}) [{}/{}] ",
         p.id,
         p.kind,
         p.subset,
@@ -91,6 +93,19 @@ fn render_chart(p: &PosteriorResult, title: &str, area: Rect, buf: &mut Buffer) 
         super::placeholder("no density curve to draw", area, buf);
         return;
     }
+    // The legend has its own column beside the plot: ratatui hides a chart's own legend when it
+    // takes more than a quarter of the chart, which on 80x24 left four curves unnamed.
+    let keys = Line::from(" ←/→ subset · ↑/↓ posterior ").right_aligned();
+    let block = Block::bordered()
+        .title(title.to_string())
+        .title_bottom(keys);
+    let inner = block.inner(area);
+    block.render(area, buf);
+    let names: Vec<&str> = series.iter().map(|(n, _)| *n).collect();
+    let legend_width = names.iter().map(|n| n.chars().count()).max().unwrap_or(0) as u16 + 5;
+    let [plot, legend] =
+        Layout::horizontal([Constraint::Min(0), Constraint::Length(legend_width)]).areas(inner);
+    render_legend(&names, legend, buf);
     let datasets = series
         .iter()
         .enumerate()
@@ -105,8 +120,7 @@ fn render_chart(p: &PosteriorResult, title: &str, area: Rect, buf: &mut Buffer) 
         .collect();
     let fmt = |v: f64| format!("{v:.3}");
     Chart::new(datasets)
-        .block(Block::bordered().title(title.to_string()))
-        .legend_position(Some(LegendPosition::TopRight))
+        .legend_position(None)
         .x_axis(
             Axis::default()
                 .title(p.parameter.clone())
@@ -119,6 +133,23 @@ fn render_chart(p: &PosteriorResult, title: &str, area: Rect, buf: &mut Buffer) 
                 .bounds([0.0, y1])
                 .labels(["0".to_string(), fmt(y1)]),
         )
+        .render(plot, buf);
+}
+
+/// One line per curve, `━━ name` in its colour, in the order the curves are drawn.
+fn render_legend(names: &[&str], area: Rect, buf: &mut Buffer) {
+    let lines: Vec<Line> = names
+        .iter()
+        .enumerate()
+        .map(|(i, name)| {
+            Line::from(vec![
+                Span::styled("━━ ", Style::new().fg(COLOURS[i % COLOURS.len()])),
+                Span::from(name.to_string()),
+            ])
+        })
+        .collect();
+    Paragraph::new(lines)
+        .block(Block::new().borders(Borders::LEFT))
         .render(area, buf);
 }
 
@@ -157,7 +188,8 @@ fn render_table(p: &PosteriorResult, area: Rect, buf: &mut Buffer) {
     Table::new(
         rows,
         [
-            Constraint::Length(11),
+            // 78 columns in all with the spacing, so "Hellinger" is whole at 80x24.
+            Constraint::Length(10),
             Constraint::Length(7),
             Constraint::Length(7),
             Constraint::Min(17),
