@@ -92,6 +92,9 @@ pub fn report(r: &ExperimentRecord, figures: &[Figure]) -> String {
 
     let _ = writeln!(s, "## Convergence\n");
     table(&mut s, &tables::convergence(r));
+    if tables::any_posterior(r) {
+        let _ = writeln!(s, "{}\n", tables::KHAT_NOTE);
+    }
     for run in r.failed_runs() {
         let _ = writeln!(
             s,

@@ -2,6 +2,8 @@
 //! whole directory is replaced atomically.
 
 mod csv;
+#[cfg(test)]
+mod fixture;
 pub mod html;
 mod lab_markdown;
 pub mod markdown;

@@ -9,11 +9,13 @@ mod evidence;
 pub mod markdown;
 mod metrics;
 mod table;
+#[cfg(test)]
+mod tests;
 mod weights;
 
 pub use approximation::{approximation_error, khat_text, APPROXIMATION_ERROR_NOTE};
 pub use comparison::comparison;
-pub use convergence::{convergence, sampler_diagnostics};
+pub use convergence::{any_posterior, convergence, khat_cell, sampler_diagnostics, KHAT_NOTE};
 pub use dataset::{data_files, features};
 pub use evidence::evidence;
 pub use metrics::{calibration, metrics, predictive_rows, METRICS};

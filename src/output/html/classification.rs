@@ -88,6 +88,9 @@ pub(super) fn classification(s: &mut String, r: &ExperimentRecord, figures: &[Fi
 
     let _ = writeln!(s, "<h2>Convergence</h2>");
     table(s, &tables::convergence(r));
+    if tables::any_posterior(r) {
+        let _ = writeln!(s, "<p>{}</p>", prose(tables::KHAT_NOTE));
+    }
     for run in r.failed_runs() {
         let _ = writeln!(
             s,

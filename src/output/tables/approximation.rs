@@ -1,6 +1,6 @@
 //! The approximation-error table: every run against the gold standard's exact posterior.
 
-use super::table::{num, Cell, Mark, Table};
+use super::table::{num, Table};
 use crate::record::ExperimentRecord;
 
 /// The approximation-error table (one row per run and predictive against its gold run), or
@@ -38,13 +38,7 @@ pub fn approximation_error(r: &ExperimentRecord) -> Option<Table> {
                 signed(e.ece_diff).into(),
                 num(e.mean_err_sd_units).into(),
                 num(e.sd_ratio_max).into(),
-                Cell {
-                    text: khat_text(e.khat),
-                    mark: Mark::warn_if(
-                        e.khat
-                            .is_some_and(|k| k > crate::model::importance::KHAT_LIMIT),
-                    ),
-                },
+                super::convergence::khat_cell(e.khat),
             ]
         })
         .collect();

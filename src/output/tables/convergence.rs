@@ -1,6 +1,7 @@
 //! How each run ended: the convergence table and, per sampling run, whether its chains
 //! mixed.
 
+use super::approximation::khat_text;
 use super::table::{num, Cell, Mark, Table};
 use crate::record::ExperimentRecord;
 
@@ -36,6 +37,7 @@ pub fn convergence(r: &ExperimentRecord) -> Table {
         "final gradient norm",
         "fit seconds",
         "log evidence",
+        "k-hat",
     ];
     let rows = r
         .runs
@@ -78,12 +80,39 @@ pub fn convergence(r: &ExperimentRecord) -> Table {
                     .into(),
                 format!("{:.3}", run.fit_seconds).into(),
                 num(run.posterior.as_ref().and_then(|p| p.log_evidence)).into(),
+                khat_cell(run.khat),
             ]
         })
         .collect();
-    Table {
+    let mut table = Table {
         headers: headers.iter().map(|h| h.to_string()).collect(),
-        numeric: vec![false, false, false, true, true, true, true, true],
+        numeric: vec![false, false, false, true, true, true, true, true, true],
         rows,
+    };
+    if !any_posterior(r) {
+        // only generative kinds or point estimates: a column of dashes says nothing
+        table.headers.pop();
+        table.numeric.pop();
+        table.rows.iter_mut().for_each(|row| drop(row.pop()));
+    }
+    table
+}
+
+/// Whether some run has a posterior, so that the k-hat column and its note belong.
+pub fn any_posterior(r: &ExperimentRecord) -> bool {
+    r.runs.iter().any(|run| run.posterior.is_some())
+}
+
+/// k-hat with its PSIS verdict, marked (bold, red in HTML) beyond 0.7 where the Gaussian
+/// should not be trusted; "–" for runs without one.
+pub fn khat_cell(k: Option<f64>) -> Cell {
+    Cell {
+        text: khat_text(k),
+        mark: Mark::warn_if(k.is_some_and(|k| k > crate::model::importance::KHAT_LIMIT)),
     }
 }
+
+/// What the k-hat column means; both reports print it under the convergence table.
+pub const KHAT_NOTE: &str = "k-hat: the Pareto shape of the importance ratios when the run's Gaussian posterior is the proposal for its model's exact posterior \
+(PSIS): good up to 0.5, ok up to 0.7, BAD beyond (bold), where the approximation should not be trusted. \
+\"–\": no Gaussian posterior over a binary linear model's weights, or `khat_draws = 0`.";
