@@ -104,3 +104,30 @@ fn khat_and_its_verdict_are_in_both_reports_with_bad_in_bold() {
     );
     assert!(r.md.contains("BAD beyond (bold)") && r.html.contains("BAD beyond (bold)"));
 }
+
+#[test]
+fn the_evidence_chosen_lambda_is_said_and_highlighted_in_both_reports() {
+    let r = run(&root().join("experiments/evidence_prior.toml"));
+    for (i, id) in ["logistic", "probit"].iter().enumerate() {
+        let run = &r.json["runs"][i];
+        let lambda = run["prior_precision"].as_f64().unwrap();
+        let evidence = run["posterior"]["log_evidence"].as_f64().unwrap();
+        let row = format!("{lambda:.3e} (chosen)");
+        let words = format!(
+            "lambda = {lambda:.3} maximises the Laplace evidence (log evidence {evidence:.4})"
+        );
+        assert!(r.md.contains(&format!("`{id}`: {words}")), "{}", r.md);
+        assert!(r.md.contains(&format!("| **{row}** | **{evidence:.4}** |")));
+        assert!(r
+            .html
+            .contains(&format!("<h3>{id}: lambda = {lambda:.4e}</h3>")));
+        assert!(
+            r.html.contains(&format!("<code>{id}</code>: {words}")),
+            "{}",
+            r.html
+        );
+        assert!(r.html.contains(&format!(
+            "<td class=\"num best\">{row}</td><td class=\"num best\">{evidence:.4}</td>"
+        )));
+    }
+}

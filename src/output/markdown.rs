@@ -149,6 +149,9 @@ pub fn report(r: &ExperimentRecord, figures: &[Figure]) -> String {
                 run.id,
                 run.prior_precision.unwrap_or(f64::NAN)
             );
+            if let Some(words) = tables::evidence_choice(run) {
+                let _ = writeln!(s, "{words}\n");
+            }
             figure(&mut s, figures, &format!("evidence-{}", run.id));
             table(&mut s, &t);
         }

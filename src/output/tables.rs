@@ -17,7 +17,7 @@ pub use approximation::{approximation_error, khat_text, APPROXIMATION_ERROR_NOTE
 pub use comparison::comparison;
 pub use convergence::{any_posterior, convergence, khat_cell, sampler_diagnostics, KHAT_NOTE};
 pub use dataset::{data_files, features};
-pub use evidence::evidence;
+pub use evidence::{evidence, evidence_choice};
 pub use metrics::{calibration, metrics, predictive_rows, METRICS};
 pub use table::{num, Cell, Mark, Table};
 pub use weights::weights;

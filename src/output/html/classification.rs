@@ -130,19 +130,25 @@ pub(super) fn classification(s: &mut String, r: &ExperimentRecord, figures: &[Fi
     if !curves.is_empty() {
         let _ = writeln!(s, "<h2>Evidence</h2><p>The Laplace log evidence and the held-out log-loss (plug-in) over lambda; the chosen lambda (vertical line, highlighted row) maximises the evidence.</p>");
         for (run, t) in curves {
+            let _ = writeln!(
+                s,
+                "<h3>{}: lambda = {:.4e}</h3>",
+                escape(&run.id),
+                run.prior_precision.unwrap_or(f64::NAN)
+            );
+            if let Some(words) = tables::evidence_choice(run) {
+                let _ = writeln!(s, "<p>{}</p>", prose(&words));
+            }
+            // the figure and its table side by side: the highlighted row is in view
+            s.push_str("<div class=\"figs\">\n");
             if let Some(f) = figures
                 .iter()
                 .find(|f| f.stem == format!("evidence-{}", run.id))
             {
                 figure(s, f);
             }
-            let _ = writeln!(
-                s,
-                "<details><summary>evidence curve of {}</summary>",
-                escape(&run.id)
-            );
             table(s, &t);
-            s.push_str("</details>\n");
+            s.push_str("</div>\n");
         }
     }
 }

@@ -48,3 +48,41 @@ fn point_estimates_alone_get_no_khat_column() {
     assert!(!t.headers.iter().any(|h| h == "k-hat"));
     assert!(t.rows.iter().all(|row| row.len() == t.headers.len()));
 }
+
+#[test]
+fn the_chosen_lambda_is_a_highlighted_row_in_its_place_and_said_in_words() {
+    let mut laplace = run("logistic", &[0.1, 0.2], Some(0.1), Some(0.2));
+    laplace.prior_precision = Some(3.1044635);
+    laplace.posterior.as_mut().unwrap().log_evidence = Some(-196.2058);
+    laplace.evidence_curve = [(1.0, -197.9), (3.1623, -196.2064), (10.0, -199.2)]
+        .iter()
+        .map(|&(precision, e)| crate::record::EvidencePoint {
+            precision,
+            log_evidence: Some(e),
+            test_log_loss: 0.4,
+        })
+        .collect();
+    let r = record(&["intercept", "x"], &["0", "1"], vec![laplace]);
+    let curves = evidence(&r);
+    let (_, t) = &curves[0];
+    let lambdas: Vec<&str> = t.rows.iter().map(|row| row[0].text.as_str()).collect();
+    assert_eq!(
+        lambdas,
+        ["1.000e0", "3.104e0 (chosen)", "3.162e0", "1.000e1"]
+    );
+    // the chosen row: every cell marked, the final fit's evidence and plug-in log-loss
+    let chosen = &t.rows[1];
+    assert!(chosen.iter().all(|c| c.mark == Mark::Best));
+    assert_eq!(chosen[1].text, "-196.2058");
+    assert_eq!(chosen[2].text, "0.5000");
+    assert!(t.rows[2].iter().all(|c| c.mark == Mark::Plain));
+    let mut md = String::new();
+    markdown::table(&mut md, t);
+    assert!(md.contains("| **3.104e0 (chosen)** | **-196.2058** | **0.5000** |"));
+    assert_eq!(
+        evidence_choice(&r.runs[0]).unwrap(),
+        "`logistic`: lambda = 3.104 maximises the Laplace evidence (log evidence -196.2058), \
+         found by golden-section search in ln lambda between the neighbours of the best grid \
+         point, 3.162e0; it is the highlighted row."
+    );
+}
