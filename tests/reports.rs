@@ -131,3 +131,69 @@ fn the_evidence_chosen_lambda_is_said_and_highlighted_in_both_reports() {
         )));
     }
 }
+
+#[test]
+fn iris_weights_are_labelled_by_class_in_both_reports_and_drawn_per_class() {
+    let r = run(&root().join("experiments/iris_multiclass.toml"));
+    let classes: Vec<&str> = r.json["dataset"]["classes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c.as_str().unwrap())
+        .collect();
+    assert_eq!(classes.len(), 3);
+    assert!(!r.md.contains("[block"), "{}", r.md);
+    assert!(r
+        .md
+        .contains("| class | column | softmax | softmax-reference |"));
+    // softmax-reference's block 0 is class 1: it sits beside softmax's class-1 weights
+    let softmax = &r.json["runs"][0]["posterior"];
+    let reference = &r.json["runs"][1]["posterior"];
+    let cell = |p: &Value, i: usize| {
+        format!(
+            "{:.4} ± {:.4}",
+            p["mean"][i].as_f64().unwrap(),
+            2.0 * p["cov_diag"][i].as_f64().unwrap().sqrt()
+        )
+    };
+    let d = r.json["dataset"]["columns"].as_array().unwrap().len();
+    assert_eq!(d, 5);
+    let row = format!(
+        "| y = {} | intercept | {} | {} |",
+        classes[1],
+        cell(softmax, d),
+        cell(reference, 0)
+    );
+    assert!(r.md.contains(&row), "no {row} in\n{}", r.md);
+    let row0 = format!(
+        "| y = {} | intercept | {} | 0 (reference) |",
+        classes[0],
+        cell(softmax, 0)
+    );
+    assert!(r.md.contains(&row0), "no {row0}");
+    // the figure: a panel per class, a mark per weight (15 + 10) and the legend's two
+    let svg = std::fs::read_to_string(r.dir.join("plots/weights.svg")).unwrap();
+    let doc = roxmltree::Document::parse(&svg).unwrap();
+    let text = |n: &roxmltree::Node| n.text().unwrap_or("").trim().to_string();
+    let texts: Vec<String> = doc
+        .descendants()
+        .filter(|n| n.has_tag_name("text"))
+        .map(|n| text(&n))
+        .collect();
+    for c in &classes {
+        assert!(
+            texts.iter().any(|t| t.starts_with(&format!("y = {c}"))),
+            "no panel for class {c}"
+        );
+    }
+    assert!(texts.iter().any(|t| t == "softmax-reference"));
+    assert_eq!(
+        doc.descendants()
+            .filter(|n| n.has_tag_name("circle"))
+            .count(),
+        27
+    );
+    // report.html draws the same figure inline
+    assert!(r.html.contains("id=\"weights\""));
+    assert!(r.html.contains(&format!("<td>y = {}</td>", classes[0])));
+}

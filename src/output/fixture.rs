@@ -94,3 +94,44 @@ pub fn run(id: &str, weights: &[f64], sd: Option<f64>, khat: Option<f64>) -> Run
     }];
     run
 }
+
+/// Trace rows of `run` for iterations 0..=n, the gradient norm falling tenfold a step.
+pub fn trace(run: &str, n: usize) -> Vec<crate::record::TraceRow> {
+    (0..=n)
+        .map(|i| crate::record::TraceRow {
+            run: run.into(),
+            iterate: crate::optim::Iterate {
+                iteration: i,
+                objective: 10.0 + 1.0 / (i as f64 + 1.0),
+                grad_norm: 10f64.powi(-(i as i32)),
+                step: 1.0,
+                elapsed_s: 0.0,
+            },
+        })
+        .collect()
+}
+
+/// The SVG's text elements as (x, y, text), and its circles as (cx, cy).
+pub fn svg_texts(svg: &str) -> Vec<(f64, f64, String)> {
+    let doc = roxmltree::Document::parse(svg).expect("well-formed SVG");
+    let num = |n: roxmltree::Node, a: &str| n.attribute(a).map_or(0.0, |v| v.parse().unwrap());
+    doc.descendants()
+        .filter(|n| n.has_tag_name("text"))
+        .map(|n| {
+            (
+                num(n, "x"),
+                num(n, "y"),
+                n.text().unwrap_or("").trim().to_string(),
+            )
+        })
+        .collect()
+}
+
+pub fn svg_circles(svg: &str) -> Vec<(f64, f64)> {
+    let doc = roxmltree::Document::parse(svg).expect("well-formed SVG");
+    let num = |n: roxmltree::Node, a: &str| n.attribute(a).map_or(0.0, |v| v.parse().unwrap());
+    doc.descendants()
+        .filter(|n| n.has_tag_name("circle"))
+        .map(|n| (num(n, "cx"), num(n, "cy")))
+        .collect()
+}

@@ -1,6 +1,7 @@
 //! Writing a run record: every file is a view of the same [`ExperimentRecord`], and the
 //! whole directory is replaced atomically.
 
+mod blocks;
 mod csv;
 #[cfg(test)]
 mod fixture;

@@ -1,5 +1,6 @@
 //! The approximation-error table: every run against the gold standard's exact posterior.
 
+use super::khat::khat_cell;
 use super::table::{num, Table};
 use crate::record::ExperimentRecord;
 
@@ -38,7 +39,7 @@ pub fn approximation_error(r: &ExperimentRecord) -> Option<Table> {
                 signed(e.ece_diff).into(),
                 num(e.mean_err_sd_units).into(),
                 num(e.sd_ratio_max).into(),
-                super::convergence::khat_cell(e.khat),
+                khat_cell(e.khat),
             ]
         })
         .collect();
@@ -47,14 +48,6 @@ pub fn approximation_error(r: &ExperimentRecord) -> Option<Table> {
         numeric: (0..headers.len()).map(|i| i >= 3).collect(),
         rows,
     })
-}
-
-/// k-hat with its PSIS verdict: good below 0.5, ok to 0.7, untrustworthy above.
-pub fn khat_text(k: Option<f64>) -> String {
-    match k {
-        None => "–".into(),
-        Some(k) => format!("{k:.2} {}", crate::model::importance::khat_verdict(k)),
-    }
 }
 
 /// What the approximation-error table's columns mean (both reports print it under the table).

@@ -1,7 +1,7 @@
 //! How each run ended: the convergence table and, per sampling run, whether its chains
 //! mixed.
 
-use super::approximation::khat_text;
+use super::khat::khat_cell;
 use super::table::{num, Cell, Mark, Table};
 use crate::record::ExperimentRecord;
 
@@ -102,17 +102,3 @@ pub fn convergence(r: &ExperimentRecord) -> Table {
 pub fn any_posterior(r: &ExperimentRecord) -> bool {
     r.runs.iter().any(|run| run.posterior.is_some())
 }
-
-/// k-hat with its PSIS verdict, marked (bold, red in HTML) beyond 0.7 where the Gaussian
-/// should not be trusted; "–" for runs without one.
-pub fn khat_cell(k: Option<f64>) -> Cell {
-    Cell {
-        text: khat_text(k),
-        mark: Mark::warn_if(k.is_some_and(|k| k > crate::model::importance::KHAT_LIMIT)),
-    }
-}
-
-/// What the k-hat column means; both reports print it under the convergence table.
-pub const KHAT_NOTE: &str = "k-hat: the Pareto shape of the importance ratios when the run's Gaussian posterior is the proposal for its model's exact posterior \
-(PSIS): good up to 0.5, ok up to 0.7, BAD beyond (bold), where the approximation should not be trusted. \
-\"–\": no Gaussian posterior over a binary linear model's weights, or `khat_draws = 0`.";

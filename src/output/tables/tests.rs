@@ -86,3 +86,35 @@ fn the_chosen_lambda_is_a_highlighted_row_in_its_place_and_said_in_words() {
          point, 3.162e0; it is the highlighted row."
     );
 }
+
+#[test]
+fn softmax_weights_are_labelled_by_class_and_the_reference_class_reads_zero() {
+    let cols = ["intercept", "x"];
+    let r = record(
+        &cols,
+        &["setosa", "versicolor", "virginica"],
+        vec![
+            run("softmax", &[0.0, 1.0, 10.0, 11.0, 20.0, 21.0], None, None),
+            run("reference", &[10.5, 11.5, 20.5, 21.5], Some(0.5), None),
+        ],
+    );
+    let t = weights(&r).unwrap();
+    assert_eq!(t.headers, ["class", "column", "softmax", "reference"]);
+    let rows: Vec<Vec<&str>> = t
+        .rows
+        .iter()
+        .map(|row| row.iter().map(|c| c.text.as_str()).collect())
+        .collect();
+    assert_eq!(
+        rows,
+        [
+            ["y = setosa", "intercept", "0.0000", "0 (reference)"],
+            ["y = setosa", "x", "1.0000", "0 (reference)"],
+            ["y = versicolor", "intercept", "10.0000", "10.5000 ± 1.0000"],
+            ["y = versicolor", "x", "11.0000", "11.5000 ± 1.0000"],
+            ["y = virginica", "intercept", "20.0000", "20.5000 ± 1.0000"],
+            ["y = virginica", "x", "21.0000", "21.5000 ± 1.0000"],
+        ]
+    );
+    assert_eq!(t.numeric, [false, false, true, true]);
+}
