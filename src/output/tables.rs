@@ -20,6 +20,6 @@ pub use convergence::{any_posterior, convergence, sampler_diagnostics};
 pub use dataset::{data_files, features};
 pub use evidence::{evidence, evidence_choice};
 pub use khat::{khat_cell, khat_text, KHAT_NOTE};
-pub use metrics::{calibration, metrics, predictive_rows, METRICS};
+pub use metrics::{calibration, metrics, predictive_rows, METRICS, RELIABILITY_GUIDE};
 pub use table::{num, Cell, Mark, Table};
 pub use weights::weights;

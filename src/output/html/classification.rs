@@ -63,6 +63,7 @@ pub(super) fn classification(s: &mut String, r: &ExperimentRecord, figures: &[Fi
     }
 
     let _ = writeln!(s, "<h2>Calibration</h2>");
+    let _ = writeln!(s, "<p>{}</p>", tables::RELIABILITY_GUIDE);
     s.push_str("<div class=\"figs\">\n");
     for (run, p) in tables::predictive_rows(r) {
         if let Some(f) = figures

@@ -60,13 +60,13 @@ fn a_figure_caption_says_how_to_read_it_rather_than_repeat_its_title() {
         stem: "weights".into(),
         caption: "Weights (posterior mean ± 2 sd)".into(),
         guide: "Runs side by side; `softmax` per class.".into(),
-        svg: "<svg></svg>".into(),
+        svg: "<svg width=\"420\" height=\"400\"></svg>".into(),
     };
     let mut s = String::new();
     figure(&mut s, &f);
     assert_eq!(
         s,
-        "<figure class=\"fig\" id=\"weights\"><svg></svg><figcaption>Runs side by side; <code>softmax</code> per class.</figcaption></figure>\n"
+        "<figure class=\"fig\" id=\"weights\" style=\"max-width:min(420px,100%)\"><svg width=\"420\" height=\"400\"></svg><figcaption>Runs side by side; <code>softmax</code> per class.</figcaption></figure>\n"
     );
     // a figure wider than the page scales down rather than overflow it
     assert!(STYLE.contains(".fig svg{max-width:100%;height:auto}"));

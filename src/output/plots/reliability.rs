@@ -64,7 +64,8 @@ pub fn reliability(run: &RunRecord, p: &PredictiveRecord) -> Figure {
     Figure {
         stem: format!("reliability-{}-{}", run.id, p.name),
         caption,
-        guide: "Dots: the observed frequency against the mean prediction in each bin (for more than two classes, of the most probable class being right); bars and numbers: test rows per bin.".into(),
+        // one sentence above all of them in the report says how to read them
+        guide: String::new(),
         svg: text,
     }
 }
