@@ -105,7 +105,7 @@ pub fn convergence(r: &ExperimentRecord, which: Trace) -> Figure {
     });
     let guide = match which {
         Trace::Gradient => "One line per optimising run; iteration 0 is the start w = 0. Newton's norm falls by orders of magnitude in its last steps.",
-        Trace::Objective => "E(w), the negative log joint the optimiser minimises (the negative log-likelihood for an MLE), per iteration.",
+        Trace::Objective => "The objective each run minimises, per iteration: E(w), the negative log joint (the negative log-likelihood for an MLE); for EP and ADF, −ln Z_EP per sweep.",
         Trace::Sampler => "E(w) at the draw after each sweep of the first chain, burn-in included: a chain that has mixed wanders around a level band.",
     }
     .to_string();

@@ -56,8 +56,17 @@ pub fn weights(r: &ExperimentRecord) -> Figure {
         .fold((0.0f64, 0.0f64), |(a, b), (l, _, h)| (a.min(l), b.max(h)));
     let pad = ((hi - lo) * 0.05).max(1e-6);
 
+    // a column's pixels: roomy when there is room, narrower (down to 6 a run) before the
+    // columns wrap into a second panel
+    let room = MAX_WIDTH - Y_AXIS - 24;
+    let tight = (6 * runs.len() as u32 + 4).max(16);
     let slot = (8 * runs.len() as u32 + 8).max(22);
-    let fit = ((MAX_WIDTH - Y_AXIS - 24) / slot).max(1) as usize;
+    let slot = if d as u32 * slot > room && d as u32 * tight <= room {
+        room / d as u32
+    } else {
+        slot
+    };
+    let fit = (room / slot).max(1) as usize;
     let chunks = d.div_ceil(fit).max(1);
     let per = d.div_ceil(chunks).max(1);
     let panels: Vec<Panel> = blocks
