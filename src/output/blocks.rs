@@ -63,7 +63,7 @@ impl ClassBlocks {
     pub fn slot(&self, run: &RunRecord, class: usize, column: usize) -> Slot {
         let d = self.columns.len();
         let n = run.weights.len();
-        if d == 0 || n == 0 || n % d != 0 || column >= d {
+        if d == 0 || n == 0 || !n.is_multiple_of(d) || column >= d {
             return Slot::Missing;
         }
         let blocks = n / d;
