@@ -80,6 +80,9 @@ pub fn report(r: &ExperimentRecord, figures: &[Figure]) -> String {
 
     let _ = writeln!(s, "## Convergence\n");
     table(&mut s, &tables::convergence(r));
+    if tables::any_posterior(r) {
+        let _ = writeln!(s, "{}\n", tables::KHAT_NOTE);
+    }
     for run in r.failed_runs() {
         let _ = writeln!(
             s,
@@ -134,6 +137,9 @@ pub fn report(r: &ExperimentRecord, figures: &[Figure]) -> String {
                 run.id,
                 run.prior_precision.unwrap_or(f64::NAN)
             );
+            if let Some(words) = tables::evidence_choice(run) {
+                let _ = writeln!(s, "{words}\n");
+            }
             figure(&mut s, figures, &format!("evidence-{}", run.id));
             table(&mut s, &t);
         }

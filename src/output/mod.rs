@@ -1,7 +1,10 @@
 //! Writing a run record: every file is a view of the same [`ExperimentRecord`], and the
 //! whole directory is replaced atomically.
 
+mod blocks;
 mod csv;
+#[cfg(test)]
+mod fixture;
 pub mod html;
 mod lab_markdown;
 pub mod markdown;

@@ -1,13 +1,17 @@
 //! The report's figures as SVG text, drawn with plotters' SVG backend: reliability diagrams,
 //! convergence curves, posterior weights and, for 8x8 image data, weight heatmaps.
 
+mod axis;
 mod canvas;
 mod convergence;
 mod density;
 mod evidence;
 mod heatmaps;
+mod legend;
 mod reliability;
 mod sweep;
+#[cfg(test)]
+mod tests;
 mod weights;
 
 pub use canvas::Figure;

@@ -6,16 +6,20 @@ mod comparison;
 mod convergence;
 mod dataset;
 mod evidence;
+mod khat;
 pub mod markdown;
 mod metrics;
 mod table;
+#[cfg(test)]
+mod tests;
 mod weights;
 
-pub use approximation::{approximation_error, khat_text, APPROXIMATION_ERROR_NOTE};
+pub use approximation::{approximation_error, APPROXIMATION_ERROR_NOTE};
 pub use comparison::comparison;
-pub use convergence::{convergence, sampler_diagnostics};
+pub use convergence::{any_posterior, convergence, sampler_diagnostics};
 pub use dataset::{data_files, features, features_caption, split_and_classes};
-pub use evidence::evidence;
-pub use metrics::{calibration, metrics, predictive_rows, METRICS};
+pub use evidence::{evidence, evidence_choice};
+pub use khat::{khat_cell, khat_text, KHAT_NOTE};
+pub use metrics::{calibration, metrics, predictive_rows, METRICS, RELIABILITY_GUIDE};
 pub use table::{num, Cell, Mark, Table};
 pub use weights::weights;

@@ -53,6 +53,7 @@ pub(super) fn classification(s: &mut String, r: &ExperimentRecord, figures: &[Fi
     }
 
     let _ = writeln!(s, "<h2>Calibration</h2>");
+    let _ = writeln!(s, "<p>{}</p>", tables::RELIABILITY_GUIDE);
     s.push_str("<div class=\"figs\">\n");
     for (run, p) in tables::predictive_rows(r) {
         if let Some(f) = figures
@@ -78,6 +79,9 @@ pub(super) fn classification(s: &mut String, r: &ExperimentRecord, figures: &[Fi
 
     let _ = writeln!(s, "<h2>Convergence</h2>");
     table(s, &tables::convergence(r));
+    if tables::any_posterior(r) {
+        let _ = writeln!(s, "<p>{}</p>", prose(tables::KHAT_NOTE));
+    }
     for run in r.failed_runs() {
         let _ = writeln!(
             s,
@@ -117,19 +121,25 @@ pub(super) fn classification(s: &mut String, r: &ExperimentRecord, figures: &[Fi
     if !curves.is_empty() {
         let _ = writeln!(s, "<h2>Evidence</h2><p>The Laplace log evidence and the held-out log-loss (plug-in) over lambda; the chosen lambda (vertical line, highlighted row) maximises the evidence.</p>");
         for (run, t) in curves {
+            let _ = writeln!(
+                s,
+                "<h3>{}: lambda = {:.4e}</h3>",
+                escape(&run.id),
+                run.prior_precision.unwrap_or(f64::NAN)
+            );
+            if let Some(words) = tables::evidence_choice(run) {
+                let _ = writeln!(s, "<p>{}</p>", prose(&words));
+            }
+            // the figure and its table side by side: the highlighted row is in view
+            s.push_str("<div class=\"figs\">\n");
             if let Some(f) = figures
                 .iter()
                 .find(|f| f.stem == format!("evidence-{}", run.id))
             {
                 figure(s, f);
             }
-            let _ = writeln!(
-                s,
-                "<details><summary>evidence curve of {}</summary>",
-                escape(&run.id)
-            );
             table(s, &t);
-            s.push_str("</details>\n");
+            s.push_str("</div>\n");
         }
     }
 }

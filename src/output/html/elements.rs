@@ -11,7 +11,7 @@ h1{font-size:1.6em;border-bottom:2px solid #1f77b4;padding-bottom:.2em}h2{margin
 .table{overflow-x:auto;margin:.6em 0 1.2em}table{border-collapse:collapse;font-size:.9em}th,td{border:1px solid #ccc;padding:.25em .6em}\
 td{white-space:nowrap}td.wrap{white-space:normal;min-width:20em}\
 th{background:#f3f6fa}td.num{text-align:right;font-variant-numeric:tabular-nums}td.best{font-weight:bold;background:#e8f4e8}td.warn{font-weight:bold;background:#fbe9e9;color:#a00}\
-.figs{display:flex;flex-wrap:wrap;gap:1em}.fig{margin:0}.fig figcaption{font-size:.85em;color:#555}\
+.figs{display:flex;flex-wrap:wrap;gap:1em;margin:1em 0}.fig{margin:0;max-width:100%}.fig svg{max-width:100%;height:auto}.fig figcaption{font-size:.85em;color:#555}\
 pre{background:#f6f8fa;padding:1em;overflow:auto;font-size:.85em}.failed{color:#b00}code{background:#f3f3f3;padding:0 .2em}";
 
 /// Escape text for HTML element content and attribute values.
@@ -79,15 +79,32 @@ pub fn table(s: &mut String, t: &Table) {
     s.push_str("</tbody></table></div>\n");
 }
 
+/// A figure inline; its caption is the title drawn inside the SVG, so the figcaption says how
+/// to read it instead (nothing when the figure has no guide). The figure is no wider than its
+/// drawing, so a long guide wraps under it rather than push figures side by side apart.
 pub fn figure(s: &mut String, f: &Figure) {
     // plotters writes a prolog-free <svg> element, valid inline in HTML5.
+    let guide = if f.guide.is_empty() {
+        String::new()
+    } else {
+        format!("<figcaption>{}</figcaption>", prose(&f.guide))
+    };
+    let width = svg_width(&f.svg).map_or(String::new(), |w| {
+        format!(" style=\"max-width:min({w}px,100%)\"")
+    });
     let _ = writeln!(
         s,
-        "<figure class=\"fig\" id=\"{}\">{}<figcaption>{}</figcaption></figure>",
+        "<figure class=\"fig\" id=\"{}\"{width}>{}{guide}</figure>",
         escape(&f.stem),
         f.svg,
-        escape(&f.caption)
     );
+}
+
+/// The pixel width plotters gives its <svg> element.
+fn svg_width(svg: &str) -> Option<u32> {
+    let head = &svg[..svg.find('>')?];
+    let rest = &head[head.find(" width=\"")? + 8..];
+    rest[..rest.find('"')?].parse().ok()
 }
 
 pub(super) fn figures_with_prefix(s: &mut String, figures: &[Figure], prefix: &str) {

@@ -53,3 +53,21 @@ fn short_cells_stay_on_one_line_and_long_ones_wrap() {
     assert!(STYLE.contains("td.best{font-weight:bold;background:#e8f4e8}"));
     assert!(STYLE.contains("td.warn{font-weight:bold;background:#fbe9e9;color:#a00}"));
 }
+
+#[test]
+fn a_figure_caption_says_how_to_read_it_rather_than_repeat_its_title() {
+    let f = crate::output::plots::Figure {
+        stem: "weights".into(),
+        caption: "Weights (posterior mean ± 2 sd)".into(),
+        guide: "Runs side by side; `softmax` per class.".into(),
+        svg: "<svg width=\"420\" height=\"400\"></svg>".into(),
+    };
+    let mut s = String::new();
+    figure(&mut s, &f);
+    assert_eq!(
+        s,
+        "<figure class=\"fig\" id=\"weights\" style=\"max-width:min(420px,100%)\"><svg width=\"420\" height=\"400\"></svg><figcaption>Runs side by side; <code>softmax</code> per class.</figcaption></figure>\n"
+    );
+    // a figure wider than the page scales down rather than overflow it
+    assert!(STYLE.contains(".fig svg{max-width:100%;height:auto}"));
+}

@@ -1,13 +1,16 @@
 //! What every figure shares: the [`Figure`] it becomes, the SVG surface it is drawn on, the
-//! palette, the font, legends and lines.
+//! palette, the font and lines (legends: [`super::legend`]; ticks: [`super::axis`]).
 
 use plotters::prelude::*;
 
-/// One figure: a file stem (for report.md's `plots/<stem>.svg`), a caption and the SVG text.
+/// One figure: a file stem (for report.md's `plots/<stem>.svg`), a caption (the title drawn
+/// in the SVG, and report.md's alt text), a guide saying how to read it (report.html's
+/// figcaption, which would otherwise repeat the title) and the SVG text.
 #[derive(Debug, Clone)]
 pub struct Figure {
     pub stem: String,
     pub caption: String,
+    pub guide: String,
     pub svg: String,
 }
 
@@ -45,24 +48,8 @@ pub(super) fn svg(
     }
 }
 
-/// The legend of every figure: a translucent white box with a thin border.
-pub(super) fn legend<'a, DB: DrawingBackend + 'a, CT: plotters::coord::CoordTranslate>(
-    chart: &mut ChartContext<'a, DB, CT>,
-    position: SeriesLabelPosition,
-) -> DrawResult
-where
-    DB::ErrorType: 'static,
-{
-    chart
-        .configure_series_labels()
-        .position(position)
-        .background_style(WHITE.mix(0.8))
-        .border_style(BLACK.mix(0.3))
-        .label_font((FONT, 11))
-        .draw()?;
-    Ok(())
-}
-
+/// One line per series, its points marked when they are few; the legend is the caller's
+/// ([`super::legend::line_keys`] in a [`super::legend::split`] strip).
 pub(super) fn draw_lines<
     'a,
     DB: DrawingBackend + 'a,
@@ -74,15 +61,11 @@ pub(super) fn draw_lines<
 where
     DB::ErrorType: 'static,
 {
-    for (i, (id, pts)) in series.iter().enumerate() {
+    for (i, (_, pts)) in series.iter().enumerate() {
         let c = colour(i);
         // Mark the points of short series (iterations, swept values), not of dense curves.
         let marks = if pts.len() <= 60 { 2 } else { 0 };
-        chart
-            .draw_series(LineSeries::new(pts.clone(), c.stroke_width(2)).point_size(marks))?
-            .label(id.clone())
-            .legend(move |(x, y)| PathElement::new([(x, y), (x + 16, y)], c.stroke_width(2)));
+        chart.draw_series(LineSeries::new(pts.clone(), c.stroke_width(2)).point_size(marks))?;
     }
-    legend(chart, SeriesLabelPosition::UpperRight)?;
     Ok(())
 }

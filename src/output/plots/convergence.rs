@@ -2,7 +2,9 @@
 
 use plotters::prelude::*;
 
+use super::axis::{nice_ticks, whole};
 use super::canvas::{draw_lines, svg, Figure, FONT};
+use super::legend::{self, line_keys};
 use crate::record::ExperimentRecord;
 
 /// Which trace figure: the optimisers' gradient norms or objectives, or the samplers' E(w) at
@@ -56,22 +58,28 @@ pub fn convergence(r: &ExperimentRecord, which: Trace) -> Figure {
         .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), v| {
             (a.min(v), b.max(v))
         });
+    let keys = line_keys(&series);
+    // iterations and sweeps are whole numbers: whole ticks, never a label twice
+    let x_max = x_max.max(1.0);
+    let ticks = nice_ticks(0.0, x_max, 11, true).len();
     let text = svg((640, 360), |root| {
         root.fill(&WHITE)?;
-        let mut builder = ChartBuilder::on(&root);
+        let area = legend::split(&root, &keys)?;
+        let mut builder = ChartBuilder::on(&area);
         builder
             .caption(&caption, (FONT, 16))
             .margin(12)
             .x_label_area_size(36)
             .y_label_area_size(64);
-        let x_range = 0f64..x_max.max(1.0);
+        let x_range = 0f64..x_max;
         if gradient {
             let y = (lo.max(1e-300) / 2.0)..(hi * 2.0);
             let mut chart = builder.build_cartesian_2d(x_range, y.log_scale())?;
             chart
                 .configure_mesh()
                 .x_desc("iteration")
-                .x_label_formatter(&|v| format!("{v:.0}"))
+                .x_labels(ticks)
+                .x_label_formatter(&whole)
                 .y_desc("‖g‖ (log scale)")
                 .y_label_formatter(&|v| format!("{v:.0e}"))
                 .draw()?;
@@ -86,7 +94,8 @@ pub fn convergence(r: &ExperimentRecord, which: Trace) -> Figure {
                 } else {
                     "iteration"
                 })
-                .x_label_formatter(&|v| format!("{v:.0}"))
+                .x_labels(ticks)
+                .x_label_formatter(&whole)
                 .y_desc("E(w)")
                 .draw()?;
             draw_lines(&mut chart, &series)?;
@@ -94,6 +103,12 @@ pub fn convergence(r: &ExperimentRecord, which: Trace) -> Figure {
         root.present()?;
         Ok(())
     });
+    let guide = match which {
+        Trace::Gradient => "One line per optimising run; iteration 0 is the start w = 0. Newton's norm falls by orders of magnitude in its last steps.",
+        Trace::Objective => "The objective each run minimises, per iteration: E(w), the negative log joint (the negative log-likelihood for an MLE); for EP and ADF, −ln Z_EP per sweep.",
+        Trace::Sampler => "E(w) at the draw after each sweep of the first chain, burn-in included: a chain that has mixed wanders around a level band.",
+    }
+    .to_string();
     Figure {
         stem: match which {
             Trace::Gradient => "convergence-gradient".into(),
@@ -101,6 +116,7 @@ pub fn convergence(r: &ExperimentRecord, which: Trace) -> Figure {
             Trace::Sampler => "convergence-sampler".into(),
         },
         caption,
+        guide,
         svg: text,
     }
 }

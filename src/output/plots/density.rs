@@ -3,6 +3,7 @@
 use plotters::prelude::*;
 
 use super::canvas::{draw_lines, svg, Figure, FONT};
+use super::legend::{self, line_keys};
 
 /// The exact posterior density and each approximation's, overlaid on the parameter's scale.
 pub fn density(p: &crate::lab::PosteriorResult) -> Figure {
@@ -31,13 +32,15 @@ pub fn density(p: &crate::lab::PosteriorResult) -> Figure {
         .flat_map(|(_, p)| p.iter().map(|q| q.1))
         .filter(finite)
         .fold(0.0, f64::max);
-    let text = svg((560, 360), |root| {
+    let keys = line_keys(&series);
+    let text = svg((560, 380), |root| {
         root.fill(&WHITE)?;
         let drawable = x0 < x1 && y1 > 0.0;
         if !drawable {
             return Ok(());
         }
-        let mut chart = ChartBuilder::on(&root)
+        let area = legend::split(&root, &keys)?;
+        let mut chart = ChartBuilder::on(&area)
             .caption(&caption, (FONT, 13))
             .margin(12)
             .x_label_area_size(36)
@@ -55,6 +58,9 @@ pub fn density(p: &crate::lab::PosteriorResult) -> Figure {
     Figure {
         stem: density_stem(p),
         caption,
+        guide:
+            "The exact posterior density and each approximation's, on the parameter's own scale."
+                .into(),
         svg: text,
     }
 }

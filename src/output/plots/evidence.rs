@@ -1,8 +1,9 @@
 //! The evidence search's figure: evidence and held-out log-loss against the prior precision.
 
 use plotters::prelude::*;
+use plotters::style::text_anchor::{HPos, Pos, VPos};
 
-use super::canvas::{colour, svg, Figure, FONT};
+use super::canvas::{colour, svg, DrawResult, Figure, FONT};
 use crate::record::RunRecord;
 
 /// The Laplace log evidence and the held-out log-loss against lambda (log axis), on two
@@ -57,8 +58,13 @@ pub fn evidence(run: &RunRecord) -> Figure {
             if let Some(l) = chosen {
                 chart.draw_series(LineSeries::new(
                     [(l, y0 - pad), (l, y1 + pad)],
-                    BLACK.mix(0.5),
+                    BLACK.mix(0.8).stroke_width(1),
                 ))?;
+                let ends = [
+                    chart.backend_coord(&(l, y0 - pad)),
+                    chart.backend_coord(&(l, y1 + pad)),
+                ];
+                chosen_label(area, ends, pts, l, (x0.max(1e-300), x1), (y0, y1))?;
             }
         }
         Ok(())
@@ -66,6 +72,42 @@ pub fn evidence(run: &RunRecord) -> Figure {
     Figure {
         stem: format!("evidence-{}", run.id),
         caption,
+        guide: "Top: the Laplace log evidence on the lambda grid; bottom: the held-out log-loss of the plug-in predictive at the same lambda; the vertical line: the lambda chosen by golden-section search beside the best grid point.".into(),
         svg: text,
     }
+}
+
+/// "chosen λ = …" beside the chosen line (whose pixel ends are given), on the side with more room and at the end (top or
+/// bottom) away from the curve there, so that it covers no point.
+fn chosen_label<DB: DrawingBackend>(
+    area: &DrawingArea<DB, plotters::coord::Shift>,
+    [low_end, high_end]: [(i32, i32); 2],
+    pts: &[(f64, f64)],
+    l: f64,
+    (left, right): (f64, f64),
+    (bottom, top): (f64, f64),
+) -> DrawResult
+where
+    DB::ErrorType: 'static,
+{
+    let room_right = (right / l).ln() > (l / left).ln();
+    let near = pts
+        .iter()
+        .min_by(|a, b| (a.0 / l).ln().abs().total_cmp(&(b.0 / l).ln().abs()))
+        .map_or(top, |p| p.1);
+    let curve_high = near > (bottom + top) / 2.0;
+    let (px, py) = if curve_high { low_end } else { high_end };
+    let (bx, by) = area.get_base_pixel();
+    let h = if room_right { HPos::Left } else { HPos::Right };
+    let v = if curve_high { VPos::Bottom } else { VPos::Top };
+    let (dx, dy) = (
+        if room_right { 4 } else { -4 },
+        if curve_high { -4 } else { 4 },
+    );
+    area.draw(&Text::new(
+        format!("chosen λ = {l:.3}"),
+        (px - bx + dx, py - by + dy),
+        TextStyle::from((FONT, 11).into_font()).pos(Pos::new(h, v)),
+    ))?;
+    Ok(())
 }

@@ -44,6 +44,7 @@ pub fn heatmaps(r: &ExperimentRecord, run: &RunRecord) -> Option<Figure> {
     Some(Figure {
         stem: format!("heatmaps-{}", run.id),
         caption,
+        guide: "Each cell is one pixel's weight, laid out as the 8×8 image: where the classifier looks, and how sure it is there.".into(),
         svg: text,
     })
 }

@@ -2,7 +2,8 @@
 
 use plotters::prelude::*;
 
-use super::canvas::{colour, legend, svg, Figure, FONT};
+use super::canvas::{colour, svg, Figure, FONT};
+use super::legend::{self, Key, Swatch};
 use crate::record::{PredictiveRecord, RunRecord};
 
 /// Observed frequency against mean prediction per bin, the diagonal, and the bin counts as
@@ -11,9 +12,22 @@ pub fn reliability(run: &RunRecord, p: &PredictiveRecord) -> Figure {
     let caption = format!("Reliability: {} / {}", run.id, p.name);
     let bins = &p.calibration;
     let max_count = bins.iter().map(|b| b.count).max().unwrap_or(1).max(1) as f64;
-    let text = svg((420, 400), |root| {
+    let keys = [
+        Key {
+            label: "perfect calibration".into(),
+            colour: BLACK,
+            swatch: Swatch::Guide,
+        },
+        Key {
+            label: format!("{} (ECE {:.3})", p.name, p.metrics.ece),
+            colour: colour(3),
+            swatch: Swatch::Line,
+        },
+    ];
+    let text = svg((420, 420), |root| {
         root.fill(&WHITE)?;
-        let mut chart = ChartBuilder::on(&root)
+        let area = legend::split(&root, &keys)?;
+        let mut chart = ChartBuilder::on(&area)
             .caption(&caption, (FONT, 16))
             .margin(12)
             .x_label_area_size(36)
@@ -37,26 +51,21 @@ pub fn reliability(run: &RunRecord, p: &PredictiveRecord) -> Figure {
                 (FONT, 10),
             )
         }))?;
-        chart
-            .draw_series(LineSeries::new([(0.0, 0.0), (1.0, 1.0)], BLACK.mix(0.5)))?
-            .label("perfect calibration")
-            .legend(|(x, y)| PathElement::new([(x, y), (x + 16, y)], BLACK.mix(0.5)));
+        chart.draw_series(LineSeries::new([(0.0, 0.0), (1.0, 1.0)], BLACK.mix(0.5)))?;
         let pts: Vec<(f64, f64)> = bins
             .iter()
             .filter_map(|b| Some((b.mean_predicted?, b.observed_frequency?)))
             .collect();
-        chart
-            .draw_series(LineSeries::new(pts.clone(), colour(3).stroke_width(2)))?
-            .label(format!("{} (ECE {:.3})", p.name, p.metrics.ece))
-            .legend(|(x, y)| PathElement::new([(x, y), (x + 16, y)], colour(3).stroke_width(2)));
+        chart.draw_series(LineSeries::new(pts.clone(), colour(3).stroke_width(2)))?;
         chart.draw_series(pts.iter().map(|&xy| Circle::new(xy, 3, colour(3).filled())))?;
-        legend(&mut chart, SeriesLabelPosition::UpperLeft)?;
         root.present()?;
         Ok(())
     });
     Figure {
         stem: format!("reliability-{}-{}", run.id, p.name),
         caption,
+        // one sentence above all of them in the report says how to read them
+        guide: String::new(),
         svg: text,
     }
 }

@@ -2,7 +2,9 @@
 
 use plotters::prelude::*;
 
+use super::axis::nice_ticks;
 use super::canvas::{draw_lines, svg, Figure, FONT};
+use super::legend::{self, line_keys};
 
 /// A metric against a swept value, one line per run and predictive; a log x axis when the
 /// values are positive and span two decades or more.
@@ -22,9 +24,16 @@ pub fn against(key: &str, metric: &str, series: &[(String, Vec<(f64, f64)>)]) ->
         });
     let ypad = ((y1 - y0) * 0.08).max(1e-6);
     let log_x = x0 > 0.0 && x1 / x0 >= 100.0;
-    let text = svg((560, 360), |root| {
+    let keys = line_keys(series);
+    // a sweep over counts (samples, draws) gets whole ticks
+    let whole = series
+        .iter()
+        .flat_map(|(_, p)| p.iter())
+        .all(|p| p.0 == p.0.round());
+    let text = svg((560, 380), |root| {
         root.fill(&WHITE)?;
-        let mut builder = ChartBuilder::on(&root);
+        let area = legend::split(&root, &keys)?;
+        let mut builder = ChartBuilder::on(&area);
         builder
             .caption(&caption, (FONT, 16))
             .margin(12)
@@ -42,8 +51,15 @@ pub fn against(key: &str, metric: &str, series: &[(String, Vec<(f64, f64)>)]) ->
             draw_lines(&mut chart, series)?;
         } else {
             let xpad = ((x1 - x0) * 0.05).max(1e-6);
-            let mut chart = builder.build_cartesian_2d((x0 - xpad)..(x1 + xpad), y)?;
-            chart.configure_mesh().x_desc(key).y_desc(metric).draw()?;
+            let x = (x0 - xpad)..(x1 + xpad);
+            let mut chart = builder.build_cartesian_2d(x.clone(), y)?;
+            let mut mesh = chart.configure_mesh();
+            mesh.x_desc(key).y_desc(metric);
+            if whole {
+                mesh.x_labels(nice_ticks(x.start, x.end, 11, true).len())
+                    .x_label_formatter(&super::axis::whole);
+            }
+            mesh.draw()?;
             draw_lines(&mut chart, series)?;
         }
         root.present()?;
@@ -62,6 +78,7 @@ pub fn against(key: &str, metric: &str, series: &[(String, Vec<(f64, f64)>)]) ->
     Figure {
         stem: format!("sweep-{slug}"),
         caption,
+        guide: "One line per run and predictive, one point per swept value.".into(),
         svg: text,
     }
 }

@@ -1,6 +1,7 @@
 //! The approximation-error table: every run against the gold standard's exact posterior.
 
-use super::table::{num, Cell, Mark, Table};
+use super::khat::khat_cell;
+use super::table::{num, Table};
 use crate::record::ExperimentRecord;
 
 /// The approximation-error table (one row per run and predictive against its gold run), or
@@ -38,13 +39,7 @@ pub fn approximation_error(r: &ExperimentRecord) -> Option<Table> {
                 signed(e.ece_diff).into(),
                 num(e.mean_err_sd_units).into(),
                 num(e.sd_ratio_max).into(),
-                Cell {
-                    text: khat_text(e.khat),
-                    mark: Mark::warn_if(
-                        e.khat
-                            .is_some_and(|k| k > crate::model::importance::KHAT_LIMIT),
-                    ),
-                },
+                khat_cell(e.khat),
             ]
         })
         .collect();
@@ -53,14 +48,6 @@ pub fn approximation_error(r: &ExperimentRecord) -> Option<Table> {
         numeric: (0..headers.len()).map(|i| i >= 3).collect(),
         rows,
     })
-}
-
-/// k-hat with its PSIS verdict: good below 0.5, ok to 0.7, untrustworthy above.
-pub fn khat_text(k: Option<f64>) -> String {
-    match k {
-        None => "–".into(),
-        Some(k) => format!("{k:.2} {}", crate::model::importance::khat_verdict(k)),
-    }
 }
 
 /// What the approximation-error table's columns mean (both reports print it under the table).

@@ -1,6 +1,7 @@
 //! How each run ended: the convergence table and, per sampling run, whether its chains
 //! mixed.
 
+use super::khat::khat_cell;
 use super::table::{num, Cell, Mark, Table};
 use crate::record::ExperimentRecord;
 
@@ -36,6 +37,7 @@ pub fn convergence(r: &ExperimentRecord) -> Table {
         "final gradient norm",
         "fit seconds",
         "log evidence",
+        "k-hat",
     ];
     let rows = r
         .runs
@@ -78,12 +80,25 @@ pub fn convergence(r: &ExperimentRecord) -> Table {
                     .into(),
                 format!("{:.3}", run.fit_seconds).into(),
                 num(run.posterior.as_ref().and_then(|p| p.log_evidence)).into(),
+                khat_cell(run.khat),
             ]
         })
         .collect();
-    Table {
+    let mut table = Table {
         headers: headers.iter().map(|h| h.to_string()).collect(),
-        numeric: vec![false, false, false, true, true, true, true, true],
+        numeric: vec![false, false, false, true, true, true, true, true, true],
         rows,
+    };
+    if !any_posterior(r) {
+        // only generative kinds or point estimates: a column of dashes says nothing
+        table.headers.pop();
+        table.numeric.pop();
+        table.rows.iter_mut().for_each(|row| drop(row.pop()));
     }
+    table
+}
+
+/// Whether some run has a posterior, so that the k-hat column and its note belong.
+pub fn any_posterior(r: &ExperimentRecord) -> bool {
+    r.runs.iter().any(|run| run.posterior.is_some())
 }

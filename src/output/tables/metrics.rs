@@ -71,6 +71,9 @@ pub fn metrics(r: &ExperimentRecord) -> Table {
     }
 }
 
+/// How to read the reliability diagrams (report.html says it once above them).
+pub const RELIABILITY_GUIDE: &str = "Each diagram: the observed frequency against the mean prediction in each bin (with more than two classes, how often the most probable class was right against its probability), the diagonal of perfect calibration, and the test rows per bin as bars.";
+
 pub fn calibration(p: &PredictiveRecord) -> Table {
     let rows = p
         .calibration

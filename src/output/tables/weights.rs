@@ -1,10 +1,12 @@
-//! The fitted weights per design column.
+//! The fitted weights per design column (and, for softmax, per class).
 
 use super::table::{Cell, Table};
+use crate::output::blocks::{ClassBlocks, Slot};
 use crate::record::{ExperimentRecord, RunRecord};
 
-/// Weights per design column: mean ± 2 sd for posteriors, else the point estimate. Softmax
-/// weights are stacked in blocks of one per class with free weights, labelled `[block k]`.
+/// Weights per design column: mean ± 2 sd for posteriors, else the point estimate. With class
+/// blocks (softmax), one row per class and column, the class named by the target's value; a
+/// reference class's weights read "0 (reference)".
 pub fn weights(r: &ExperimentRecord) -> Option<Table> {
     let runs: Vec<&RunRecord> = r
         .runs
@@ -14,35 +16,36 @@ pub fn weights(r: &ExperimentRecord) -> Option<Table> {
     if runs.is_empty() {
         return None;
     }
-    let d = r.dataset.columns.len().max(1);
-    let n = runs.iter().map(|run| run.weights.len()).max().unwrap_or(0);
-    let mut headers = vec!["column".to_string()];
+    let blocks = ClassBlocks::of(r);
+    let mut headers = Vec::new();
+    if blocks.labelled {
+        headers.push("class".to_string());
+    }
+    headers.push("column".to_string());
     headers.extend(runs.iter().map(|run| run.id.clone()));
-    let rows = (0..n)
-        .map(|j| {
-            let col = r.dataset.columns.get(j % d).map_or("?", String::as_str);
-            let label = if n > d {
-                format!("{col} [block {}]", j / d)
-            } else {
-                col.to_string()
-            };
-            let mut cells: Vec<Cell> = vec![label.into()];
-            cells.extend(
-                runs.iter()
-                    .map(|run| match (&run.posterior, run.weights.get(j)) {
-                        (_, None) => "–".into(),
-                        (Some(p), Some(_)) => {
-                            format!("{:.4} ± {:.4}", p.mean[j], 2.0 * p.cov_diag[j].sqrt()).into()
-                        }
-                        (None, Some(w)) => format!("{w:.4}").into(),
-                    }),
-            );
-            cells
-        })
-        .collect();
-    let numeric = std::iter::once(false)
-        .chain(runs.iter().map(|_| true))
-        .collect();
+    let mut rows = Vec::new();
+    for class in blocks.shown() {
+        for (j, col) in blocks.columns.iter().enumerate() {
+            let mut cells: Vec<Cell> = Vec::new();
+            if blocks.labelled {
+                cells.push(blocks.label(class).into());
+            }
+            cells.push(col.as_str().into());
+            cells.extend(runs.iter().map(|run| match blocks.slot(run, class, j) {
+                Slot::Missing => "–".into(),
+                Slot::Reference => "0 (reference)".into(),
+                Slot::At(i) => match &run.posterior {
+                    Some(p) => {
+                        format!("{:.4} ± {:.4}", p.mean[i], 2.0 * p.cov_diag[i].sqrt()).into()
+                    }
+                    None => format!("{:.4}", run.weights[i]).into(),
+                },
+            }));
+            rows.push(cells);
+        }
+    }
+    let labels = headers.len() - runs.len();
+    let numeric = (0..headers.len()).map(|i| i >= labels).collect();
     Some(Table {
         headers,
         numeric,

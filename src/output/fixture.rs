@@ -1,0 +1,137 @@
+//! Small hand-made run records for the unit tests of the reports: the tables and figures are
+//! functions of the record, so a record with known numbers pins what they must show.
+
+use crate::metrics::{Bin, Metrics};
+use crate::optim::Termination;
+use crate::record::{
+    DatasetInfo, ExperimentInfo, ExperimentRecord, PosteriorRecord, PredictiveRecord, Provenance,
+    RunRecord,
+};
+
+/// An experiment over `columns` with classes `classes` and the given runs (no trace).
+pub fn record(columns: &[&str], classes: &[&str], runs: Vec<RunRecord>) -> ExperimentRecord {
+    ExperimentRecord {
+        schema_version: crate::record::SCHEMA_VERSION,
+        experiment: ExperimentInfo {
+            name: "fixture".into(),
+            seed: 1,
+            description: None,
+            file: "fixture.toml".into(),
+            prior_precision: 1.0,
+            prior_evidence: false,
+            calibration_bins: 2,
+            calibration_binning: Default::default(),
+        },
+        dataset: DatasetInfo {
+            files: vec!["fixture.csv".into()],
+            target: "y".into(),
+            classes: classes.iter().map(|c| c.to_string()).collect(),
+            columns: columns.iter().map(|c| c.to_string()).collect(),
+            ..Default::default()
+        },
+        runs,
+        provenance: Provenance {
+            version: "0".into(),
+            seed: 1,
+            config: String::new(),
+            data_sha256: Default::default(),
+            created: "2026-01-01T00:00:00Z".into(),
+            cores: 1,
+        },
+        comparison: None,
+        approximation_error: Vec::new(),
+        posteriors: Vec::new(),
+        predictions: Default::default(),
+        trace: Vec::new(),
+        streaming: None,
+    }
+}
+
+/// A converged run with point estimate `weights` and, given `sd`, the Gaussian posterior
+/// N(weights, sd²) with k-hat `khat`; one plug-in predictive.
+pub fn run(id: &str, weights: &[f64], sd: Option<f64>, khat: Option<f64>) -> RunRecord {
+    let mut run = RunRecord::failed(id, "logistic-laplace", 0.1, String::new());
+    run.error = None;
+    run.converged = true;
+    run.termination = Some(Termination::Converged);
+    run.iterations = 5;
+    run.objective = Some(10.0);
+    run.weights = weights.to_vec();
+    run.posterior = sd.map(|sd| PosteriorRecord {
+        mean: weights.to_vec(),
+        cov_diag: vec![sd * sd; weights.len()],
+        log_evidence: Some(-12.0),
+    });
+    run.khat = khat;
+    run.prior_precision = Some(1.0);
+    run.predictives = vec![PredictiveRecord {
+        name: "plugin".into(),
+        metrics: Metrics {
+            log_loss: 0.5,
+            brier: 0.2,
+            accuracy: 0.75,
+            auc: Some(0.8),
+            ece: 0.05,
+            mce: 0.1,
+        },
+        calibration: vec![
+            Bin {
+                lower: 0.0,
+                upper: 0.5,
+                count: 2,
+                mean_predicted: Some(0.3),
+                observed_frequency: Some(0.5),
+            },
+            Bin {
+                lower: 0.5,
+                upper: 1.0,
+                count: 2,
+                mean_predicted: Some(0.7),
+                observed_frequency: Some(1.0),
+            },
+        ],
+        ece_ci: None,
+    }];
+    run
+}
+
+/// Trace rows of `run` for iterations 0..=n, the gradient norm falling tenfold a step.
+pub fn trace(run: &str, n: usize) -> Vec<crate::record::TraceRow> {
+    (0..=n)
+        .map(|i| crate::record::TraceRow {
+            run: run.into(),
+            iterate: crate::optim::Iterate {
+                iteration: i,
+                objective: 10.0 + 1.0 / (i as f64 + 1.0),
+                grad_norm: 10f64.powi(-(i as i32)),
+                step: 1.0,
+                elapsed_s: 0.0,
+            },
+        })
+        .collect()
+}
+
+/// The SVG's text elements as (x, y, text), and its circles as (cx, cy).
+pub fn svg_texts(svg: &str) -> Vec<(f64, f64, String)> {
+    let doc = roxmltree::Document::parse(svg).expect("well-formed SVG");
+    let num = |n: roxmltree::Node, a: &str| n.attribute(a).map_or(0.0, |v| v.parse().unwrap());
+    doc.descendants()
+        .filter(|n| n.has_tag_name("text"))
+        .map(|n| {
+            (
+                num(n, "x"),
+                num(n, "y"),
+                n.text().unwrap_or("").trim().to_string(),
+            )
+        })
+        .collect()
+}
+
+pub fn svg_circles(svg: &str) -> Vec<(f64, f64)> {
+    let doc = roxmltree::Document::parse(svg).expect("well-formed SVG");
+    let num = |n: roxmltree::Node, a: &str| n.attribute(a).map_or(0.0, |v| v.parse().unwrap());
+    doc.descendants()
+        .filter(|n| n.has_tag_name("circle"))
+        .map(|n| (num(n, "cx"), num(n, "cy")))
+        .collect()
+}
