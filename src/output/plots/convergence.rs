@@ -1,11 +1,54 @@
 //! Convergence curves from the trace: gradient norms, objectives and sampler draws.
 
+use plotters::coord::ranged1d::{AsRangedCoord, ValueFormatter};
 use plotters::prelude::*;
 
 use super::axis::{nice_ticks, whole};
-use super::canvas::{draw_lines, svg, Figure, FONT};
+use super::canvas::{draw_lines, svg, DrawResult, Figure, FONT};
 use super::legend::{self, line_keys};
 use crate::record::ExperimentRecord;
+
+/// What a convergence chart's axes say and draw, whichever scale its x axis has.
+struct Axes<'s> {
+    x_desc: &'s str,
+    y_desc: &'s str,
+    ticks: usize,
+    series: &'s [(String, Vec<(f64, f64)>)],
+}
+
+impl Axes<'_> {
+    fn draw<X, Y>(
+        &self,
+        builder: &mut ChartBuilder<'_, '_, SVGBackend<'_>>,
+        x: X,
+        y: Y,
+        x_format: &dyn Fn(&f64) -> String,
+        y_format: Option<&dyn Fn(&f64) -> String>,
+    ) -> DrawResult
+    where
+        X: AsRangedCoord<Value = f64>,
+        Y: AsRangedCoord<Value = f64>,
+        X::CoordDescType: ValueFormatter<f64>,
+        Y::CoordDescType: ValueFormatter<f64>,
+    {
+        let mut chart = builder.build_cartesian_2d(x, y)?;
+        let mut mesh = chart.configure_mesh();
+        mesh.x_desc(self.x_desc)
+            .x_labels(self.ticks)
+            .x_label_formatter(x_format)
+            .y_desc(self.y_desc);
+        if let Some(format) = y_format {
+            mesh.y_label_formatter(format);
+        }
+        mesh.draw()?;
+        draw_lines(&mut chart, self.series)
+    }
+}
+
+/// A log axis's key points (1, 2, 5, 10, …) as they are.
+fn plain(v: &f64) -> String {
+    format!("{}", v.round())
+}
 
 /// Which trace figure: the optimisers' gradient norms or objectives, or the samplers' E(w) at
 /// each sweep's draw (kept apart: a thousand sweeps would squash a six-step Newton run).
@@ -59,6 +102,29 @@ pub fn convergence(r: &ExperimentRecord, which: Trace) -> Figure {
             (a.min(v), b.max(v))
         });
     let keys = line_keys(&series);
+    // Newton's five steps beside ten thousand gradient steps would be one column at x = 0 on a
+    // linear axis: when the runs' lengths differ that much, x is iteration + 1 on a log scale.
+    let lengths = series
+        .iter()
+        .map(|(_, p)| p.iter().map(|q| q.0).fold(1.0, f64::max));
+    let shortest = lengths.clone().fold(f64::INFINITY, f64::min);
+    let log_x = series.len() > 1 && x_max > 20.0 && x_max > 20.0 * shortest;
+    let series: Vec<(String, Vec<(f64, f64)>)> = if log_x {
+        let shift = |p: &Vec<(f64, f64)>| p.iter().map(|&(x, y)| (x + 1.0, y)).collect();
+        series.iter().map(|(n, p)| (n.clone(), shift(p))).collect()
+    } else {
+        series
+    };
+    let unit = if which == Trace::Sampler {
+        "sweep"
+    } else {
+        "iteration"
+    };
+    let x_desc = if log_x {
+        format!("{unit} + 1 (log scale)")
+    } else {
+        unit.to_string()
+    };
     // iterations and sweeps are whole numbers: whole ticks, never a label twice
     let x_max = x_max.max(1.0);
     let ticks = nice_ticks(0.0, x_max, 11, true).len();
@@ -71,35 +137,32 @@ pub fn convergence(r: &ExperimentRecord, which: Trace) -> Figure {
             .margin(12)
             .x_label_area_size(36)
             .y_label_area_size(64);
-        let x_range = 0f64..x_max;
+        let axes = Axes {
+            x_desc: &x_desc,
+            y_desc: if gradient {
+                "‖g‖ (log scale)"
+            } else {
+                "E(w)"
+            },
+            ticks,
+            series: &series,
+        };
+        let x_log = (1.0..x_max + 1.0).log_scale();
         if gradient {
-            let y = (lo.max(1e-300) / 2.0)..(hi * 2.0);
-            let mut chart = builder.build_cartesian_2d(x_range, y.log_scale())?;
-            chart
-                .configure_mesh()
-                .x_desc("iteration")
-                .x_labels(ticks)
-                .x_label_formatter(&whole)
-                .y_desc("‖g‖ (log scale)")
-                .y_label_formatter(&|v| format!("{v:.0e}"))
-                .draw()?;
-            draw_lines(&mut chart, &series)?;
+            let y = (lo.max(1e-300) / 2.0..hi * 2.0).log_scale();
+            let decade = |v: &f64| format!("{v:.0e}");
+            match log_x {
+                true => axes.draw(&mut builder, x_log, y, &plain, Some(&decade)),
+                false => axes.draw(&mut builder, 0.0..x_max, y, &whole, Some(&decade)),
+            }
         } else {
             let pad = ((hi - lo) * 0.05).max(1e-9);
-            let mut chart = builder.build_cartesian_2d(x_range, (lo - pad)..(hi + pad))?;
-            chart
-                .configure_mesh()
-                .x_desc(if which == Trace::Sampler {
-                    "sweep"
-                } else {
-                    "iteration"
-                })
-                .x_labels(ticks)
-                .x_label_formatter(&whole)
-                .y_desc("E(w)")
-                .draw()?;
-            draw_lines(&mut chart, &series)?;
-        }
+            let y = (lo - pad)..(hi + pad);
+            match log_x {
+                true => axes.draw(&mut builder, x_log, y, &plain, None),
+                false => axes.draw(&mut builder, 0.0..x_max, y, &whole, None),
+            }
+        }?;
         root.present()?;
         Ok(())
     });

@@ -53,6 +53,37 @@ fn an_iteration_axis_reads_each_whole_number_once() {
     }
 }
 
+#[test]
+fn newton_beside_thousands_of_gradient_steps_gets_a_log_iteration_axis_and_its_own_width() {
+    let mut r = record(
+        &["intercept", "x"],
+        &["0", "1"],
+        vec![
+            run("newton", &[0.1, 0.2], None, None),
+            run("gradient", &[0.1, 0.2], None, None),
+        ],
+    );
+    r.trace = trace("newton", 5);
+    r.trace.extend(trace("gradient", 2000));
+    let f = convergence(&r, Trace::Objective);
+    assert!(f.svg.contains("iteration + 1 (log scale)"), "{}", f.svg);
+    let labels = x_tick_labels(&f.svg);
+    for decade in ["1", "10", "100", "1000"] {
+        assert!(labels.iter().any(|l| l == decade), "{labels:?}");
+    }
+    // Newton's six marked points span a visible width (on a linear axis to 2,000 they would
+    // all fall within 2 pixels of x = 0).
+    let xs: Vec<f64> = svg_circles(&f.svg).iter().map(|c| c.0).collect();
+    let spread =
+        xs.iter().cloned().fold(f64::MIN, f64::max) - xs.iter().cloned().fold(f64::MAX, f64::min);
+    assert!(spread > 100.0, "{xs:?}");
+    // Runs of like lengths keep the linear axis.
+    r.trace = trace("newton", 5);
+    r.trace.extend(trace("gradient", 8));
+    let f = convergence(&r, Trace::Objective);
+    assert!(!f.svg.contains("log scale)"));
+}
+
 fn iris_like() -> crate::record::ExperimentRecord {
     let cols = [
         "intercept",
