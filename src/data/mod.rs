@@ -6,7 +6,6 @@ mod classes;
 mod csv;
 mod dataset;
 pub mod dense;
-mod describe;
 mod features;
 mod files;
 #[cfg(test)]
@@ -27,7 +26,6 @@ mod table;
 mod tests;
 
 pub use dataset::{Dataset, Design, FeatureSummary, INTERCEPT};
-pub use describe::{describe, ColumnDescription, ColumnStats, FileDescription};
 pub use load::load;
 pub use prepare::is_constant;
 pub use stream::{DesignChunk, Part, PassStats, StreamedData};
