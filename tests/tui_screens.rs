@@ -345,3 +345,41 @@ fn a_streamed_run_shows_its_passes_on_live() {
         assert!(screen.contains("passes done: 16"), "{w}x{h}");
     }
 }
+
+/// The Live gauges and the Experiments verdict say what each kind did or will do: a closed
+/// form, ADF's one pass, an approximation lab's tables — not "converged after 0 iterations",
+/// "after 1 iterations" or "0 method(s)".
+#[test]
+fn live_and_experiments_say_what_each_kind_does() {
+    let mut app = finished("iris_multiclass");
+    app.update(ch('3'));
+    for (w, h) in SIZES {
+        let screen = draw(&app, w, h).backend().to_string();
+        for text in [
+            "niw — closed form",
+            "lda — closed form",
+            "softmax — converged after",
+        ] {
+            assert!(screen.contains(text), "{w}x{h}: {text} missing:\n{screen}");
+        }
+        assert!(!screen.contains("after 0 iterations"), "{screen}");
+    }
+    let mut app = finished("ep_vs_laplace");
+    app.update(ch('3'));
+    let screen = draw(&app, 120, 40).backend().to_string();
+    assert!(
+        screen.contains("adf — one pass over the training rows"),
+        "{screen}"
+    );
+    assert!(
+        screen.contains("ep — converged after 9 iterations"),
+        "{screen}"
+    );
+    let app = app_on("lab_counts");
+    let screen = draw(&app, 120, 40).backend().to_string();
+    assert!(
+        screen.contains("approximation lab, no [[method]]: 4 [[posterior]] tables"),
+        "{screen}"
+    );
+    assert!(!screen.contains("method(s)"), "{screen}");
+}

@@ -12,6 +12,7 @@ mod passes;
 mod posterior;
 mod reparam;
 mod results;
+mod summary;
 mod sweep;
 mod traces;
 
