@@ -295,6 +295,66 @@ fn results_show_each_approximation_against_the_gold_run() {
         .to_string()
         .contains("mean KL"));
     assert!(!draw(&app, 80, 24).backend().to_string().contains("mean KL"));
+    // At 80x24 the metrics show 8 of their 12 rows and say so; the probit-laplace rows keep
+    // their predictive (they used to read `probit-laplace` three times); k-hat per run.
+    let small = draw(&app, 80, 24).backend().to_string();
+    for text in [
+        "rows 1–8 of 12 ↓ j/k",
+        "probit…place/plugin",
+        "probit-laplace/mc",
+        "probit…aplace/exact",
+        "0.26 good",
+    ] {
+        assert!(small.contains(text), "{text} missing:\n{small}");
+    }
+    snap(&app, "gibbs_results");
+    // j scrolls down to the last page, and no further.
+    for _ in 0..20 {
+        app.update(ch('j'));
+    }
+    assert_eq!(app.picks.result_row, 11);
+    let small = draw(&app, 80, 24).backend().to_string();
+    assert!(small.contains("rows 5–12 of 12 ↑ j/k"), "{small}");
+    assert!(small.contains("gibbs-probit/exact"), "{small}");
+    app.update(ch('k'));
+    assert_eq!(app.picks.result_row, 10);
+}
+
+/// Every Gaussian posterior's k-hat with its PSIS verdict, BAD included, and the lambda each
+/// run's evidence chose, on Results.
+#[test]
+fn results_show_khat_verdicts_and_the_evidence_lambda() {
+    let mut app = finished("ep_vs_laplace");
+    app.update(ch('4'));
+    let record = app.session.as_ref().unwrap().record.clone().unwrap();
+    let laplace = record
+        .runs
+        .iter()
+        .find(|r| r.id == "logistic-laplace")
+        .unwrap();
+    let bad = format!("{:.2} BAD", laplace.khat.unwrap());
+    assert!(laplace.khat.unwrap() > 0.7);
+    for (w, h) in SIZES {
+        let screen = draw(&app, w, h).backend().to_string();
+        // its two rows (plugin, exact), and no other run's
+        let rows: Vec<&str> = screen.lines().filter(|l| l.contains(&bad)).collect();
+        assert_eq!(rows.len(), 2, "{w}x{h}:\n{screen}");
+        assert!(rows.iter().all(|r| r.contains("│logist")), "{rows:?}");
+        assert!(screen.contains("k-hat"), "{screen}");
+    }
+    snap(&app, "khat_results");
+    let mut app = finished("evidence_prior");
+    app.update(ch('4'));
+    let record = app.session.as_ref().unwrap().record.clone().unwrap();
+    let chosen = record.runs[0].prior_precision.unwrap();
+    let text = format!(
+        "prior precision chosen by evidence: logistic λ = {chosen:.3}, probit λ = {:.3}",
+        record.runs[1].prior_precision.unwrap()
+    );
+    for (w, h) in SIZES {
+        let screen = draw(&app, w, h).backend().to_string();
+        assert!(screen.contains(&text), "{w}x{h}: {text} missing:\n{screen}");
+    }
 }
 
 #[test]

@@ -47,8 +47,11 @@ pub enum Action {
     Subset(isize),
     /// Posterior: scroll the weights by this many rows.
     Scroll(isize),
-    /// A sweep: scroll its table; plot the next metric; show the previous / next point.
-    SweepRows(isize),
+    /// Results: scroll the metrics table (a sweep's table when swept) by this many rows.
+    TableRows(isize),
+    /// Results: scroll the approximation-error table by this many rows.
+    GoldRows(isize),
+    /// A sweep: plot the next metric; show the previous / next point.
     SweepMetric,
     SweepPoint(isize),
 }
