@@ -39,6 +39,13 @@ fn quickstart_screens() {
         app.update(ch(key));
         snap(&app, &format!("quickstart_{name}"));
     }
+    app.update(ch('3'));
+    let small = draw(&app, 80, 24).backend().to_string();
+    assert!(
+        small.contains("━━ logistic-laplace: 6 iterations"),
+        "{small}"
+    );
+    app.update(ch('6'));
     app.update(ch('?'));
     snap(&app, "help");
 }
@@ -354,6 +361,61 @@ fn results_show_khat_verdicts_and_the_evidence_lambda() {
     for (w, h) in SIZES {
         let screen = draw(&app, w, h).backend().to_string();
         assert!(screen.contains(&text), "{w}x{h}: {text} missing:\n{screen}");
+    }
+    // and on Live, in the legend of the run that chose it
+    app.update(ch('3'));
+    let text = format!("━━ logistic: 5 iterations, λ = {chosen:.3} by evidence");
+    for (w, h) in SIZES {
+        let screen = draw(&app, w, h).backend().to_string();
+        assert!(screen.contains(&text), "{w}x{h}: {text} missing:\n{screen}");
+    }
+}
+
+/// Every convergence chart keeps its legend at 80x24 (ratatui's in-chart legend hid itself on
+/// quickstart, gibbs_vs_laplace and iris), each run is drawn over its own iterations (x to
+/// 100 %), and a lab-only experiment says why nothing is plotted.
+#[test]
+fn live_charts_keep_their_legend_and_each_run_its_own_x_range() {
+    let legend = |app: &App, entries: &[&str]| {
+        for (w, h) in SIZES {
+            let screen = draw(app, w, h).backend().to_string();
+            for text in entries {
+                assert!(screen.contains(text), "{w}x{h}: {text} missing:\n{screen}");
+            }
+            assert!(screen.contains("100 %"), "{w}x{h}:\n{screen}");
+            assert!(screen.contains("x: each run over its own iterations"));
+        }
+    };
+    let mut app = finished("iris_multiclass");
+    app.update(ch('3'));
+    legend(
+        &app,
+        &[
+            "━━ softmax: 7 iterations",
+            "━━ softmax-reference: 7 iterations",
+        ],
+    );
+    snap(&app, "iris_live");
+    let mut app = finished("gibbs_vs_laplace");
+    app.update(ch('3'));
+    app.update(ch('t'));
+    legend(
+        &app,
+        &[
+            "━━ laplace: 6 iterations",
+            "━━ gibbs: 1,200 sweeps (chain 0)",
+            "━━ ep: 5 iterations",
+        ],
+    );
+    let mut app = finished("lab_counts");
+    app.update(ch('3'));
+    for (w, h) in SIZES {
+        let screen = draw(&app, w, h).backend().to_string();
+        assert!(
+            screen.contains("an approximation lab, no [[method]]"),
+            "{screen}"
+        );
+        assert!(!screen.contains("no iterations yet"), "{screen}");
     }
 }
 

@@ -7,6 +7,7 @@
 //! A sweep's point and a streamed run's passes over its file come first (passes.rs).
 
 mod gauge;
+mod legend;
 mod plots;
 
 use ratatui::buffer::Buffer;
