@@ -4,6 +4,7 @@
 
 mod calibration;
 mod dataset;
+mod evidence;
 mod experiments;
 mod gold;
 mod help;

@@ -1,6 +1,9 @@
-//! The Results screen: one row per run and predictive with every metric, sortable by any
-//! column, the best value of each column in bold green, failed runs listed under the table —
-//! and so are samplers whose chains have not mixed (R-hat > 1.01), their rows marked `!`.
+//! The Results screen: one row per run and predictive with every metric and the PSIS k-hat
+//! of the run's Gaussian posterior (BAD in bold red), sortable by any column, the best value
+//! of each column in bold green, failed runs listed under the table — and so are samplers
+//! whose chains have not mixed (R-hat > 1.01), their rows marked `!`. Under `[prior]
+//! precision = "evidence"` a line above it names the lambda each run chose (evidence.rs).
+//! Rows that do not fit scroll (j/k) with their position on the border (widget/table.rs).
 //! With a gold-standard run, the approximation-error table follows (screen/gold.rs). A
 //! finished sweep shows its own table and plot instead (screen/sweep.rs).
 
@@ -80,34 +83,6 @@ pub fn best_rows(rows: &[ResultRow]) -> [Option<usize>; 6] {
     })
 }
 
-/// Under `[prior] precision = "evidence"`, the lambda each run's evidence chose: "prior
-/// precision chosen by evidence: logistic λ = 3.104, probit λ = 9.206".
-pub fn evidence_line(record: &ExperimentRecord) -> Option<Line<'static>> {
-    let chosen: Vec<String> = record
-        .runs
-        .iter()
-        .filter(|r| !r.evidence_curve.is_empty())
-        .filter_map(|r| Some(format!("{} λ = {}", r.id, lambda(r.prior_precision?))))
-        .collect();
-    (!chosen.is_empty()).then(|| {
-        Line::from(format!(
-            "prior precision chosen by evidence: {}",
-            chosen.join(", ")
-        ))
-        .fg(Color::Cyan)
-    })
-}
-
-/// λ with four significant digits, in plain notation where that stays short.
-pub fn lambda(v: f64) -> String {
-    if (1e-3..1e4).contains(&v.abs()) {
-        let digits = (3 - v.abs().log10().floor() as i32).max(0) as usize;
-        format!("{v:.digits$}")
-    } else {
-        format!("{v:.3e}")
-    }
-}
-
 pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
     if let Some(sweep) = app.sweep() {
         return super::sweep::render(app, sweep, area, buf);
@@ -154,7 +129,7 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
     if gold_height > 0 {
         super::gold::render(&record.approximation_error, app.picks.gold_row, gold, buf);
     }
-    let table = match evidence_line(record) {
+    let table = match super::evidence::evidence_line(record) {
         Some(line) => {
             let [top, rest] =
                 Layout::vertical([Constraint::Length(1), Constraint::Min(0)]).areas(table);

@@ -10,11 +10,19 @@ use ratatui::text::{Line, Span};
 
 use crate::catalog::Fitting;
 use crate::tui::passes::thousands;
-use crate::tui::screen::results::lambda;
+use crate::tui::screen::evidence::lambda;
 use crate::tui::screen::traces::{pack, Chunk};
 use crate::tui::session::{LiveRun, RunState, Session};
 
-use super::plots::COLORS;
+/// One colour per run, in plan order: its gauge, its curves and its legend entry.
+pub(in crate::tui::screen) const COLORS: [Color; 6] = [
+    Color::Yellow,
+    Color::Cyan,
+    Color::Magenta,
+    Color::Green,
+    Color::LightRed,
+    Color::LightBlue,
+];
 
 /// "6 iterations", "1,200 sweeps", "one pass": the span of a run's x axis.
 fn span(run: &LiveRun) -> String {

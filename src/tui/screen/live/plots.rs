@@ -4,21 +4,13 @@
 
 use ratatui::buffer::Buffer;
 use ratatui::layout::{Constraint, Layout, Rect};
-use ratatui::style::{Color, Style};
+use ratatui::style::Style;
 use ratatui::symbols::Marker;
 use ratatui::widgets::{Axis, Block, Chart, Dataset, GraphType, Paragraph, Widget};
 
+use super::legend::COLORS;
 use crate::tui::session::{LiveRun, Session};
 use crate::tui::widget::log_chart::{LogChart, Series};
-
-pub(in crate::tui::screen) const COLORS: [Color; 6] = [
-    Color::Yellow,
-    Color::Cyan,
-    Color::Magenta,
-    Color::Green,
-    Color::LightRed,
-    Color::LightBlue,
-];
 
 /// Each `mc` predictive's mean estimate over the test rows against log10 of the number of
 /// samples: the estimate settles as S grows.
