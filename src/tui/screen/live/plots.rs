@@ -96,12 +96,13 @@ pub(super) fn render_plots(session: &Session, area: Rect, buf: &mut Buffer) {
         crate::tui::screen::placeholder(&super::legend::nothing_to_plot(session), area, buf);
         return;
     }
+    // The Monte-Carlo panel needs rows of its own: from 24 rows for the plots and their legend
+    // (below that the convergence plots keep them).
+    let has_mc = session.runs.iter().any(|r| !r.mc.is_empty()) && area.height >= 24;
     let legend = super::legend::legend(session, area.width);
     let [legend_area, area] =
         Layout::vertical([Constraint::Length(legend.len() as u16), Constraint::Min(0)]).areas(area);
     Paragraph::new(legend).render(legend_area, buf);
-    // The Monte-Carlo panel needs rows of its own; below 24 rows the convergence plots keep them.
-    let has_mc = session.runs.iter().any(|r| !r.mc.is_empty()) && area.height >= 24;
     let area = if has_mc {
         let [top, bottom] =
             Layout::vertical([Constraint::Fill(2), Constraint::Fill(1)]).areas(area);
