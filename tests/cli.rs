@@ -605,6 +605,27 @@ fn a_sampler_reports_sweeps_and_mixing_and_chains_that_have_not_mixed_are_flagge
     );
 }
 
+/// Each progress line says what its kind did: a closed form and ADF's single pass count no
+/// iterations (they used to read "converged after 0 iterations" and "after 1 iterations").
+#[test]
+fn progress_lines_say_what_each_kind_did() {
+    let (_tmp, out) = run_one_off(
+        "datasets/pima.csv",
+        "\n[[method]]\nkind = \"gaussian-naive-bayes\"\n\n[[method]]\nkind = \"adf-probit\"\n\n[[method]]\nkind = \"logistic-map\"\n",
+    );
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    for text in [
+        "[1/3] gaussian-naive-bayes closed form in ",
+        "[2/3] adf-probit one pass over the training rows in ",
+        "[3/3] logistic-map converged after ",
+    ] {
+        assert!(stderr.contains(text), "{text} missing:\n{stderr}");
+    }
+    assert!(!stderr.contains("after 0 iterations"), "{stderr}");
+    assert!(!stderr.contains("1 iterations"), "{stderr}");
+}
+
 /// EP under `damping = 1e-6` moves its sites a millionth of the way per sweep: it runs out of
 /// iterations, and the run says so with the fix instead of reporting the prior as converged.
 #[test]

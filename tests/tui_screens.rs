@@ -39,6 +39,13 @@ fn quickstart_screens() {
         app.update(ch(key));
         snap(&app, &format!("quickstart_{name}"));
     }
+    app.update(ch('3'));
+    let small = draw(&app, 80, 24).backend().to_string();
+    assert!(
+        small.contains("━━ logistic-laplace: 6 iterations"),
+        "{small}"
+    );
+    app.update(ch('6'));
     app.update(ch('?'));
     snap(&app, "help");
 }
@@ -307,6 +314,37 @@ fn results_show_each_approximation_against_the_gold_run() {
         .to_string()
         .contains("mean KL"));
     assert!(!draw(&app, 80, 24).backend().to_string().contains("mean KL"));
+    // At 80x24 the metrics show 8 of their 12 rows and say so; the probit-laplace rows keep
+    // their predictive (they used to read `probit-laplace` three times); k-hat per run.
+    let small = draw(&app, 80, 24).backend().to_string();
+    for text in [
+        "rows 1–8 of 12 ↓ j/k",
+        "probit…place/plugin",
+        "probit-laplace/mc",
+        "probit…aplace/exact",
+        "0.26 good",
+    ] {
+        assert!(small.contains(text), "{text} missing:\n{small}");
+    }
+    snap(&app, "gibbs_results");
+    // j scrolls down to the last page, and no further.
+    for _ in 0..20 {
+        app.update(ch('j'));
+    }
+    assert_eq!(app.picks.result_row, 11);
+    let small = draw(&app, 80, 24).backend().to_string();
+    assert!(small.contains("rows 5–12 of 12 ↑ j/k"), "{small}");
+    assert!(small.contains("gibbs-probit/exact"), "{small}");
+    app.update(ch('k'));
+    assert_eq!(app.picks.result_row, 10);
+    // PgDn/PgUp scroll the table against the gold run, within its 8 rows.
+    use ratatui::crossterm::event::KeyCode::{PageDown, PageUp};
+    app.update(tui_support::key(PageDown));
+    assert_eq!(app.picks.gold_row, 5);
+    app.update(tui_support::key(PageDown));
+    assert_eq!(app.picks.gold_row, 7);
+    app.update(tui_support::key(PageUp));
+    assert_eq!((app.picks.gold_row, app.picks.result_row), (2, 10));
 }
 
 #[test]

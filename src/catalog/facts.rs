@@ -1,5 +1,6 @@
 //! Every question about a method kind, answered by reading its row of [`ROWS`].
 
+use super::fitting::Fitting;
 use super::kind::{Family, Likelihood, MethodKind};
 use super::predictive::PredictiveKind;
 use super::table::{Row, OPTION_KEYS, ROWS};
@@ -51,6 +52,17 @@ impl MethodKind {
     /// Whether the method yields a posterior over the weights.
     pub fn has_posterior(self) -> bool {
         self.row().posterior
+    }
+
+    /// How the kind reaches its answer: closed form, one pass, iterations or sampled sweeps.
+    pub fn fitting(self) -> Fitting {
+        self.row().fitting
+    }
+
+    /// Whether the method yields a posterior over its class parameters (the conjugate
+    /// generative kinds) rather than over weights.
+    pub fn has_class_posterior(self) -> bool {
+        self.row().class_posterior
     }
 
     /// Whether lambda can be chosen by maximising this kind's Laplace evidence

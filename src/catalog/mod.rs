@@ -4,10 +4,12 @@
 //! nothing of the crate, so either may ask it anything.
 
 mod facts;
+mod fitting;
 mod kind;
 mod predictive;
 mod table;
 
+pub use fitting::Fitting;
 pub use kind::{Family, Likelihood, MethodKind};
 pub use predictive::PredictiveKind;
 pub use table::{Row, COMMON_KEYS, OPTION_KEYS, ROWS};

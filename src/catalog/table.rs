@@ -1,5 +1,6 @@
 //! The table itself: one [`Row`] per method kind. Adding a kind starts here.
 
+use super::fitting::Fitting;
 use super::kind::{Family, Likelihood, MethodKind};
 use super::predictive::PredictiveKind::{self, Exact, Mackay, Mc, Plugin, Probit};
 
@@ -10,6 +11,8 @@ pub struct Row {
     /// The `[[method]] kind = "..."` name, also the default id and the name in every view.
     pub name: &'static str,
     pub family: Family,
+    /// How it reaches its answer: what the progress lines and the Live screen say it did.
+    pub fitting: Fitting,
     /// One line on what the kind fits, for `--help`.
     pub summary: &'static str,
     /// The predictives it can evaluate, in their default order.
@@ -26,6 +29,10 @@ pub struct Row {
     pub weight_prior: bool,
     /// Yields a posterior over the weights.
     pub posterior: bool,
+    /// Yields a posterior over its class parameters instead (class means and covariances,
+    /// feature variances or probabilities under conjugate priors): a generative kind that is
+    /// more than a plug-in point estimate, though it has no posterior over weights.
+    pub class_posterior: bool,
     /// Has a Laplace evidence, so `[prior] precision = "evidence"` can choose its lambda.
     pub evidence: bool,
     /// Handles two classes only.
@@ -74,6 +81,7 @@ const BASE: Row = Row {
     kind: MethodKind::LogisticMle,
     name: "",
     family: Family::Glm,
+    fitting: Fitting::Iterative,
     summary: "",
     predictives: &[Plugin],
     keys: &[],
@@ -81,6 +89,7 @@ const BASE: Row = Row {
     weight_prior: true,
     streams: false,
     posterior: false,
+    class_posterior: false,
     evidence: false,
     binary_only: false,
     advice: PRIOR_ADVICE,
@@ -184,6 +193,7 @@ pub const ROWS: [Row; 14] = [
         likelihood: Some(Likelihood::Probit { noise: 1.0 }),
         posterior: true,
         binary_only: true,
+        fitting: Fitting::OnePass,
         ..BASE
     },
     Row {
@@ -195,6 +205,8 @@ pub const ROWS: [Row; 14] = [
         predictives: &[Exact],
         keys: &["shared_covariance", "class_prior", "mu0", "kappa0", "nu0", "psi0"],
         advice: "try a larger psi0 (the prior scale of each class covariance), [data] standardize = true or fewer features",
+        fitting: Fitting::ClosedForm,
+        class_posterior: true,
         ..BASE
     },
     Row {
@@ -206,6 +218,8 @@ pub const ROWS: [Row; 14] = [
         predictives: &[Exact],
         keys: &["class_prior", "mu0", "kappa0", "alpha0", "beta0"],
         advice: "try a larger beta0 (the prior scale of each feature variance), [data] standardize = true or fewer features",
+        fitting: Fitting::ClosedForm,
+        class_posterior: true,
         ..BASE
     },
     Row {
@@ -218,6 +232,8 @@ pub const ROWS: [Row; 14] = [
         keys: &["class_prior", "a", "b", "binarize"],
         streams: true,
         advice: "try larger a and b (the Beta prior of each feature probability) or fewer features",
+        fitting: Fitting::ClosedForm,
+        class_posterior: true,
         ..BASE
     },
     Row {
@@ -226,6 +242,7 @@ pub const ROWS: [Row; 14] = [
         family: Family::Gaussian,
         weight_prior: false,
         summary: "plug-in Gaussian classes with one pooled maximum-likelihood covariance",
+        fitting: Fitting::ClosedForm,
         ..BASE
     },
     Row {
@@ -234,6 +251,7 @@ pub const ROWS: [Row; 14] = [
         family: Family::Gaussian,
         weight_prior: false,
         summary: "plug-in Gaussian classes with one maximum-likelihood covariance per class",
+        fitting: Fitting::ClosedForm,
         ..BASE
     },
     Row {
@@ -246,6 +264,7 @@ pub const ROWS: [Row; 14] = [
         likelihood: Some(Likelihood::Logistic),
         posterior: true,
         binary_only: true,
+        fitting: Fitting::Sampled,
         ..BASE
     },
     Row {
@@ -258,6 +277,7 @@ pub const ROWS: [Row; 14] = [
         likelihood: Some(Likelihood::Probit { noise: 1.0 }),
         posterior: true,
         binary_only: true,
+        fitting: Fitting::Sampled,
         ..BASE
     },
 ];

@@ -99,3 +99,25 @@ fn every_family_has_a_kind() {
         assert!(MethodKind::ALL.iter().any(|k| k.family() == f), "{f:?}");
     }
 }
+
+#[test]
+fn how_a_kind_fits_follows_from_its_family_and_keys() {
+    for k in MethodKind::ALL {
+        let name = k.name();
+        let expected = match k.family() {
+            Family::Gaussian | Family::Bernoulli => Fitting::ClosedForm,
+            Family::Gibbs => Fitting::Sampled,
+            // EP iterates under max_iter; its one-pass form ADF has no iteration budget
+            _ if !k.accepts("max_iter") => Fitting::OnePass,
+            _ => Fitting::Iterative,
+        };
+        assert_eq!(k.fitting(), expected, "{name}");
+        // a class posterior exactly where a generative kind has conjugate prior keys
+        let conjugate = k.accepts("kappa0") || k.accepts("a");
+        assert_eq!(k.has_class_posterior(), conjugate, "{name}");
+        assert!(!(k.has_class_posterior() && k.has_posterior()), "{name}");
+    }
+    assert_eq!(MethodKind::AdfProbit.fitting(), Fitting::OnePass);
+    assert!(MethodKind::GaussianGenerative.has_class_posterior());
+    assert!(!MethodKind::Lda.has_class_posterior());
+}

@@ -112,9 +112,9 @@ impl Monitor for Printer {
                         mixing(d)
                     ),
                     _ => eprintln!(
-                        "{} {t} after {} iterations in {:.3} s; log-loss: {best}{}",
+                        "{} {} in {:.3} s; log-loss: {best}{}",
                         self.label,
-                        run.iterations,
+                        outcome(run, t),
                         run.fit_seconds,
                         not_converged_advice(run)
                     ),
@@ -170,6 +170,14 @@ fn thousands(n: usize) -> String {
         out.push(c);
     }
     out
+}
+
+/// What the fit did, in the catalogue's words for its kind: "closed form", "one pass over the
+/// training rows", "converged after 9 iterations".
+fn outcome(run: &RunRecord, t: bayeslab::optim::Termination) -> String {
+    use bayeslab::catalog::{Fitting, MethodKind};
+    let fitting = MethodKind::parse(&run.kind).map_or(Fitting::Iterative, MethodKind::fitting);
+    fitting.outcome(t.name(), run.iterations, None)
 }
 
 /// For a fit that ran out of iterations, what to change: the fit has not reached its answer.

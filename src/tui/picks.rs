@@ -82,6 +82,10 @@ pub struct Picks {
     pub hide_traces: bool,
     /// A sweep's table: its first row shown.
     pub sweep_row: usize,
+    /// The Results metrics table: its first row shown.
+    pub result_row: usize,
+    /// The Results approximation-error table: its first row shown.
+    pub gold_row: usize,
     /// A sweep's plot: the metric against the swept value (index into `output::tables::METRICS`).
     pub sweep_metric: usize,
     /// The first key binding the help overlay shows.

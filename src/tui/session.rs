@@ -2,6 +2,7 @@
 //! (and every chain of a sampler), the dataset view and, once finished, the record every
 //! results screen is a view of.
 
+use crate::catalog::Fitting;
 use crate::config::Plan;
 use crate::optim::Iterate;
 use crate::record::{DatasetInfo, Diagnostics, ExperimentRecord, RunRecord, SweepRecord};
@@ -31,6 +32,8 @@ pub enum RunState {
 #[derive(Debug, Clone)]
 pub struct LiveRun {
     pub id: String,
+    /// How its kind fits: what the gauge says it did once done.
+    pub fitting: Fitting,
     /// Iterations allowed; for a sampler, the sweeps per chain.
     pub max_iter: usize,
     pub tolerance: f64,
@@ -45,6 +48,8 @@ pub struct LiveRun {
     /// The draws of the k-hat being computed now, after the fit (the gauge says so instead of
     /// leaving the last iteration on show).
     pub khat_draws: Option<usize>,
+    /// Under `[prior] precision = "evidence"`, once done: the lambda its evidence chose.
+    pub evidence_lambda: Option<f64>,
 }
 
 impl LiveRun {
@@ -102,6 +107,7 @@ impl Session {
             .iter()
             .map(|m| LiveRun {
                 id: m.id.clone(),
+                fitting: m.kind.fitting(),
                 max_iter: m.schedule().map_or(m.max_iter, |s| s.sweeps()),
                 tolerance: m.tolerance,
                 state: RunState::Pending,
@@ -110,6 +116,7 @@ impl Session {
                 traces: None,
                 diagnostics: None,
                 khat_draws: None,
+                evidence_lambda: None,
             })
             .collect();
         Session {
@@ -145,6 +152,7 @@ impl Session {
                     r.traces = None;
                     r.diagnostics = None;
                     r.khat_draws = None;
+                    r.evidence_lambda = None;
                 }
             }
             Progress::Iterate { run, iterate } => {
@@ -201,6 +209,9 @@ impl Session {
         if let Some(r) = self.run_mut(&run.id) {
             r.state = state;
             r.diagnostics = run.diagnostics;
+            r.evidence_lambda = run
+                .prior_precision
+                .filter(|_| !run.evidence_curve.is_empty());
             // Every draw has arrived: the live R-hat ends on all of them.
             if let Some(t) = &mut r.traces {
                 t.update_rhat();

@@ -53,8 +53,11 @@ pub enum Action {
     TextScroll(isize),
     /// Dataset: scroll the features table by this many rows.
     DatasetScroll(isize),
-    /// A sweep: scroll its table; plot the next metric; show the previous / next point.
-    SweepRows(isize),
+    /// Results: scroll the metrics table (a sweep's table when swept) by this many rows.
+    TableRows(isize),
+    /// Results: scroll the approximation-error table by this many rows.
+    GoldRows(isize),
+    /// A sweep: plot the next metric; show the previous / next point.
     SweepMetric,
     SweepPoint(isize),
 }

@@ -133,11 +133,28 @@ impl App {
                 });
                 self.picks.text_scroll = stepped(self.picks.text_scroll, delta, lines);
             }
-            SweepRows(delta) => self.sweep_rows(delta),
+            TableRows(delta) if self.sweep().is_some() => self.sweep_rows(delta),
+            TableRows(delta) => self.result_rows(delta),
+            GoldRows(delta) => self.gold_rows(delta),
             SweepMetric => self.sweep_metric(),
             SweepPoint(delta) => self.step_point(delta),
         }
         None
+    }
+
+    /// Scroll the Results metrics table, within its rows (clamped again where drawn, where
+    /// the number of visible rows is known).
+    fn result_rows(&mut self, delta: isize) {
+        let record = self.session.as_ref().and_then(|s| s.record.as_ref());
+        let n = record.map_or(0, |r| predictive_pairs(r).len());
+        self.picks.result_row = stepped(self.picks.result_row, delta, n);
+    }
+
+    /// Scroll the approximation-error table under the metrics.
+    fn gold_rows(&mut self, delta: isize) {
+        let record = self.session.as_ref().and_then(|s| s.record.as_ref());
+        let n = record.map_or(0, |r| r.approximation_error.len());
+        self.picks.gold_row = stepped(self.picks.gold_row, delta, n);
     }
 
     fn vertical(&mut self, delta: isize) {

@@ -165,13 +165,19 @@ pub const BINDINGS: &[Binding] = &[
     binding(
         "Up/Down, k/j",
         On(Screen::Results),
-        "sweep: scroll its table",
+        "scroll the metrics table (a sweep's table)",
         &[
-            (key(Up), SweepRows(-1)),
-            (key(Down), SweepRows(1)),
-            (char('k'), SweepRows(-1)),
-            (char('j'), SweepRows(1)),
+            (key(Up), TableRows(-1)),
+            (key(Down), TableRows(1)),
+            (char('k'), TableRows(-1)),
+            (char('j'), TableRows(1)),
         ],
+    ),
+    binding(
+        "PgUp/PgDn",
+        On(Screen::Results),
+        "scroll the table against the gold run",
+        &[(key(PageUp), GoldRows(-5)), (key(PageDown), GoldRows(5))],
     ),
     binding(
         "m",

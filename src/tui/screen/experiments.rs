@@ -21,19 +21,7 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
         return;
     };
     let (title, body, color) = match &entry.plan {
-        Ok(plan) => (
-            " valid ",
-            format!(
-                "{} method(s): {} — r runs it",
-                plan.methods.len(),
-                plan.methods
-                    .iter()
-                    .map(|m| m.id.as_str())
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            ),
-            Color::Green,
-        ),
+        Ok(plan) => (" valid ", super::summary::plan_summary(plan), Color::Green),
         Err(e) => (
             " invalid — fix the file, then r re-reads it ",
             e.clone(),

@@ -1,15 +1,17 @@
 //! The approximation-error table under the Results screen's metrics: each approximation's
 //! predictive against the gold standard (a Gibbs run) of the same experiment, with the PSIS
 //! k-hat of its Gaussian posterior coloured by the PSIS thresholds (record field
-//! `approximation_error`, built by src/gold.rs).
+//! `approximation_error`, built by src/run/gold.rs); it scrolls with PgUp/PgDn.
 
 use ratatui::buffer::Buffer;
-use ratatui::layout::{Constraint, Rect};
+use ratatui::layout::Rect;
 use ratatui::style::{Color, Modifier, Style, Stylize};
-use ratatui::widgets::{Block, Cell, Row, Table, Widget};
+use ratatui::text::Line;
+use ratatui::widgets::{Cell, Widget};
 
 use crate::model::importance::khat_verdict;
 use crate::record::ApproximationError;
+use crate::tui::widget::table::{LabelRow, LabelTable};
 
 /// Width from which every column is shown; narrower screens get the compact set.
 const WIDE: u16 = 110;
@@ -23,55 +25,68 @@ pub fn height(rows: usize) -> u16 {
     }
 }
 
-pub fn render(rows: &[ApproximationError], area: Rect, buf: &mut Buffer) {
+pub fn render(rows: &[ApproximationError], first: usize, area: Rect, buf: &mut Buffer) {
     let wide = area.width >= WIDE;
     let signed = |v: f64| format!("{v:+.4}");
-    let mut headers = vec!["run/predictive", "gold", "mean|Δp|"];
+    let gold_width = rows
+        .iter()
+        .map(|e| e.reference.chars().count())
+        .max()
+        .unwrap_or(0)
+        .clamp(4, 12) as u16;
+    let mut columns = vec![("gold", gold_width), ("mean|Δp|", 9)];
     if wide {
-        headers.extend(["max|Δp|", "mean KL", "Δ ECE"]);
+        columns.extend([("max|Δp|", 9), ("mean KL", 9), ("Δ ECE", 9)]);
     }
-    headers.extend(["Δ logloss", "Δmean/sd", "sd ratio", "k-hat"]);
-    let body = rows.iter().map(|e| {
-        let mut cells = vec![
-            Cell::from(format!("{}/{}", e.run, e.predictive)),
-            Cell::from(e.reference.clone()),
-            Cell::from(format!("{:.4}", e.mean_abs_diff)),
-        ];
-        if wide {
+    columns.extend([("Δ logloss", 9), ("Δmean/sd", 9), ("sd ratio", 9)]);
+    columns.push(("k-hat", 9));
+    let body = rows
+        .iter()
+        .map(|e| {
+            let mut cells = vec![
+                Cell::from(e.reference.clone()),
+                Cell::from(format!("{:.4}", e.mean_abs_diff)),
+            ];
+            if wide {
+                cells.extend([
+                    Cell::from(format!("{:.4}", e.max_abs_diff)),
+                    Cell::from(format!("{:.1e}", e.mean_kl)),
+                    Cell::from(signed(e.ece_diff)),
+                ]);
+            }
             cells.extend([
-                Cell::from(format!("{:.4}", e.max_abs_diff)),
-                Cell::from(format!("{:.1e}", e.mean_kl)),
-                Cell::from(signed(e.ece_diff)),
+                Cell::from(signed(e.log_loss_diff)),
+                Cell::from(super::num(e.mean_err_sd_units)),
+                Cell::from(super::num(e.sd_ratio_max)),
+                khat_cell(e.khat),
             ]);
-        }
-        cells.extend([
-            Cell::from(signed(e.log_loss_diff)),
-            Cell::from(super::num(e.mean_err_sd_units)),
-            Cell::from(super::num(e.sd_ratio_max)),
-            khat_cell(e.khat),
-        ]);
-        Row::new(cells)
-    });
-    let mut widths = vec![Constraint::Min(14), Constraint::Length(12)];
-    let numeric = if wide { 8 } else { 5 };
-    widths.extend(std::iter::repeat_n(Constraint::Length(9), numeric - 1));
-    widths.push(Constraint::Length(10));
-    Table::new(body, widths)
-        .header(Row::new(headers).style(Style::new().add_modifier(Modifier::BOLD)))
-        .column_spacing(1)
-        .block(
-            Block::bordered()
-                .title(" vs the exact posterior (Gibbs); k-hat > 0.7: distrust the Gaussian "),
-        )
-        .render(area, buf);
+            LabelRow {
+                label: format!("{}/{}", e.run, e.predictive),
+                label_style: Style::new(),
+                cells,
+            }
+        })
+        .collect();
+    LabelTable {
+        title: Line::from(" vs the exact posterior (Gibbs); k-hat > 0.7: distrust the Gaussian "),
+        label_header: "run/predictive",
+        columns: columns
+            .into_iter()
+            .map(|(h, w)| (Cell::from(h), w))
+            .collect(),
+        rows: body,
+        first,
+        keys: "PgUp/PgDn",
+    }
+    .render(area, buf);
 }
 
-/// k-hat with its PSIS verdict: green below 0.5, yellow to 0.7, red beyond.
-fn khat_cell(k: Option<f64>) -> Cell<'static> {
+/// k-hat with its PSIS verdict: green below 0.5, yellow to 0.7, beyond that `BAD` in bold red.
+pub(super) fn khat_cell(k: Option<f64>) -> Cell<'static> {
     let Some(k) = k else {
         return Cell::from("–");
     };
-    let text = crate::output::tables::khat_text(Some(k));
+    let text = format!("{k:.2} {}", khat_verdict(k));
     match khat_verdict(k) {
         "good" => Cell::from(text).fg(Color::Green),
         "ok" => Cell::from(text).fg(Color::Yellow),

@@ -8,6 +8,7 @@
 
 mod gauge;
 mod khat;
+mod legend;
 mod plots;
 
 use ratatui::buffer::Buffer;
@@ -16,8 +17,8 @@ use ratatui::layout::{Constraint, Layout, Rect};
 use crate::tui::app::App;
 use crate::tui::session::RunState;
 use gauge::render_gauge;
+pub(super) use legend::COLORS;
 use plots::render_plots;
-pub(super) use plots::COLORS;
 
 pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
     let Some(session) = &app.session else {

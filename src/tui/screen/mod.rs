@@ -4,6 +4,7 @@
 
 mod calibration;
 mod dataset;
+mod evidence;
 mod experiments;
 mod gold;
 mod help;
@@ -12,6 +13,7 @@ mod passes;
 mod posterior;
 mod reparam;
 mod results;
+mod summary;
 mod sweep;
 mod too_small;
 mod traces;

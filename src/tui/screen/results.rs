@@ -1,6 +1,9 @@
-//! The Results screen: one row per run and predictive with every metric, sortable by any
-//! column, the best value of each column in bold green, failed runs listed under the table —
-//! and so are samplers whose chains have not mixed (R-hat > 1.01), their rows marked `!`.
+//! The Results screen: one row per run and predictive with every metric and the PSIS k-hat
+//! of the run's Gaussian posterior (BAD in bold red), sortable by any column, the best value
+//! of each column in bold green, failed runs listed under the table — and so are samplers
+//! whose chains have not mixed (R-hat > 1.01), their rows marked `!`. Under `[prior]
+//! precision = "evidence"` a line above it names the lambda each run chose (evidence.rs).
+//! Rows that do not fit scroll (j/k) with their position on the border (widget/table.rs).
 //! With a gold-standard run, the approximation-error table follows (screen/gold.rs). A
 //! finished sweep shows its own table and plot instead (screen/sweep.rs).
 
@@ -8,19 +11,25 @@ use ratatui::buffer::Buffer;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::{Color, Modifier, Style, Stylize};
 use ratatui::text::Line;
-use ratatui::widgets::{Block, Cell, Paragraph, Row, Table, Widget, Wrap};
+use ratatui::widgets::{Cell, Paragraph, Widget, Wrap};
 
 use crate::metrics::Metrics;
 use crate::record::{Diagnostics, ExperimentRecord};
 use crate::tui::app::App;
 use crate::tui::picks::{Metric, Picks};
+use crate::tui::widget::table::{LabelRow, LabelTable};
 
 pub struct ResultRow<'a> {
     pub label: String,
     pub metrics: &'a Metrics,
     /// The run is a sampler whose chains have not mixed.
     pub unmixed: bool,
+    /// The PSIS k-hat of the run's Gaussian posterior.
+    pub khat: Option<f64>,
 }
+
+/// "k-hat" values read like `0.62 ok` or `1.33 BAD`.
+const KHAT_WIDTH: u16 = 9;
 
 /// The table rows in record order, or sorted as `picks` says (missing values last).
 pub fn result_rows<'a>(record: &'a ExperimentRecord, picks: &Picks) -> Vec<ResultRow<'a>> {
@@ -32,6 +41,7 @@ pub fn result_rows<'a>(record: &'a ExperimentRecord, picks: &Picks) -> Vec<Resul
                 label: format!("{}/{}", run.id, p.name),
                 metrics: &p.metrics,
                 unmixed: run.diagnostics.is_some_and(|d| !d.mixed()),
+                khat: run.khat,
             })
         })
         .collect();
@@ -117,10 +127,21 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
     let [table, gold] =
         Layout::vertical([Constraint::Min(0), Constraint::Length(gold_height)]).areas(tables);
     if gold_height > 0 {
-        super::gold::render(&record.approximation_error, gold, buf);
+        super::gold::render(&record.approximation_error, app.picks.gold_row, gold, buf);
     }
-    let header = Row::new(std::iter::once(Cell::from("run/predictive")).chain(
-        Metric::ALL.iter().enumerate().map(|(i, m)| {
+    let table = match super::evidence::evidence_line(record) {
+        Some(line) => {
+            let [top, rest] =
+                Layout::vertical([Constraint::Length(1), Constraint::Min(0)]).areas(table);
+            line.render(top, buf);
+            rest
+        }
+        None => table,
+    };
+    let columns = Metric::ALL
+        .iter()
+        .enumerate()
+        .map(|(i, m)| {
             let arrow = match app.picks.sort {
                 Some(s) if s.column == i && !s.reversed => "▲",
                 Some(s) if s.column == i => "▼",
@@ -130,30 +151,40 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
                 true => Style::new().add_modifier(Modifier::REVERSED),
                 false => Style::new(),
             };
-            Cell::from(format!("{}{arrow}", m.label())).style(style)
-        }),
-    ))
-    .style(Style::new().add_modifier(Modifier::BOLD));
-    let body = rows.iter().enumerate().map(|(r, row)| {
-        let label = match row.unmixed {
-            true => Cell::from(format!("{} !", row.label)).fg(Color::LightRed),
-            false => Cell::from(row.label.clone()),
-        };
-        Row::new(
-            std::iter::once(label).chain(Metric::ALL.iter().enumerate().map(|(c, m)| {
-                let cell = Cell::from(super::num(m.of(row.metrics)));
-                match best[c] == Some(r) {
-                    true => cell.style(Style::new().fg(Color::Green).add_modifier(Modifier::BOLD)),
-                    false => cell,
-                }
-            })),
-        )
-    });
-    let widths = std::iter::once(Constraint::Min(14)).chain([Constraint::Length(8); 6]);
-    Table::new(body, widths)
-        .header(header)
-        .column_spacing(1)
-        .block(Block::bordered().title(format!(
+            let cell = Cell::from(format!("{}{arrow}", m.label())).style(style);
+            (cell, if i == 0 { 8 } else { 7 })
+        })
+        .chain([(Cell::from("k-hat"), KHAT_WIDTH)])
+        .collect();
+    let body =
+        rows.iter()
+            .enumerate()
+            .map(|(r, row)| LabelRow {
+                label: match row.unmixed {
+                    true => format!("{} !", row.label),
+                    false => row.label.clone(),
+                },
+                label_style: match row.unmixed {
+                    true => Style::new().fg(Color::LightRed),
+                    false => Style::new(),
+                },
+                cells: Metric::ALL
+                    .iter()
+                    .enumerate()
+                    .map(|(c, m)| {
+                        let cell = Cell::from(super::num(m.of(row.metrics)));
+                        match best[c] == Some(r) {
+                            true => cell
+                                .style(Style::new().fg(Color::Green).add_modifier(Modifier::BOLD)),
+                            false => cell,
+                        }
+                    })
+                    .chain([super::gold::khat_cell(row.khat)])
+                    .collect(),
+            })
+            .collect();
+    LabelTable {
+        title: Line::from(format!(
             " {} — {} test rows; best per column in green{} ",
             record.experiment.name,
             record.dataset.rows_test,
@@ -161,8 +192,14 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
                 true => "; ! chains not mixed",
                 false => "",
             }
-        )))
-        .render(table, buf);
+        )),
+        label_header: "run/predictive",
+        columns,
+        rows: body,
+        first: app.picks.result_row,
+        keys: "j/k",
+    }
+    .render(table, buf);
     Paragraph::new(failed)
         .wrap(Wrap { trim: true })
         .render(fails, buf);

@@ -70,11 +70,11 @@ pub fn render(run: &LiveRun, area: Rect, buf: &mut Buffer) {
 }
 
 /// Pieces of text that stay on one row.
-type Chunk = Vec<Span<'static>>;
+pub(super) type Chunk = Vec<Span<'static>>;
 
 /// Lay out each paragraph's chunks in rows of at most `width` columns, two spaces apart,
 /// breaking only between chunks: the header takes exactly the rows it needs.
-fn pack(paragraphs: Vec<Vec<Chunk>>, width: usize) -> Vec<Line<'static>> {
+pub(super) fn pack(paragraphs: Vec<Vec<Chunk>>, width: usize) -> Vec<Line<'static>> {
     let mut lines = Vec::new();
     for chunks in paragraphs {
         let mut row: Vec<Span> = Vec::new();

@@ -7,6 +7,7 @@ use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::Span;
 use ratatui::widgets::{Gauge, Widget};
 
+use crate::catalog::Fitting;
 use crate::tui::chains::ChainTraces;
 use crate::tui::session::{LiveRun, RunState};
 
@@ -24,8 +25,23 @@ pub(super) fn label(run: &LiveRun) -> String {
         .unwrap_or_default();
     match &run.state {
         RunState::Pending => format!("{} — waiting", run.id),
-        RunState::Running => format!("{} — iteration {it}{g}", run.id),
-        RunState::Done(t) => format!("{} — {t} after {it} iterations{g}", run.id),
+        RunState::Running if run.fitting == Fitting::Iterative => {
+            format!("{} — iteration {it}{g}", run.id)
+        }
+        // no iterations to count: say what it is doing
+        RunState::Running => {
+            let doing = match run.fitting {
+                Fitting::ClosedForm => "computing its closed form",
+                Fitting::OnePass => "one pass over the training rows",
+                _ => "sampling",
+            };
+            format!("{} — {doing}", run.id)
+        }
+        RunState::Done(t) => format!(
+            "{} — {}",
+            run.id,
+            run.fitting.outcome(t, it, last.map(|i| i.grad_norm))
+        ),
         RunState::Failed(e) => format!("{} — {e}", run.id),
     }
 }

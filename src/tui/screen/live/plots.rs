@@ -1,23 +1,16 @@
-//! The convergence plots (objective and gradient norm per iteration, log10 axes) and the
-//! Monte-Carlo predictive's estimate against its number of samples.
+//! The convergence plots (objective and gradient norm per iteration, log10 axes, each run
+//! over its own iterations) under their legend (legend.rs), and the Monte-Carlo
+//! predictive's estimate against its number of samples.
 
 use ratatui::buffer::Buffer;
 use ratatui::layout::{Constraint, Layout, Rect};
-use ratatui::style::{Color, Style};
+use ratatui::style::Style;
 use ratatui::symbols::Marker;
-use ratatui::widgets::{Axis, Block, Chart, Dataset, GraphType, Widget};
+use ratatui::widgets::{Axis, Block, Chart, Dataset, GraphType, Paragraph, Widget};
 
+use super::legend::COLORS;
 use crate::tui::session::{LiveRun, Session};
 use crate::tui::widget::log_chart::{LogChart, Series};
-
-pub(in crate::tui::screen) const COLORS: [Color; 6] = [
-    Color::Yellow,
-    Color::Cyan,
-    Color::Magenta,
-    Color::Green,
-    Color::LightRed,
-    Color::LightBlue,
-];
 
 /// Each `mc` predictive's mean estimate over the test rows against log10 of the number of
 /// samples: the estimate settles as S grows.
@@ -72,6 +65,8 @@ pub(super) fn render_mc(session: &Session, area: Rect, buf: &mut Buffer) {
         .render(area, buf);
 }
 
+/// Each run's points of `pick` against its share of its own iterations: x = k / K for its
+/// iterate k of K so far, so every run spans the width whatever its number of iterations.
 pub(super) fn series<'a>(
     session: &'a Session,
     pick: fn(&crate::optim::Iterate) -> f64,
@@ -81,21 +76,33 @@ pub(super) fn series<'a>(
         .iter()
         .enumerate()
         .filter(|(_, r)| !r.iterates.is_empty())
-        .map(|(i, r)| Series {
-            name: &r.id,
-            color: COLORS[i % COLORS.len()],
-            points: r
-                .iterates
-                .iter()
-                .map(|it| (it.iteration as f64, pick(it)))
-                .collect(),
+        .map(|(i, r)| {
+            let last = r.iterates.last().map_or(0, |it| it.iteration).max(1) as f64;
+            Series {
+                name: &r.id,
+                color: COLORS[i % COLORS.len()],
+                points: r
+                    .iterates
+                    .iter()
+                    .map(|it| (it.iteration as f64 / last, pick(it)))
+                    .collect(),
+            }
         })
         .collect()
 }
 
 pub(super) fn render_plots(session: &Session, area: Rect, buf: &mut Buffer) {
-    // The Monte-Carlo panel needs rows of its own; below 24 rows the convergence plots keep them.
+    if session.runs.iter().all(|r| r.iterates.is_empty()) {
+        crate::tui::screen::placeholder(&super::legend::nothing_to_plot(session), area, buf);
+        return;
+    }
+    // The Monte-Carlo panel needs rows of its own: from 24 rows for the plots and their legend
+    // (below that the convergence plots keep them).
     let has_mc = session.runs.iter().any(|r| !r.mc.is_empty()) && area.height >= 24;
+    let legend = super::legend::legend(session, area.width);
+    let [legend_area, area] =
+        Layout::vertical([Constraint::Length(legend.len() as u16), Constraint::Min(0)]).areas(area);
+    Paragraph::new(legend).render(legend_area, buf);
     let area = if has_mc {
         let [top, bottom] =
             Layout::vertical([Constraint::Fill(2), Constraint::Fill(1)]).areas(area);
@@ -112,10 +119,13 @@ pub(super) fn render_plots(session: &Session, area: Rect, buf: &mut Buffer) {
         Layout::vertical([Constraint::Fill(2), Constraint::Fill(3)])
     };
     let [left, right] = split.areas(area);
+    let x_labels = || ["0".to_string(), "100 %".to_string()];
     LogChart {
         title: " objective E(w), log10 ",
-        x_title: "iteration",
+        x_bounds: [0.0, 1.0],
+        x_labels: x_labels(),
         series: series(session, |it| it.objective),
+        empty: "no positive objective to plot on a log axis",
     }
     .render(left, buf);
     // The full title needs 52 columns with the borders; side by side at 100 to 103 columns
@@ -128,8 +138,10 @@ pub(super) fn render_plots(session: &Session, area: Rect, buf: &mut Buffer) {
     };
     LogChart {
         title,
-        x_title: "iteration",
+        x_bounds: [0.0, 1.0],
+        x_labels: x_labels(),
         series: series(session, |it| it.grad_norm),
+        empty: "no gradient norms (the samplers have none)",
     }
     .render(right, buf);
 }

@@ -1,0 +1,156 @@
+//! What Results and Live say at 80x24 and 120x40 (issue 16): every Gaussian posterior's
+//! k-hat with its PSIS verdict and the evidence-chosen lambda on Results; on Live a legend for
+//! every chart, each run over its own iterations, and gauges that say what each kind did.
+//! Snapshots (ratatui TestBackend + insta) and assertions on shipped experiments run for real.
+
+mod tui_support;
+
+use bayeslab::tui::App;
+use ratatui::backend::TestBackend;
+use ratatui::Terminal;
+use tui_support::{app_on, ch, finished};
+
+const SIZES: [(u16, u16); 2] = [(80, 24), (120, 40)];
+
+fn draw(app: &App, w: u16, h: u16) -> Terminal<TestBackend> {
+    let mut terminal = Terminal::new(TestBackend::new(w, h)).unwrap();
+    terminal.draw(|f| f.render_widget(app, f.area())).unwrap();
+    terminal
+}
+
+fn snap(app: &App, name: &str) {
+    for (w, h) in SIZES {
+        let terminal = draw(app, w, h);
+        insta::assert_snapshot!(format!("{name}_{w}x{h}"), terminal.backend());
+    }
+}
+
+/// Every Gaussian posterior's k-hat with its PSIS verdict, BAD included, and the lambda each
+/// run's evidence chose, on Results.
+#[test]
+fn results_show_khat_verdicts_and_the_evidence_lambda() {
+    let mut app = finished("ep_vs_laplace");
+    app.update(ch('4'));
+    let record = app.session.as_ref().unwrap().record.clone().unwrap();
+    let laplace = record
+        .runs
+        .iter()
+        .find(|r| r.id == "logistic-laplace")
+        .unwrap();
+    let bad = format!("{:.2} BAD", laplace.khat.unwrap());
+    assert!(laplace.khat.unwrap() > 0.7);
+    for (w, h) in SIZES {
+        let screen = draw(&app, w, h).backend().to_string();
+        // its two rows (plugin, exact), and no other run's
+        let rows: Vec<&str> = screen.lines().filter(|l| l.contains(&bad)).collect();
+        assert_eq!(rows.len(), 2, "{w}x{h}:\n{screen}");
+        assert!(rows.iter().all(|r| r.contains("│logist")), "{rows:?}");
+        assert!(screen.contains("k-hat"), "{screen}");
+    }
+    snap(&app, "khat_results");
+    let mut app = finished("evidence_prior");
+    app.update(ch('4'));
+    let record = app.session.as_ref().unwrap().record.clone().unwrap();
+    let chosen = record.runs[0].prior_precision.unwrap();
+    let text = format!(
+        "prior precision chosen by evidence: logistic λ = {chosen:.3}, probit λ = {:.3}",
+        record.runs[1].prior_precision.unwrap()
+    );
+    for (w, h) in SIZES {
+        let screen = draw(&app, w, h).backend().to_string();
+        assert!(screen.contains(&text), "{w}x{h}: {text} missing:\n{screen}");
+    }
+    // and on Live, in the legend of the run that chose it
+    app.update(ch('3'));
+    let text = format!("━━ logistic: 5 iterations, λ = {chosen:.3} by evidence");
+    for (w, h) in SIZES {
+        let screen = draw(&app, w, h).backend().to_string();
+        assert!(screen.contains(&text), "{w}x{h}: {text} missing:\n{screen}");
+    }
+}
+
+/// Every convergence chart keeps its legend at 80x24 (ratatui's in-chart legend hid itself on
+/// quickstart, gibbs_vs_laplace and iris), each run is drawn over its own iterations (x to
+/// 100 %), and a lab-only experiment says why nothing is plotted.
+#[test]
+fn live_charts_keep_their_legend_and_each_run_its_own_x_range() {
+    let legend = |app: &App, entries: &[&str]| {
+        for (w, h) in SIZES {
+            let screen = draw(app, w, h).backend().to_string();
+            for text in entries {
+                assert!(screen.contains(text), "{w}x{h}: {text} missing:\n{screen}");
+            }
+            assert!(screen.contains("100 %"), "{w}x{h}:\n{screen}");
+            assert!(screen.contains("x: each run over its own iterations"));
+        }
+    };
+    let mut app = finished("iris_multiclass");
+    app.update(ch('3'));
+    legend(
+        &app,
+        &[
+            "━━ softmax: 7 iterations",
+            "━━ softmax-reference: 7 iterations",
+        ],
+    );
+    snap(&app, "iris_live");
+    let mut app = finished("gibbs_vs_laplace");
+    app.update(ch('3'));
+    app.update(ch('t'));
+    legend(
+        &app,
+        &[
+            "━━ laplace: 6 iterations",
+            "━━ gibbs: 1,200 sweeps (chain 0)",
+            "━━ ep: 5 iterations",
+        ],
+    );
+    let mut app = finished("lab_counts");
+    app.update(ch('3'));
+    for (w, h) in SIZES {
+        let screen = draw(&app, w, h).backend().to_string();
+        assert!(
+            screen.contains("an approximation lab, no [[method]]"),
+            "{screen}"
+        );
+        assert!(!screen.contains("no iterations yet"), "{screen}");
+    }
+}
+
+/// The Live gauges and the Experiments verdict say what each kind did or will do: a closed
+/// form, ADF's one pass, an approximation lab's tables — not "converged after 0 iterations",
+/// "after 1 iterations" or "0 method(s)".
+#[test]
+fn live_and_experiments_say_what_each_kind_does() {
+    let mut app = finished("iris_multiclass");
+    app.update(ch('3'));
+    for (w, h) in SIZES {
+        let screen = draw(&app, w, h).backend().to_string();
+        for text in [
+            "niw — closed form",
+            "lda — closed form",
+            "softmax — converged after",
+        ] {
+            assert!(screen.contains(text), "{w}x{h}: {text} missing:\n{screen}");
+        }
+        assert!(!screen.contains("after 0 iterations"), "{screen}");
+    }
+    let mut app = finished("ep_vs_laplace");
+    app.update(ch('3'));
+    let screen = draw(&app, 120, 40).backend().to_string();
+    assert!(
+        screen.contains("adf — one pass over the training rows"),
+        "{screen}"
+    );
+    assert!(
+        screen.contains("ep — converged after 9 iterations"),
+        "{screen}"
+    );
+    let app = app_on("lab_counts");
+    let screen = draw(&app, 120, 40).backend().to_string();
+    assert!(
+        screen.contains("approximation lab, no [[method]]: 4 [[posterior]] tables"),
+        "{screen}"
+    );
+    assert!(!screen.contains("method(s)"), "{screen}");
+}
