@@ -20,6 +20,7 @@ pub mod probit;
 pub mod softmax;
 pub mod spec;
 pub mod streaming;
+pub mod variational;
 
 pub use crate::catalog::{Likelihood, MethodKind};
 pub use gaussian::GaussianPosterior;
