@@ -22,7 +22,20 @@ pub type RowTerms = fn(f64, f64) -> (f64, f64, f64);
 /// function of (m, S) and the guard's comparisons are exact.
 pub const ELBO_NODES: usize = 64;
 
-/// (E[g], E[g'], E[g'']) for a ~ N(mean, var), g = -l.
+/// Activation variance below which the curvature is taken as E[g''] itself (where it equals
+/// 2 dE[g]/dvar to rounding, and the quotient below would lose digits).
+const TINY_VAR: f64 = 1e-10;
+
+/// (E[g], E[g'], 2 dE[g]/dvar) for a ~ N(mean, var), g = -l, all under the same n-node
+/// Gauss-Hermite rule E[f] ~ (1/sqrt(pi)) sum_i w_i f(mean + sqrt(2 var) x_i).
+///
+/// For the exact integrals 2 dE[g]/dvar = E[g''] (Price's theorem), and that is how
+/// docs/maths.md §6.2 writes the fixed point. The rule's own derivative,
+/// 2 dE[g]/dvar = (1/sqrt(pi)) sum_i w_i g'(a_i) sqrt(2 / var) x_i, differs from the rule's
+/// E[g''] by the quadrature error, which grows with the variance (1e-3 and more on digits 1 vs 8,
+/// whose activations are wide); with E[g''] the fixed point is not the stationary point of the
+/// ELBO actually computed, the step stops being an ascent direction, and the guard stalls with
+/// the gradient at 0.03. With the rule's derivative the fixed point is exactly stationary.
 pub fn row_expectations(
     gh: &GaussHermite,
     terms: RowTerms,
@@ -30,16 +43,22 @@ pub fn row_expectations(
     var: f64,
     y: f64,
 ) -> (f64, f64, f64) {
-    let scale = (2.0 * var.max(0.0)).sqrt();
-    let (mut g, mut g1, mut g2) = (0.0, 0.0, 0.0);
+    let var = var.max(0.0);
+    let scale = (2.0 * var).sqrt();
+    let (mut g, mut g1, mut g2, mut slope_x) = (0.0, 0.0, 0.0, 0.0);
     for (x, w) in gh.nodes().iter().zip(gh.weights()) {
         let (l, l1, l2) = terms(mean + scale * x, y);
         g -= w * l;
         g1 -= w * l1;
         g2 -= w * l2;
+        slope_x -= w * l1 * x;
     }
     let norm = std::f64::consts::PI.sqrt();
-    (g / norm, g1 / norm, g2 / norm)
+    let curvature = match var > TINY_VAR {
+        true => slope_x * (2.0 / var).sqrt(),
+        false => g2,
+    };
+    (g / norm, g1 / norm, curvature / norm)
 }
 
 /// The ELBO at one q, and (when asked) what the fixed point needs from it.
@@ -49,8 +68,9 @@ pub struct Elbo {
     pub factor: Cholesky,
     /// dELBO/dm = sum_n E[g_n'] x_n - lambda m.
     pub grad_m: Vec<f64>,
-    /// lambda I - sum_n E[g_n''] x_n x_n^T: the precision the stationarity condition in S asks
-    /// for, and minus the ELBO's Hessian in m. dELBO/dS = (P - target) / 2.
+    /// lambda I - sum_n c_n x_n x_n^T with c_n = 2 dE[g_n]/dvar_n (= E[g_n''] for exact
+    /// integrals): the precision the stationarity condition in S asks for, since
+    /// dELBO/dS = (P - target) / 2; it also stands in for minus the ELBO's Hessian in m.
     pub target: Mat<f64>,
 }
 
@@ -101,7 +121,7 @@ impl ElboProblem<'_> {
         })
     }
 
-    /// Every row's (E[g], E[g'], E[g'']) under N(m, P^{-1}).
+    /// Every row's [`row_expectations`] under N(m, P^{-1}).
     fn rows(&self, m: &[f64], factor: &Cholesky) -> (Vec<f64>, Vec<f64>, Vec<f64>) {
         let mean = mat_vec(self.x, m);
         let var = factor.inverse_quad_forms(self.x);
