@@ -14,6 +14,8 @@ pub mod laplace;
 pub mod linear;
 pub mod logistic;
 pub mod method;
+#[cfg(test)]
+pub(crate) mod one_weight;
 pub mod options;
 pub mod predictive;
 pub mod probit;
