@@ -49,3 +49,38 @@ pub fn rows() -> (Vec<f64>, Vec<f64>) {
         .collect();
     (x, y)
 }
+
+#[cfg(test)]
+mod tests {
+    /// The rule against a closed form: a Gaussian likelihood y_n ~ N(w x_n, 1), whose evidence
+    /// is N(y; 0, I + x x^T / lambda) and posterior N(x^T y / (lambda + |x|^2), 1 / (lambda + |x|^2)).
+    #[test]
+    fn the_quadrature_is_exact_for_a_gaussian_likelihood() {
+        fn gaussian(a: f64, y: f64) -> (f64, f64, f64) {
+            (
+                0.5 * (a - y).powi(2) + 0.5 * (2.0 * std::f64::consts::PI).ln(),
+                a - y,
+                1.0,
+            )
+        }
+        let (x, _) = super::rows();
+        let y: Vec<f64> = x.iter().map(|x| 0.6 * x + (x * 7.0).sin()).collect();
+        for lambda in [0.1, 1.0, 10.0] {
+            let (log_z, mean, var) = super::exact(&x, &y, lambda, gaussian);
+            let xx: f64 = x.iter().map(|v| v * v).sum();
+            let xy: f64 = x.iter().zip(&y).map(|(a, b)| a * b).sum();
+            let yy: f64 = y.iter().map(|v| v * v).sum();
+            let n = x.len() as f64;
+            let quad = yy - xy * xy / (lambda + xx);
+            let closed = -0.5 * quad
+                - 0.5 * (1.0 + xx / lambda).ln()
+                - 0.5 * n * (2.0 * std::f64::consts::PI).ln();
+            assert!(
+                (log_z - closed).abs() < 1e-9,
+                "{lambda}: {log_z} vs {closed}"
+            );
+            assert!((mean - xy / (lambda + xx)).abs() < 1e-10);
+            assert!((var * (lambda + xx) - 1.0).abs() < 1e-8);
+        }
+    }
+}
