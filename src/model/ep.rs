@@ -207,7 +207,7 @@ impl Ep {
     /// mu = Sigma sum_i y_i a_i phi_i (docs/maths.md section 2), which the rank-1 updates track.
     fn refresh(&mut self) -> Result<(), NumericError> {
         let d = self.mu.len();
-        let (precision, h) = self.from_sites();
+        let (precision, h) = self.site_sums();
         let chol = Cholesky::factor(precision.as_ref(), "EP posterior precision")?;
         let sigma = chol.inverse();
         for j in 0..d {

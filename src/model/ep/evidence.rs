@@ -11,7 +11,7 @@ use crate::numeric::linalg::{dot, Cholesky};
 impl Ep {
     /// The precision I / tau^2 + sum_i b_i phi_i phi_i^T (lower triangle filled) and
     /// h = sum_i y_i a_i phi_i, so that Sigma = precision^{-1} and mu = Sigma h.
-    pub(super) fn from_sites(&self) -> (Mat<f64>, Vec<f64>) {
+    pub(super) fn site_sums(&self) -> (Mat<f64>, Vec<f64>) {
         let d = self.mu.len();
         let mut precision =
             Mat::<f64>::from_fn(d, d, |j, k| if j == k { 1.0 / self.prior_var } else { 0.0 });
@@ -35,7 +35,7 @@ impl Ep {
     /// The Cholesky factor of the posterior precision the sites define: what the logistic
     /// kind's Gaussian predictor keeps.
     pub fn precision_factor(&self) -> Result<Cholesky, NumericError> {
-        let (precision, _) = self.from_sites();
+        let (precision, _) = self.site_sums();
         Cholesky::factor(precision.as_ref(), "EP posterior precision")
     }
 
