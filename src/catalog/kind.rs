@@ -17,8 +17,11 @@ pub enum Family {
     Glm,
     /// Multiclass softmax regression with a Laplace posterior (model/softmax.rs).
     Softmax,
-    /// Expectation propagation and its one-pass form ADF (model/ep.rs).
+    /// Expectation propagation and its one-pass form ADF (model/ep.rs), probit or logistic.
     Ep,
+    /// Variational Gaussian approximations q(w) = N(m, S) that bound the evidence from below:
+    /// the Jaakkola-Jordan bound and the KL-optimal Gaussian (model/variational.rs).
+    Variational,
     /// Gaussian class-conditional densities (model/generative/).
     Gaussian,
     /// Independent Bernoulli features per class (model/generative/bernoulli.rs).
@@ -28,10 +31,11 @@ pub enum Family {
 }
 
 impl Family {
-    pub const ALL: [Family; 6] = [
+    pub const ALL: [Family; 7] = [
         Family::Glm,
         Family::Softmax,
         Family::Ep,
+        Family::Variational,
         Family::Gaussian,
         Family::Bernoulli,
         Family::Gibbs,
@@ -64,6 +68,10 @@ pub enum MethodKind {
     SoftmaxLaplace,
     EpProbit,
     AdfProbit,
+    EpLogistic,
+    VbLogistic,
+    ViLogistic,
+    ViProbit,
     GaussianGenerative,
     GaussianNaiveBayes,
     BernoulliNaiveBayes,
@@ -74,7 +82,7 @@ pub enum MethodKind {
 }
 
 impl MethodKind {
-    pub const ALL: [MethodKind; 14] = [
+    pub const ALL: [MethodKind; 18] = [
         MethodKind::LogisticMle,
         MethodKind::LogisticMap,
         MethodKind::LogisticLaplace,
@@ -82,6 +90,10 @@ impl MethodKind {
         MethodKind::SoftmaxLaplace,
         MethodKind::EpProbit,
         MethodKind::AdfProbit,
+        MethodKind::EpLogistic,
+        MethodKind::VbLogistic,
+        MethodKind::ViLogistic,
+        MethodKind::ViProbit,
         MethodKind::GaussianGenerative,
         MethodKind::GaussianNaiveBayes,
         MethodKind::BernoulliNaiveBayes,

@@ -45,7 +45,7 @@ pub struct Row {
 pub const COMMON_KEYS: [&str; 3] = ["kind", "id", "predictive"];
 
 /// The `[[method]]` keys only some kinds accept, in the order validation checks them.
-pub const OPTION_KEYS: [&str; 24] = [
+pub const OPTION_KEYS: [&str; 25] = [
     "optimizer",
     "learning_rate",
     "max_iter",
@@ -54,6 +54,7 @@ pub const OPTION_KEYS: [&str; 24] = [
     "quadrature_nodes",
     "noise",
     "damping",
+    "mean_field",
     "reference_class",
     "shared_covariance",
     "class_prior",
@@ -96,7 +97,7 @@ const BASE: Row = Row {
 };
 
 /// One row per kind, in the order of [`MethodKind::ALL`].
-pub const ROWS: [Row; 14] = [
+pub const ROWS: [Row; 18] = [
     Row {
         kind: MethodKind::LogisticMle,
         name: "logistic-mle",
@@ -194,6 +195,66 @@ pub const ROWS: [Row; 14] = [
         posterior: true,
         binary_only: true,
         fitting: Fitting::OnePass,
+        ..BASE
+    },
+    Row {
+        kind: MethodKind::EpLogistic,
+        name: "ep-logistic",
+        family: Family::Ep,
+        summary: "Bayesian logistic regression by expectation propagation, tilted moments by quadrature",
+        predictives: &[Plugin, Mc, Probit, Mackay, Exact],
+        keys: &[
+            "max_iter",
+            "tolerance",
+            "mc_samples",
+            "quadrature_nodes",
+            "damping",
+        ],
+        likelihood: Some(Likelihood::Logistic),
+        posterior: true,
+        binary_only: true,
+        ..BASE
+    },
+    Row {
+        kind: MethodKind::VbLogistic,
+        name: "vb-logistic",
+        family: Family::Variational,
+        summary: "logistic regression by the Jaakkola-Jordan variational bound, q(w) = N(m, S)",
+        predictives: &[Plugin, Mc, Probit, Mackay, Exact],
+        keys: &["max_iter", "tolerance", "mc_samples", "quadrature_nodes"],
+        likelihood: Some(Likelihood::Logistic),
+        posterior: true,
+        binary_only: true,
+        ..BASE
+    },
+    Row {
+        kind: MethodKind::ViLogistic,
+        name: "vi-logistic",
+        family: Family::Variational,
+        summary: "logistic regression by the KL-optimal Gaussian (maximal ELBO), full rank or mean field",
+        predictives: &[Plugin, Mc, Probit, Mackay, Exact],
+        keys: &[
+            "max_iter",
+            "tolerance",
+            "mc_samples",
+            "quadrature_nodes",
+            "mean_field",
+        ],
+        likelihood: Some(Likelihood::Logistic),
+        posterior: true,
+        binary_only: true,
+        ..BASE
+    },
+    Row {
+        kind: MethodKind::ViProbit,
+        name: "vi-probit",
+        family: Family::Variational,
+        summary: "probit regression by the KL-optimal Gaussian (maximal ELBO), full rank or mean field",
+        predictives: &[Plugin, Mc, Exact],
+        keys: &["max_iter", "tolerance", "mc_samples", "mean_field"],
+        likelihood: Some(Likelihood::Probit { noise: 1.0 }),
+        posterior: true,
+        binary_only: true,
         ..BASE
     },
     Row {

@@ -51,7 +51,14 @@ fn keys_follow_from_the_other_facts() {
         let name = k.name();
         assert_eq!(k.accepts("optimizer"), k.optimised(), "{name}");
         assert_eq!(k.accepts("learning_rate"), k.optimised(), "{name}");
-        let iterates = k.optimised() || k == MethodKind::EpProbit;
+        let iterates = k.optimised()
+            || matches!(k, MethodKind::EpProbit | MethodKind::EpLogistic)
+            || k.family() == Family::Variational;
+        assert_eq!(
+            k.accepts("mean_field"),
+            k.family() == Family::Variational && k != MethodKind::VbLogistic,
+            "{name}"
+        );
         assert_eq!(k.accepts("max_iter"), iterates, "{name}");
         assert_eq!(
             k.accepts("mc_samples"),

@@ -8,11 +8,16 @@ use super::raw::{Concentration, RawMethod};
 use crate::catalog::{Family, MethodKind};
 use crate::error::Result;
 use crate::model::options::{
-    BernoulliOptions, ClassPrior, EpOptions, GaussianOptions, GibbsOptions, Options, SoftmaxOptions,
+    BernoulliOptions, ClassPrior, EpOptions, GaussianOptions, GibbsOptions, Options,
+    SoftmaxOptions, VariationalOptions,
 };
 
 pub const EP_MAX_ITER: usize = 100;
 pub const EP_TOLERANCE: f64 = 1e-6;
+/// The variational kinds' budget: the Jaakkola-Jordan iteration converges linearly, so it gets
+/// more iterations than EP's sweeps; the guarded KL fixed point needs far fewer.
+pub const VARIATIONAL_MAX_ITER: usize = 500;
+pub const VARIATIONAL_TOLERANCE: f64 = 1e-6;
 
 /// The advice for a fit that came out numerically degenerate: the keys that set `kind`'s prior
 /// (the generative kinds ignore `[prior] precision`).
@@ -98,6 +103,9 @@ pub(super) fn method_options(
                 damping,
             })
         }
+        Family::Variational => Options::Variational(VariationalOptions {
+            mean_field: raw.mean_field.unwrap_or(false),
+        }),
         Family::Gaussian => {
             let d = GaussianOptions::default();
             let class_prior = class_prior()?;
@@ -182,6 +190,9 @@ pub(super) fn write_raw(options: &Options, kind: MethodKind, raw: &mut RawMethod
         Options::Ep(o) => {
             raw.noise = f("noise", o.noise);
             raw.damping = f("damping", o.damping);
+        }
+        Options::Variational(o) => {
+            raw.mean_field = kind.accepts("mean_field").then_some(o.mean_field)
         }
         Options::Gaussian(o) => {
             raw.shared_covariance = kind

@@ -5,7 +5,9 @@ use std::ops::{Deref, DerefMut};
 
 use super::ctx::{validate_name, Ctx};
 use super::limits;
-use super::method_options::{method_options, EP_MAX_ITER, EP_TOLERANCE};
+use super::method_options::{
+    method_options, EP_MAX_ITER, EP_TOLERANCE, VARIATIONAL_MAX_ITER, VARIATIONAL_TOLERANCE,
+};
 use super::raw::RawMethod;
 use super::suggest::did_you_mean;
 use crate::catalog::{Family, MethodKind, PredictiveKind};
@@ -138,6 +140,9 @@ pub(super) fn method_plan(ctx: &Ctx<'_>, index: usize, raw: RawMethod) -> Result
     };
     let (default_iter, default_tol) = match (kind, optimizer) {
         (kind, _) if kind.family() == Family::Ep => (EP_MAX_ITER, EP_TOLERANCE),
+        (kind, _) if kind.family() == Family::Variational => {
+            (VARIATIONAL_MAX_ITER, VARIATIONAL_TOLERANCE)
+        }
         (_, Optimizer::Newton) => (NEWTON_MAX_ITER, NEWTON_TOLERANCE),
         (_, Optimizer::Gradient { .. }) => (GRADIENT_MAX_ITER, GRADIENT_TOLERANCE),
     };

@@ -187,7 +187,10 @@ impl Plan {
             methods.push(plan);
         }
         if precision == 0.0 {
-            if let Some(m) = methods.iter().find(|m| m.kind.family() == Family::Ep) {
+            if let Some(m) = methods
+                .iter()
+                .find(|m| matches!(m.kind.family(), Family::Ep | Family::Variational))
+            {
                 return Err(ctx.err(format!(
                     "[prior] precision = 0 is an improper prior, but method \"{}\" ({}) needs the prior variance 1/precision; set [prior] precision > 0",
                     m.id,

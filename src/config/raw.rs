@@ -171,6 +171,8 @@ pub struct RawMethod {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub damping: Option<f64>,
     #[serde(skip_serializing_if = "Option::is_none")]
+    pub mean_field: Option<bool>,
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub reference_class: Option<bool>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub shared_covariance: Option<bool>,

@@ -28,6 +28,7 @@ fn raw_method(m: &MethodPlan) -> RawMethod {
         quadrature_nodes: set("quadrature_nodes").then_some(m.quadrature_nodes as u64),
         noise: None,
         damping: None,
+        mean_field: None,
         reference_class: None,
         shared_covariance: None,
         class_prior: None,

@@ -1,7 +1,7 @@
-//! Bayesian probit classification by expectation propagation, exactly as in docs/maths.md section 2
-//! (Herbrich's rank-1 algorithm): prior N(0, tau^2 I) with tau^2 = 1 / lambda, likelihood
-//! Phi(y_i w^T phi_i / beta), one Gaussian site exp(a_i t - b_i t^2 / 2) per row in
-//! t = y_i w^T phi_i. Each site update is a rank-1 change of (mu, Sigma); nothing is inverted.
+//! Bayesian probit and logistic classification by expectation propagation, exactly as in
+//! docs/maths.md section 2 (Herbrich's rank-1 algorithm) and §6.3: prior N(0, tau^2 I) with
+//! tau^2 = 1 / lambda, likelihood Phi(y_i w^T phi_i / beta) or sigma(y_i w^T phi_i) (site.rs),
+//! one Gaussian site exp(a_i t - b_i t^2 / 2) per row in t = y_i w^T phi_i. Each site update is a rank-1 change of (mu, Sigma); nothing is inverted.
 //! A sweep visits every row once; after it, (mu, Sigma) are recomputed from the sites by one
 //! Cholesky factorisation, so that rounding in the rank-1 updates does not accumulate (it is
 //! large in the first sweep under a vague prior, where Sigma falls from tau^2 to the data's
@@ -15,15 +15,10 @@
 //! its `grad_norm` is the largest distance of any site from there.
 
 use faer::{Mat, MatRef};
-use rand::seq::SliceRandom;
 
-use super::fit::{FitInput, Fitted, PosteriorSummary};
 use crate::error::{NumericError, Result};
-use crate::model::MethodKind;
 use crate::numeric::linalg::{dot, Cholesky};
-use crate::numeric::rng::stream;
-use crate::numeric::special::{inv_mills, log_norm_cdf};
-use crate::optim::{drive, Control, Observer, Outcome, Solver, Step, Termination};
+use crate::optim::{Solver, Step};
 
 struct Proposal {
     a: f64,
@@ -41,7 +36,7 @@ pub struct Ep {
     rows: Vec<Vec<f64>>,
     /// Labels in {-1, +1}.
     y: Vec<f64>,
-    beta: f64,
+    site: Site,
     prior_var: f64,
     damping: f64,
     order: Vec<usize>,
@@ -64,11 +59,24 @@ fn cov_times(cov: &[f64], phi: &[f64]) -> Vec<f64> {
 }
 
 impl Ep {
-    /// `y` holds 0/1 labels; `order` is the visiting order of the rows within a sweep.
+    /// Probit EP with noise `beta`: `y` holds 0/1 labels; `order` is the visiting order of the
+    /// rows within a sweep.
     pub fn new(
         x: MatRef<'_, f64>,
         y: &[f64],
         beta: f64,
+        prior_var: f64,
+        damping: f64,
+        order: Vec<usize>,
+    ) -> Result<Self, NumericError> {
+        Self::with_site(x, y, Site::probit(beta), prior_var, damping, order)
+    }
+
+    /// EP with each row's likelihood given by `site`.
+    pub fn with_site(
+        x: MatRef<'_, f64>,
+        y: &[f64],
+        site: Site,
         prior_var: f64,
         damping: f64,
         order: Vec<usize>,
@@ -79,7 +87,7 @@ impl Ep {
                 .map(|i| (0..d).map(|j| x[(i, j)]).collect())
                 .collect(),
             y: y.iter().map(|&y| 2.0 * y - 1.0).collect(),
-            beta,
+            site,
             prior_var,
             damping,
             order,
@@ -125,15 +133,7 @@ impl Ep {
             )));
         }
         let m = (yi * f - ai * e) / c;
-        let s2 = e / c + self.beta * self.beta;
-        let s = s2.sqrt();
-        let t = m / s;
-        let v = inv_mills(t);
-        let w = (v * (v + t)).clamp(0.0, 1.0 - 1e-15);
-        let tau = (s * v + m * w) / (s2 * (1.0 - w));
-        let rho = w / (s2 * (1.0 - w));
-        let bb = self.beta * self.beta;
-        let (a_full, b_full) = (tau / (1.0 + rho * bb), rho / (1.0 + rho * bb));
+        let (a_full, b_full) = self.site.matched(m, e / c)?;
         let a = ai + self.damping * (a_full - ai);
         let b = bi + self.damping * (b_full - bi);
         if !(a.is_finite() && b.is_finite()) {
@@ -207,22 +207,7 @@ impl Ep {
     /// mu = Sigma sum_i y_i a_i phi_i (docs/maths.md section 2), which the rank-1 updates track.
     fn refresh(&mut self) -> Result<(), NumericError> {
         let d = self.mu.len();
-        let mut precision =
-            Mat::<f64>::from_fn(d, d, |j, k| if j == k { 1.0 / self.prior_var } else { 0.0 });
-        let mut h = vec![0.0; d];
-        for ((phi, &yi), (&ai, &bi)) in self
-            .rows
-            .iter()
-            .zip(&self.y)
-            .zip(self.a.iter().zip(&self.b))
-        {
-            for j in 0..d {
-                h[j] += yi * ai * phi[j];
-                for k in 0..=j {
-                    precision[(j, k)] += bi * phi[j] * phi[k];
-                }
-            }
-        }
+        let (precision, h) = self.site_sums();
         let chol = Cholesky::factor(precision.as_ref(), "EP posterior precision")?;
         let sigma = chol.inverse();
         for j in 0..d {
@@ -233,36 +218,6 @@ impl Ep {
         }
         self.mu = chol.solve(&h);
         Ok(())
-    }
-
-    /// ln Z_EP = ln int N(w; 0, tau^2 I) prod_i exp(a_i t_i - b_i t_i^2 / 2) dw
-    /// plus sum_i ln [Z_i / int N(t; m_i, v_i) exp(a_i t - b_i t^2 / 2) dt],
-    /// with Z_i = Phi(m_i / sqrt(v_i + beta^2)) and (m_i, v_i) the cavity of site i. The first
-    /// term is mu^T h / 2 + (ln det Sigma - D ln tau^2) / 2 with h = sum_i y_i a_i phi_i; the
-    /// Gaussian integral is (1 + b v)^{-1/2} exp((2 a m + a^2 v - b m^2) / (2 (1 + b v))).
-    fn compute_log_evidence(&self) -> Result<f64, NumericError> {
-        let (n, d) = (self.rows.len(), self.mu.len());
-        let chol = Cholesky::factor(self.covariance().as_ref(), "EP posterior covariance")?;
-        let mut h = vec![0.0; d];
-        let mut sites = 0.0;
-        for i in 0..n {
-            let phi = &self.rows[i];
-            let (ai, bi, yi) = (self.a[i], self.b[i], self.y[i]);
-            for (h, p) in h.iter_mut().zip(phi) {
-                *h += yi * ai * p;
-            }
-            let e = dot(phi, &cov_times(&self.cov, phi));
-            let f = dot(phi, &self.mu);
-            let c = 1.0 - bi * e;
-            let m = (yi * f - ai * e) / c;
-            let v = e / c;
-            let bv = 1.0 + bi * v;
-            sites += log_norm_cdf(m / (v + self.beta * self.beta).sqrt()) + 0.5 * bv.ln()
-                - 0.5 * (2.0 * ai * m + ai * ai * v - bi * m * m) / bv;
-        }
-        Ok(0.5 * dot(&self.mu, &h)
-            + 0.5 * (chol.log_det() - d as f64 * self.prior_var.ln())
-            + sites)
     }
 
     pub fn log_evidence(&self) -> f64 {
@@ -297,58 +252,17 @@ impl Solver for Ep {
     }
 }
 
-/// `ep-probit` (sweeps in row order until converged) and `adf-probit` (one pass, seeded order).
-pub fn fit_method(input: &FitInput<'_>, observer: &mut dyn Observer) -> Result<Fitted> {
-    let m = input.method;
-    let adf = m.kind == MethodKind::AdfProbit;
-    let options = m.options.ep();
-    let mut order: Vec<usize> = (0..input.x.nrows()).collect();
-    if adf {
-        order.shuffle(&mut stream(input.seed, &format!("{}/order", m.id)));
-    }
-    let mut ep = Ep::new(
-        input.x,
-        input.y,
-        options.noise,
-        1.0 / input.precision,
-        options.damping,
-        order,
-    )?;
-    let control = Control {
-        max_iter: if adf { 1 } else { m.max_iter },
-        tolerance: if adf { 0.0 } else { m.tolerance },
-        cancel: input.cancel,
-    };
-    let mut outcome = drive(input.run(), &mut ep, &control, observer)?;
-    if adf && outcome.termination == Termination::MaxIterations && outcome.iterations == 1 {
-        // ADF is complete after its single pass.
-        outcome = Outcome {
-            termination: Termination::Converged,
-            iterations: 1,
-        };
-    }
-    let posterior = PosteriorSummary {
-        mean: ep.mu.clone(),
-        cov_diag: (0..ep.mu.len()).map(|i| ep.sigma(i, i)).collect(),
-        log_evidence: Some(ep.log_evidence),
-    };
-    let sigma = ep.covariance();
-    Ok(Fitted {
-        weights: ep.mu.clone(),
-        objective: Some(-ep.log_evidence),
-        outcome,
-        posterior: Some(posterior),
-        predictor: Box::new(EpPredictor {
-            mu: ep.mu,
-            sigma,
-            beta: options.noise,
-        }),
-    })
-}
-
+mod evidence;
+mod fit;
 mod predictor;
+mod site;
 
+pub use fit::fit_method;
 pub use predictor::EpPredictor;
+pub use site::{logistic_tilted, Site};
 
 #[cfg(test)]
 mod tests;
+
+#[cfg(test)]
+mod logistic_tests;

@@ -14,12 +14,15 @@ pub mod laplace;
 pub mod linear;
 pub mod logistic;
 pub mod method;
+#[cfg(test)]
+pub(crate) mod one_weight;
 pub mod options;
 pub mod predictive;
 pub mod probit;
 pub mod softmax;
 pub mod spec;
 pub mod streaming;
+pub mod variational;
 
 pub use crate::catalog::{Likelihood, MethodKind};
 pub use gaussian::GaussianPosterior;

@@ -16,6 +16,7 @@ pub enum Options {
     Glm,
     Softmax(SoftmaxOptions),
     Ep(EpOptions),
+    Variational(VariationalOptions),
     Gaussian(GaussianOptions),
     Bernoulli(BernoulliOptions),
     Gibbs(GibbsOptions),
@@ -42,6 +43,13 @@ impl Default for EpOptions {
             damping: 1.0,
         }
     }
+}
+
+/// The variational kinds: `mean_field` restricts the KL-optimal Gaussian's covariance to a
+/// diagonal (vi-logistic, vi-probit; vb-logistic is always full rank).
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct VariationalOptions {
+    pub mean_field: bool,
 }
 
 /// The Gaussian class-conditional kinds: the Normal-inverse-Wishart prior of
@@ -167,6 +175,7 @@ impl Options {
             Family::Glm => Options::Glm,
             Family::Softmax => Options::Softmax(SoftmaxOptions::default()),
             Family::Ep => Options::Ep(EpOptions::default()),
+            Family::Variational => Options::Variational(VariationalOptions::default()),
             Family::Gaussian => Options::Gaussian(GaussianOptions::default()),
             Family::Bernoulli => Options::Bernoulli(BernoulliOptions::default()),
             Family::Gibbs => Options::Gibbs(GibbsOptions::default()),
@@ -197,6 +206,13 @@ impl Options {
         match self {
             Options::Ep(o) => *o,
             _ => EpOptions::default(),
+        }
+    }
+
+    pub fn variational(&self) -> VariationalOptions {
+        match self {
+            Options::Variational(o) => *o,
+            _ => VariationalOptions::default(),
         }
     }
 

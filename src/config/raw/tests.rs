@@ -17,6 +17,7 @@ fn every_method_field_is_a_common_or_an_option_key_of_the_catalogue() {
         quadrature_nodes = 1
         noise = 1.0
         damping = 1.0
+        mean_field = true
         reference_class = true
         shared_covariance = true
         class_prior = 1.0

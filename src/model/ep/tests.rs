@@ -1,4 +1,6 @@
 use super::*;
+use crate::numeric::special::log_norm_cdf;
+use crate::optim::{drive, Control};
 use crate::optim::{Iterate, Outcome, Termination};
 
 /// The exact posterior of a 2-weight probit model on a grid: log Z, mean and variances.

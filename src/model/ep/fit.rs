@@ -1,0 +1,88 @@
+//! Fitting an EP kind: `ep-probit` and `ep-logistic` sweep in row order until converged,
+//! `adf-probit` makes one pass in a seeded order; the probit kinds predict through the probit
+//! of their noise (predictor.rs), the logistic one through the shared Gaussian predictives.
+
+use rand::seq::SliceRandom;
+
+use super::{Ep, EpPredictor, Site};
+use crate::error::Result;
+use crate::model::fit::{FitInput, Fitted, PosteriorSummary};
+use crate::model::gaussian::GaussianPosterior;
+use crate::model::linear::{LinearPredictor, Link};
+use crate::model::MethodKind;
+use crate::numeric::rng::stream;
+use crate::optim::{drive, Control, Observer, Outcome, Termination};
+
+/// `ep-probit` and `ep-logistic` (sweeps in row order until converged) and `adf-probit` (one
+/// pass, seeded order).
+pub fn fit_method(input: &FitInput<'_>, observer: &mut dyn Observer) -> Result<Fitted> {
+    let m = input.method;
+    let adf = m.kind == MethodKind::AdfProbit;
+    let logistic = m.kind == MethodKind::EpLogistic;
+    let options = m.options.ep();
+    let mut order: Vec<usize> = (0..input.x.nrows()).collect();
+    if adf {
+        order.shuffle(&mut stream(input.seed, &format!("{}/order", m.id)));
+    }
+    let site = match logistic {
+        true => Site::logistic(),
+        false => Site::probit(options.noise),
+    };
+    let mut ep = Ep::with_site(
+        input.x,
+        input.y,
+        site,
+        1.0 / input.precision,
+        options.damping,
+        order,
+    )?;
+    let control = Control {
+        max_iter: if adf { 1 } else { m.max_iter },
+        tolerance: if adf { 0.0 } else { m.tolerance },
+        cancel: input.cancel,
+    };
+    let mut outcome = drive(input.run(), &mut ep, &control, observer)?;
+    if adf && outcome.termination == Termination::MaxIterations && outcome.iterations == 1 {
+        // ADF is complete after its single pass.
+        outcome = Outcome {
+            termination: Termination::Converged,
+            iterations: 1,
+        };
+    }
+    let posterior = PosteriorSummary {
+        mean: ep.mu.clone(),
+        cov_diag: (0..ep.mu.len()).map(|i| ep.sigma(i, i)).collect(),
+        log_evidence: Some(ep.log_evidence),
+    };
+    if logistic {
+        // The logistic likelihood predicts through the shared Gaussian predictives.
+        let predictor = LinearPredictor {
+            weights: ep.mu.clone(),
+            posterior: Some(GaussianPosterior {
+                mean: ep.mu.clone(),
+                precision: ep.precision_factor()?,
+                log_evidence: Some(ep.log_evidence),
+            }),
+            link: Link::Logistic,
+        };
+        return Ok(Fitted {
+            weights: ep.mu,
+            objective: Some(-ep.log_evidence),
+            outcome,
+            posterior: Some(posterior),
+            predictor: Box::new(predictor),
+        });
+    }
+    let sigma = ep.covariance();
+    Ok(Fitted {
+        weights: ep.mu.clone(),
+        objective: Some(-ep.log_evidence),
+        outcome,
+        posterior: Some(posterior),
+        predictor: Box::new(EpPredictor {
+            mu: ep.mu,
+            sigma,
+            beta: options.noise,
+        }),
+    })
+}
