@@ -239,6 +239,7 @@ pub fn draws_nll(
     Ok(nll)
 }
 
+pub mod evidence;
 pub mod likelihood;
 
 #[cfg(test)]
