@@ -256,13 +256,21 @@ pub fn check_design(plan: &super::Plan, design: usize, test_rows: usize) -> Resu
             ),
         ))
     };
-    if let Some(s) = plan.evaluation.khat_draws {
+    for (key, draws, what) in [
+        ("khat_draws", plan.evaluation.khat_draws, "k-hat"),
+        (
+            "evidence_draws",
+            plan.evaluation.evidence_draws,
+            "the evidence estimate",
+        ),
+    ] {
+        let Some(s) = draws else { continue };
         let bytes = 8 * (d + 3);
         let max = MEMORY_BUDGET_BYTES / bytes;
         if s as u64 > max {
             let why =
-                format!("k-hat holds {d} weights and 3 more numbers per draw ({bytes} bytes)");
-            return too_large("[evaluation] khat_draws".into(), s, max, why);
+                format!("{what} holds {d} weights and 3 more numbers per draw ({bytes} bytes)");
+            return too_large(format!("[evaluation] {key}"), s, max, why);
         }
     }
     for (i, m) in plan.methods.iter().enumerate() {

@@ -77,6 +77,10 @@ pub struct Evaluation {
     /// Draws from each Gaussian posterior for its Pareto k-hat (0: no k-hat); `None`: as many
     /// as the data size allows ([`crate::model::importance::default_draws`]).
     pub khat_draws: Option<usize>,
+    /// Draws for the importance-sampling estimate of each binary model's ln p(y | X) (0: none);
+    /// `None`: [`crate::model::importance::evidence::EVIDENCE_DRAWS`] when the experiment has a
+    /// gold run, none otherwise.
+    pub evidence_draws: Option<usize>,
 }
 
 impl Plan {
@@ -169,6 +173,17 @@ impl Plan {
                 "[evaluation] khat_draws = {k}: the Pareto fit needs at least 100 draws (20000 gives k-hat to about +-0.05); use 0 to skip k-hat"
             )));
         }
+        let evidence_draws = match raw.evaluation.evidence_draws {
+            None => None,
+            Some(v) => {
+                Some(ctx.bounded("[evaluation] evidence_draws", v, 0, limits::khat_draws())?)
+            }
+        };
+        if let Some(k @ 1..1000) = evidence_draws {
+            return Err(ctx.err(format!(
+                "[evaluation] evidence_draws = {k}: the importance-sampling evidence needs at least 1000 draws for its standard error and k-hat to mean anything (20000 gives Pima's ln p(y | X) to about ±0.005); use 0 to skip it"
+            )));
+        }
         if raw.methods.is_empty() && posteriors.is_empty() {
             return Err(ctx.err(
                 "no [[method]] tables: add at least one, e.g.\n[[method]]\nkind = \"logistic-laplace\"\n(or a [[posterior]] table for the approximation lab)",
@@ -241,6 +256,7 @@ impl Plan {
                 binning,
                 resamples,
                 khat_draws,
+                evidence_draws,
             },
             methods,
             sweep: None,

@@ -146,6 +146,7 @@ pub struct RawEvaluation {
     pub calibration_binning: Option<String>,
     pub resamples: Option<u64>,
     pub khat_draws: Option<u64>,
+    pub evidence_draws: Option<u64>,
 }
 
 #[derive(Debug, Clone, Deserialize, Serialize)]

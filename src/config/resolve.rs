@@ -104,6 +104,7 @@ impl Plan {
                 calibration_binning: Some(self.evaluation.binning.name().into()),
                 resamples: Some(self.evaluation.resamples as u64),
                 khat_draws: self.evaluation.khat_draws.map(|k| k as u64),
+                evidence_draws: self.evaluation.evidence_draws.map(|k| k as u64),
             },
             features: self
                 .data
