@@ -139,6 +139,35 @@ impl Monitor for Printer {
         }
     }
 
+    /// "[evidence] logistic: 20,000 draws from a Student-t around ep … 0.31 s, ln p(y | X) =
+    /// -323.419 ± 0.004, k̂ = 0.21 (good)", and a warning line when k̂ says not to trust it.
+    fn evidence_started(&mut self, model: &str, proposal: &str, draws: usize) {
+        eprint!(
+            "[evidence] {model}: {} draws from a Student-t around {proposal} …",
+            thousands(draws)
+        );
+    }
+
+    fn evidence_finished(&mut self, e: &bayeslab::record::EvidenceEstimate) {
+        let khat = match e.khat {
+            Some(k) => format!(
+                "k̂ = {k:.2} ({})",
+                bayeslab::model::importance::khat_verdict(k)
+            ),
+            None => "no k̂".to_string(),
+        };
+        eprintln!(
+            " {:.2} s, ln p(y | X) = {:.3} ± {:.3}, {khat}",
+            e.seconds, e.log_evidence, e.mcse
+        );
+        if !e.reliable {
+            eprintln!(
+                "[evidence] {}: not reliable: the importance weights' tail is too heavy (k̂ above 0.7), so the standard error understates the error; fit `ep-{}` for a better proposal or raise `[evaluation] evidence_draws`",
+                e.model, e.model
+            );
+        }
+    }
+
     fn sweep_point(&mut self, index: usize, total: usize, key: &str, value: f64) {
         eprintln!("[sweep {}/{total}] {key} = {value}", index + 1);
     }

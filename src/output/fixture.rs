@@ -40,6 +40,7 @@ pub fn record(columns: &[&str], classes: &[&str], runs: Vec<RunRecord>) -> Exper
         },
         comparison: None,
         approximation_error: Vec::new(),
+        evidence: Vec::new(),
         posteriors: Vec::new(),
         predictions: Default::default(),
         trace: Vec::new(),

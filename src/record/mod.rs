@@ -9,6 +9,7 @@ use serde::Serialize;
 
 mod approximation;
 mod comparison;
+mod evidence;
 mod predictions;
 mod provenance;
 mod run;
@@ -17,6 +18,7 @@ mod sweep;
 
 pub use approximation::ApproximationError;
 pub use comparison::{Comparison, Verdict};
+pub use evidence::EvidenceEstimate;
 pub use predictions::{
     csv_header, csv_rows, PredictionColumn, PredictionTable, PredictionsFile, Scores,
 };
@@ -42,6 +44,10 @@ pub struct ExperimentRecord {
     /// Each approximation against the gold standard (a `gibbs-*` run) of the same experiment;
     /// empty without a successful gold run.
     pub approximation_error: Vec<ApproximationError>,
+    /// ln p(y | X) by importance sampling, one entry per binary likelihood (logistic, probit)
+    /// fitted with a Gaussian posterior; empty when `[evaluation] evidence_draws` is 0 (the
+    /// default without a gold run).
+    pub evidence: Vec<EvidenceEstimate>,
     /// The approximation lab: one entry per `[[posterior]]` and subset size.
     pub posteriors: Vec<crate::lab::PosteriorResult>,
     /// Every test row's label and predictions (predictions.csv), which the CSV writer,

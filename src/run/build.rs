@@ -6,8 +6,8 @@ use std::path::PathBuf;
 use crate::config::Plan;
 use crate::error::Result;
 use crate::record::{
-    DatasetInfo, ExperimentInfo, ExperimentRecord, PredictionTable, RunRecord, StreamingRecord,
-    TraceRow, SCHEMA_VERSION,
+    DatasetInfo, EvidenceEstimate, ExperimentInfo, ExperimentRecord, PredictionTable, RunRecord,
+    StreamingRecord, TraceRow, SCHEMA_VERSION,
 };
 
 /// What a run produced, before the parts every record shares are added.
@@ -19,6 +19,8 @@ pub struct Parts {
     pub predictions: PredictionTable,
     pub trace: Vec<TraceRow>,
     pub streaming: Option<StreamingRecord>,
+    /// ln p(y | X) by importance sampling, per binary likelihood (run/true_evidence.rs).
+    pub evidence: Vec<EvidenceEstimate>,
 }
 
 impl Parts {
@@ -31,6 +33,7 @@ impl Parts {
             predictions: PredictionTable::default(),
             trace: Vec::new(),
             streaming: None,
+            evidence: Vec::new(),
         }
     }
 }
@@ -47,6 +50,7 @@ pub fn record(plan: &Plan, parts: Parts) -> Result<ExperimentRecord> {
             &parts.runs,
             &parts.predictions,
         ),
+        evidence: parts.evidence,
         runs: parts.runs,
         provenance: super::provenance::collect(plan, parts.digests, &lab_files(plan))?,
         comparison: None,

@@ -109,6 +109,12 @@ pub fn run_on(
             recorder.monitor.run_finished(run);
         }
     }
+    let (evidence, evidence_passes) =
+        super::true_evidence::estimates(plan, source, &fitted, &runs, recorder.monitor)?;
+    for p in evidence_passes {
+        recorder.monitor.pass_finished(&p);
+        passes.push(p);
+    }
     let streaming = source.streaming_record().map(|mut s| {
         s.kept_prediction_bytes = kept_bytes;
         s.passes = passes;
@@ -125,11 +131,12 @@ pub fn run_on(
             predictions: sink.finish()?,
             trace,
             streaming,
+            evidence,
         },
     )
 }
 
-fn pass_record(purpose: &str, run: Option<&str>, s: &PassStats) -> PassRecord {
+pub(super) fn pass_record(purpose: &str, run: Option<&str>, s: &PassStats) -> PassRecord {
     PassRecord {
         purpose: purpose.to_string(),
         run: run.map(str::to_string),

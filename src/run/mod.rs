@@ -21,6 +21,7 @@ mod provenance;
 mod sink;
 mod source;
 mod sweep;
+mod true_evidence;
 
 pub use gold::bernoulli_kl;
 pub use monitor::{Monitor, PassProbe, PassProgress, Silent};

@@ -2,7 +2,7 @@
 //! [`Monitor`]; [`Recorder`] keeps every iterate for trace.csv on the way through.
 
 use crate::optim::{DrawBatch, Iterate, Observer};
-use crate::record::{DatasetInfo, PassRecord, RunRecord, TraceRow};
+use crate::record::{DatasetInfo, EvidenceEstimate, PassRecord, RunRecord, TraceRow};
 
 /// Receives the progress of an experiment: iterations (as an [`Observer`]) plus the start
 /// and end of each run, each pass over a streamed file, and each point of a sweep.
@@ -18,6 +18,11 @@ pub trait Monitor: Observer {
     /// The run's k-hat took `seconds`; `None` when the importance ratios had no tail to fit or
     /// the covariance was not positive definite.
     fn khat_finished(&mut self, _run: &str, _khat: Option<f64>, _seconds: f64) {}
+    /// After the fits, ln p(y | X) of the `model` ("logistic" or "probit") starts: `draws`
+    /// draws from the Student-t built on run `proposal`'s Gaussian, each scored on every row.
+    fn evidence_started(&mut self, _model: &str, _proposal: &str, _draws: usize) {}
+    /// The estimate is done (its `reliable` says whether k-hat allows trusting it).
+    fn evidence_finished(&mut self, _estimate: &EvidenceEstimate) {}
     /// Whether to compute the Monte-Carlo convergence curve of each `mc` predictive (extra
     /// predictions at S/128, S/64, ..., S/2 samples), reported through [`Monitor::mc_estimate`].
     fn wants_mc_curve(&self) -> bool {

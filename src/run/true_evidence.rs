@@ -1,0 +1,138 @@
+//! The true evidence phase: after every fit, ln p(y | X) of each binary likelihood the
+//! experiment fits with a Gaussian posterior, by importance sampling
+//! (model/importance/evidence.rs), from one more pass over the training rows per likelihood.
+//! Its draws come from the stream `<model>/evidence`, so the estimate does not depend on
+//! which runs the experiment has beyond the proposal.
+
+use std::time::Instant;
+
+use super::monitor::Monitor;
+use super::source::Source;
+use crate::catalog::Family;
+use crate::config::{MethodPlan, Plan};
+use crate::error::{Error, Result};
+use crate::model::importance::evidence::{log_evidence, EVIDENCE_DRAWS};
+use crate::model::importance::{default_draws, KHAT_LIMIT};
+use crate::model::method::Fitted;
+use crate::model::options::Options;
+use crate::model::Likelihood;
+use crate::numeric::rng;
+use crate::record::{EvidenceEstimate, RunRecord};
+
+/// The estimates, one per likelihood with a usable proposal, logistic first, and the streamed
+/// passes they made.
+pub fn estimates(
+    plan: &Plan,
+    source: Source<'_>,
+    fitted: &[Option<Fitted>],
+    runs: &[RunRecord],
+    monitor: &mut dyn Monitor,
+) -> Result<(Vec<EvidenceEstimate>, Vec<crate::record::PassRecord>)> {
+    let draws = plan.evaluation.evidence_draws.unwrap_or_else(|| {
+        if plan.methods.iter().any(|m| m.kind.is_gold()) {
+            EVIDENCE_DRAWS.min(default_draws(source.rows_train(), source.columns().len()))
+        } else {
+            0
+        }
+    });
+    let mut found = Vec::new();
+    let mut passes = Vec::new();
+    if draws == 0 {
+        return Ok((found, passes));
+    }
+    for model in ["logistic", "probit"] {
+        let Some(i) = proposal(plan, fitted, runs, model) else {
+            continue;
+        };
+        let (method, run) = (&plan.methods[i], &runs[i]);
+        let Some(likelihood) = method.kind.likelihood(method.options.noise()) else {
+            continue;
+        };
+        let Some((mean, cov)) = fitted[i].as_ref().and_then(|f| f.predictor.gaussian()) else {
+            continue;
+        };
+        let precision = run.prior_precision.unwrap_or(plan.prior.precision);
+        monitor.evidence_started(model, &method.id, draws);
+        let start = Instant::now();
+        let rows = source.training(&method.id, None);
+        rows.purpose("evidence");
+        let estimate = log_evidence(
+            likelihood,
+            draws,
+            &rows,
+            precision,
+            &mean,
+            cov.as_ref(),
+            &mut rng::stream(plan.seed, &format!("{model}/evidence")),
+            &format!("posterior covariance of {}", method.id),
+        );
+        for (purpose, s) in rows.take_passes() {
+            passes.push(super::experiment::pass_record(
+                purpose,
+                Some(&method.id),
+                &s,
+            ));
+        }
+        let e = match estimate {
+            Ok(e) => e,
+            Err(Error::Numeric(_)) => continue,
+            Err(e) => return Err(e),
+        };
+        let record = EvidenceEstimate {
+            model: model.to_string(),
+            prior_precision: precision,
+            log_evidence: e.log_evidence,
+            mcse: e.mcse,
+            khat: e.khat,
+            reliable: e.khat.is_some_and(|k| k <= KHAT_LIMIT),
+            draws,
+            proposal: method.id.clone(),
+            seconds: start.elapsed().as_secs_f64(),
+        };
+        monitor.evidence_finished(&record);
+        found.push(record);
+    }
+    Ok((found, passes))
+}
+
+/// The run whose Gaussian builds the proposal for `model`: EP first (its moments match the
+/// posterior's, so it is as wide as the posterior and centred at its mean), then the
+/// KL-optimal Gaussian (full rank before mean field: KL(q || p) makes q narrower than p, the
+/// diagonal more so), then Laplace (at the mode, with the mode's curvature, blind to the
+/// skew), then the Jaakkola-Jordan Gaussian; among equals the first in the experiment.
+fn proposal(
+    plan: &Plan,
+    fitted: &[Option<Fitted>],
+    runs: &[RunRecord],
+    model: &str,
+) -> Option<usize> {
+    (0..plan.methods.len())
+        .filter(|&i| runs[i].error.is_none() && fitted[i].is_some())
+        .filter(|&i| likelihood_name(&plan.methods[i]) == Some(model))
+        .filter(|&i| !plan.methods[i].kind.is_gold())
+        .filter_map(|i| rank(&plan.methods[i]).map(|r| (r, i)))
+        .min()
+        .map(|(_, i)| i)
+}
+
+fn likelihood_name(method: &MethodPlan) -> Option<&'static str> {
+    match method.kind.likelihood(method.options.noise())? {
+        Likelihood::Logistic => Some("logistic"),
+        Likelihood::Probit { .. } => Some("probit"),
+    }
+}
+
+/// Lower is better; `None`: no Gaussian posterior to build a proposal from.
+fn rank(method: &MethodPlan) -> Option<u8> {
+    use crate::model::MethodKind::*;
+    match (method.kind.family(), &method.options) {
+        (Family::Ep, _) if method.kind != AdfProbit => Some(0),
+        (Family::Variational, Options::Variational(o)) if method.kind != VbLogistic => {
+            Some(if o.mean_field { 2 } else { 1 })
+        }
+        (Family::Glm, _) if matches!(method.kind, LogisticLaplace | ProbitLaplace) => Some(3),
+        (Family::Ep, _) => Some(4),
+        (Family::Variational, _) => Some(5),
+        _ => None,
+    }
+}
