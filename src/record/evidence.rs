@@ -1,5 +1,5 @@
 //! The true evidence ln p(y | X) of each binary model the experiment fits, estimated by
-//! importance sampling (docs/maths.md §6.6): the yardstick for every run's own
+//! importance sampling (docs/maths.md §6.4): the yardstick for every run's own
 //! `posterior.log_evidence` (the Laplace evidence, ln Z_EP, the JJ bound, the ELBO).
 
 use serde::Serialize;

@@ -1,5 +1,5 @@
 //! The true evidence ln p(y | X) of a binary linear model under the prior w ~ N(0, λ⁻¹ I), by
-//! importance sampling (docs/maths.md §6.6), against which the Laplace evidence, ln Z_EP, the
+//! importance sampling (docs/maths.md §6.4), against which the Laplace evidence, ln Z_EP, the
 //! Jaakkola–Jordan bound and the ELBO are judged.
 //!
 //! The proposal is a multivariate Student-t with [`NU`] degrees of freedom centred at the best
