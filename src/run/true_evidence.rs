@@ -11,7 +11,7 @@ use super::source::Source;
 use crate::catalog::Family;
 use crate::config::{MethodPlan, Plan};
 use crate::error::{Error, Result};
-use crate::model::importance::evidence::{log_evidence, EVIDENCE_DRAWS};
+use crate::model::importance::evidence::{log_evidence, Model, EVIDENCE_DRAWS};
 use crate::model::importance::{default_draws, KHAT_LIMIT};
 use crate::model::method::Fitted;
 use crate::model::options::Options;
@@ -56,11 +56,14 @@ pub fn estimates(
         let start = Instant::now();
         let rows = source.training(&method.id, None);
         rows.purpose("evidence");
-        let estimate = log_evidence(
+        let target = Model {
             likelihood,
-            draws,
-            &rows,
+            rows: &rows,
             precision,
+        };
+        let estimate = log_evidence(
+            target,
+            draws,
             &mean,
             cov.as_ref(),
             &mut rng::stream(plan.seed, &format!("{model}/evidence")),

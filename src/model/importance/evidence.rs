@@ -59,19 +59,31 @@ pub struct Evidence {
     pub draws: usize,
 }
 
-/// ln p(y | X) for `likelihood` under w ~ N(0, `precision`⁻¹ I) on the rows that `rows`
-/// yields, with the Student-t proposal built from N(`mean`, `cov`) and `draws` draws seeded by
-/// `stream`. Fails when `cov` is not positive definite or a chunk cannot be read.
+/// The model whose evidence is estimated: `likelihood` on the rows that `rows` yields, under
+/// the prior w ~ N(0, `precision`⁻¹ I).
+#[derive(Clone, Copy)]
+pub struct Model<'a> {
+    pub likelihood: Likelihood,
+    pub rows: &'a dyn super::super::streaming::Chunks,
+    pub precision: f64,
+}
+
+/// ln p(y | X) of `model` with the Student-t proposal built from N(`mean`, `cov`) and `draws`
+/// draws seeded by `stream`. Fails when `cov` is not positive definite or a chunk cannot be
+/// read.
 pub fn log_evidence<R: Rng + ?Sized>(
-    likelihood: Likelihood,
+    model: Model<'_>,
     draws: usize,
-    rows: &dyn super::super::streaming::Chunks,
-    precision: f64,
     mean: &[f64],
     cov: MatRef<'_, f64>,
     stream: &mut R,
     what: &str,
 ) -> Result<Evidence> {
+    let Model {
+        likelihood,
+        rows,
+        precision,
+    } = model;
     let d = mean.len();
     let scaled = Mat::<f64>::from_fn(d, d, |i, j| INFLATION * cov[(i, j)]);
     let factor = Cholesky::factor(scaled.as_ref(), what)?;

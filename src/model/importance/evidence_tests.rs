@@ -94,11 +94,14 @@ fn check_against_quadrature(d: usize, n: usize) {
             .map(|i| mean[i] + 0.25 * cov[(i, i)].sqrt())
             .collect();
         let narrow = Mat::<f64>::from_fn(d, d, |i, j| 0.7 * cov[(i, j)]);
-        let e = log_evidence(
+        let model = Model {
             likelihood,
-            4000,
-            &rows,
+            rows: &rows,
             precision,
+        };
+        let e = log_evidence(
+            model,
+            4000,
             &off,
             narrow.as_ref(),
             &mut stream(3, "evidence"),
@@ -163,11 +166,14 @@ fn the_estimate_is_the_same_bits_on_one_thread_or_two() {
                 y: &y,
             };
             // 5,000 draws: four full blocks and a short one.
+            let model = Model {
+                likelihood: Likelihood::Logistic,
+                rows: &rows,
+                precision: 1.0,
+            };
             log_evidence(
-                Likelihood::Logistic,
+                model,
                 5000,
-                &rows,
-                1.0,
                 &[0.8, -0.5],
                 cov.as_ref(),
                 &mut stream(9, "threads"),
