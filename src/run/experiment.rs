@@ -111,7 +111,8 @@ pub fn run_on(
     }
     let (evidence, evidence_passes) =
         super::true_evidence::estimates(plan, source, &fitted, &runs, recorder.monitor)?;
-    for p in evidence_passes {
+    for (run, purpose, stats) in evidence_passes {
+        let p = pass_record(purpose, Some(&run), &stats);
         recorder.monitor.pass_finished(&p);
         passes.push(p);
     }
@@ -136,7 +137,7 @@ pub fn run_on(
     )
 }
 
-pub(super) fn pass_record(purpose: &str, run: Option<&str>, s: &PassStats) -> PassRecord {
+fn pass_record(purpose: &str, run: Option<&str>, s: &PassStats) -> PassRecord {
     PassRecord {
         purpose: purpose.to_string(),
         run: run.map(str::to_string),

@@ -19,6 +19,9 @@ use crate::model::Likelihood;
 use crate::numeric::rng;
 use crate::record::{EvidenceEstimate, RunRecord};
 
+/// A streamed pass the estimate made: the proposal run's id, the purpose and its statistics.
+pub type EvidencePass = (String, &'static str, crate::data::PassStats);
+
 /// The estimates, one per likelihood with a usable proposal, logistic first, and the streamed
 /// passes they made.
 pub fn estimates(
@@ -27,7 +30,7 @@ pub fn estimates(
     fitted: &[Option<Fitted>],
     runs: &[RunRecord],
     monitor: &mut dyn Monitor,
-) -> Result<(Vec<EvidenceEstimate>, Vec<crate::record::PassRecord>)> {
+) -> Result<(Vec<EvidenceEstimate>, Vec<EvidencePass>)> {
     let draws = plan.evaluation.evidence_draws.unwrap_or_else(|| {
         if plan.methods.iter().any(|m| m.kind.is_gold()) {
             EVIDENCE_DRAWS.min(default_draws(source.rows_train(), source.columns().len()))
@@ -69,12 +72,8 @@ pub fn estimates(
             &mut rng::stream(plan.seed, &format!("{model}/evidence")),
             &format!("posterior covariance of {}", method.id),
         );
-        for (purpose, s) in rows.take_passes() {
-            passes.push(super::experiment::pass_record(
-                purpose,
-                Some(&method.id),
-                &s,
-            ));
+        for (purpose, stats) in rows.take_passes() {
+            passes.push((method.id.clone(), purpose, stats));
         }
         let e = match estimate {
             Ok(e) => e,
