@@ -101,7 +101,7 @@ pub fn estimates(
 /// posterior's, so it is as wide as the posterior and centred at its mean), then the
 /// KL-optimal Gaussian (full rank before mean field: KL(q || p) makes q narrower than p, the
 /// diagonal more so), then Laplace (at the mode, with the mode's curvature, blind to the
-/// skew), then the Jaakkola-Jordan Gaussian; among equals the first in the experiment.
+/// skew), then ADF and the Jaakkola-Jordan Gaussian; among equals the first in the experiment.
 fn proposal(
     plan: &Plan,
     fitted: &[Option<Fitted>],
