@@ -45,8 +45,8 @@ impl Fitting {
     }
 }
 
-/// `9923` as `9,923`.
-fn thousands(n: usize) -> String {
+/// `9923` as `9,923`: every count the program prints (progress lines, gauges, tables).
+pub fn thousands(n: usize) -> String {
     let digits = n.to_string();
     let mut out = String::new();
     for (i, c) in digits.chars().enumerate() {
@@ -60,7 +60,16 @@ fn thousands(n: usize) -> String {
 
 #[cfg(test)]
 mod tests {
+    use super::thousands;
     use super::Fitting::*;
+
+    #[test]
+    fn thousands_are_separated() {
+        assert_eq!(thousands(0), "0");
+        assert_eq!(thousands(999), "999");
+        assert_eq!(thousands(1000), "1,000");
+        assert_eq!(thousands(1_234_567), "1,234,567");
+    }
 
     #[test]
     fn each_character_says_what_it_did() {

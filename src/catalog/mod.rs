@@ -9,7 +9,7 @@ mod kind;
 mod predictive;
 mod table;
 
-pub use fitting::Fitting;
+pub use fitting::{thousands, Fitting};
 pub use kind::{Family, Likelihood, MethodKind};
 pub use predictive::PredictiveKind;
 pub use table::{Row, COMMON_KEYS, OPTION_KEYS, ROWS};

@@ -5,6 +5,7 @@
 
 use std::time::{Duration, Instant};
 
+use bayeslab::catalog::thousands;
 use bayeslab::config::MethodPlan;
 use bayeslab::optim::{Iterate, Observer, Schedule};
 use bayeslab::record::{Diagnostics, RunRecord};
@@ -186,19 +187,6 @@ impl Monitor for Printer {
             pass.read_seconds
         );
     }
-}
-
-/// `20000` as `20,000`.
-fn thousands(n: usize) -> String {
-    let digits = n.to_string();
-    let mut out = String::new();
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
 }
 
 /// What the fit did, in the catalogue's words for its kind: "closed form", "one pass over the

@@ -202,20 +202,8 @@ pub fn posterior_khat<R: Rng + ?Sized>(
     rng: &mut R,
     what: &str,
 ) -> crate::error::Result<Option<f64>> {
-    let (mut w, half_zz) = gaussian_draws(mean, cov, draws, rng, what)?;
-    let norm2: Vec<f64> = (0..draws)
-        .map(|s| (0..w.nrows()).map(|i| w[(i, s)] * w[(i, s)]).sum())
-        .collect();
-    // The probit activations are divided by its noise beta, as the in-memory objective's are:
-    // here the draws are, in place, instead of every chunk's rows.
-    if let Likelihood::Probit { noise } = likelihood {
-        if noise != 1.0 {
-            w.as_mut()
-                .col_iter_mut()
-                .for_each(|c| c.iter_mut().for_each(|v| *v /= noise));
-        }
-    }
-    let nll = draws_nll(likelihood, rows, w.as_ref())?;
+    let (w, half_zz) = gaussian_draws(mean, cov, draws, rng, what)?;
+    let (nll, norm2) = draws_nll_and_norms(likelihood, rows, w)?;
     let targets: Vec<f64> = nll
         .iter()
         .zip(&norm2)
@@ -237,6 +225,28 @@ pub fn draws_nll(
         Ok(())
     })?;
     Ok(nll)
+}
+
+/// For draws w_s (the columns of `w`, consumed): the negative log likelihood of the rows at
+/// each draw ([`draws_nll`]) and each draw's |w_s|^2 for the prior. The probit activations are
+/// divided by its noise beta, as the in-memory objective's are: here the draws are, in place
+/// after their norms are taken, instead of every chunk's rows.
+pub fn draws_nll_and_norms(
+    likelihood: Likelihood,
+    rows: &dyn super::streaming::Chunks,
+    mut w: Mat<f64>,
+) -> crate::error::Result<(Vec<f64>, Vec<f64>)> {
+    let norm2: Vec<f64> = (0..w.ncols())
+        .map(|s| (0..w.nrows()).map(|i| w[(i, s)] * w[(i, s)]).sum())
+        .collect();
+    if let Likelihood::Probit { noise } = likelihood {
+        if noise != 1.0 {
+            w.as_mut()
+                .col_iter_mut()
+                .for_each(|c| c.iter_mut().for_each(|v| *v /= noise));
+        }
+    }
+    Ok((draws_nll(likelihood, rows, w.as_ref())?, norm2))
 }
 
 pub mod evidence;

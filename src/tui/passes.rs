@@ -1,6 +1,7 @@
 //! A streamed run as the workbench follows it: the pass reading the file now (its purpose,
 //! run and rows, updated after every chunk) and every pass that has finished, in order.
 
+use crate::catalog::thousands;
 use crate::record::PassRecord;
 use crate::run::PassProgress;
 
@@ -58,19 +59,6 @@ impl Passes {
     }
 }
 
-/// `120000` as `120,000`.
-pub fn thousands(n: usize) -> String {
-    let digits = n.to_string();
-    let mut out = String::new();
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -115,13 +103,5 @@ mod tests {
         // A later pass of the same purpose and run counts those reported.
         p.progress(progress(64));
         assert_eq!(p.number, 2);
-    }
-
-    #[test]
-    fn thousands_are_separated() {
-        assert_eq!(thousands(0), "0");
-        assert_eq!(thousands(999), "999");
-        assert_eq!(thousands(1000), "1,000");
-        assert_eq!(thousands(1_234_567), "1,234,567");
     }
 }

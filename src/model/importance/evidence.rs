@@ -21,7 +21,7 @@ use rand::Rng;
 use rand_distr::{ChiSquared, Distribution, StandardNormal};
 use rayon::prelude::*;
 
-use super::{draws_nll, khat, Likelihood};
+use super::{draws_nll_and_norms, khat, Likelihood};
 use crate::error::Result;
 use crate::numeric::linalg::Cholesky;
 use crate::numeric::rng;
@@ -89,19 +89,8 @@ pub fn log_evidence<R: Rng + ?Sized>(
     let factor = Cholesky::factor(scaled.as_ref(), what)?;
     let l = factor.lower();
     let log_det_l: f64 = (0..d).map(|i| l[(i, i)].ln()).sum();
-    let (mut w, log_q) = student_draws(mean, l, log_det_l, draws, stream.next_u64());
-    let norm2: Vec<f64> = (0..draws)
-        .map(|s| (0..d).map(|i| w[(i, s)] * w[(i, s)]).sum())
-        .collect();
-    // The probit kernel takes the draws divided by the noise β, as posterior_khat passes them.
-    if let Likelihood::Probit { noise } = likelihood {
-        if noise != 1.0 {
-            w.as_mut()
-                .col_iter_mut()
-                .for_each(|c| c.iter_mut().for_each(|v| *v /= noise));
-        }
-    }
-    let nll = draws_nll(likelihood, rows, w.as_ref())?;
+    let (w, log_q) = student_draws(mean, l, log_det_l, draws, stream.next_u64());
+    let (nll, norm2) = draws_nll_and_norms(likelihood, rows, w)?;
     let log_prior_const = 0.5 * d as f64 * (precision / std::f64::consts::TAU).ln();
     let log_weights: Vec<f64> = (0..draws)
         .map(|s| -nll[s] + log_prior_const - 0.5 * precision * norm2[s] - log_q[s])

@@ -9,8 +9,8 @@ use ratatui::style::{Color, Modifier, Style, Stylize};
 use ratatui::text::Line;
 use ratatui::widgets::{Block, Cell, Gauge, Row, Table, Widget};
 
+use crate::catalog::thousands;
 use crate::record::PassRecord;
-use crate::tui::passes::thousands;
 use crate::tui::session::Session;
 
 /// Rows above the gauges: one for the sweep point, one for the pass gauge; none otherwise.

@@ -1,7 +1,7 @@
 //! A run's gauge while its k-hat is computed: the fit is done, but 20,000 draws scored on
 //! every training row take a visible moment, and "iteration 6" would look frozen.
 
-use crate::tui::passes::thousands;
+use crate::catalog::thousands;
 use crate::tui::session::{LiveRun, RunState};
 
 /// "logistic-laplace — fitted after 6 iterations; computing k̂ (20,000 draws)" while the

@@ -8,8 +8,8 @@
 use ratatui::style::{Color, Stylize};
 use ratatui::text::{Line, Span};
 
+use crate::catalog::thousands;
 use crate::catalog::Fitting;
-use crate::tui::passes::thousands;
 use crate::tui::screen::evidence::lambda;
 use crate::tui::screen::traces::{pack, Chunk};
 use crate::tui::session::{LiveRun, RunState, Session};
