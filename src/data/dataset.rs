@@ -65,6 +65,8 @@ pub struct Dataset {
     pub test: Design,
     pub summaries: Vec<FeatureSummary>,
     /// Things the user should know: dropped rows, ignored columns.
+    /// Categorical expansions and imputations, for the record.
+    pub encoding: super::EncodingInfo,
     pub notes: Vec<String>,
     /// The CSV field separator the files were read with.
     pub separator: u8,

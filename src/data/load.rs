@@ -133,6 +133,7 @@ pub fn load(plan: &DataPlan) -> Result<Dataset> {
         features,
         columns,
         summaries,
+        encoding: Default::default(),
         notes,
         separator: plan.separator,
     })

@@ -6,6 +6,7 @@ mod classes;
 mod csv;
 mod dataset;
 pub mod dense;
+mod encoding_info;
 mod features;
 mod files;
 #[cfg(test)]
@@ -26,6 +27,7 @@ mod table;
 mod tests;
 
 pub use dataset::{Dataset, Design, FeatureSummary, INTERCEPT};
+pub use encoding_info::{CategoricalInfo, EncodingInfo, ImputedInfo, LevelCount};
 pub use load::load;
 pub use prepare::is_constant;
 pub use stream::{DesignChunk, Part, PassStats, StreamedData};

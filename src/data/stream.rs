@@ -60,6 +60,8 @@ pub struct StreamedData {
     pub features: Vec<String>,
     pub columns: Vec<String>,
     pub summaries: Vec<FeatureSummary>,
+    /// Categorical expansions and imputations, for the record.
+    pub encoding: super::EncodingInfo,
     pub notes: Vec<String>,
     pub rows_train: usize,
     pub rows_test: usize,

@@ -27,7 +27,7 @@ pub use run::{Diagnostics, EvidencePoint, PosteriorRecord, PredictiveRecord, Run
 pub use streaming::{PassRecord, RunPasses, StreamingRecord};
 pub use sweep::{Outcome, SweepPoint, SweepRecord};
 
-use crate::data::FeatureSummary;
+use crate::data::{EncodingInfo, FeatureSummary};
 use crate::metrics::Binning;
 
 pub const SCHEMA_VERSION: u32 = 1;
@@ -104,6 +104,9 @@ pub struct DatasetInfo {
     pub class_counts_train: Vec<usize>,
     pub class_counts_test: Vec<usize>,
     pub summaries: Vec<FeatureSummary>,
+    /// Categorical expansions and imputations (issue 17); empty lists for an all-numeric table
+    /// without missing values.
+    pub encoding: EncodingInfo,
     pub notes: Vec<String>,
 }
 

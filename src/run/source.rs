@@ -39,6 +39,7 @@ impl<'a> Source<'a> {
                 class_counts_train: d.train.class_counts(d.classes.len()),
                 class_counts_test: d.test.class_counts(d.classes.len()),
                 summaries: d.summaries.clone(),
+                encoding: d.encoding.clone(),
                 notes: d.notes.clone(),
             },
             Source::Streamed(d) => DatasetInfo {
@@ -54,6 +55,7 @@ impl<'a> Source<'a> {
                 class_counts_train: d.class_counts_train.clone(),
                 class_counts_test: d.class_counts_test.clone(),
                 summaries: d.summaries.clone(),
+                encoding: d.encoding.clone(),
                 notes: d.notes.clone(),
             },
         }

@@ -161,6 +161,7 @@ impl StreamedData {
             features,
             columns: Vec::new(),
             summaries,
+            encoding: Default::default(),
             notes,
             rows_train,
             rows_test,
