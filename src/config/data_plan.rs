@@ -4,6 +4,7 @@
 use std::path::PathBuf;
 
 use super::ctx::Ctx;
+use super::encoding::{encoding_plan, EncodingPlan};
 use super::features::FeatureMap;
 use super::raw::{RawData, RawSplit};
 use super::streaming::Streaming;
@@ -23,6 +24,8 @@ pub struct DataPlan {
     pub standardize: bool,
     pub intercept: bool,
     pub missing: Missing,
+    /// Categorical columns, reference levels and indicator columns.
+    pub encoding: EncodingPlan,
     /// Applied to the standardised features, before the intercept column.
     pub feature_map: FeatureMap,
     /// The experiment seed (seeds the RBF centres).
@@ -59,6 +62,32 @@ pub enum Split {
 pub enum Missing {
     Error,
     Drop,
+    /// Numeric features: the training mean; categorical ones: the most frequent training level.
+    Mean,
+    /// Numeric features: the training median; categorical ones: the most frequent training level.
+    Median,
+    /// A categorical feature's missing cells are its own level, `missing`; a numeric feature
+    /// with missing cells is an error (it has no level to be).
+    Level,
+}
+
+impl Missing {
+    pub const NAMES: [&'static str; 5] = ["error", "drop", "mean", "median", "level"];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Missing::Error => "error",
+            Missing::Drop => "drop",
+            Missing::Mean => "mean",
+            Missing::Median => "median",
+            Missing::Level => "level",
+        }
+    }
+
+    /// Whether missing feature cells are filled in (the row is kept) rather than refused or dropped.
+    pub fn fills(self) -> bool {
+        matches!(self, Missing::Mean | Missing::Median | Missing::Level)
+    }
 }
 
 pub(super) fn data_plan(ctx: &Ctx<'_>, raw: RawData, seed: u64) -> Result<DataPlan> {
@@ -66,7 +95,7 @@ pub(super) fn data_plan(ctx: &Ctx<'_>, raw: RawData, seed: u64) -> Result<DataPl
     let source = match (&raw.path, &raw.train, &raw.test) {
         (Some(path), None, None) => {
             let path = ctx.path("[data] path", path)?;
-            let split = split_plan(ctx, raw.split.unwrap_or_default(), seed)?;
+            let split = split_plan(ctx, raw.split.clone().unwrap_or_default(), seed)?;
             DataSource::Single { path, split }
         }
         (None, Some(train), Some(test)) => {
@@ -91,16 +120,36 @@ pub(super) fn data_plan(ctx: &Ctx<'_>, raw: RawData, seed: u64) -> Result<DataPl
             ))
         }
     };
-    let missing = match raw.missing.as_deref().unwrap_or("error") {
-        "error" => Missing::Error,
-        "drop" => Missing::Drop,
-        other => {
+    let missing = match Missing::NAMES
+        .iter()
+        .position(|n| *n == raw.missing.as_deref().unwrap_or("error"))
+    {
+        Some(i) => [
+            Missing::Error,
+            Missing::Drop,
+            Missing::Mean,
+            Missing::Median,
+            Missing::Level,
+        ][i],
+        None => {
+            let other = raw.missing.as_deref().unwrap_or_default();
             return Err(ctx.err(format!(
-                "[data] missing = \"{other}\": expected \"error\" or \"drop\"{}",
-                did_you_mean(other, ["error", "drop"])
-            )))
+                "[data] missing = \"{other}\": expected \"error\", \"drop\", \"mean\", \"median\" or \"level\"{}",
+                did_you_mean(other, Missing::NAMES)
+            )));
         }
     };
+    if missing == Missing::Median && streaming.is_some() {
+        return Err(ctx.err(
+            "[data] missing = \"median\" needs every training value of a column at once, which streaming = true does not keep; \
+             use missing = \"mean\" (its statistics pass computes the mean) or set streaming = false",
+        ));
+    }
+    let encoding = encoding_plan(
+        ctx,
+        &raw,
+        matches!(missing, Missing::Mean | Missing::Median),
+    )?;
     if raw.target.is_empty() {
         return Err(ctx.err("[data] target is empty: name the label column"));
     }
@@ -131,6 +180,7 @@ pub(super) fn data_plan(ctx: &Ctx<'_>, raw: RawData, seed: u64) -> Result<DataPl
         standardize: raw.standardize.unwrap_or(true),
         intercept: raw.intercept.unwrap_or(true),
         missing,
+        encoding,
         feature_map: FeatureMap::Identity,
         seed,
         binary_method: None,

@@ -4,6 +4,7 @@
 mod brackets;
 mod ctx;
 mod data_plan;
+pub mod encoding;
 mod features;
 pub mod limits;
 mod method_options;
@@ -19,6 +20,7 @@ pub mod sweep;
 
 use std::path::Path;
 
+pub use encoding::{EncodingPlan, Unseen};
 pub use plan::{
     Centres, ClassPrior, DataPlan, DataSource, Evaluation, FeatureMap, MethodPlan, MethodSpec,
     Missing, Optimizer, Options, Plan, Prior, Split, Streaming,

@@ -59,6 +59,21 @@ pub struct RawData {
     /// The character between a CSV's fields: "," (default), ";", "\t", ...
     #[serde(skip_serializing_if = "Option::is_none")]
     pub separator: Option<String>,
+    /// Columns read as categorical even when numeric (integer codes such as a class 1/2/3).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub categorical: Option<Vec<String>>,
+    /// The reference level (no indicator column) per categorical column.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reference: Option<std::collections::BTreeMap<String, Label>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub max_levels: Option<u64>,
+    /// "error" or "zero": a level seen only in the test rows.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub unseen_levels: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub missing_indicator: Option<bool>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub standardise_indicators: Option<bool>,
 }
 
 /// A label value as written in TOML: `positive = "Yes"`, `positive = 2` or `positive = true`.

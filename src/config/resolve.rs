@@ -3,7 +3,8 @@
 
 use std::path::Path;
 
-use super::plan::{Centres, DataSource, FeatureMap, MethodPlan, Missing, Optimizer, Plan, Split};
+use super::encoding::{Unseen, DEFAULT_MAX_LEVELS};
+use super::plan::{Centres, DataSource, FeatureMap, MethodPlan, Optimizer, Plan, Split};
 use super::raw::{
     Label, RawData, RawEvaluation, RawExperiment, RawFeatures, RawMethod, RawPrecision, RawPrior,
     RawSplit,
@@ -120,6 +121,7 @@ impl Plan {
     }
 
     fn raw_data(&self, d: &super::plan::DataPlan) -> RawData {
+        let e = &d.encoding;
         let (path, train, test, split) = match &d.source {
             DataSource::Single { path, split } => {
                 let split = match *split {
@@ -164,10 +166,7 @@ impl Plan {
             positive: d.positive.clone().map(Label::Text),
             standardize: Some(d.standardize),
             intercept: Some(d.intercept),
-            missing: Some(match d.missing {
-                Missing::Error => "error".into(),
-                Missing::Drop => "drop".into(),
-            }),
+            missing: Some(d.missing.name().into()),
             split,
             streaming: d.streaming.map(|_| true),
             chunk_rows: d.streaming.map(|s| s.chunk_rows as u64),
@@ -176,6 +175,17 @@ impl Plan {
                 .and_then(|s| s.max_memory)
                 .map(|b| format!("{b}B")),
             separator: (d.separator != b',').then(|| (d.separator as char).to_string()),
+            categorical: (!e.categorical.is_empty()).then(|| e.categorical.clone()),
+            reference: (!e.reference.is_empty()).then(|| {
+                e.reference
+                    .iter()
+                    .map(|(k, v)| (k.clone(), Label::Text(v.clone())))
+                    .collect()
+            }),
+            max_levels: (e.max_levels != DEFAULT_MAX_LEVELS).then_some(e.max_levels as u64),
+            unseen_levels: (e.unseen != Unseen::Error).then(|| e.unseen.name().into()),
+            missing_indicator: e.missing_indicator.then_some(true),
+            standardise_indicators: e.standardise_indicators.then_some(true),
         }
     }
 

@@ -29,6 +29,7 @@ fn plan(path: PathBuf, features: Option<&[&str]>, separator: u8) -> DataPlan {
         standardize: true,
         intercept: true,
         missing: Missing::Error,
+        encoding: Default::default(),
         feature_map: FeatureMap::Identity,
         seed: 1,
         binary_method: None,

@@ -2,53 +2,42 @@
 //! map the features and add the intercept.
 
 use super::dataset::{Dataset, Design, FeatureSummary, INTERCEPT};
-use super::loaded::{gather, load_file, note_skipped};
+use super::encode::{learn, ColumnTally, Encoder};
+use super::loaded::{load_file, note_skipped, Loaded};
 use super::missing::complete_rows;
 use super::{features, prepare};
-use crate::config::{DataPlan, DataSource};
+use crate::config::{DataPlan, DataSource, Missing};
 use crate::error::{Error, Result};
 
 /// Load and prepare the data described by `plan`.
 pub fn load(plan: &DataPlan) -> Result<Dataset> {
     let mut notes = Vec::new();
-    let (files, train_part, test_part, features, summary_src) = match &plan.source {
+    let categorical = &plan.encoding.categorical;
+    // (training file, its rows; test file, its rows): one file twice for a split.
+    let (files, lt, le, train_rows, test_rows) = match &plan.source {
         DataSource::Single { path, split } => {
-            let l = load_file(path, plan, plan.features.as_deref(), None)?;
+            let l = load_file(path, plan, plan.features.as_deref(), categorical, None)?;
             let rows = complete_rows(path, &l, plan, &mut notes)?;
             let is_test = prepare::test_rows(l.y.len(), *split);
             let train: Vec<usize> = rows.iter().copied().filter(|&i| !is_test[i]).collect();
             let test: Vec<usize> = rows.iter().copied().filter(|&i| is_test[i]).collect();
             note_skipped(&mut notes, path, &l.skipped);
-            let tr = (gather(&l, &train), train);
-            let te = (gather(&l, &test), test);
-            (
-                vec![path.clone()],
-                tr,
-                te,
-                l.features.clone(),
-                (l, path.clone()),
-            )
+            (vec![path.clone()], l, None, train, test)
         }
         DataSource::TrainTest { train, test } => {
-            let lt = load_file(train, plan, plan.features.as_deref(), None)?;
-            let le = load_file(test, plan, Some(&lt.features), Some(&lt.classes))?;
+            let lt = load_file(train, plan, plan.features.as_deref(), categorical, None)?;
+            let cats = lt.categorical();
+            let le = load_file(test, plan, Some(&lt.features), &cats, Some(&lt.classes))?;
             let rt = complete_rows(train, &lt, plan, &mut notes)?;
             let re = complete_rows(test, &le, plan, &mut notes)?;
             note_skipped(&mut notes, train, &lt.skipped);
-            let tr = (gather(&lt, &rt), rt);
-            let te = (gather(&le, &re), re);
-            (
-                vec![train.clone(), test.clone()],
-                tr,
-                te,
-                lt.features.clone(),
-                (lt, train.clone()),
-            )
+            (vec![train.clone(), test.clone()], lt, Some(le), rt, re)
         }
     };
-    let (((train_cols, train_y), train_rows), ((test_cols, test_y), test_rows)) =
-        (train_part, test_part);
-    let train_file = &summary_src.1;
+    let test_file = le.as_ref().unwrap_or(&lt);
+    let (train_y, test_y) = (lt.labels_of(&train_rows), test_file.labels_of(&test_rows));
+    let train_file = &files[0];
+    let features = lt.features.clone();
     if train_y.is_empty() {
         return Err(Error::data(
             train_file,
@@ -61,7 +50,7 @@ pub fn load(plan: &DataPlan) -> Result<Dataset> {
             "no test rows are left after the split; change [data] split",
         ));
     }
-    let classes = summary_src.0.classes.clone();
+    let classes = lt.classes.clone();
     let first = train_y[0];
     if train_y.iter().all(|&y| y == first) {
         return Err(Error::data(
@@ -75,39 +64,35 @@ pub fn load(plan: &DataPlan) -> Result<Dataset> {
             ),
         ));
     }
+    let encoder = learn_encoding(plan, train_file, &lt, le.as_ref(), &train_rows, &test_rows)?;
+    notes.extend(encoder.notes.iter().cloned());
+    let train_cols = encoder.encode(&lt.cells(), &train_rows);
+    let test_cols = encoder.encode(&test_file.cells(), &test_rows);
+    let design_names = &encoder.names;
     let stats = prepare::column_stats(&train_cols);
-    let summaries = features
+    let summaries = design_names
         .iter()
         .zip(&train_cols)
         .zip(&stats)
-        .map(|((name, col), &(mean, sd))| {
-            let idx = summary_src
-                .0
-                .features
-                .iter()
-                .position(|f| f == name)
-                .unwrap_or(0);
-            FeatureSummary {
-                name: name.clone(),
-                mean,
-                sd,
-                min: col.iter().copied().fold(f64::INFINITY, f64::min),
-                max: col.iter().copied().fold(f64::NEG_INFINITY, f64::max),
-                missing: summary_src.0.cols[idx]
-                    .iter()
-                    .filter(|v| v.is_none())
-                    .count(),
-            }
+        .zip(&encoder.source)
+        .map(|(((name, col), &(mean, sd)), &j)| FeatureSummary {
+            name: name.clone(),
+            mean,
+            sd,
+            min: col.iter().copied().fold(f64::INFINITY, f64::min),
+            max: col.iter().copied().fold(f64::NEG_INFINITY, f64::max),
+            missing: lt.cols[j].missing(),
         })
         .collect();
-    features::check_names(&plan.feature_map, &features, plan.intercept)
+    features::check_names(&plan.feature_map, design_names, plan.intercept)
         .map_err(|m| Error::data(train_file, m))?;
-    let s = plan.standardize.then_some(stats.as_slice());
+    let scaling = encoder.standardisation(&stats, plan.encoding.standardise_indicators);
+    let s = plan.standardize.then_some(scaling.as_slice());
     let mapped = features::apply(
         &plan.feature_map,
         prepare::design(&train_cols, s, false).as_ref(),
         prepare::design(&test_cols, s, false).as_ref(),
-        &features,
+        design_names,
         plan.seed,
     )
     .map_err(|m| Error::data(train_file, m))?;
@@ -133,8 +118,34 @@ pub fn load(plan: &DataPlan) -> Result<Dataset> {
         features,
         columns,
         summaries,
-        encoding: Default::default(),
+        encoding: encoder.info,
         notes,
         separator: plan.separator,
     })
+}
+
+/// The encoding learnt from the training rows' tallies (the test rows counted too, for their
+/// level counts and unseen levels).
+fn learn_encoding(
+    plan: &DataPlan,
+    train_file: &std::path::Path,
+    lt: &Loaded,
+    le: Option<&Loaded>,
+    train_rows: &[usize],
+    test_rows: &[usize],
+) -> Result<Encoder> {
+    let test_file = le.unwrap_or(lt);
+    let tallies: Vec<ColumnTally> = lt
+        .cols
+        .iter()
+        .zip(&test_file.cols)
+        .map(|(train, test)| {
+            let mut t = ColumnTally::new(plan.missing == Missing::Median);
+            t.push_file(train);
+            train_rows.iter().for_each(|&i| t.push(train, i, false));
+            test_rows.iter().for_each(|&i| t.push(test, i, true));
+            t
+        })
+        .collect();
+    learn(train_file, plan, &lt.features, &tallies)
 }

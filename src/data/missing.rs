@@ -1,5 +1,6 @@
 //! Rows with missing values (empty, NA or NaN): dropped with a note, or refused with an error
-//! that counts them per column.
+//! that counts them per column. Under `missing = "mean" | "median" | "level"` only a missing
+//! target drops a row (the target is never imputed); the features' cells are filled later.
 
 use std::path::Path;
 
@@ -8,8 +9,9 @@ use super::prepare;
 use crate::config::{DataPlan, Missing};
 use crate::error::{Error, Result};
 
-/// Rows (in `keep` order) where the label and every feature are present; the rest are
-/// missing. With `Missing::Error` any missing value is an error naming the column.
+/// Rows (in file order) where the label and every feature are present (only the label when
+/// `missing` fills cells); the rest are missing. With `Missing::Error` any missing value is an
+/// error naming the column.
 pub(super) fn complete_rows(
     path: &Path,
     l: &Loaded,
@@ -18,13 +20,12 @@ pub(super) fn complete_rows(
 ) -> Result<Vec<usize>> {
     let (missing, target, listed) = (plan.missing, &plan.target, plan.features.is_some());
     let n = l.y.len();
-    let count = |c: &Vec<Option<f64>>| c.iter().filter(|v| v.is_none()).count();
-    let per_feature: Vec<usize> = l.cols.iter().map(count).collect();
+    let per_feature: Vec<usize> = l.cols.iter().map(|c| c.missing()).collect();
     let target_missing = l.y.iter().filter(|v| v.is_none()).count();
     prepare::check_not_all_missing(n, target, target_missing, &l.features, &per_feature, listed)
         .map_err(|m| Error::data(path, m))?;
     let ok: Vec<bool> = (0..n)
-        .map(|i| l.y[i].is_some() && l.cols.iter().all(|c| c[i].is_some()))
+        .map(|i| l.y[i].is_some() && (missing.fills() || l.cols.iter().all(|c| !c.is_missing(i))))
         .collect();
     let bad = ok.iter().filter(|&&o| !o).count();
     if bad > 0 {
@@ -42,10 +43,7 @@ pub(super) fn complete_rows(
                 ),
             ));
         }
-        notes.push(format!(
-            "{}: dropped {bad} of {n} rows with missing values",
-            path.display()
-        ));
+        notes.push(drop_note(path, missing, bad, n));
     }
     Ok((0..n).filter(|&i| ok[i]).collect())
 }
@@ -74,4 +72,19 @@ pub(super) fn missing_message(
          Set [data] missing = \"drop\" to drop those rows",
         per_col.join(", ")
     )
+}
+
+/// The note for rows dropped: for missing values, or (when cells are filled) for a missing target.
+pub(super) fn drop_note(path: &Path, missing: Missing, bad: usize, n: usize) -> String {
+    if missing.fills() {
+        format!(
+            "{}: dropped {bad} of {n} rows whose target is missing (the target is never imputed)",
+            path.display()
+        )
+    } else {
+        format!(
+            "{}: dropped {bad} of {n} rows with missing values",
+            path.display()
+        )
+    }
 }

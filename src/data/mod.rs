@@ -6,6 +6,7 @@ mod classes;
 mod csv;
 mod dataset;
 pub mod dense;
+mod encode;
 mod encoding_info;
 mod features;
 mod files;

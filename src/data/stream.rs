@@ -10,6 +10,7 @@
 //! sds come from [`super::moments::Moments`], the in-memory loader's code, so they are equal to its values.
 
 mod budget;
+mod encoded;
 mod missing;
 mod open;
 mod pass;
@@ -20,6 +21,7 @@ use std::path::PathBuf;
 use faer::Mat;
 use serde::Serialize;
 
+use super::encode::Encoder;
 use super::features::FittedMap;
 use super::labels::LabelSet;
 use super::FeatureSummary;
@@ -79,8 +81,12 @@ pub struct StreamedData {
     train_labels: LabelSet,
     /// The test file's own labels when train and test are separate files.
     test_labels: Option<LabelSet>,
-    /// (mean, sd) per feature on the training rows, when standardising.
+    /// (mean, sd) per design column on the training rows, when standardising.
     stats: Option<Vec<(f64, f64)>>,
+    /// The columns read as levels in every chunk.
+    categorical: Vec<String>,
+    /// Raw columns into design columns, learnt in the statistics pass.
+    encoder: Encoder,
     map: FittedMap,
 }
 

@@ -22,6 +22,7 @@ fn plan(source: DataSource, chunk_rows: usize) -> DataPlan {
         standardize: true,
         intercept: true,
         missing: Missing::Error,
+        encoding: Default::default(),
         feature_map: FeatureMap::Identity,
         seed: 3,
         binary_method: None,

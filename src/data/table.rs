@@ -3,6 +3,7 @@
 //! With `describe.rs` (the workbench's file summary) this module is the only place in
 //! bayeslab that touches polars' types.
 
+mod cells;
 mod column;
 mod frame;
 
@@ -10,6 +11,7 @@ use std::path::Path;
 
 use polars::prelude::*;
 
+pub use cells::{not_a_number, Cells};
 pub use column::{read_column, Labels};
 pub(super) use frame::{read_frame, read_frame_with};
 
@@ -20,22 +22,24 @@ use column::{labels, numeric_values};
 /// The raw values of the selected columns of one file, in file order.
 #[derive(Debug, Clone)]
 pub struct Table {
-    /// (name, values) per feature; `None` is a missing value (null or NaN).
-    pub features: Vec<(String, Vec<Option<f64>>)>,
+    /// (name, cells) per feature; `None` is a missing value (null or NaN).
+    pub features: Vec<(String, Cells)>,
     pub target: Labels,
-    /// Columns present in the file but not used (non-numeric ones when features are defaulted).
+    /// Columns present in the file but not used (text ones when features are defaulted).
     pub skipped: Vec<String>,
 }
 
-/// Read `target` and the feature columns (`features`, or every other numeric column).
+/// Read `target` and the feature columns (`features`, or every other numeric, boolean or
+/// `categorical` column); the `categorical` ones as levels whatever their type.
 pub fn read(
     path: &Path,
     separator: u8,
     target: &str,
     features: Option<&[String]>,
+    categorical: &[String],
 ) -> Result<Table> {
     let (df, unread) = read_frame_with(path, separator, Some(target), features)?;
-    let mut table = frame_table(path, &df, target, features, 0)?;
+    let mut table = frame_table(path, &df, target, features, categorical, 0)?;
     table
         .skipped
         .extend(unread.into_iter().map(|(n, t)| format!("{n} ({t})")));
@@ -43,12 +47,15 @@ pub fn read(
 }
 
 /// The columns of one frame of `path` (the whole file, or a chunk of it whose first row is data
-/// row `first_row`, so that errors name the row in the file).
+/// row `first_row`, so that errors name the row in the file). Text and boolean features, and
+/// those listed in `categorical`, are read as levels; a text column that is mostly numbers is
+/// an error even when the features are defaulted (it would otherwise be skipped unseen).
 pub(super) fn frame_table(
     path: &Path,
     df: &DataFrame,
     target: &str,
     features: Option<&[String]>,
+    categorical: &[String],
     first_row: usize,
 ) -> Result<Table> {
     let names: Vec<String> = df
@@ -71,9 +78,16 @@ pub(super) fn frame_table(
                 if name == target {
                     continue;
                 }
-                if c.dtype().is_primitive_numeric() || c.dtype().is_bool() {
+                if c.dtype().is_primitive_numeric()
+                    || c.dtype().is_bool()
+                    || categorical.contains(&name)
+                {
                     use_.push(name);
                 } else {
+                    if cells::is_text(c) {
+                        let values = cells::level_cells(path, c)?;
+                        cells::check_stray_text(path, &name, &values, first_row)?;
+                    }
                     skip.push(name);
                 }
             }
@@ -88,8 +102,17 @@ pub(super) fn frame_table(
     };
     let mut out = Vec::with_capacity(feature_names.len());
     for name in feature_names {
-        let values = numeric_values(path, column(&name, "feature")?, first_row)?;
-        out.push((name, values));
+        let col = column(&name, "feature")?;
+        let cells = if categorical.contains(&name) || col.dtype().is_bool() {
+            Cells::Levels(cells::level_cells(path, col)?)
+        } else if cells::is_text(col) {
+            let values = cells::level_cells(path, col)?;
+            cells::check_stray_text(path, &name, &values, first_row)?;
+            Cells::Levels(values)
+        } else {
+            Cells::Numbers(numeric_values(path, col, first_row)?)
+        };
+        out.push((name, cells));
     }
     Ok(Table {
         features: out,

@@ -20,6 +20,7 @@ fn plan(source: DataSource) -> DataPlan {
         standardize: true,
         intercept: true,
         missing: Missing::Error,
+        encoding: Default::default(),
         feature_map: crate::config::FeatureMap::Identity,
         seed: 0,
         binary_method: None,

@@ -4,7 +4,7 @@ use std::path::Path;
 
 use super::scan::FileScan;
 use crate::config::{DataPlan, Missing};
-use crate::data::missing::missing_message;
+use crate::data::missing::{drop_note, missing_message};
 use crate::data::prepare;
 use crate::error::{Error, Result};
 
@@ -16,7 +16,7 @@ pub(super) fn check_missing(
     features: &[String],
     notes: &mut Vec<String>,
 ) -> Result<()> {
-    let per_feature: Vec<usize> = scan.running.iter().map(|r| r.missing).collect();
+    let per_feature: Vec<usize> = scan.tallies.iter().map(|t| t.file_missing).collect();
     prepare::check_not_all_missing(
         scan.rows,
         &plan.target,
@@ -42,11 +42,6 @@ pub(super) fn check_missing(
             ),
         ));
     }
-    notes.push(format!(
-        "{}: dropped {} of {} rows with missing values",
-        path.display(),
-        scan.bad,
-        scan.rows
-    ));
+    notes.push(drop_note(path, plan.missing, scan.bad, scan.rows));
     Ok(())
 }

@@ -8,6 +8,7 @@ use super::{Part, StreamedData};
 use crate::config::{DataPlan, DataSource};
 use crate::data::chunks::ChunkReader;
 use crate::data::classes::check_classes;
+use crate::data::encode::learn;
 use crate::data::features::{check_names, check_width, mapped_width, FittedMap, TrainingRows};
 use crate::data::labels::LabelSet;
 use crate::data::loaded::note_skipped;
@@ -44,12 +45,14 @@ impl StreamedData {
         let mut features = plan.features.clone();
         let mut skipped = Vec::new();
         let part = test_file.as_ref().map(|_| Part::Train);
+        let mut categorical = plan.encoding.categorical.clone();
         let mut train = scan(
             &train_file,
             plan,
             chunk_rows,
             part,
             &mut features,
+            &mut categorical,
             &mut skipped,
         )?;
         preparation.push(("statistics".to_string(), train.stats.clone()));
@@ -69,6 +72,7 @@ impl StreamedData {
                 chunk_rows,
                 Some(Part::Test),
                 &mut given,
+                &mut categorical.clone(),
                 &mut Vec::new(),
             )?;
             preparation.push(("test labels".to_string(), test.stats.clone()));
@@ -78,6 +82,9 @@ impl StreamedData {
                 .map_err(|m| Error::data(test_path, m))?;
             check_classes(test_path, plan, &test_classes)?;
             check_missing(test_path, plan, &test, &features, &mut notes)?;
+            for (t, other) in train.tallies.iter_mut().zip(&test.tallies) {
+                t.add_test_side(other);
+            }
             test_labels = Some(test.labels);
         }
         note_skipped(&mut notes, &train_file, &skipped);
@@ -130,27 +137,27 @@ impl StreamedData {
                 ),
             ));
         }
+        let encoder = learn(&train_file, plan, &features, &train.tallies)?;
+        notes.extend(encoder.notes.iter().cloned());
+        // An identity encoding's summaries are the pass's own; any other takes one more pass.
         let summaries: Vec<FeatureSummary> = features
             .iter()
-            .zip(&train.running)
-            .map(|(name, r)| {
-                let (mean, sd) = r.moments();
+            .zip(&train.tallies)
+            .map(|(name, t)| {
+                let (mean, sd) = t.moments.mean_sd();
                 FeatureSummary {
                     name: name.clone(),
                     mean,
                     sd,
-                    min: r.min,
-                    max: r.max,
-                    missing: r.missing,
+                    min: t.min.unwrap_or(f64::INFINITY),
+                    max: t.max.unwrap_or(f64::NEG_INFINITY),
+                    missing: t.file_missing,
                 }
             })
             .collect();
-        let stats: Option<Vec<(f64, f64)>> = plan
-            .standardize
-            .then(|| summaries.iter().map(|s| (s.mean, s.sd)).collect());
-        let d = features.len();
+        let d = encoder.names.len();
         check_width(&plan.feature_map, d, chunk_rows).map_err(|m| Error::data(&train_file, m))?;
-        check_names(&plan.feature_map, &features, plan.intercept)
+        check_names(&plan.feature_map, &encoder.names, plan.intercept)
             .map_err(|m| Error::data(&train_file, m))?;
         let mut data = StreamedData {
             files: std::iter::once(train_file.clone())
@@ -161,7 +168,7 @@ impl StreamedData {
             features,
             columns: Vec::new(),
             summaries,
-            encoding: Default::default(),
+            encoding: encoder.info.clone(),
             notes,
             rows_train,
             rows_test,
@@ -175,7 +182,9 @@ impl StreamedData {
             plan: plan.clone(),
             test_labels,
             train_labels: std::mem::replace(&mut train.labels, LabelSet::new(&plan.target)),
-            stats,
+            stats: None,
+            categorical,
+            encoder,
             // replaced below: fitting the map may take a pass that needs the rest
             map: FittedMap::fit(
                 &crate::config::FeatureMap::Identity,
@@ -188,6 +197,14 @@ impl StreamedData {
                 0,
             ),
         };
+        if !data.encoder.is_identity() {
+            data.encoded_summaries()?;
+        }
+        data.stats = plan.standardize.then(|| {
+            let stats: Vec<(f64, f64)> = data.summaries.iter().map(|s| (s.mean, s.sd)).collect();
+            data.encoder
+                .standardisation(&stats, plan.encoding.standardise_indicators)
+        });
         data.map = data.fit_map()?;
         data.columns = std::iter::once(INTERCEPT.to_string())
             .filter(|_| plan.intercept)

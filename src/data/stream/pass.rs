@@ -8,6 +8,7 @@ use super::{DesignChunk, Part, PassStats, RawRows, StreamedData};
 use crate::config::DataSource;
 use crate::data::features::{sampled_rows, FittedMap, TrainingRows};
 use crate::data::prepare;
+use crate::data::table::Cells;
 use crate::error::{Error, Result};
 
 impl StreamedData {
@@ -56,8 +57,8 @@ impl StreamedData {
         };
         Ok(FittedMap::fit(
             &self.plan.feature_map,
-            self.features.len(),
-            &self.features,
+            self.encoder.names.len(),
+            &self.encoder.names,
             TrainingRows::Summary {
                 ranges: &ranges,
                 sampled,
@@ -66,9 +67,9 @@ impl StreamedData {
         ))
     }
 
-    /// Pass over the rows of `part`: the raw feature columns (complete rows only), class
-    /// indices and data rows of each chunk.
-    fn raw_pass(&self, part: Part, f: &mut RawRows<'_>) -> Result<PassStats> {
+    /// Pass over the rows of `part`: the encoded feature columns of the rows used (as the
+    /// in-memory loader keeps them), class indices and data rows of each chunk.
+    pub(super) fn raw_pass(&self, part: Part, f: &mut RawRows<'_>) -> Result<PassStats> {
         let (path, labels, file_part) = match (&self.plan.source, part) {
             (DataSource::Single { path, .. }, _) => (path, &self.train_labels, None),
             (DataSource::TrainTest { train, .. }, Part::Train) => {
@@ -81,6 +82,8 @@ impl StreamedData {
             ),
         };
         let mut features = Some(self.features.clone());
+        let mut categorical = self.categorical.clone();
+        let fills = self.plan.missing.fills();
         let mut labels = labels.clone();
         let mut compute = 0.0;
         let mut stats = each_chunk(
@@ -89,6 +92,7 @@ impl StreamedData {
             self.plan.separator,
             &self.target,
             &mut features,
+            &mut categorical,
             &mut Vec::new(),
             &mut |first, table| {
                 let distinct = labels
@@ -97,16 +101,13 @@ impl StreamedData {
                 let keep: Vec<usize> = (0..distinct.len())
                     .filter(|&i| {
                         distinct[i].is_some()
-                            && table.features.iter().all(|(_, c)| c[i].is_some())
+                            && (fills || table.features.iter().all(|(_, c)| !c.is_missing(i)))
                             && is_test(first + i, &self.plan.source, file_part)
                                 == (part == Part::Test)
                     })
                     .collect();
-                let cols: Vec<Vec<f64>> = table
-                    .features
-                    .iter()
-                    .map(|(_, c)| keep.iter().map(|&i| c[i].unwrap_or(f64::NAN)).collect())
-                    .collect();
+                let cells: Vec<&Cells> = table.features.iter().map(|(_, c)| c).collect();
+                let cols = self.encoder.encode(&cells, &keep);
                 let y = keep
                     .iter()
                     .map(|&i| distinct[i].map_or(f64::NAN, |d| labels.class(d)))

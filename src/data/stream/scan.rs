@@ -7,48 +7,18 @@ use std::time::Instant;
 use super::{Part, PassStats};
 use crate::config::{DataPlan, DataSource};
 use crate::data::chunks::{selection, ChunkReader};
+use crate::data::encode::ColumnTally;
 use crate::data::labels::LabelSet;
-use crate::data::moments::Moments;
 use crate::data::prepare;
+use crate::data::table::Cells;
 use crate::data::table::{frame_table, Table};
 use crate::error::{Error, Result};
-
-/// Per-feature running statistics over the training rows.
-#[derive(Debug, Clone)]
-pub(super) struct Running {
-    pub(super) moments: Moments,
-    pub(super) min: f64,
-    pub(super) max: f64,
-    /// Missing values in every row of the file (as the in-memory summary counts them).
-    pub(super) missing: usize,
-}
-
-impl Running {
-    pub(super) fn new() -> Self {
-        Running {
-            moments: Moments::default(),
-            min: f64::INFINITY,
-            max: f64::NEG_INFINITY,
-            missing: 0,
-        }
-    }
-
-    pub(super) fn push(&mut self, v: f64) {
-        self.moments.push(v);
-        self.min = self.min.min(v);
-        self.max = self.max.max(v);
-    }
-
-    /// (mean, population sd) as [`prepare::column_stats`] defines them.
-    pub(super) fn moments(&self) -> (f64, f64) {
-        self.moments.mean_sd()
-    }
-}
 
 /// What a file's statistics pass found.
 pub(super) struct FileScan {
     pub(super) labels: LabelSet,
-    pub(super) running: Vec<Running>,
+    /// Per raw feature: its training statistics, levels and missing cells (see [`ColumnTally`]).
+    pub(super) tallies: Vec<ColumnTally>,
     pub(super) target_missing: usize,
     pub(super) bad: usize,
     pub(super) first_bad: Option<usize>,
@@ -66,13 +36,18 @@ pub(super) fn is_test(row: usize, source: &DataSource, part_of_file: Option<Part
 
 /// Read `path` chunk by chunk, handing each chunk's columns to `f` with its first data row.
 /// `features` is filled from the first chunk when it is `None` (every numeric column, as
-/// [`super::table::read`] chooses them), with the non-numeric columns in `skipped`.
+/// [`super::table::read`] chooses them), with the non-numeric columns in `skipped`. The
+/// columns read as levels in the first chunk are added to `categorical`, so that every later
+/// chunk reads them as levels too (polars infers each chunk's types on its own); a column of
+/// numbers in the first chunk that is text in a later one is an error naming the value.
+#[allow(clippy::too_many_arguments)]
 pub(super) fn each_chunk(
     path: &Path,
     chunk_rows: usize,
     separator: u8,
     target: &str,
     features: &mut Option<Vec<String>>,
+    categorical: &mut Vec<String>,
     skipped: &mut Vec<String>,
     f: &mut dyn FnMut(usize, Table) -> Result<()>,
 ) -> Result<PassStats> {
@@ -90,8 +65,19 @@ pub(super) fn each_chunk(
         let Some((first, df)) = reader.next_chunk()? else {
             break;
         };
-        let table = frame_table(path, &df, target, features.as_deref(), first)?;
+        let table = frame_table(path, &df, target, features.as_deref(), categorical, first)?;
         drop(df);
+        for (name, cells) in &table.features {
+            if let Cells::Levels(v) = cells {
+                if stats.chunks == 0 {
+                    if !categorical.contains(name) {
+                        categorical.push(name.clone());
+                    }
+                } else if !categorical.contains(name) {
+                    return Err(crate::data::table::not_a_number(path, name, v, first));
+                }
+            }
+        }
         if features.is_none() {
             *features = Some(table.features.iter().map(|(n, _)| n.clone()).collect());
             *skipped = table.skipped.clone();
@@ -118,11 +104,13 @@ pub(super) fn scan(
     chunk_rows: usize,
     part: Option<Part>,
     features: &mut Option<Vec<String>>,
+    categorical: &mut Vec<String>,
     skipped: &mut Vec<String>,
 ) -> Result<FileScan> {
+    let fills = plan.missing.fills();
     let mut s = FileScan {
         labels: LabelSet::new(&plan.target),
-        running: Vec::new(),
+        tallies: Vec::new(),
         target_missing: 0,
         bad: 0,
         first_bad: None,
@@ -135,10 +123,14 @@ pub(super) fn scan(
         plan.separator,
         &plan.target,
         features,
+        categorical,
         skipped,
         &mut |first, table| {
-            if s.running.is_empty() {
-                s.running = vec![Running::new(); table.features.len()];
+            if s.tallies.is_empty() {
+                s.tallies = vec![ColumnTally::new(false); table.features.len()];
+            }
+            for (t, (_, c)) in s.tallies.iter_mut().zip(&table.features) {
+                t.push_file(c);
             }
             let distinct = s
                 .labels
@@ -146,27 +138,24 @@ pub(super) fn scan(
                 .map_err(|m| Error::data(path, m))?;
             for (i, d) in distinct.iter().enumerate() {
                 let row = first + i;
-                let complete = d.is_some() && table.features.iter().all(|(_, c)| c[i].is_some());
+                let used =
+                    d.is_some() && (fills || table.features.iter().all(|(_, c)| !c.is_missing(i)));
                 if d.is_none() {
                     s.target_missing += 1;
                 }
-                for (r, (_, c)) in s.running.iter_mut().zip(&table.features) {
-                    if c[i].is_none() {
-                        r.missing += 1;
-                    }
-                }
-                let Some(d) = (*d).filter(|_| complete) else {
+                let Some(d) = (*d).filter(|_| used) else {
                     s.bad += 1;
                     s.first_bad.get_or_insert(row);
                     continue;
                 };
-                if is_test(row, &plan.source, part) {
+                let test = is_test(row, &plan.source, part);
+                if test {
                     s.labels.counts[d].1 += 1;
                 } else {
                     s.labels.counts[d].0 += 1;
-                    for (r, (_, c)) in s.running.iter_mut().zip(&table.features) {
-                        r.push(c[i].unwrap_or(f64::NAN));
-                    }
+                }
+                for (t, (_, c)) in s.tallies.iter_mut().zip(&table.features) {
+                    t.push(c, i, test);
                 }
             }
             s.rows += distinct.len();

@@ -1,0 +1,141 @@
+//! Raw columns into design columns (issue 17), as R's `model.matrix` with treatment contrasts
+//! and scikit-learn's `SimpleImputer` do it: a numeric feature is one column (its missing cells
+//! filled with the training mean or median), a categorical one is one 0/1 column `column=level`
+//! per level but the reference (the first in sorted order unless `[data] reference` names
+//! another), and `missing_indicator` adds a 0/1 column `column=missing` after each imputed
+//! feature. Everything is learnt from the training rows ([`learn`]); the in-memory loader and
+//! the streamed passes both call [`Encoder::encode`], so they make the same numbers.
+
+mod learn;
+mod tally;
+#[cfg(test)]
+mod tests;
+
+pub use learn::learn;
+pub use tally::ColumnTally;
+
+use super::encoding_info::EncodingInfo;
+use super::table::Cells;
+
+/// How one raw column becomes design columns.
+#[derive(Debug, Clone, PartialEq)]
+pub(super) enum ColumnCode {
+    Number {
+        /// The value of a missing cell (mean or median of the training rows).
+        fill: Option<f64>,
+        indicator: bool,
+    },
+    Levels {
+        /// Every training level in order, the reference included.
+        levels: Vec<String>,
+        reference: usize,
+        /// The level a missing cell takes (most frequent, or `missing` itself).
+        fill: Option<String>,
+        indicator: bool,
+    },
+}
+
+/// The learnt encoding of a table's feature columns.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Encoder {
+    pub(super) codes: Vec<ColumnCode>,
+    /// Design column names, in order.
+    pub names: Vec<String>,
+    /// Per design column: the index of the raw column it comes from.
+    pub source: Vec<usize>,
+    /// Per design column: a 0/1 indicator (a level or a missing-cell marker), not a number.
+    pub indicator: Vec<bool>,
+    /// What the record shows.
+    pub info: EncodingInfo,
+    /// Notes for the user (levels met only in the test rows, rows dropped for their target).
+    pub notes: Vec<String>,
+}
+
+impl Encoder {
+    /// Whether the design columns are the raw numeric columns themselves (no level, no fill):
+    /// then the loaders keep today's numbers bit for bit.
+    pub fn is_identity(&self) -> bool {
+        self.codes.iter().all(|c| {
+            matches!(
+                c,
+                ColumnCode::Number {
+                    fill: None,
+                    indicator: false
+                }
+            )
+        })
+    }
+
+    /// The design columns of rows `rows` of the raw `cells` (one per raw column, in order).
+    /// A level without a column (the reference, or one unseen in training under
+    /// `unseen_levels = "zero"`) is a row of zeros.
+    pub fn encode(&self, cells: &[&Cells], rows: &[usize]) -> Vec<Vec<f64>> {
+        let mut out = Vec::with_capacity(self.names.len());
+        for (code, cells) in self.codes.iter().zip(cells) {
+            match (code, cells) {
+                (ColumnCode::Number { fill, indicator }, Cells::Numbers(v)) => {
+                    let f = fill.unwrap_or(f64::NAN);
+                    out.push(rows.iter().map(|&i| v[i].unwrap_or(f)).collect());
+                    if *indicator {
+                        out.push(rows.iter().map(|&i| flag(v[i].is_none())).collect());
+                    }
+                }
+                (
+                    ColumnCode::Levels {
+                        levels,
+                        reference,
+                        fill,
+                        indicator,
+                    },
+                    Cells::Levels(v),
+                ) => {
+                    let value = |i: usize| v[i].as_deref().or(fill.as_deref());
+                    for (k, level) in levels.iter().enumerate() {
+                        if k != *reference {
+                            out.push(
+                                rows.iter()
+                                    .map(|&i| flag(value(i) == Some(level)))
+                                    .collect(),
+                            );
+                        }
+                    }
+                    if *indicator {
+                        out.push(rows.iter().map(|&i| flag(v[i].is_none())).collect());
+                    }
+                }
+                // A column read as numbers in one file and as levels in another cannot
+                // happen: the test file is read with the training file's categorical columns.
+                _ => out.push(vec![f64::NAN; rows.len()]),
+            }
+        }
+        out
+    }
+
+    /// (mean, sd) to standardise each design column with, from the training statistics
+    /// `stats`: the indicators keep their 0/1 values (mean 0, sd 1) unless `standardise_indicators`.
+    pub fn standardisation(
+        &self,
+        stats: &[(f64, f64)],
+        standardise_indicators: bool,
+    ) -> Vec<(f64, f64)> {
+        stats
+            .iter()
+            .zip(&self.indicator)
+            .map(|(&s, &ind)| {
+                if ind && !standardise_indicators {
+                    (0.0, 1.0)
+                } else {
+                    s
+                }
+            })
+            .collect()
+    }
+}
+
+fn flag(b: bool) -> f64 {
+    if b {
+        1.0
+    } else {
+        0.0
+    }
+}
