@@ -179,17 +179,17 @@ fn levels(
         match e.unseen {
             Unseen::Error => {
                 return Err(err(format!(
-                    "categorical column \"{name}\": level \"{level}\" appears only in the test rows ({} rows), so it has \
+                    "categorical column \"{name}\": level \"{level}\" appears only in the test rows ({}), so it has \
                      no coefficient; set [data] unseen_levels = \"zero\" to code such rows as the reference level, \
                      or change [data] split so that the training rows contain it",
-                    c.1
+                    rows(c.1)
                 )))
             }
             Unseen::Zero => notes.push(format!(
-                "column \"{name}\": level(s) {} appear only in the test rows ({} rows); their indicators are all zero \
-                 (unseen_levels = \"zero\")",
+                "column \"{name}\": level(s) {} appear only in the test rows ({}); their indicators are all zero, \
+                 as the reference level's (unseen_levels = \"zero\")",
                 all.join(", "),
-                unseen.iter().map(|(_, c)| c.1).sum::<usize>()
+                rows(unseen.iter().map(|(_, c)| c.1).sum::<usize>())
             )),
         }
     }
@@ -252,4 +252,12 @@ fn levels(
         },
         info,
     ))
+}
+
+fn rows(n: usize) -> String {
+    if n == 1 {
+        "1 row".to_string()
+    } else {
+        format!("{n} rows")
+    }
 }
