@@ -258,3 +258,47 @@ fn csv_chunks_end_at_record_ends() {
         }
     }
 }
+
+#[test]
+fn categorical_columns_and_imputation_stream_as_in_memory() {
+    // tests/fixtures/categorical.csv: text columns (one with gaps, one with a level only in a
+    // test row), integer codes read as levels, a numeric column with gaps.
+    use crate::config::{EncodingPlan, Unseen};
+    let file = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/categorical.csv");
+    let names = |n: &[&str]| Some(n.iter().map(|s| s.to_string()).collect());
+    for (missing, features) in [
+        (
+            Missing::Mean,
+            names(&["grp", "code", "rare", "colour", "num"]),
+        ),
+        (Missing::Level, names(&["colour", "code", "rare"])),
+    ] {
+        for chunk_rows in [7, 60] {
+            let mut p = plan(
+                DataSource::Single {
+                    path: file.clone(),
+                    split: Split::Every {
+                        every: 5,
+                        offset: 4,
+                    },
+                },
+                chunk_rows,
+            );
+            p.features = features.clone();
+            p.missing = missing;
+            p.encoding = EncodingPlan {
+                categorical: vec!["code".into()],
+                unseen: Unseen::Zero,
+                missing_indicator: missing == Missing::Mean,
+                ..Default::default()
+            };
+            assert_same(&p);
+            let (memory, data) = (load(&p).unwrap(), StreamedData::open(&p).unwrap());
+            assert_eq!(data.encoding, memory.encoding);
+            assert!(memory
+                .notes
+                .iter()
+                .any(|n| n.contains("\"z\"") || n.contains("z appear")));
+        }
+    }
+}
