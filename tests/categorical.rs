@@ -169,3 +169,70 @@ fn mean_imputation_equals_the_fit_on_a_table_imputed_by_hand_and_statsmodels() {
         );
     }
 }
+
+#[test]
+fn results_json_records_the_levels_the_fills_and_the_named_classes() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = format!(
+        "name = \"penguins\"\n[data]\npath = {:?}\ntarget = \"sex\"\npositive = \"male\"\n\
+         features = {FEATURES}\nmissing = \"mean\"\nmissing_indicator = true\n\
+         split = {{ every = 4, offset = 3 }}\n[[method]]\nkind = \"logistic-map\"\n",
+        penguins()
+    );
+    let file = dir.path().join("penguins.toml");
+    std::fs::write(&file, text).unwrap();
+    let out = dir.path().join("run");
+    let status = std::process::Command::new(env!("CARGO_BIN_EXE_bayeslab"))
+        .args(["run", "--quiet", "--out"])
+        .arg(&out)
+        .arg(&file)
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let results: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("results.json")).unwrap()).unwrap();
+    let d = &results["dataset"];
+    // two text labels keep their names; positive picks class 1
+    assert_eq!(d["classes"], serde_json::json!(["female", "male"]));
+    let (train, test) = (
+        d["rows_train"].as_u64().unwrap(),
+        d["rows_test"].as_u64().unwrap(),
+    );
+    assert_eq!(train + test, 333);
+    let cats = d["encoding"]["categorical"].as_array().unwrap();
+    let names: Vec<&str> = cats.iter().map(|c| c["column"].as_str().unwrap()).collect();
+    assert_eq!(names, ["species", "island", "clutch_completion"]);
+    for c in cats {
+        // every row used has one level: the counts add up to the rows
+        let sum = |side: &str| -> u64 {
+            c["levels"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|l| l[side].as_u64().unwrap())
+                .sum()
+        };
+        assert_eq!((sum("train"), sum("test")), (train, test), "{c}");
+    }
+    assert_eq!(cats[0]["reference"], "Adelie");
+    // counted independently with Python's csv module: Chinstrap rows with a sex, i % 4 != 3 / == 3
+    assert_eq!(
+        cats[0]["levels"][1],
+        serde_json::json!({"level": "Chinstrap", "train": 51, "test": 17})
+    );
+    let imputed = d["encoding"]["imputed"].as_array().unwrap();
+    assert_eq!(imputed.len(), 1);
+    assert_eq!(imputed[0]["column"], "delta_15n");
+    assert_eq!(imputed[0]["indicator"], "delta_15n=missing");
+    assert_eq!(
+        imputed[0]["filled_train"].as_u64().unwrap() + imputed[0]["filled_test"].as_u64().unwrap(),
+        9
+    );
+    let columns: Vec<&str> = d["columns"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c.as_str().unwrap())
+        .collect();
+    assert_eq!(&columns[10..], ["delta_15n", "delta_15n=missing"]);
+}
