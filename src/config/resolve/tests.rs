@@ -26,3 +26,24 @@ fn the_resolved_toml_parses_back_to_the_same_plan() {
         );
     }
 }
+
+#[test]
+fn the_encoding_keys_resolve_and_parse_back() {
+    let file = Path::new(env!("CARGO_MANIFEST_DIR")).join("experiments/encoded.toml");
+    let text = "[data]\npath = \"../datasets/penguins.csv\"\ntarget = \"sex\"\npositive = \"male\"\n\
+        features = [\"species\", \"year\", \"delta_15n\"]\ncategorical = [\"year\"]\n\
+        reference = { species = \"Gentoo\", year = 2008 }\nmax_levels = 9\nunseen_levels = \"zero\"\n\
+        missing = \"median\"\nmissing_indicator = true\nstandardise_indicators = true\n\
+        [[method]]\nkind = \"logistic-map\"\n";
+    let plan = crate::config::parse(text, &file).unwrap();
+    let e = &plan.data.as_ref().unwrap().encoding;
+    assert_eq!(e.reference.get("year").map(String::as_str), Some("2008"));
+    assert_eq!((e.max_levels, e.unseen), (9, crate::config::Unseen::Zero));
+    let resolved = plan.resolved_toml();
+    assert!(resolved.contains("missing = \"median\""), "{resolved}");
+    assert_eq!(
+        crate::config::parse(&resolved, &file).unwrap(),
+        plan,
+        "{resolved}"
+    );
+}
