@@ -39,7 +39,9 @@ impl Design {
     }
 }
 
-/// Summary statistics of one raw (unstandardised) feature on the training rows.
+/// Summary statistics of one unstandardised design column (a numeric feature, filled as the
+/// encoding says, or an indicator) on the training rows; `missing` counts its source column's
+/// missing cells in the whole (training) file.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct FeatureSummary {
     pub name: String,
@@ -57,16 +59,17 @@ pub struct Dataset {
     /// Class names in index order (y holds the index); two for a binary target, where index 1
     /// is the positive class.
     pub classes: Vec<String>,
-    /// The raw feature columns used, in order.
+    /// The raw feature columns used, in order (a categorical one is several design columns).
     pub features: Vec<String>,
     /// Design-matrix columns: the intercept first when present, then the features.
     pub columns: Vec<String>,
     pub train: Design,
     pub test: Design,
+    /// One per design column but the intercept, over the training rows used.
     pub summaries: Vec<FeatureSummary>,
-    /// Things the user should know: dropped rows, ignored columns.
     /// Categorical expansions and imputations, for the record.
     pub encoding: super::EncodingInfo,
+    /// Things the user should know: dropped rows, ignored columns, levels only in test rows.
     pub notes: Vec<String>,
     /// The CSV field separator the files were read with.
     pub separator: u8,

@@ -1,5 +1,6 @@
-//! The in-memory loader: read the file(s), drop or refuse missing rows, split, standardise,
-//! map the features and add the intercept.
+//! The in-memory loader: read the file(s), drop or refuse missing rows (or keep them to fill
+//! their gaps), split, encode categorical and filled columns from the training rows
+//! ([`super::encode`]), standardise, map the features and add the intercept.
 
 use super::dataset::{Dataset, Design, FeatureSummary, INTERCEPT};
 use super::encode::{learn, ColumnTally, Encoder};

@@ -1,5 +1,6 @@
 //! Data: load a CSV or Parquet file (polars, in [`table`] only), parse the labels, split,
-//! handle missing values, standardise and add the intercept.
+//! handle missing values, encode categorical columns and fill gaps ([`encode`]), standardise and
+//! add the intercept.
 
 mod chunks;
 mod classes;
