@@ -94,6 +94,8 @@ pub struct Picks {
     pub text_scroll: usize,
     /// The first feature row on Dataset.
     pub dataset_scroll: usize,
+    /// The first row of Dataset's categorical levels and imputed columns.
+    pub encoding_row: usize,
 }
 
 impl Picks {
@@ -106,6 +108,7 @@ impl Picks {
             help_scroll: self.help_scroll,
             text_scroll: self.text_scroll,
             dataset_scroll: self.dataset_scroll,
+            encoding_row: self.encoding_row,
             ..Picks::default()
         }
     }

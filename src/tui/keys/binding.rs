@@ -53,6 +53,8 @@ pub enum Action {
     TextScroll(isize),
     /// Dataset: scroll the features table by this many rows.
     DatasetScroll(isize),
+    /// Dataset: scroll the categorical levels and imputed columns by this many rows.
+    EncodingRows(isize),
     /// Results: scroll the metrics table (a sweep's table when swept) by this many rows.
     TableRows(isize),
     /// Results: scroll the approximation-error table by this many rows.

@@ -99,6 +99,17 @@ pub const BINDINGS: &[Binding] = &[
         ],
     ),
     binding(
+        "Up/Down, k/j",
+        On(Screen::Dataset),
+        "scroll the levels and imputed columns",
+        &[
+            (key(Up), EncodingRows(-1)),
+            (key(Down), EncodingRows(1)),
+            (char('k'), EncodingRows(-1)),
+            (char('j'), EncodingRows(1)),
+        ],
+    ),
+    binding(
         "Left/Right, h/l",
         On(Screen::Results),
         "choose a metric column",
