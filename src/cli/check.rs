@@ -7,7 +7,7 @@
 use std::path::Path;
 
 use bayeslab::data::EncodingInfo;
-use bayeslab::output::tables::design_listing;
+use bayeslab::output::tables::{design_listing, DesignGroup};
 use bayeslab::{config, Error};
 
 /// Plain numeric columns are packed onto lines of about this many characters.
@@ -63,37 +63,37 @@ pub fn check(path: &Path) -> Result<i32, Error> {
     Ok(0)
 }
 
-/// The design-columns section: encoded columns one line each with their encoding, runs of
-/// plain columns packed onto shared lines.
+/// The design-columns section: an encoded column's design columns on a line with what the
+/// encoding made of it on the next, runs of plain columns packed onto shared lines.
 fn print_design(columns: &[String], encoding: &EncodingInfo) {
     println!("design columns ({}), in weight order:", columns.len());
-    for line in pack(design_listing(columns, encoding)) {
+    for line in lines(design_listing(columns, encoding)) {
         println!("  {line}");
     }
 }
 
-/// Runs of lines without an encoding note joined with ", " up to [`LINE_CHARS`].
-fn pack(lines: Vec<String>) -> Vec<String> {
+/// The section's lines, unindented but for the notes.
+fn lines(groups: Vec<DesignGroup>) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
+    // Whether the last line is a run of plain columns that may take more.
     let mut open = false;
-    for line in lines {
-        let plain = !line.contains('←');
+    for g in groups {
+        let names = g.columns.join(", ");
+        let plain = g.notes.is_empty();
         match out.last_mut() {
-            Some(last)
-                if plain
-                    && open
-                    && last.chars().count() + 2 + line.chars().count() <= LINE_CHARS =>
-            {
-                last.push_str(", ");
-                last.push_str(&line);
-            }
             Some(last) if plain && open => {
-                // The run of plain columns goes on: say so at the line's end.
-                last.push(',');
-                out.push(line);
+                if last.chars().count() + 2 + names.chars().count() <= LINE_CHARS {
+                    last.push_str(", ");
+                    last.push_str(&names);
+                } else {
+                    // The run of plain columns goes on: say so at the line's end.
+                    last.push(',');
+                    out.push(names);
+                }
             }
-            _ => out.push(line),
+            _ => out.push(names),
         }
+        out.extend(g.notes.iter().map(|n| format!("    ← {n}")));
         open = plain;
     }
     out
@@ -103,13 +103,28 @@ fn pack(lines: Vec<String>) -> Vec<String> {
 mod tests {
     use super::*;
 
+    fn group(columns: &[&str], notes: &[&str]) -> DesignGroup {
+        DesignGroup {
+            columns: columns.iter().map(|s| s.to_string()).collect(),
+            notes: notes.iter().map(|s| s.to_string()).collect(),
+        }
+    }
+
     #[test]
     fn plain_columns_share_lines_and_encoded_ones_keep_their_own() {
-        let lines = ["intercept", "x", "c=b  ← c, 2 levels", "y", "z"];
-        let packed = pack(lines.iter().map(|s| s.to_string()).collect());
-        assert_eq!(packed, ["intercept, x", "c=b  ← c, 2 levels", "y, z"]);
-        let many: Vec<String> = (0..40).map(|i| format!("p{i}")).collect();
-        let packed = pack(many);
+        let groups = vec![
+            group(&["intercept"], &[]),
+            group(&["x"], &[]),
+            group(&["c=b", "c=c"], &["c, 3 levels"]),
+            group(&["y"], &[]),
+            group(&["z"], &[]),
+        ];
+        assert_eq!(
+            lines(groups),
+            ["intercept, x", "c=b, c=c", "    ← c, 3 levels", "y, z"]
+        );
+        let many: Vec<DesignGroup> = (0..40).map(|i| group(&[&format!("p{i}")], &[])).collect();
+        let packed = lines(many);
         assert!(packed.len() > 1 && packed.iter().all(|l| l.chars().count() <= LINE_CHARS));
         assert!(packed[..packed.len() - 1].iter().all(|l| l.ends_with(',')));
         assert_eq!(packed.join(" ").split(", ").count(), 40);

@@ -22,7 +22,7 @@ pub use comparison::comparison;
 pub use convergence::{any_posterior, convergence, sampler_diagnostics};
 pub use dataset::{data_files, features, features_caption, split_and_classes};
 pub use encoding::{
-    categorical_phrase, design_column, design_listing, fill_phrase, imputed, levels,
+    categorical_phrase, design_column, design_listing, fill_phrase, imputed, levels, DesignGroup,
     IMPUTED_CAPTION, LEVELS_CAPTION,
 };
 pub use evidence::{evidence, evidence_choice};

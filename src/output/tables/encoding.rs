@@ -116,10 +116,18 @@ pub fn fill_phrase(i: &ImputedInfo) -> String {
     s
 }
 
-/// The design columns in weight order, one line per source column: a categorical column's
-/// indicators together with its levels (train / test rows) and reference, an imputed column
-/// with its indicator and what filled it. `bayeslab check` prints these under the count.
-pub fn design_listing(columns: &[String], e: &EncodingInfo) -> Vec<String> {
+/// Design columns that come from one raw column, and what the encoding made of it (empty for a
+/// plain numeric column).
+#[derive(Debug, Clone, PartialEq)]
+pub struct DesignGroup {
+    pub columns: Vec<String>,
+    pub notes: Vec<String>,
+}
+
+/// The design columns in weight order, grouped by raw column: a categorical column's
+/// indicators with its levels (train / test rows) and reference, an imputed column with its
+/// indicator and what filled it. `bayeslab check` prints these under the count.
+pub fn design_listing(columns: &[String], e: &EncodingInfo) -> Vec<DesignGroup> {
     // The raw column each design column comes from, in order of first appearance.
     let source = |name: &String| -> String {
         if let Some(c) = e
@@ -139,16 +147,16 @@ pub fn design_listing(columns: &[String], e: &EncodingInfo) -> Vec<String> {
         }
     };
     let sources: Vec<String> = columns.iter().map(source).collect();
-    let mut lines = Vec::new();
+    let mut groups = Vec::new();
     for (j, src) in sources.iter().enumerate() {
         if sources[..j].contains(src) {
             continue;
         }
-        let names: Vec<&str> = columns
+        let columns = columns
             .iter()
             .zip(&sources)
             .filter(|(_, s)| *s == src)
-            .map(|(n, _)| n.as_str())
+            .map(|(n, _)| n.clone())
             .collect();
         let mut notes = Vec::new();
         if let Some(c) = e.categorical.iter().find(|c| c.column == *src) {
@@ -163,13 +171,9 @@ pub fn design_listing(columns: &[String], e: &EncodingInfo) -> Vec<String> {
                 fill_phrase(i)
             ));
         }
-        let mut line = names.join(", ");
-        if !notes.is_empty() {
-            line.push_str(&format!("  ← {}", notes.join("; ")));
-        }
-        lines.push(line);
+        groups.push(DesignGroup { columns, notes });
     }
-    lines
+    groups
 }
 
 /// `species, 3 levels (train / test rows): Adelie 110 / 36 (reference), Chinstrap 51 / 17, …`

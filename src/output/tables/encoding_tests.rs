@@ -58,35 +58,48 @@ fn every_level_is_a_row_with_its_counts_and_the_reference_has_no_design_column()
 #[test]
 fn check_lists_each_source_column_once_with_its_design_columns_in_weight_order() {
     let columns: Vec<String> = ENCODED_COLUMNS.iter().map(|c| c.to_string()).collect();
-    let lines = design_listing(&columns, &encoding());
+    let groups = design_listing(&columns, &encoding());
+    let lines: Vec<String> = groups
+        .iter()
+        .map(|g| {
+            let mut line = g.columns.join(", ");
+            for n in &g.notes {
+                line.push_str(&format!(" | {n}"));
+            }
+            line
+        })
+        .collect();
     assert_eq!(
         lines,
         [
             "intercept",
-            "species=Adelie, species=Chinstrap  ← species, 3 levels (train / test rows): \
+            "species=Adelie, species=Chinstrap | species, 3 levels (train / test rows): \
              Adelie 110 / 36, Chinstrap 51 / 17, Gentoo 89 / 30 (reference)",
-            "island=Dream, island=Torgersen  ← island, 3 levels (train / test rows): \
+            "island=Dream, island=Torgersen | island, 3 levels (train / test rows): \
              Biscoe 122 / 41 (reference), Dream 91 / 32, Torgersen 37 / 10",
             "bill_length_mm",
             "flipper_length_mm",
             "body_mass_g",
-            "clutch_completion=Yes  ← clutch_completion, 2 levels (train / test rows): \
+            "clutch_completion=Yes | clutch_completion, 2 levels (train / test rows): \
              No 26 / 8 (reference), Yes 224 / 75",
-            "delta_15n, delta_15n=missing  ← delta_15n: 7 training and 2 test cells filled \
+            "delta_15n, delta_15n=missing | delta_15n: 7 training and 2 test cells filled \
              with the mean 8.7399 · marked in delta_15n=missing",
-            "year=2008, year=2009  ← year, 3 levels (train / test rows): \
+            "year=2008, year=2009 | year, 3 levels (train / test rows): \
              2007 80 / 23 (reference), 2008 84 / 30, 2009 86 / 30",
         ]
     );
-    // Every design column is listed exactly once.
-    let listed: Vec<&str> = lines
+    // Every design column is listed exactly once, in weight order.
+    let listed: Vec<&str> = groups
         .iter()
-        .flat_map(|l| l.split("  ←").next().unwrap().split(", "))
+        .flat_map(|g| g.columns.iter().map(|c| c.as_str()))
         .collect();
     assert_eq!(listed, ENCODED_COLUMNS);
-    // An all-numeric table: one plain name a line.
+    // An all-numeric table: one plain column a group.
     let plain: Vec<String> = ["intercept", "x"].iter().map(|c| c.to_string()).collect();
-    assert_eq!(design_listing(&plain, &Default::default()), plain);
+    let groups = design_listing(&plain, &Default::default());
+    assert!(groups
+        .iter()
+        .all(|g| g.notes.is_empty() && g.columns.len() == 1));
 }
 
 fn encoded_record() -> crate::record::ExperimentRecord {
@@ -122,6 +135,11 @@ fn both_reports_show_the_levels_and_the_filled_cells() {
         assert!(html.contains(row), "{row} not in\n{html}");
     }
     assert!(html.find("<h2>Dataset</h2>") < html.find("<p>Categorical columns:"));
+    // With imputed gaps the last feature column counts missing cells, not dropped rows.
+    assert_eq!(features(&r.dataset).headers[5], "missing");
+    assert!(md.contains(
+        "missing: cells of `fixture.csv` without a value in the feature's column, either imputed (listed below)"
+    ));
     assert!(html.find("<p>Filled missing values:") < html.find("<h2>Test-set metrics</h2>"));
 }
 
@@ -131,6 +149,7 @@ fn an_all_numeric_complete_table_gets_no_encoding_section() {
     r.dataset.encoding = Default::default();
     let md = crate::output::markdown::report(&r, &[]);
     let html = crate::output::html::report(&r, &[]);
+    assert_eq!(features(&r.dataset).headers[5], "dropped");
     for s in [&md, &html] {
         assert!(!s.contains("Categorical columns"));
         assert!(!s.contains("Filled missing values"));
