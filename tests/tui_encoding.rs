@@ -2,7 +2,8 @@
 //! training and test rows and the reference, each imputed column's cells filled and fill
 //! value, and its indicator column. The dataset is a hand-made record section (the counts of a
 //! penguins-like table, synthetic), given to the app as the describer would give it; at 80x24
-//! the level list scrolls with its position on the border and no label is cut.
+//! the level list scrolls (with the features, one position) with its position on the border
+//! and no label is cut.
 
 mod tui_support;
 
@@ -187,6 +188,14 @@ fn at_80x24_the_levels_scroll_and_every_label_is_seen_whole() {
         assert!(
             seen.contains(&format!("│{label} ")),
             "{label} never whole:\n{seen}"
+        );
+    }
+    // The features table follows the same position, a row at a time: none is skipped.
+    for f in &penguins().summaries {
+        assert!(
+            seen.contains(&format!("│{} ", f.name)),
+            "{} never shown",
+            f.name
         );
     }
     // Back up to the top.

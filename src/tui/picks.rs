@@ -92,10 +92,9 @@ pub struct Picks {
     pub help_scroll: usize,
     /// The first line of the selected experiment file's text on Experiments.
     pub text_scroll: usize,
-    /// The first feature row on Dataset.
+    /// The first row of Dataset's features table and encodings panel (each stops at its last
+    /// page).
     pub dataset_scroll: usize,
-    /// The first row of Dataset's categorical levels and imputed columns.
-    pub encoding_row: usize,
 }
 
 impl Picks {
@@ -108,7 +107,6 @@ impl Picks {
             help_scroll: self.help_scroll,
             text_scroll: self.text_scroll,
             dataset_scroll: self.dataset_scroll,
-            encoding_row: self.encoding_row,
             ..Picks::default()
         }
     }

@@ -105,13 +105,12 @@ impl App {
                 }
             }
             DatasetScroll(delta) => {
-                let rows = crate::tui::screen::dataset_shown(self).map_or(0, |d| d.summaries.len());
+                // Both tables follow one position, each stopping at its own last page.
+                let rows = crate::tui::screen::dataset_shown(self).map_or(0, |d| {
+                    let levels = crate::tui::screen::encoding_rows(&d.encoding).len();
+                    d.summaries.len().max(levels)
+                });
                 self.picks.dataset_scroll = stepped(self.picks.dataset_scroll, delta, rows);
-            }
-            EncodingRows(delta) => {
-                let rows = crate::tui::screen::dataset_shown(self)
-                    .map_or(0, |d| crate::tui::screen::encoding_rows(&d.encoding).len());
-                self.picks.encoding_row = stepped(self.picks.encoding_row, delta, rows);
             }
             Column(delta) => self.picks.column_step(delta),
             Sort => self.picks.sort_here(),
@@ -181,7 +180,6 @@ impl App {
                 self.catalog.step(delta);
                 self.picks.text_scroll = 0;
                 self.picks.dataset_scroll = 0;
-                self.picks.encoding_row = 0;
             }
             (Screen::Calibration, Some(r)) => {
                 let n = predictive_pairs(r).len();

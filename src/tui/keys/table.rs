@@ -92,7 +92,7 @@ pub const BINDINGS: &[Binding] = &[
     binding(
         "PgUp/PgDn",
         On(Screen::Dataset),
-        "scroll the features",
+        "scroll the features (and levels) by ten rows",
         &[
             (key(PageUp), DatasetScroll(-10)),
             (key(PageDown), DatasetScroll(10)),
@@ -101,12 +101,12 @@ pub const BINDINGS: &[Binding] = &[
     binding(
         "Up/Down, k/j",
         On(Screen::Dataset),
-        "scroll the levels and imputed columns",
+        "scroll the features and levels by a row",
         &[
-            (key(Up), EncodingRows(-1)),
-            (key(Down), EncodingRows(1)),
-            (char('k'), EncodingRows(-1)),
-            (char('j'), EncodingRows(1)),
+            (key(Up), DatasetScroll(-1)),
+            (key(Down), DatasetScroll(1)),
+            (char('k'), DatasetScroll(-1)),
+            (char('j'), DatasetScroll(1)),
         ],
     ),
     binding(

@@ -114,10 +114,10 @@ fn with_the_help_open_only_quitting_closing_and_scrolling_it_act() {
     assert_eq!(app.action(ctrl('c')), Some(Quit));
     assert_eq!(app.action(press(char('c'))), Some(Cancel));
     assert_eq!(app.action(ctrl('r')), Some(Run));
-    // Esc does nothing while the help is closed; on Dataset, Up/Down scroll the levels and
-    // Left/Right nothing.
+    // Esc does nothing while the help is closed; on Dataset, Up/Down scroll the tables by a
+    // row and Left/Right do nothing.
     assert_eq!(app.action(press(key(Esc))), None);
     app.screen = Screen::Dataset;
-    assert_eq!(app.action(press(key(Down))), Some(EncodingRows(1)));
+    assert_eq!(app.action(press(key(Down))), Some(DatasetScroll(1)));
     assert_eq!(app.action(press(key(Left))), None);
 }

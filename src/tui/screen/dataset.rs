@@ -3,8 +3,10 @@
 //! load once it runs. One definition with the reports (`output::tables::dataset`): the rows
 //! after missing-value handling, split into training and test rows, the rows of each class by
 //! name, and per feature the mean, sd, min and max over the training rows with the rows dropped
-//! for a missing value. PgUp/PgDn scroll the features, the rows in view in the border. A table
-//! with categorical or imputed columns adds the encodings panel below (screen/encoding.rs).
+//! for a missing value. A table with categorical or imputed columns adds the encodings panel
+//! below (screen/encoding.rs). Up/Down (a row) and PgUp/PgDn (ten) scroll both tables from one
+//! position, each stopping at its last page, the rows in view on each border: a row step never
+//! skips a row, however few a small terminal leaves in view.
 
 use ratatui::buffer::Buffer;
 use ratatui::layout::{Constraint, Layout, Rect};
@@ -91,7 +93,7 @@ fn render_dataset(d: &DatasetInfo, picks: &Picks, area: Rect, buf: &mut Buffer) 
     let [f, e] =
         Layout::vertical([Constraint::Length(features), Constraint::Length(levels)]).areas(tables);
     render_features(d, picks.dataset_scroll, f, buf);
-    super::encoding::render(&d.encoding, picks.encoding_row, e, buf);
+    super::encoding::render(&d.encoding, picks.dataset_scroll, e, buf);
 }
 
 /// Rows for the features table and the encodings panel (each wanting its rows plus border and
@@ -130,7 +132,7 @@ fn render_features(d: &DatasetInfo, scroll: usize, area: Rect, buf: &mut Buffer)
         let last = (first + shown).min(t.rows.len());
         block = block.title_bottom(
             Line::from(format!(
-                " rows {}–{last} of {} · PgUp/PgDn scroll ",
+                " rows {}–{last} of {} · j/k PgUp/PgDn ",
                 first + 1,
                 t.rows.len()
             ))

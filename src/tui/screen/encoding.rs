@@ -4,7 +4,7 @@
 //! if any. The counts are the record's (`dataset.encoding`), so before a run, when the describer
 //! has loaded the file with the run's own loader and split, they are already of the training
 //! rows, as after it. Drawn with the shared label table: a long level list scrolls (Up/Down,
-//! k/j) with its position on the border instead of being cut, and long labels lose their
+//! k/j, with the features) with its position on the border instead of being cut, and long labels lose their
 //! middle, not their end.
 
 use ratatui::buffer::Buffer;
