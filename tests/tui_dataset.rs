@@ -180,7 +180,7 @@ fn many_features_scroll_with_their_position_shown() {
     app.update(ch('2'));
     let top = screen(&app, 80, 24);
     assert!(top.contains(" rows 1–"), "{top}");
-    assert!(top.contains("of 30 · PgUp/PgDn scroll"), "{top}");
+    assert!(top.contains("of 30 · j/k PgUp/PgDn"), "{top}");
     app.update(key(KeyCode::PageDown));
     let down = screen(&app, 80, 24);
     assert!(down.contains(" rows 11–"), "{down}");

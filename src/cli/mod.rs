@@ -2,6 +2,7 @@
 //! or `bayeslab tui [EXPERIMENT.toml]`).
 
 mod bench;
+mod check;
 mod kinds;
 mod progress;
 mod synth;
@@ -105,7 +106,7 @@ pub fn main() -> i32 {
             out,
             quiet,
         }) => run(&experiment, out, quiet),
-        Some(Command::Check { experiment }) => check(&experiment),
+        Some(Command::Check { experiment }) => check::check(&experiment),
         Some(Command::Compare {
             a,
             b,
@@ -249,52 +250,4 @@ fn tui(experiment: Option<&Path>) -> Result<i32, Error> {
             Ok(1)
         }
     }
-}
-
-fn check(path: &Path) -> Result<i32, Error> {
-    let plan = config::load(path)?;
-    if let (Some(data), false) = (&plan.data, plan.methods.is_empty()) {
-        if data.streaming.is_some() {
-            // One statistics pass in chunks, with the memory budget checked first.
-            let d = bayeslab::data::StreamedData::open(data)?;
-            config::limits::check_design(&plan, d.columns.len(), d.rows_test)?;
-            println!(
-                "{}: ok — {} method(s), streamed in chunks of {} rows; {} training and {} test rows, {} design columns",
-                path.display(),
-                plan.methods.len(),
-                d.streaming.chunk_rows,
-                d.rows_train,
-                d.rows_test,
-                d.columns.len()
-            );
-            for note in &d.notes {
-                println!("note: {note}");
-            }
-        } else {
-            let data = bayeslab::data::load(data)?;
-            config::limits::check_design(&plan, data.columns.len(), data.test.rows())?;
-            println!(
-                "{}: ok — {} method(s); {} training and {} test rows, {} design columns",
-                path.display(),
-                plan.methods.len(),
-                data.train.rows(),
-                data.test.rows(),
-                data.columns.len()
-            );
-            for note in &data.notes {
-                println!("note: {note}");
-            }
-        }
-    }
-    for p in &plan.posteriors {
-        let obs = bayeslab::lab::observations::load(p)?;
-        println!(
-            "{}: ok — posterior \"{}\" ({}), {} data point(s)",
-            path.display(),
-            p.id,
-            p.kind.name(),
-            obs.len()
-        );
-    }
-    Ok(0)
 }

@@ -136,3 +136,85 @@ pub fn svg_circles(svg: &str) -> Vec<(f64, f64)> {
         .map(|n| (num(n, "cx"), num(n, "cy")))
         .collect()
 }
+
+/// The encodings of a penguins-like table (synthetic counts over 250 training and 83 test
+/// rows): three text columns and a coded year expanded with treatment coding, and one numeric
+/// column's gaps filled by its training mean with an indicator column.
+pub fn encoding() -> crate::data::EncodingInfo {
+    use crate::data::{CategoricalInfo, EncodingInfo, ImputedInfo, LevelCount};
+    let categorical =
+        |column: &str, reference: &str, levels: &[(&str, usize, usize)]| CategoricalInfo {
+            column: column.into(),
+            levels: levels
+                .iter()
+                .map(|&(level, train, test)| LevelCount {
+                    level: level.into(),
+                    train,
+                    test,
+                })
+                .collect(),
+            reference: reference.into(),
+            design_columns: levels
+                .iter()
+                .filter(|l| l.0 != reference)
+                .map(|l| format!("{column}={}", l.0))
+                .collect(),
+        };
+    EncodingInfo {
+        categorical: vec![
+            categorical(
+                "species",
+                "Gentoo",
+                &[
+                    ("Adelie", 110, 36),
+                    ("Chinstrap", 51, 17),
+                    ("Gentoo", 89, 30),
+                ],
+            ),
+            categorical(
+                "island",
+                "Biscoe",
+                &[
+                    ("Biscoe", 122, 41),
+                    ("Dream", 91, 32),
+                    ("Torgersen", 37, 10),
+                ],
+            ),
+            categorical(
+                "clutch_completion",
+                "No",
+                &[("No", 26, 8), ("Yes", 224, 75)],
+            ),
+            categorical(
+                "year",
+                "2007",
+                &[("2007", 80, 23), ("2008", 84, 30), ("2009", 86, 30)],
+            ),
+        ],
+        imputed: vec![ImputedInfo {
+            column: "delta_15n".into(),
+            strategy: "mean".into(),
+            value: "8.7399".into(),
+            filled_train: 7,
+            filled_test: 2,
+            indicator: Some("delta_15n=missing".into()),
+        }],
+    }
+}
+
+/// The design columns of [`encoding`]'s table, in weight order.
+pub const ENCODED_COLUMNS: [&str; 13] = [
+    "intercept",
+    "species=Adelie",
+    "species=Chinstrap",
+    "island=Dream",
+    "island=Torgersen",
+    "bill_length_mm",
+    "flipper_length_mm",
+    "body_mass_g",
+    "clutch_completion=Yes",
+    "delta_15n",
+    "delta_15n=missing",
+    "year=2008",
+    "year=2009",
+];

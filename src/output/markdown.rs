@@ -69,6 +69,14 @@ pub fn report(r: &ExperimentRecord, figures: &[Figure]) -> String {
     let caption = tables::features_caption(d, |f| format!("`{f}`"));
     let _ = writeln!(s, "Features: {caption}.\n");
     table(&mut s, &tables::features(d));
+    if !d.encoding.categorical.is_empty() {
+        let _ = writeln!(s, "Categorical columns: {}.\n", tables::LEVELS_CAPTION);
+        table(&mut s, &tables::levels(&d.encoding));
+    }
+    if !d.encoding.imputed.is_empty() {
+        let _ = writeln!(s, "Filled missing values: {}.\n", tables::IMPUTED_CAPTION);
+        table(&mut s, &tables::imputed(&d.encoding));
+    }
 
     let _ = writeln!(s, "## Test-set metrics\n");
     if tables::predictive_rows(r).is_empty() {

@@ -5,6 +5,9 @@ mod approximation;
 mod comparison;
 mod convergence;
 mod dataset;
+mod encoding;
+#[cfg(test)]
+mod encoding_tests;
 mod evidence;
 mod khat;
 pub mod markdown;
@@ -18,6 +21,10 @@ pub use approximation::{approximation_error, APPROXIMATION_ERROR_NOTE};
 pub use comparison::comparison;
 pub use convergence::{any_posterior, convergence, sampler_diagnostics};
 pub use dataset::{data_files, features, features_caption, split_and_classes};
+pub use encoding::{
+    categorical_phrase, design_column, design_listing, fill_phrase, imputed, levels, DesignGroup,
+    IMPUTED_CAPTION, LEVELS_CAPTION,
+};
 pub use evidence::{evidence, evidence_choice};
 pub use khat::{khat_cell, khat_text, KHAT_NOTE};
 pub use metrics::{calibration, metrics, predictive_rows, METRICS, RELIABILITY_GUIDE};

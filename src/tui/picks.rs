@@ -92,7 +92,8 @@ pub struct Picks {
     pub help_scroll: usize,
     /// The first line of the selected experiment file's text on Experiments.
     pub text_scroll: usize,
-    /// The first feature row on Dataset.
+    /// The first row of Dataset's features table and encodings panel (each stops at its last
+    /// page).
     pub dataset_scroll: usize,
 }
 

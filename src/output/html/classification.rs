@@ -43,6 +43,18 @@ pub(super) fn classification(s: &mut String, r: &ExperimentRecord, figures: &[Fi
     let caption = tables::features_caption(d, |f| format!("<code>{}</code>", escape(f)));
     let _ = writeln!(s, "<p>Features: {caption}.</p>");
     table(s, &tables::features(d));
+    if !d.encoding.categorical.is_empty() {
+        let _ = writeln!(s, "<p>Categorical columns: {}.</p>", tables::LEVELS_CAPTION);
+        table(s, &tables::levels(&d.encoding));
+    }
+    if !d.encoding.imputed.is_empty() {
+        let _ = writeln!(
+            s,
+            "<p>Filled missing values: {}.</p>",
+            tables::IMPUTED_CAPTION
+        );
+        table(s, &tables::imputed(&d.encoding));
+    }
 
     let _ = writeln!(s, "<h2>Test-set metrics</h2>");
     if tables::predictive_rows(r).is_empty() {

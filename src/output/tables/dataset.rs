@@ -2,7 +2,7 @@
 //! report.html and the workbench's Dataset screen so the three use one definition: every
 //! number is over the rows used after missing-value handling (training rows for the feature
 //! statistics), and `dropped` counts the rows of the (training) file without the value, which
-//! `missing = "drop"` removed before the split.
+//! `missing = "drop"` removed before the split (`missing` when some gaps were imputed instead).
 
 use super::table::Table;
 use crate::record::{DatasetInfo, ExperimentRecord};
@@ -25,7 +25,7 @@ pub fn features(d: &DatasetInfo) -> Table {
         })
         .collect();
     Table {
-        headers: ["feature", "mean", "sd", "min", "max", "dropped"]
+        headers: ["feature", "mean", "sd", "min", "max", missing_header(d)]
             .iter()
             .map(|h| h.to_string())
             .collect(),
@@ -34,12 +34,30 @@ pub fn features(d: &DatasetInfo) -> Table {
     }
 }
 
+/// The last column counts the file's cells without a value in the feature's column: rows that
+/// were all dropped, unless some were filled by imputation, when they are only "missing".
+fn missing_header(d: &DatasetInfo) -> &'static str {
+    if d.encoding.imputed.is_empty() {
+        "dropped"
+    } else {
+        "missing"
+    }
+}
+
 /// What [`features`] is over, with the file name given to `code` (backticks in Markdown).
 pub fn features_caption(d: &DatasetInfo, code: impl Fn(&str) -> String) -> String {
     let file = d.files.first().map(|f| code(f)).unwrap_or_default();
+    let missing = if d.encoding.imputed.is_empty() {
+        format!("dropped: rows of {file} without the value, removed before the split")
+    } else {
+        format!(
+            "missing: cells of {file} without a value in the feature's column, either imputed \
+             (listed below) or in rows dropped before the split"
+        )
+    };
     format!(
         "mean, sd, min and max over the {} training rows used (after missing-value handling); \
-         dropped: rows of {file} without the value, removed before the split",
+         {missing}",
         d.rows_train
     )
 }

@@ -51,7 +51,7 @@ pub enum Action {
     HelpScroll(isize),
     /// Experiments: scroll the selected file's text by this many lines.
     TextScroll(isize),
-    /// Dataset: scroll the features table by this many rows.
+    /// Dataset: scroll the features table and the encodings panel by this many rows.
     DatasetScroll(isize),
     /// Results: scroll the metrics table (a sweep's table when swept) by this many rows.
     TableRows(isize),

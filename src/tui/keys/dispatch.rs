@@ -105,7 +105,11 @@ impl App {
                 }
             }
             DatasetScroll(delta) => {
-                let rows = crate::tui::screen::dataset_shown(self).map_or(0, |d| d.summaries.len());
+                // Both tables follow one position, each stopping at its own last page.
+                let rows = crate::tui::screen::dataset_shown(self).map_or(0, |d| {
+                    let levels = crate::tui::screen::encoding_rows(&d.encoding).len();
+                    d.summaries.len().max(levels)
+                });
                 self.picks.dataset_scroll = stepped(self.picks.dataset_scroll, delta, rows);
             }
             Column(delta) => self.picks.column_step(delta),

@@ -92,10 +92,21 @@ pub const BINDINGS: &[Binding] = &[
     binding(
         "PgUp/PgDn",
         On(Screen::Dataset),
-        "scroll the features",
+        "scroll the features (and levels) by ten rows",
         &[
             (key(PageUp), DatasetScroll(-10)),
             (key(PageDown), DatasetScroll(10)),
+        ],
+    ),
+    binding(
+        "Up/Down, k/j",
+        On(Screen::Dataset),
+        "scroll the features and levels by a row",
+        &[
+            (key(Up), DatasetScroll(-1)),
+            (key(Down), DatasetScroll(1)),
+            (char('k'), DatasetScroll(-1)),
+            (char('j'), DatasetScroll(1)),
         ],
     ),
     binding(

@@ -9,7 +9,7 @@ use super::table::BINDINGS;
 use crate::tui::app::{App, Screen};
 use crate::tui::catalog::Catalog;
 use Action::*;
-use KeyCode::{BackTab, Down, Esc, PageDown, PageUp, Tab, Up};
+use KeyCode::{BackTab, Down, Esc, Left, PageDown, PageUp, Tab, Up};
 
 fn app() -> App {
     App::new(Catalog::discover(Path::new("experiments"), None))
@@ -114,8 +114,10 @@ fn with_the_help_open_only_quitting_closing_and_scrolling_it_act() {
     assert_eq!(app.action(ctrl('c')), Some(Quit));
     assert_eq!(app.action(press(char('c'))), Some(Cancel));
     assert_eq!(app.action(ctrl('r')), Some(Run));
-    // Esc does nothing while the help is closed; Up/Down nothing on Dataset.
+    // Esc does nothing while the help is closed; on Dataset, Up/Down scroll the tables by a
+    // row and Left/Right do nothing.
     assert_eq!(app.action(press(key(Esc))), None);
     app.screen = Screen::Dataset;
-    assert_eq!(app.action(press(key(Down))), None);
+    assert_eq!(app.action(press(key(Down))), Some(DatasetScroll(1)));
+    assert_eq!(app.action(press(key(Left))), None);
 }

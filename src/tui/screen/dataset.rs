@@ -3,7 +3,10 @@
 //! load once it runs. One definition with the reports (`output::tables::dataset`): the rows
 //! after missing-value handling, split into training and test rows, the rows of each class by
 //! name, and per feature the mean, sd, min and max over the training rows with the rows dropped
-//! for a missing value. PgUp/PgDn scroll the features, the rows in view in the border.
+//! for a missing value. A table with categorical or imputed columns adds the encodings panel
+//! below (screen/encoding.rs). Up/Down (a row) and PgUp/PgDn (ten) scroll both tables from one
+//! position, each stopping at its last page, the rows in view on each border: a row step never
+//! skips a row, however few a small terminal leaves in view.
 
 use ratatui::buffer::Buffer;
 use ratatui::layout::{Constraint, Layout, Rect};
@@ -14,6 +17,7 @@ use ratatui::widgets::{Block, Paragraph, Row, Table, Widget, Wrap};
 use crate::output::tables;
 use crate::record::DatasetInfo;
 use crate::tui::app::App;
+use crate::tui::picks::Picks;
 use crate::tui::preview::PreviewState;
 use crate::tui::widget::wrap::wrap;
 
@@ -36,7 +40,7 @@ pub fn shown(app: &App) -> Option<&DatasetInfo> {
 
 pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
     if let Some(d) = shown(app) {
-        return render_dataset(d, app.picks.dataset_scroll, area, buf);
+        return render_dataset(d, &app.picks, area, buf);
     }
     let entry = app.catalog.current();
     let preview = app
@@ -61,7 +65,7 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
     super::placeholder(text, area, buf);
 }
 
-fn render_dataset(d: &DatasetInfo, scroll: usize, area: Rect, buf: &mut Buffer) {
+fn render_dataset(d: &DatasetInfo, picks: &Picks, area: Rect, buf: &mut Buffer) {
     let width = area.width as usize;
     let file = d.files.join(", ");
     let mut head = vec![
@@ -76,12 +80,38 @@ fn render_dataset(d: &DatasetInfo, scroll: usize, area: Rect, buf: &mut Buffer) 
     let caption = tables::features_caption(d, |f| f.to_string());
     head.push(Line::from(format!("features: {caption}")).fg(Color::Gray));
     let rows: usize = head.iter().map(|l| wrap(&l.to_string(), width).len()).sum();
-    let [top, table] =
+    let [top, tables] =
         Layout::vertical([Constraint::Length(rows as u16), Constraint::Min(0)]).areas(area);
     Paragraph::new(head)
         .wrap(Wrap { trim: false })
         .render(top, buf);
-    render_features(d, scroll, table, buf);
+    if d.encoding.is_empty() {
+        return render_features(d, picks.dataset_scroll, tables, buf);
+    }
+    let encoded = super::encoding_rows(&d.encoding).len();
+    let (features, levels) = split_height(tables.height, d.summaries.len() + 3, encoded + 3);
+    let [f, e] =
+        Layout::vertical([Constraint::Length(features), Constraint::Length(levels)]).areas(tables);
+    render_features(d, picks.dataset_scroll, f, buf);
+    super::encoding::render(&d.encoding, picks.dataset_scroll, e, buf);
+}
+
+/// Rows for the features table and the encodings panel (each wanting its rows plus border and
+/// header): both whole when they fit, else shared in proportion to what they want, each kept
+/// to at least a few rows in view (it scrolls) unless it wants less.
+pub fn split_height(height: u16, features: usize, levels: usize) -> (u16, u16) {
+    const FEW: usize = 5;
+    let h = usize::from(height);
+    if features + levels <= h {
+        return (features as u16, (h - features) as u16);
+    }
+    let least_levels = levels.min(FEW).min(h);
+    let share = (h * features).div_ceil(features + levels);
+    let f = share
+        .max(features.min(FEW))
+        .min(features)
+        .min(h - least_levels);
+    (f as u16, (h - f) as u16)
 }
 
 fn render_features(d: &DatasetInfo, scroll: usize, area: Rect, buf: &mut Buffer) {
@@ -102,7 +132,7 @@ fn render_features(d: &DatasetInfo, scroll: usize, area: Rect, buf: &mut Buffer)
         let last = (first + shown).min(t.rows.len());
         block = block.title_bottom(
             Line::from(format!(
-                " rows {}–{last} of {} · PgUp/PgDn scroll ",
+                " rows {}–{last} of {} · j/k PgUp/PgDn ",
                 first + 1,
                 t.rows.len()
             ))

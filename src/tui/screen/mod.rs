@@ -4,6 +4,7 @@
 
 mod calibration;
 mod dataset;
+mod encoding;
 mod evidence;
 mod experiments;
 mod gold;
@@ -28,6 +29,7 @@ use super::app::{App, Screen};
 use super::session::JobState;
 
 pub use dataset::shown as dataset_shown;
+pub use encoding::rows as encoding_rows;
 pub use posterior::rows as posterior_rows;
 pub use results::{best_rows, result_rows, ResultRow};
 pub use too_small::{MIN_HEIGHT, MIN_WIDTH};
