@@ -72,7 +72,7 @@ pub fn imputed(e: &EncodingInfo) -> Table {
             vec![
                 i.column.as_str().into(),
                 i.strategy.as_str().into(),
-                i.value.as_str().into(),
+                fill_value(i).into(),
                 i.filled_train.to_string().into(),
                 i.filled_test.to_string().into(),
                 i.indicator.as_deref().unwrap_or("–").into(),
@@ -101,6 +101,15 @@ pub const IMPUTED_CAPTION: &str = "missing cells filled with a value computed fr
      rows only (never the test rows); the counts are cells filled among the training and the \
      test rows used";
 
+/// The fill value as the feature table shows a mean (four decimals); a level's name as it is.
+/// The record keeps the full value.
+fn fill_value(i: &ImputedInfo) -> String {
+    match i.value.parse::<f64>() {
+        Ok(v) if i.strategy == "mean" || i.strategy == "median" => super::table::num(Some(v)),
+        _ => i.value.clone(),
+    }
+}
+
 /// `mean 8.7399` and, with an indicator, `· marked in delta_15n=missing`: one imputation in a
 /// phrase, for the Dataset screen and `bayeslab check`.
 pub fn fill_phrase(i: &ImputedInfo) -> String {
@@ -109,7 +118,7 @@ pub fn fill_phrase(i: &ImputedInfo) -> String {
         "level" => "own level",
         other => other,
     };
-    let mut s = format!("{strategy} {}", i.value);
+    let mut s = format!("{strategy} {}", fill_value(i));
     if let Some(ind) = &i.indicator {
         s.push_str(&format!(" · marked in {ind}"));
     }
