@@ -7,6 +7,7 @@ mod convergence;
 mod dataset;
 mod evidence;
 mod khat;
+mod log_evidence;
 pub mod markdown;
 mod metrics;
 mod table;
@@ -20,6 +21,9 @@ pub use convergence::{any_posterior, convergence, sampler_diagnostics};
 pub use dataset::{data_files, features, features_caption, split_and_classes};
 pub use evidence::{evidence, evidence_choice};
 pub use khat::{khat_cell, khat_text, KHAT_NOTE};
+pub use log_evidence::{
+    log_evidence_table, LogEvidenceTable, HEADERS as LOG_EVIDENCE_HEADERS, LOG_EVIDENCE_NOTE,
+};
 pub use metrics::{calibration, metrics, predictive_rows, METRICS, RELIABILITY_GUIDE};
 pub use table::{num, Cell, Mark, Table};
 pub use weights::weights;
