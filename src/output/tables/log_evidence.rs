@@ -25,7 +25,7 @@ pub const HEADERS: [&str; 6] = [
     "run",
     "model",
     "evidence",
-    "ln p(y | X)",
+    "log evidence",
     "gap ± se",
     "verdict",
 ];
@@ -221,6 +221,16 @@ fn sentence(est: &EvidenceEstimate, compared: &[Compared]) -> String {
         false => "",
     };
     let side = |c: &Compared| if c.gap < 0.0 { "below" } else { "above" };
+    if compared.len() == 1 {
+        return format!(
+            "{model}: the {} ({}) is {:.4} {} the estimate{}.",
+            closest.label,
+            closest.run.id,
+            closest.gap.abs(),
+            side(closest),
+            within(closest)
+        );
+    }
     let mut s = format!(
         "{model}: the {} ({}) is closest to the estimate, {:.4} {} it{}",
         closest.label,
@@ -229,16 +239,14 @@ fn sentence(est: &EvidenceEstimate, compared: &[Compared]) -> String {
         side(closest),
         within(closest)
     );
-    if compared.len() > 1 {
-        s += &format!(
-            "; the {} ({}) is furthest, {:.4} {}{}",
-            furthest.label,
-            furthest.run.id,
-            furthest.gap.abs(),
-            side(furthest),
-            within(furthest)
-        );
-    }
+    s += &format!(
+        "; the {} ({}) is furthest, {:.4} {}{}",
+        furthest.label,
+        furthest.run.id,
+        furthest.gap.abs(),
+        side(furthest),
+        within(furthest)
+    );
     s + "."
 }
 

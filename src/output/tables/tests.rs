@@ -311,3 +311,26 @@ fn both_reports_show_the_evidence_table_with_its_sentences_and_only_when_estimat
     assert!(!md.contains("Log evidence") && !md.contains("importance sampling"));
     assert!(!html.contains("Log evidence") && !html.contains("importance sampling"));
 }
+
+#[test]
+fn one_run_is_not_called_the_closest_and_no_run_at_the_estimates_lambda_is_said() {
+    use crate::output::fixture::{estimate, evidence_run};
+    let mut r = record(
+        &["intercept", "x"],
+        &["0", "1"],
+        vec![evidence_run("laplace", "logistic-laplace", 1.0, -50.25)],
+    );
+    r.evidence = vec![estimate("logistic", 1.0, -50.0, 0.1, -0.2, "laplace")];
+    let e = log_evidence_table(&r).unwrap();
+    assert_eq!(
+        e.sentences,
+        ["logistic: the Laplace ln p̂ (laplace) is 0.2500 below the estimate."]
+    );
+    r.evidence[0].prior_precision = 2.0;
+    let e = log_evidence_table(&r).unwrap();
+    assert_eq!(
+        e.sentences,
+        ["logistic: no run of this model at λ = 2 to compare with the estimate."]
+    );
+    assert_eq!(e.table.rows[0][5].text, "other λ 1");
+}
