@@ -180,6 +180,18 @@ pub const BINDINGS: &[Binding] = &[
         &[(key(PageUp), GoldRows(-5)), (key(PageDown), GoldRows(5))],
     ),
     binding(
+        "K/J",
+        On(Screen::Results),
+        "scroll the evidence table (own ln p(y|X) against the estimate)",
+        &[(char('K'), EvidenceRows(-1)), (char('J'), EvidenceRows(1))],
+    ),
+    binding(
+        "v",
+        On(Screen::Results),
+        "the evidence table or the gold table, when both do not fit",
+        &[(char('v'), LowerPane)],
+    ),
+    binding(
         "m",
         On(Screen::Results),
         "sweep: plot the next metric against the value",

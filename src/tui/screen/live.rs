@@ -4,11 +4,14 @@
 //! stream that writes trace.csv; on a tall enough terminal, the Monte-Carlo predictive's
 //! estimate against its number of samples. For a sampler, the trace panel (traces.rs) shows
 //! its chains: below it the convergence plots when there is room, instead of them otherwise.
-//! A sweep's point and a streamed run's passes over its file come first (passes.rs).
+//! A sweep's point and a streamed run's passes over its file come first (passes.rs). After
+//! the fits, the gauge of the run whose Gaussian proposes the draws of ln p(y | X) says the
+//! estimate is under way, then shows it (log_evidence.rs).
 
 mod gauge;
 mod khat;
 mod legend;
+mod log_evidence;
 mod plots;
 
 use ratatui::buffer::Buffer;
