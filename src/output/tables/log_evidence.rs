@@ -4,11 +4,13 @@
 //! report.md, report.html and the workbench's Results screen. What a run's value is comes from
 //! its kind's catalogue row ([`MethodKind::log_evidence`]), never from its name.
 
+mod sentence;
+
 use super::khat::khat_text;
 use super::table::{Cell, Mark, Table};
 use crate::catalog::{Likelihood, LogEvidence, MethodKind};
-use crate::model::importance::KHAT_LIMIT;
 use crate::record::{EvidenceEstimate, ExperimentRecord, RunRecord};
+use sentence::{sentence, short, Compared, WITHIN_SE};
 
 /// The table (runs then the estimate, per likelihood) and, per likelihood, a sentence in
 /// words (which approximation is closest, how far the furthest is) and where the estimate
@@ -35,16 +37,6 @@ pub const LOG_EVIDENCE_NOTE: &str = "Each run's own ln p(y | X) (`posterior.log_
 the gap is the run's value minus the estimate, ± the estimate's Monte-Carlo standard error; \"within error\" when it is at most 2 se. \
 The JJ bound and the ELBOs are lower bounds, so their gaps are negative. Runs at another prior precision λ (or probit β) than the estimate's fit another model and are not compared. \
 Where the weights' k-hat exceeds 0.7 the estimate is not reliable (bold) and the runs are not ranked against it.";
-
-/// How close a gap within this many standard errors is to the estimate: "within error".
-const WITHIN_SE: f64 = 2.0;
-
-/// One run's comparison with its model's estimate.
-struct Compared<'a> {
-    run: &'a RunRecord,
-    label: &'static str,
-    gap: f64,
-}
 
 /// The evidence table, or `None` when the record has no estimate of ln p(y | X).
 pub fn log_evidence_table(r: &ExperimentRecord) -> Option<LogEvidenceTable> {
@@ -197,66 +189,8 @@ fn estimate_row(est: &EvidenceEstimate) -> Vec<Cell> {
     ]
 }
 
-/// In words: which approximation is closest to the estimate and how far the furthest is.
-fn sentence(est: &EvidenceEstimate, compared: &[Compared]) -> String {
-    let model = &est.model;
-    if !est.reliable {
-        return format!(
-            "{model}: the estimate is not reliable (k-hat {} above {KHAT_LIMIT}), so the approximations are not ranked against it.",
-            khat_text(est.khat)
-        );
-    }
-    let by_gap = |a: &&Compared, b: &&Compared| a.gap.abs().total_cmp(&b.gap.abs());
-    let (Some(closest), Some(furthest)) = (
-        compared.iter().min_by(by_gap),
-        compared.iter().max_by(by_gap),
-    ) else {
-        return format!(
-            "{model}: no run of this model at λ = {} to compare with the estimate.",
-            short(est.prior_precision)
-        );
-    };
-    let within = |c: &Compared| match c.gap.abs() <= WITHIN_SE * est.mcse {
-        true => " (within error)",
-        false => "",
-    };
-    let side = |c: &Compared| if c.gap < 0.0 { "below" } else { "above" };
-    if compared.len() == 1 {
-        return format!(
-            "{model}: the {} ({}) is {:.4} {} the estimate{}.",
-            closest.label,
-            closest.run.id,
-            closest.gap.abs(),
-            side(closest),
-            within(closest)
-        );
-    }
-    let mut s = format!(
-        "{model}: the {} ({}) is closest to the estimate, {:.4} {} it{}",
-        closest.label,
-        closest.run.id,
-        closest.gap.abs(),
-        side(closest),
-        within(closest)
-    );
-    s += &format!(
-        "; the {} ({}) is furthest, {:.4} {}{}",
-        furthest.label,
-        furthest.run.id,
-        furthest.gap.abs(),
-        side(furthest),
-        within(furthest)
-    );
-    s + "."
-}
-
 /// Two precisions (or βs) from the same plan are the same number; a tolerance guards a
 /// round trip through text.
 fn same(a: f64, b: f64) -> bool {
     (a - b).abs() <= 1e-12 * a.abs().max(b.abs())
-}
-
-/// λ or β as written in an experiment: `1`, `0.1`, `2.5e-4`.
-fn short(v: f64) -> String {
-    format!("{v}")
 }
