@@ -182,13 +182,13 @@ pub const BINDINGS: &[Binding] = &[
     binding(
         "K/J",
         On(Screen::Results),
-        "scroll the evidence table (own ln p(y|X) against the estimate)",
+        "scroll the evidence table (ln p(y|X))",
         &[(char('K'), EvidenceRows(-1)), (char('J'), EvidenceRows(1))],
     ),
     binding(
         "v",
         On(Screen::Results),
-        "the evidence table or the gold table, when both do not fit",
+        "swap the evidence and the gold tables",
         &[(char('v'), LowerPane)],
     ),
     binding(
