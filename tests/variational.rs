@@ -127,4 +127,25 @@ fn the_shipped_experiment_orders_the_bounds_and_puts_ep_and_kl_nearest_the_gold_
         let names: Vec<&str> = r.predictives.iter().map(|p| p.name.as_str()).collect();
         assert_eq!(names, ["plugin", "mc", "probit", "mackay", "exact"], "{id}");
     }
+    // Every new kind in every view of the record (issue 18 item 5): the approximation-error
+    // and calibration tables of report.md, and the evidence table with its own label.
+    let md = bayeslab::output::markdown::report(&rec, &[]);
+    for id in ["ep", "jj", "kl", "kl-mf", "probit-kl", "probit-kl-mf"] {
+        assert!(
+            md.contains(&format!("| {id} | exact | gibbs")),
+            "{id}: approximation error"
+        );
+        assert!(
+            md.contains(&format!("### {id} / exact")),
+            "{id}: calibration"
+        );
+    }
+    for row in [
+        "| jj | logistic | JJ bound |",
+        "| kl-mf | logistic | ELBO mean-field |",
+        "| probit-kl-mf | probit | ELBO mean-field |",
+        "| probit-ep | probit | EP ln Z |",
+    ] {
+        assert!(md.contains(row), "{row}: evidence table");
+    }
 }

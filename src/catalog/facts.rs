@@ -2,6 +2,7 @@
 
 use super::fitting::Fitting;
 use super::kind::{Family, Likelihood, MethodKind};
+use super::log_evidence::LogEvidence;
 use super::predictive::PredictiveKind;
 use super::table::{Row, OPTION_KEYS, ROWS};
 
@@ -69,6 +70,12 @@ impl MethodKind {
     /// (`[prior] precision = "evidence"`); logistic-map uses the logistic Laplace evidence.
     pub fn laplace_evidence(self) -> bool {
         self.row().evidence
+    }
+
+    /// What the run's `posterior.log_evidence` is, for the evidence table; `None` for kinds
+    /// without one (samplers, plug-in and generative kinds).
+    pub fn log_evidence(self) -> Option<LogEvidence> {
+        self.row().log_evidence
     }
 
     /// Whether the method only handles two classes.

@@ -6,11 +6,13 @@
 mod facts;
 mod fitting;
 mod kind;
+mod log_evidence;
 mod predictive;
 mod table;
 
 pub use fitting::{thousands, Fitting};
 pub use kind::{Family, Likelihood, MethodKind};
+pub use log_evidence::LogEvidence;
 pub use predictive::PredictiveKind;
 pub use table::{Row, COMMON_KEYS, OPTION_KEYS, ROWS};
 

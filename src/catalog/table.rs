@@ -2,6 +2,7 @@
 
 use super::fitting::Fitting;
 use super::kind::{Family, Likelihood, MethodKind};
+use super::log_evidence::LogEvidence;
 use super::predictive::PredictiveKind::{self, Exact, Mackay, Mc, Plugin, Probit};
 
 /// Every fact about one method kind.
@@ -35,6 +36,8 @@ pub struct Row {
     pub class_posterior: bool,
     /// Has a Laplace evidence, so `[prior] precision = "evidence"` can choose its lambda.
     pub evidence: bool,
+    /// What its `posterior.log_evidence` is (the evidence table's label); `None` without one.
+    pub log_evidence: Option<LogEvidence>,
     /// Handles two classes only.
     pub binary_only: bool,
     /// What to change when its fit comes out numerically degenerate.
@@ -92,6 +95,7 @@ const BASE: Row = Row {
     posterior: false,
     class_posterior: false,
     evidence: false,
+    log_evidence: None,
     binary_only: false,
     advice: PRIOR_ADVICE,
 };
@@ -139,6 +143,7 @@ pub const ROWS: [Row; 18] = [
         posterior: true,
         evidence: true,
         binary_only: true,
+        log_evidence: Some(LogEvidence::Laplace),
         ..BASE
     },
     Row {
@@ -152,6 +157,7 @@ pub const ROWS: [Row; 18] = [
         posterior: true,
         evidence: true,
         binary_only: true,
+        log_evidence: Some(LogEvidence::Laplace),
         ..BASE
     },
     Row {
@@ -170,6 +176,7 @@ pub const ROWS: [Row; 18] = [
         ],
         posterior: true,
         evidence: true,
+        log_evidence: Some(LogEvidence::Laplace),
         ..BASE
     },
     Row {
@@ -182,6 +189,7 @@ pub const ROWS: [Row; 18] = [
         likelihood: Some(Likelihood::Probit { noise: 1.0 }),
         posterior: true,
         binary_only: true,
+        log_evidence: Some(LogEvidence::Ep),
         ..BASE
     },
     Row {
@@ -195,6 +203,7 @@ pub const ROWS: [Row; 18] = [
         posterior: true,
         binary_only: true,
         fitting: Fitting::OnePass,
+        log_evidence: Some(LogEvidence::Adf),
         ..BASE
     },
     Row {
@@ -213,6 +222,7 @@ pub const ROWS: [Row; 18] = [
         likelihood: Some(Likelihood::Logistic),
         posterior: true,
         binary_only: true,
+        log_evidence: Some(LogEvidence::Ep),
         ..BASE
     },
     Row {
@@ -225,6 +235,7 @@ pub const ROWS: [Row; 18] = [
         likelihood: Some(Likelihood::Logistic),
         posterior: true,
         binary_only: true,
+        log_evidence: Some(LogEvidence::JjBound),
         ..BASE
     },
     Row {
@@ -243,6 +254,7 @@ pub const ROWS: [Row; 18] = [
         likelihood: Some(Likelihood::Logistic),
         posterior: true,
         binary_only: true,
+        log_evidence: Some(LogEvidence::Elbo),
         ..BASE
     },
     Row {
@@ -255,6 +267,7 @@ pub const ROWS: [Row; 18] = [
         likelihood: Some(Likelihood::Probit { noise: 1.0 }),
         posterior: true,
         binary_only: true,
+        log_evidence: Some(LogEvidence::Elbo),
         ..BASE
     },
     Row {

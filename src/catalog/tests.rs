@@ -128,3 +128,22 @@ fn how_a_kind_fits_follows_from_its_family_and_keys() {
     assert!(MethodKind::GaussianGenerative.has_class_posterior());
     assert!(!MethodKind::Lda.has_class_posterior());
 }
+
+#[test]
+fn every_gaussian_posterior_has_its_own_evidence_and_the_samplers_none() {
+    for k in MethodKind::ALL {
+        assert_eq!(
+            k.log_evidence().is_some(),
+            k.has_posterior() && !k.is_gold(),
+            "{}",
+            k.name()
+        );
+        // the kinds whose lambda the Laplace evidence can choose report that evidence
+        if k.laplace_evidence() && k.has_posterior() {
+            assert_eq!(k.log_evidence(), Some(LogEvidence::Laplace), "{}", k.name());
+        }
+    }
+    assert!(MethodKind::VbLogistic.log_evidence().unwrap().lower_bound());
+    assert!(!MethodKind::EpLogistic.log_evidence().unwrap().lower_bound());
+    assert_eq!(LogEvidence::Elbo.label(true), "ELBO mean-field");
+}

@@ -218,3 +218,35 @@ pub const ENCODED_COLUMNS: [&str; 13] = [
     "year=2008",
     "year=2009",
 ];
+
+/// A converged run of `kind` (a catalogue name) at λ = `lambda` whose own ln p(y | X) is
+/// `log_evidence`, for the evidence table.
+pub fn evidence_run(id: &str, kind: &str, lambda: f64, log_evidence: f64) -> RunRecord {
+    let mut r = run(id, &[0.1, 0.2], Some(0.1), Some(0.2));
+    r.kind = kind.into();
+    r.prior_precision = Some(lambda);
+    r.posterior.as_mut().expect("a posterior").log_evidence = Some(log_evidence);
+    r
+}
+
+/// An importance-sampling estimate of ln p(y | X) under `model` around the run `proposal`.
+pub fn estimate(
+    model: &str,
+    lambda: f64,
+    log_evidence: f64,
+    mcse: f64,
+    khat: f64,
+    proposal: &str,
+) -> crate::record::EvidenceEstimate {
+    crate::record::EvidenceEstimate {
+        model: model.into(),
+        prior_precision: lambda,
+        log_evidence,
+        mcse,
+        khat: Some(khat),
+        reliable: khat <= crate::model::importance::KHAT_LIMIT,
+        draws: 20_000,
+        proposal: proposal.into(),
+        seconds: 1.0,
+    }
+}

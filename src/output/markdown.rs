@@ -120,6 +120,16 @@ pub fn report(r: &ExperimentRecord, figures: &[Figure]) -> String {
         let _ = writeln!(s, "{}\n", tables::APPROXIMATION_ERROR_NOTE);
     }
 
+    if let Some(e) = tables::log_evidence_table(r) {
+        let _ = writeln!(s, "## Log evidence against the truth\n");
+        for line in &e.sentences {
+            let _ = writeln!(s, "{line}\n");
+        }
+        table(&mut s, &e.table);
+        let _ = writeln!(s, "Estimates: {}.\n", e.sources.join("; "));
+        let _ = writeln!(s, "{}\n", tables::LOG_EVIDENCE_NOTE);
+    }
+
     if let Some(t) = tables::weights(r) {
         let _ = writeln!(
             s,

@@ -10,6 +10,7 @@ mod encoding;
 mod encoding_tests;
 mod evidence;
 mod khat;
+mod log_evidence;
 pub mod markdown;
 mod metrics;
 mod table;
@@ -27,6 +28,9 @@ pub use encoding::{
 };
 pub use evidence::{evidence, evidence_choice};
 pub use khat::{khat_cell, khat_text, KHAT_NOTE};
+pub use log_evidence::{
+    log_evidence_table, LogEvidenceTable, HEADERS as LOG_EVIDENCE_HEADERS, LOG_EVIDENCE_NOTE,
+};
 pub use metrics::{calibration, metrics, predictive_rows, METRICS, RELIABILITY_GUIDE};
 pub use table::{num, Cell, Mark, Table};
 pub use weights::weights;

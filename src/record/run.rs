@@ -40,6 +40,14 @@ pub struct RunRecord {
     /// posterior or when the importance ratios have no tail to fit.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub khat: Option<f64>,
+    /// `mean_field = true` of a variational kind: q(w) has a diagonal covariance, so its ELBO
+    /// bounds ln p(y | X) from further below than the full-rank one (absent when false).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub mean_field: bool,
+    /// The probit β (`noise`) of the kinds that accept the key: two probit runs share a
+    /// model, and so a true evidence, only with the same β (absent for the other kinds).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub noise: Option<f64>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -108,6 +116,8 @@ impl RunRecord {
             evidence_curve: Vec::new(),
             diagnostics: None,
             khat: None,
+            mean_field: false,
+            noise: None,
         }
     }
 }

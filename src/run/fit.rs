@@ -170,6 +170,8 @@ fn fit_record(
             .diagnostics()
             .map(|(rhat_max, ess_min)| crate::record::Diagnostics { rhat_max, ess_min }),
         khat: None,
+        mean_field: method.options.variational().mean_field,
+        noise: method.kind.accepts("noise").then(|| method.options.noise()),
     };
     record.error = super::failure::termination_error(method, termination);
     Ok(record)

@@ -8,7 +8,9 @@ use std::path::PathBuf;
 use ratatui::crossterm::event::KeyEvent;
 
 use crate::optim::{DrawBatch, Iterate};
-use crate::record::{DatasetInfo, ExperimentRecord, PassRecord, RunRecord, SweepRecord};
+use crate::record::{
+    DatasetInfo, EvidenceEstimate, ExperimentRecord, PassRecord, RunRecord, SweepRecord,
+};
 use crate::run::PassProgress;
 
 #[derive(Debug)]
@@ -76,6 +78,15 @@ pub enum Progress {
         khat: Option<f64>,
         seconds: f64,
     },
+    /// After the fits, ln p(y | X) of `model` starts: `draws` draws from a Student-t around
+    /// run `proposal`'s Gaussian, each scored on every training row.
+    EvidenceStarted {
+        model: String,
+        proposal: String,
+        draws: usize,
+    },
+    /// The estimate of ln p(y | X) is done.
+    EvidenceFinished(Box<EvidenceEstimate>),
     /// The `mc` predictive of a run with this many samples: its mean prediction over test rows.
     McEstimate {
         run: String,

@@ -86,6 +86,10 @@ pub struct Picks {
     pub result_row: usize,
     /// The Results approximation-error table: its first row shown.
     pub gold_row: usize,
+    /// The Results evidence table: its first row shown.
+    pub evidence_row: usize,
+    /// Results: the evidence table instead of the gold table, when the two do not both fit.
+    pub evidence_pane: bool,
     /// A sweep's plot: the metric against the swept value (index into `output::tables::METRICS`).
     pub sweep_metric: usize,
     /// The first key binding the help overlay shows.

@@ -5,7 +5,9 @@
 use crate::catalog::Fitting;
 use crate::config::Plan;
 use crate::optim::Iterate;
-use crate::record::{DatasetInfo, Diagnostics, ExperimentRecord, RunRecord, SweepRecord};
+use crate::record::{
+    DatasetInfo, Diagnostics, EvidenceEstimate, ExperimentRecord, RunRecord, SweepRecord,
+};
 
 use super::chains::ChainTraces;
 use super::event::{Progress, SweepAt};
@@ -50,6 +52,11 @@ pub struct LiveRun {
     pub khat_draws: Option<usize>,
     /// Under `[prior] precision = "evidence"`, once done: the lambda its evidence chose.
     pub evidence_lambda: Option<f64>,
+    /// While ln p(y | X) is estimated around this run's Gaussian: the model and the draws
+    /// (after every fit, so the gauge would otherwise look idle).
+    pub evidence_draws: Option<(String, usize)>,
+    /// The estimate of ln p(y | X) built around this run's Gaussian, once done.
+    pub estimate: Option<EvidenceEstimate>,
 }
 
 impl LiveRun {
@@ -117,6 +124,8 @@ impl Session {
                 diagnostics: None,
                 khat_draws: None,
                 evidence_lambda: None,
+                evidence_draws: None,
+                estimate: None,
             })
             .collect();
         Session {
@@ -153,6 +162,8 @@ impl Session {
                     r.diagnostics = None;
                     r.khat_draws = None;
                     r.evidence_lambda = None;
+                    r.evidence_draws = None;
+                    r.estimate = None;
                 }
             }
             Progress::Iterate { run, iterate } => {
@@ -187,6 +198,21 @@ impl Session {
             Progress::KhatFinished { run, .. } => {
                 if let Some(r) = self.run_mut(&run) {
                     r.khat_draws = None;
+                }
+            }
+            Progress::EvidenceStarted {
+                model,
+                proposal,
+                draws,
+            } => {
+                if let Some(r) = self.run_mut(&proposal) {
+                    r.evidence_draws = Some((model, draws));
+                }
+            }
+            Progress::EvidenceFinished(e) => {
+                if let Some(r) = self.run_mut(&e.proposal) {
+                    r.evidence_draws = None;
+                    r.estimate = Some(*e);
                 }
             }
             Progress::McEstimate { run, samples, mean } => {
@@ -235,6 +261,13 @@ impl Session {
         for run in &record.runs {
             self.finish_run(run);
         }
+        // The record has every estimate, even one whose message came too late to see.
+        for r in &mut self.runs {
+            r.evidence_draws = None;
+            if let Some(e) = record.evidence.iter().find(|e| e.proposal == r.id) {
+                r.estimate = Some(e.clone());
+            }
+        }
         self.state = JobState::Finished;
         self.record = Some(record);
     }
@@ -243,6 +276,7 @@ impl Session {
     pub fn fail(&mut self, error: String, cancelled: bool) {
         let reason = if cancelled { "cancelled" } else { "failed" };
         for r in &mut self.runs {
+            r.evidence_draws = None;
             if matches!(r.state, RunState::Pending | RunState::Running) {
                 r.state = RunState::Failed(reason.into());
             }

@@ -9,7 +9,7 @@ use std::thread::JoinHandle;
 
 use crate::config::Plan;
 use crate::optim::{DrawBatch, Iterate, Observer};
-use crate::record::{DatasetInfo, Outcome, PassRecord, RunRecord};
+use crate::record::{DatasetInfo, EvidenceEstimate, Outcome, PassRecord, RunRecord};
 use crate::run::{self, Monitor, PassProbe, PassProgress};
 use crate::Error;
 
@@ -145,6 +145,18 @@ impl Monitor for Channel<'_> {
             khat,
             seconds,
         });
+    }
+
+    fn evidence_started(&mut self, model: &str, proposal: &str, draws: usize) {
+        self.send(Progress::EvidenceStarted {
+            model: model.to_string(),
+            proposal: proposal.to_string(),
+            draws,
+        });
+    }
+
+    fn evidence_finished(&mut self, estimate: &EvidenceEstimate) {
+        self.send(Progress::EvidenceFinished(Box::new(estimate.clone())));
     }
 
     /// Called from inside the model's work after every chunk: owns its own sender.

@@ -114,6 +114,16 @@ pub(super) fn classification(s: &mut String, r: &ExperimentRecord, figures: &[Fi
         let _ = writeln!(s, "<p>{}</p>", prose(tables::APPROXIMATION_ERROR_NOTE));
     }
 
+    if let Some(e) = tables::log_evidence_table(r) {
+        let _ = writeln!(s, "<h2>Log evidence against the truth</h2>");
+        for line in &e.sentences {
+            let _ = writeln!(s, "<p>{}</p>", prose(line));
+        }
+        table(s, &e.table);
+        let _ = writeln!(s, "<p>Estimates: {}.</p>", prose(&e.sources.join("; ")));
+        let _ = writeln!(s, "<p>{}</p>", prose(tables::LOG_EVIDENCE_NOTE));
+    }
+
     if let Some(t) = tables::weights(r) {
         let _ = writeln!(s, "<h2>Weights</h2>");
         figures_with_prefix(s, figures, "weights");

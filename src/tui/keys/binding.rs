@@ -57,6 +57,10 @@ pub enum Action {
     TableRows(isize),
     /// Results: scroll the approximation-error table by this many rows.
     GoldRows(isize),
+    /// Results: scroll the evidence table by this many rows.
+    EvidenceRows(isize),
+    /// Results: the evidence table instead of the gold table (or back) when both do not fit.
+    LowerPane,
     /// A sweep: plot the next metric; show the previous / next point.
     SweepMetric,
     SweepPoint(isize),

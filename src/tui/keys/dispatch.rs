@@ -140,6 +140,8 @@ impl App {
             TableRows(delta) if self.sweep().is_some() => self.sweep_rows(delta),
             TableRows(delta) => self.result_rows(delta),
             GoldRows(delta) => self.gold_rows(delta),
+            EvidenceRows(delta) => self.evidence_rows(delta),
+            LowerPane => self.picks.evidence_pane = !self.picks.evidence_pane,
             SweepMetric => self.sweep_metric(),
             SweepPoint(delta) => self.step_point(delta),
         }
@@ -159,6 +161,16 @@ impl App {
         let record = self.session.as_ref().and_then(|s| s.record.as_ref());
         let n = record.map_or(0, |r| r.approximation_error.len());
         self.picks.gold_row = stepped(self.picks.gold_row, delta, n);
+    }
+
+    /// Scroll the evidence table under the metrics (its rows: every run with an evidence of
+    /// an estimated model, and the estimates).
+    fn evidence_rows(&mut self, delta: isize) {
+        let record = self.session.as_ref().and_then(|s| s.record.as_ref());
+        let n = record
+            .and_then(crate::output::tables::log_evidence_table)
+            .map_or(0, |e| e.table.rows.len());
+        self.picks.evidence_row = stepped(self.picks.evidence_row, delta, n);
     }
 
     fn vertical(&mut self, delta: isize) {

@@ -191,6 +191,18 @@ pub const BINDINGS: &[Binding] = &[
         &[(key(PageUp), GoldRows(-5)), (key(PageDown), GoldRows(5))],
     ),
     binding(
+        "K/J",
+        On(Screen::Results),
+        "scroll the evidence table (ln p(y|X))",
+        &[(char('K'), EvidenceRows(-1)), (char('J'), EvidenceRows(1))],
+    ),
+    binding(
+        "v",
+        On(Screen::Results),
+        "swap the evidence and the gold tables",
+        &[(char('v'), LowerPane)],
+    ),
+    binding(
         "m",
         On(Screen::Results),
         "sweep: plot the next metric against the value",

@@ -25,7 +25,14 @@ pub fn height(rows: usize) -> u16 {
     }
 }
 
-pub fn render(rows: &[ApproximationError], first: usize, area: Rect, buf: &mut Buffer) {
+/// `other`: the key that shows the evidence table instead, when the two do not both fit.
+pub fn render(
+    rows: &[ApproximationError],
+    first: usize,
+    area: Rect,
+    buf: &mut Buffer,
+    other: Option<&str>,
+) {
     let wide = area.width >= WIDE;
     let signed = |v: f64| format!("{v:+.4}");
     let gold_width = rows
@@ -68,7 +75,10 @@ pub fn render(rows: &[ApproximationError], first: usize, area: Rect, buf: &mut B
         })
         .collect();
     LabelTable {
-        title: Line::from(" vs the exact posterior (Gibbs); k-hat > 0.7: distrust the Gaussian "),
+        title: Line::from(match other {
+            None => " vs the exact posterior (Gibbs); k-hat > 0.7: distrust the Gaussian ".into(),
+            Some(key) => format!(" vs the exact posterior (Gibbs); k-hat > 0.7: distrust · {key} "),
+        }),
         label_header: "run/predictive",
         columns: columns
             .into_iter()

@@ -4,11 +4,14 @@
 //! stream that writes trace.csv; on a tall enough terminal, the Monte-Carlo predictive's
 //! estimate against its number of samples. For a sampler, the trace panel (traces.rs) shows
 //! its chains: below it the convergence plots when there is room, instead of them otherwise.
-//! A sweep's point and a streamed run's passes over its file come first (passes.rs).
+//! A sweep's point and a streamed run's passes over its file come first (passes.rs). After
+//! the fits, the gauge of the run whose Gaussian proposes the draws of ln p(y | X) says the
+//! estimate is under way, then shows it (log_evidence.rs).
 
 mod gauge;
 mod khat;
 mod legend;
+mod log_evidence;
 mod plots;
 
 use ratatui::buffer::Buffer;
@@ -38,8 +41,17 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
     .areas(area);
     super::passes::render_head(session, head, buf);
     let plots = super::passes::render_done(session, plots, buf);
-    for (i, run) in session.runs.iter().enumerate().take(gauges.height as usize) {
-        let row = Rect::new(gauges.x, gauges.y + i as u16, gauges.width, 1);
+    let visible = gauges.height as usize;
+    let first = first_gauge(session, visible);
+    for (row, (i, run)) in session
+        .runs
+        .iter()
+        .enumerate()
+        .skip(first)
+        .take(visible)
+        .enumerate()
+    {
+        let row = Rect::new(gauges.x, gauges.y + row as u16, gauges.width, 1);
         render_gauge(run, COLORS[i % COLORS.len()], row, buf);
     }
     let traced = session
@@ -62,5 +74,19 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
             super::traces::render(&session.runs[i], plots, buf)
         }
         _ => render_plots(session, plots, buf),
+    }
+}
+
+/// The first gauge shown when not all fit (a third of the screen at most): from the top,
+/// unless the run at work now (fitting, or proposing the draws of ln p(y | X)) would be below
+/// the last row, which then ends the window, so the work in progress is always in view.
+fn first_gauge(session: &crate::tui::session::Session, visible: usize) -> usize {
+    let active = session
+        .runs
+        .iter()
+        .rposition(|r| r.state == RunState::Running || r.evidence_draws.is_some());
+    match active {
+        Some(i) if visible > 0 && i >= visible => i + 1 - visible,
+        _ => 0,
     }
 }

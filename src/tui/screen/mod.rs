@@ -10,6 +10,7 @@ mod experiments;
 mod gold;
 mod help;
 mod live;
+mod log_evidence;
 mod passes;
 mod posterior;
 mod reparam;

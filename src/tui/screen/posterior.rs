@@ -64,7 +64,8 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
             format!("{head} — posterior from chains NOT MIXED (R-hat > 1.01) ")
         }
         (Some(p), None) => format!(
-            "{head} — posterior, log evidence {} ",
+            "{head} — posterior, {} {} ",
+            evidence_name(run),
             p.log_evidence
                 .map(|v| format!("{v:.3}"))
                 .unwrap_or_else(|| "–".into())
@@ -122,6 +123,16 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
         label,
     }
     .render(list, buf);
+}
+
+/// What the run's own ln p(y | X) is called: "log evidence" for the Laplace evidence and
+/// ln Z_EP, but a variational run's is a lower bound and says so ("ELBO", "JJ bound"), from
+/// its kind's catalogue row.
+fn evidence_name(run: &crate::record::RunRecord) -> &'static str {
+    match MethodKind::parse(&run.kind).and_then(|k| k.log_evidence()) {
+        Some(e) if e.lower_bound() => e.label(run.mean_field),
+        _ => "log evidence",
+    }
 }
 
 /// What a generative kind fitted, in place of whiskers: it has no weights on the design

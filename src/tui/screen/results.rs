@@ -4,7 +4,8 @@
 //! whose chains have not mixed (R-hat > 1.01), their rows marked `!`. Under `[prior]
 //! precision = "evidence"` a line above it names the lambda each run chose (evidence.rs).
 //! Rows that do not fit scroll (j/k) with their position on the border (widget/table.rs).
-//! With a gold-standard run, the approximation-error table follows (screen/gold.rs). A
+//! With a gold-standard run, the approximation-error table follows (screen/gold.rs), and with
+//! an estimate of ln p(y | X) the evidence table (screen/log_evidence.rs). A
 //! finished sweep shows its own table and plot instead (screen/sweep.rs).
 
 use ratatui::buffer::Buffer;
@@ -117,17 +118,38 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
     };
     let [tables, fails] =
         Layout::vertical([Constraint::Min(0), Constraint::Length(fail_height)]).areas(area);
-    // The metrics keep their rows; the gold-standard table gets the rest, at most half.
-    let gold_height = super::gold::height(record.approximation_error.len()).min(
-        tables
-            .height
-            .saturating_sub(rows.len() as u16 + 3)
-            .max(tables.height / 2),
-    );
-    let [table, gold] =
-        Layout::vertical([Constraint::Min(0), Constraint::Length(gold_height)]).areas(tables);
+    // The metrics keep their rows; the gold-standard and evidence tables share the rest, at
+    // least half.
+    let evidence = crate::output::tables::log_evidence_table(record);
+    let budget = tables
+        .height
+        .saturating_sub(rows.len() as u16 + 3)
+        .max(tables.height / 2);
+    let gold_want = super::gold::height(record.approximation_error.len());
+    let evidence_want = evidence
+        .as_ref()
+        .map_or(0, |e| super::log_evidence::height(e, tables.width));
+    // Both when both fit; else one at a time, `v` switching (the title says so).
+    let both = gold_want + evidence_want <= budget || gold_want == 0 || evidence_want == 0;
+    let (gold_height, evidence_height) = match (both, app.picks.evidence_pane) {
+        (true, _) => (gold_want, evidence_want),
+        (false, false) => (gold_want.min(budget), 0),
+        (false, true) => (0, evidence_want.min(budget)),
+    };
+    let [table, gold, ev] = Layout::vertical([
+        Constraint::Min(0),
+        Constraint::Length(gold_height.min(budget)),
+        Constraint::Length(evidence_height.min(budget.saturating_sub(gold_height))),
+    ])
+    .areas(tables);
+    let hint = |other: &'static str| (!both).then_some(other);
     if gold_height > 0 {
-        super::gold::render(&record.approximation_error, app.picks.gold_row, gold, buf);
+        let rows = &record.approximation_error;
+        super::gold::render(rows, app.picks.gold_row, gold, buf, hint("v: evidence"));
+    }
+    if let Some(e) = evidence.as_ref().filter(|_| evidence_height > 0) {
+        let first = app.picks.evidence_row;
+        super::log_evidence::render(e, first, ev, buf, hint("v: vs gold"));
     }
     let table = match super::evidence::evidence_line(record) {
         Some(line) => {

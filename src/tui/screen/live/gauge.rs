@@ -15,6 +15,9 @@ pub(super) fn label(run: &LiveRun) -> String {
     if let Some(khat) = super::khat::label(run) {
         return khat;
     }
+    if let Some(estimating) = super::log_evidence::label(run) {
+        return estimating;
+    }
     if let Some(t) = &run.traces {
         return sampler_label(run, t);
     }
@@ -89,7 +92,8 @@ pub(super) fn render_gauge(run: &LiveRun, color: Color, area: Rect, buf: &mut Bu
             .rhat_max()
             .is_some_and(crate::tui::screen::traces::unmixed),
         (None, None) => false,
-    };
+    } || run.estimate.as_ref().is_some_and(|e| !e.reliable);
+    // chains not mixed, or an estimate of ln p(y | X) that is not reliable: in red
     let label = match unmixed {
         true => Span::styled(
             label(run),

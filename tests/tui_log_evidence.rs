@@ -1,0 +1,223 @@
+//! The evidence of ln p(y | X) in the workbench, on tests/fixtures/spector_evidence.toml: the
+//! Live screen's gauge while the importance sampler runs and the estimate once it is done (as
+//! tests/tui_khat.rs checks the k-hat phase), and the Results screen's evidence table,
+//! snapshotted at 80x24 and 120x40 and scrolled with J/K.
+
+mod tui_support;
+
+use std::path::Path;
+use std::sync::atomic::AtomicBool;
+use std::sync::mpsc;
+
+use bayeslab::record::EvidenceEstimate;
+use bayeslab::tui::catalog::Catalog;
+use bayeslab::tui::worker::run_blocking;
+use bayeslab::tui::{App, Command, Event, Progress};
+use ratatui::backend::TestBackend;
+use ratatui::Terminal;
+use tui_support::ch;
+
+const FIXTURE: &str = "tests/fixtures/spector_evidence.toml";
+
+fn screen(app: &App, w: u16, h: u16) -> String {
+    let mut terminal = Terminal::new(TestBackend::new(w, h)).unwrap();
+    terminal.draw(|f| f.render_widget(app, f.area())).unwrap();
+    terminal.backend().to_string()
+}
+
+/// The app on the fixture and the events of its run, not yet applied.
+fn app_and_events() -> (App, Vec<Event>) {
+    let mut app = App::new(Catalog::discover(
+        Path::new("experiments"),
+        Some(Path::new(FIXTURE)),
+    ));
+    let Some(Command::Start { job, plan }) = app.update(ch('r')) else {
+        panic!("r did not start a job; status: {}", app.status.text);
+    };
+    let (tx, rx) = mpsc::channel();
+    run_blocking(job, &plan, &tx, &AtomicBool::new(false));
+    drop(tx);
+    (app, rx.into_iter().collect())
+}
+
+#[test]
+fn the_gauge_says_the_evidence_is_being_estimated_then_shows_it() {
+    let (mut app, events) = app_and_events();
+    let mut events = events.into_iter();
+    let started = |e: &Event| {
+        matches!(e, Event::Progress { progress: Progress::EvidenceStarted { model, proposal, draws }, .. }
+            if model == "logistic" && proposal == "ep" && *draws == 4000)
+    };
+    for event in events.by_ref() {
+        let start = started(&event);
+        app.update(event);
+        if start {
+            break;
+        }
+    }
+    app.update(ch('3'));
+    let estimating = "estimating ln p(y|X) (logistic): 4,000 draws from a Student-t around ep…";
+    for (w, h) in [(80, 24), (120, 40)] {
+        let text = screen(&app, w, h);
+        assert!(text.contains(estimating), "{w}x{h}:\n{text}");
+        // the other runs keep their own state
+        assert!(text.contains("laplace — converged"), "{w}x{h}:\n{text}");
+    }
+    let mut estimate: Option<EvidenceEstimate> = None;
+    for event in events.by_ref() {
+        if let Event::Progress {
+            progress: Progress::EvidenceFinished(e),
+            ..
+        } = &event
+        {
+            estimate = Some((**e).clone());
+        }
+        app.update(event);
+        if estimate.is_some() {
+            break;
+        }
+    }
+    let e = estimate.expect("the logistic estimate finished");
+    assert_eq!((e.model.as_str(), e.proposal.as_str()), ("logistic", "ep"));
+    let shown = format!(
+        "ep — converged; ln p(y|X) = {:.3} ± {:.3}, k̂ {:.2} good",
+        e.log_evidence,
+        e.mcse,
+        e.khat.unwrap()
+    );
+    for (w, h) in [(80, 24), (120, 40)] {
+        let text = screen(&app, w, h);
+        assert!(!text.contains("estimating ln p(y|X) (logistic)"), "{text}");
+        assert!(text.contains(&shown), "{w}x{h}: {shown}\n{text}");
+    }
+    // the probit estimate around probit-ep comes next: at 80x24 seven of the nine gauges
+    // fit, and the window ends on the working one (the 8th) instead of hiding it
+    for event in events.by_ref() {
+        let probit = matches!(&event, Event::Progress { progress: Progress::EvidenceStarted { model, .. }, .. } if model == "probit");
+        app.update(event);
+        if probit {
+            break;
+        }
+    }
+    let text = screen(&app, 80, 24);
+    assert!(
+        text.contains(
+            "estimating ln p(y|X) (probit): 4,000 draws from a Student-t around probit-ep…"
+        ),
+        "{text}"
+    );
+    assert!(!text.contains("█laplace — converged"), "{text}");
+    // then the record keeps both
+    for event in events {
+        app.update(event);
+    }
+    let text = screen(&app, 80, 24);
+    assert!(text.contains("█laplace — converged"), "{text}");
+    let text = screen(&app, 120, 40);
+    assert!(!text.contains("estimating"), "{text}");
+    assert!(
+        text.contains("probit-ep — converged; ln p(y|X) = "),
+        "{text}"
+    );
+}
+
+#[test]
+fn results_show_the_evidence_table_and_scroll_it() {
+    let (mut app, events) = app_and_events();
+    for event in events {
+        app.update(event);
+    }
+    app.update(ch('4'));
+    for (w, h) in [(80, 24), (120, 40)] {
+        let text = screen(&app, w, h);
+        for words in [
+            "own ln p(y|X) vs the importance-sampling estimate",
+            "logistic: the EP ln Z (ep) is closest to the estimate",
+            "JJ bound",
+            "within error",
+        ] {
+            assert!(text.contains(words), "{w}x{h}: {words}\n{text}");
+        }
+        // every row only where there is room (J/K scroll at 80x24)
+        assert_eq!(text.contains("ELBO mean-field"), w == 120, "{text}");
+        insta::assert_snapshot!(format!("log_evidence_results_{w}x{h}"), screen(&app, w, h));
+    }
+    // J scrolls the evidence table one row down at 80x24, K back; at the end the probit
+    // estimate is in view
+    let before = screen(&app, 80, 24);
+    assert!(before.contains("rows 1–4 of 10 ↓ J/K"), "{before}");
+    app.update(ch('J'));
+    let after = screen(&app, 80, 24);
+    assert!(after.contains("rows 2–5 of 10 ↑↓ J/K"), "{after}");
+    app.update(ch('K'));
+    assert_eq!(screen(&app, 80, 24), before);
+    for _ in 0..9 {
+        app.update(ch('J'));
+    }
+    let end = screen(&app, 80, 24);
+    assert!(
+        end.contains("IS: probit") && end.contains("rows 7–10 of 10 ↑ J/K"),
+        "{end}"
+    );
+}
+
+#[test]
+fn the_posterior_view_names_a_variational_runs_bound() {
+    let (mut app, events) = app_and_events();
+    for event in events {
+        app.update(event);
+    }
+    app.update(ch('6'));
+    let record = app.session.as_ref().unwrap().record.clone().unwrap();
+    let own = |id: &str| {
+        let run = record.runs.iter().find(|r| r.id == id).unwrap();
+        run.posterior.as_ref().unwrap().log_evidence.unwrap()
+    };
+    // every new kind has its posterior on view, each titled with what its evidence is
+    for (at, title) in [
+        (
+            0,
+            format!(
+                "laplace (logistic-laplace) [1/9] — posterior, log evidence {:.3}",
+                own("laplace")
+            ),
+        ),
+        (
+            1,
+            format!(
+                "ep (ep-logistic) [2/9] — posterior, log evidence {:.3}",
+                own("ep")
+            ),
+        ),
+        (
+            2,
+            format!(
+                "jj (vb-logistic) [3/9] — posterior, JJ bound {:.3}",
+                own("jj")
+            ),
+        ),
+        (
+            3,
+            format!("kl (vi-logistic) [4/9] — posterior, ELBO {:.3}", own("kl")),
+        ),
+        (
+            4,
+            format!(
+                "kl-mf (vi-logistic) [5/9] — posterior, ELBO mean-field {:.3}",
+                own("kl-mf")
+            ),
+        ),
+        (
+            8,
+            format!(
+                "probit-kl (vi-probit) [9/9] — posterior, ELBO {:.3}",
+                own("probit-kl")
+            ),
+        ),
+    ] {
+        app.picks.posterior = at;
+        let text = screen(&app, 120, 40);
+        assert!(text.contains(&title), "{title}\n{text}");
+        assert!(text.contains("GPA"), "{text}");
+    }
+}
