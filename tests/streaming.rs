@@ -194,6 +194,9 @@ fn streaming_equals_in_memory_on_pima_csv_and_parquet() {
         assert!(info.passes.iter().any(|p| p.purpose == "predict"));
         for r in &info.runs {
             assert!(r.passes >= 1 && r.seconds_per_pass > 0.0, "{r:?}");
+            // Pima has 9 design columns: full Newton (fewer than CHORD_MIN_COLUMNS), every fit
+            // pass with the Hessian.
+            assert_eq!(r.gradient_passes, 0, "{r:?}");
         }
         assert_equal(&streamed, &memory);
     }
@@ -285,4 +288,60 @@ fn a_collinear_or_constant_column_fails_streamed_with_the_in_memory_message() {
             "{memory}"
         );
     }
+}
+
+/// 700 rows of 20 seeded features x ~ U(-2, 2) and y = [u < sigma(x^T w)] (a 64-bit LCG, Knuth's
+/// MMIX constants), w_j = (-1)^j (0.1 + 0.02 j): 21 design columns with the intercept.
+fn write_wide_csv(to: &Path) {
+    let mut state: u64 = 19;
+    let mut next = move || {
+        state = state
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        (state >> 11) as f64 / (1u64 << 53) as f64
+    };
+    let mut text = (1..=20).map(|j| format!("x{j},")).collect::<String>() + "y\n";
+    for _ in 0..700 {
+        let mut a = 0.0;
+        for j in 1..=20 {
+            let v = 4.0 * next() - 2.0;
+            let sign = if j % 2 == 0 { 1.0 } else { -1.0 };
+            a += v * sign * (0.1 + 0.02 * j as f64);
+            text.push_str(&format!("{v},"));
+        }
+        let y = u8::from(next() < 1.0 / (1.0 + (-a).exp()));
+        text.push_str(&format!("{y}\n"));
+    }
+    std::fs::write(to, text).unwrap();
+}
+
+/// With 21 design columns the GLM fits use chord Newton (issue 19): the streamed fit reads the
+/// file for E and g alone on most passes (`fit-grad`), fewer with the Hessian (`fit`), and still
+/// equals the in-memory run to 1e-10.
+#[test]
+fn chord_newton_streams_its_gradient_passes_and_equals_in_memory() {
+    let dir = tempfile::tempdir().unwrap();
+    let csv = dir.path().join("wide.csv");
+    write_wide_csv(&csv);
+    let split = "{ every = 5, offset = 4 }";
+    let memory = run(&experiment(dir.path(), &csv, None, split));
+    let streamed = run(&experiment(dir.path(), &csv, Some(37), split));
+    let info = streamed.streaming.as_ref().unwrap();
+    for r in &info.runs {
+        let of_run = |purpose: &str| {
+            info.passes
+                .iter()
+                .filter(|p| p.purpose == purpose && p.run.as_deref() == Some(r.run.as_str()))
+                .count()
+        };
+        assert_eq!(r.gradient_passes, of_run("fit-grad"), "{r:?}");
+        assert_eq!(r.passes, of_run("fit") + of_run("fit-grad"), "{r:?}");
+        if r.run == "bernoulli-naive-bayes" {
+            assert_eq!((r.passes, r.gradient_passes), (1, 0), "{r:?}");
+        } else {
+            let hessian = r.passes - r.gradient_passes;
+            assert!(r.gradient_passes > hessian && hessian >= 2, "{r:?}");
+        }
+    }
+    assert_equal(&streamed, &memory);
 }
