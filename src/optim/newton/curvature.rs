@@ -31,13 +31,15 @@ pub enum Curvature {
 }
 
 /// Chord Newton is used from this many design columns on (the intercept included); below it
-/// full Newton. A Hessian pass costs about (D + 2) / 2 gradient passes in flops (2 N D^2 + 4 N D
-/// against 4 N D), and chord Newton takes more, cheaper steps: on the shipped experiments with
-/// D = 9 (quickstart, streaming: Pima) it took 10-12 steps and about twice the passes where
-/// full Newton took 6, so for small D the saving is gone (and a streamed pass, dominated by
-/// reading the file, costs the same either way). The choice depends on D alone, so a streamed
-/// fit and an in-memory fit of the same rows take the same path.
-pub const CHORD_MIN_COLUMNS: usize = 16;
+/// full Newton. A chord fit trades Hessian passes for more gradient passes (200,000 x 50: 5
+/// Hessian + 10 gradient passes against full Newton's 8 Hessians), so it pays only where a
+/// gradient pass is cheap beside a Hessian pass. In today's fused pass it is not: the E and g
+/// part (X w, the per-row terms, X^T r) costs about half of a Hessian pass at D = 50. Measured
+/// with `bayeslab bench --only fit` (chord and full Newton interleaved, bayeslab at opt-level 2,
+/// 2-core machine): chord / full = 1.26 at 200,000 x 50, 1.13 at 20,000 x 200, 0.88 at
+/// 20,000 x 500. The choice depends on D alone, so a streamed fit and an in-memory fit of the
+/// same rows take the same path; every shipped experiment (D <= 65) keeps full Newton.
+pub const CHORD_MIN_COLUMNS: usize = 256;
 
 impl Curvature {
     /// The policy for a binary GLM with `columns` design columns.
@@ -52,8 +54,8 @@ impl Curvature {
 
 /// A kept factor must shrink ‖g‖ to at most this fraction per step. Near the mode a reused
 /// factor contracts g linearly, at a rate about the Hessian's relative change since it was
-/// formed; a rate of one half still gains a binary digit per gradient pass, which costs a
-/// fraction of a Hessian pass (about 4 N D flops against 2 N D^2).
+/// formed; a rate of one half still gains a binary digit per gradient pass, which costs
+/// 4 N D flops against a Hessian pass's 2 N D^2 (in time, see CHORD_MIN_COLUMNS).
 pub const CHORD_RATIO: f64 = 0.5;
 
 /// A factor serves at most this many chord steps in a row, then the Hessian is recomputed at
