@@ -220,6 +220,15 @@ def per_x(t):
     return f"{t['peak_rss_bytes'] / t['input_bytes']:.2f}"
 
 
+def full_newton(f):
+    u = f.get("full_newton")
+    if not u:
+        return ""
+    return (f"; full Newton, timed interleaved: {u['newton_iterations']} steps, {u['hessians']} Hessian passes, "
+            f"{fmt_s(u['median_seconds'])} s (chord / full = {u['chord_over_full']:.2f}; max |Δw| = "
+            f"{u['max_weight_difference']:.1e})")
+
+
 def size_label(rows, cols):
     return f"{rows:,} × {cols}"
 
@@ -269,8 +278,9 @@ def report_size(stem, bench_json, args, lines, checks):
     # once `[data] streaming = true` exists (not part of this harness yet).
     f, b = fit["fit"], bound["bound"]
     checks.append(
-        f"- {train}: the fit took {f['newton_iterations']} Newton steps + the Hessian at the MAP "
-        f"({f['hessians']} × X^T S X): {f['gflops']:.2f} GFLOP/s; the bound, a plain faer X^T X of the same "
+        f"- {train}: the fit took {f['newton_iterations']} chord Newton steps: {f['hessians']} Hessian "
+        f"passes (X^T S X, the one at the MAP included) and {f.get('gradient_passes', 0)} gradient passes "
+        f"(E and g only){full_newton(f)}: {f['gflops']:.2f} GFLOP/s; the bound, a plain faer X^T X of the same "
         f"shape, {b['gflops']:.2f} GFLOP/s (median {fmt_s(bound['median_seconds'])} s): the fit runs at "
         f"{100 * f['gflops'] / b['gflops']:.0f} % of the bound (bound / fit = {b['gflops'] / f['gflops']:.2f})."
     )
@@ -324,15 +334,13 @@ def report(args):
     ]
     checks = []
     bases = []
-    load_before = args.load_start if args.load_start is not None else os.getloadavg()[0]
     for stem, bench in zip(args.stems, args.bench):
         bases.append(report_size(stem, bench, args, lines, checks))
     mib = lambda b: "?" if b is None else f"{b / 2**20:.0f} MiB"
     lines += [
         "",
-        f"Load average (1 min) when the measurements started and ended: {load_before:.1f} and "
-        f"{os.getloadavg()[0]:.1f} on {os.cpu_count()} cores; well above 0 means other work shared "
-        "the cores and the times are inflated. A ratio below 1 means bayeslab was faster.",
+        "A ratio below 1 means bayeslab was faster. The load of each half is below (compare.sh "
+        "adds it: benches/load_guard.sh).",
         "",
         "X is the matrix the step reads, in float64 (the training matrix; the test matrix for the "
         "MC predictive). Peak memory is the process's VmHWM over the measured repetitions, counted "
@@ -363,8 +371,6 @@ def main():
                    help="bayeslab bench --json output for the same --stem; repeatable")
     r.add_argument("--threads", type=int, default=os.cpu_count())
     r.add_argument("--out", help="also write the table here (atomically)")
-    r.add_argument("--load-start", type=float,
-                   help="the 1-minute load average before bayeslab bench ran (from compare.sh)")
     for q in (m, r):
         q.add_argument("--lam", type=float, default=1.0)
         q.add_argument("--samples", type=int, default=1000)

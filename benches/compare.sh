@@ -12,6 +12,11 @@
 # The release binary goes to $CARGO_TARGET_DIR (default target/). Data sets are reused when
 # their STEM.synth.json (written last by synth) exists. Needs python3 (3.11) with venv; the
 # packages in benches/requirements.txt are installed into benches/.venv when missing.
+#
+# The load guard (benches/load_guard.sh): each half (bayeslab, then Python) starts once the
+# 1-minute load is at most 0.5 per core (waiting up to 3 minutes) and has its load recorded
+# before and after. If either half ran loaded, OUT is not written: the table goes to
+# OUT-without-.md.loaded.md, marked, and the script exits with code 3.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -27,7 +32,7 @@ while [ $# -gt 0 ]; do
     --seed) seed=$2; shift ;;
     --data) data=$2; shift ;;
     --out) out=$2; shift ;;
-    -h|--help) sed -n '2,14p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,19p' "$0"; exit 0 ;;
     *) echo "compare.sh: unknown option $1 (see --help)" >&2; exit 2 ;;
   esac
   shift
@@ -52,13 +57,12 @@ echo "compare: cargo build --release" >&2
 cargo build --release --quiet
 # A private copy, so that another build into a shared CARGO_TARGET_DIR cannot replace the
 # binary halfway through the run.
-load_start=$(cut -d' ' -f1 /proc/loadavg)
 mkdir -p "$data"
 bin="$data/bayeslab"
 cp "${CARGO_TARGET_DIR:-target}/release/bayeslab" "$bin.tmp.$$"
 mv -f "$bin.tmp.$$" "$bin"
 
-report_args=()
+stems=()
 for size in $sizes; do
   rows=${size%x*} features=${size#*x}
   stem="$data/synth_n${rows}_d${features}_m${test_rows}_s${seed}"
@@ -66,12 +70,64 @@ for size in $sizes; do
     "$bin" synth --rows "$rows" --features "$features" --test-rows "$test_rows" --seed "$seed" \
       --out "$stem.parquet" --npy --csv
   fi
+  stems+=("$stem")
+done
+
+# Each half starts once the build's or the other half's load has decayed (at most 3 minutes)
+# and is judged by benches/load_guard.sh: the README table is only written from quiet halves.
+guard=benches/load_guard.sh
+cores=$(nproc)
+echo "compare: waiting for a quiet machine (1-minute load <= 0.5 per core, at most 180 s)" >&2
+bayeslab_before=$("$guard" settle 180 "$cores")
+start=$SECONDS
+report_args=()
+for stem in "${stems[@]}"; do
   "$bin" bench --train "$stem.parquet" --test "$stem.test.parquet" --lambda "$lambda" \
     --samples "$samples" --reps "$reps" --threads "$threads" --seed "$seed" \
     --json --out "$stem.bench.json" > /dev/null
   report_args+=(--stem "$stem" --bench "$stem.bench.json")
 done
+bayeslab_after=$("$guard" now)
+bayeslab_seconds=$((SECONDS - start))
 
+python_before=$("$guard" settle 180 "$cores")
+start=$SECONDS
+staged="$(dirname "$out")/.$(basename "$out").staged-$$"
 "$venv/bin/python" benches/compare.py report "${report_args[@]}" --lam "$lambda" \
-  --samples "$samples" --reps "$reps" --seed "$seed" --threads "$threads" --out "$out" \
-  --load-start "$load_start"
+  --samples "$samples" --reps "$reps" --seed "$seed" --threads "$threads" --out "$staged"
+python_after=$("$guard" now)
+python_seconds=$((SECONDS - start))
+
+quiet=1
+verdicts=()
+for half in "bayeslab $bayeslab_before $bayeslab_after $bayeslab_seconds" \
+            "Python $python_before $python_after $python_seconds"; do
+  set -- $half
+  if verdict=$("$guard" verdict "$1" "$cores" "$threads" "$2" "$3" "$4"); then :; else quiet=0; fi
+  verdicts+=("$verdict")
+done
+{
+  echo
+  echo "Load, by benches/load_guard.sh:"
+  for v in "${verdicts[@]}"; do echo "- $v"; done
+} >> "$staged"
+
+if [ "$quiet" = 1 ]; then
+  mv -f "$staged" "$out"
+  echo "compare: both halves ran on a quiet machine; wrote $out" >&2
+else
+  # Refuse rather than mark: a marked table still gets copied into the README, as issue 19
+  # found of the 6.1 x that compared a quiet bayeslab with a loaded Python side.
+  loaded="${out%.md}.loaded.md"
+  { echo "**MEASURED ON A LOADED MACHINE: not for the README.**"; echo; cat "$staged"; } > "$loaded"
+  rm -f "$staged"
+  {
+    echo
+    echo "compare: ************************************************************"
+    echo "compare: MEASURED ON A LOADED MACHINE. $out was NOT written."
+    for v in "${verdicts[@]}"; do echo "compare:   $v"; done
+    echo "compare: the table is in $loaded; run again on a quiet machine."
+    echo "compare: ************************************************************"
+  } >&2
+  exit 3
+fi

@@ -146,6 +146,7 @@ fn bench_json_reports_every_task_and_the_fit_is_logistic_fit_itself() {
             max_iter: 100,
             tolerance: 1e-8,
             laplace: true,
+            curvature: bayeslab::optim::Curvature::Chord,
         },
         "direct",
         None,
@@ -164,10 +165,27 @@ fn bench_json_reports_every_task_and_the_fit_is_logistic_fit_itself() {
     }
     let iters = f["newton_iterations"].as_u64().unwrap();
     assert_eq!(iters as usize, direct.outcome.iterations);
-    assert_eq!(f["hessians"].as_u64(), Some(iters + 1));
+    // The passes the direct fit counted (chord Newton: the Laplace factor's Hessian at the
+    // mode included), and the flops they cost: 2 (N D^2 + N D) per Hessian pass, 4 N D per
+    // gradient pass.
+    let (hessians, gradients) = (direct.passes.hessian, direct.passes.gradient);
+    assert_eq!(f["hessians"].as_u64(), Some(hessians as u64));
+    assert_eq!(f["gradient_passes"].as_u64(), Some(gradients as u64));
     let (n, d) = (1500.0, 4.0);
-    let flops = 2.0 * (iters + 1) as f64 * (n * d * d + n * d);
+    let flops = 2.0 * hessians as f64 * (n * d * d + n * d) + 4.0 * gradients as f64 * n * d;
     assert_eq!(f["flops"].as_f64(), Some(flops));
+    // Full Newton beside it: one Hessian per step and the start's, the same answer.
+    let full = &f["full_newton"];
+    assert_eq!(
+        full["hessians"].as_u64(),
+        Some(full["newton_iterations"].as_u64().unwrap() + 1)
+    );
+    assert!(full["max_weight_difference"].as_f64().unwrap() < 1e-10);
+    assert!(full["max_cov_diag_relative_difference"].as_f64().unwrap() < 1e-10);
+    let ratio = full["chord_over_full"].as_f64().unwrap();
+    let med = task("fit")["median_seconds"].as_f64().unwrap();
+    let full_med = full["median_seconds"].as_f64().unwrap();
+    assert!((ratio - med / full_med).abs() < 1e-12 * ratio);
     let med = task("fit")["median_seconds"].as_f64().unwrap();
     assert!((f["gflops"].as_f64().unwrap() - flops / med / 1e9).abs() < 1e-9);
 

@@ -27,6 +27,7 @@ fn spector_mle_matches_the_published_logit() {
         max_iter: 100,
         tolerance: 1e-9,
         laplace: false,
+        curvature: bayeslab::optim::Curvature::Chord,
     };
     let f = fit(
         x.as_ref(),

@@ -2,18 +2,12 @@
 //! posterior moments, log evidence, every test prediction and every metric agree to 1e-10, for
 //! CSV and Parquet input read in many small, uneven chunks (issue 8, "Larger than memory").
 
+mod streaming_support;
+
 use std::path::{Path, PathBuf};
 
-use bayeslab::record::ExperimentRecord;
-use bayeslab::record::Scores;
 use bayeslab::run::{self as experiment, Silent};
-use polars::prelude::*;
-
-const TOL: f64 = 1e-10;
-
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).to_path_buf()
-}
+use streaming_support::{assert_equal, root, run, write_parquet};
 
 /// The shipped streaming experiment with its data path, chunk size and split replaced; without
 /// `chunk_rows` the experiment runs in memory.
@@ -46,132 +40,6 @@ fn experiment(dir: &Path, data: &Path, chunk_rows: Option<usize>, split: &str) -
     file
 }
 
-fn run(file: &Path) -> ExperimentRecord {
-    let plan = bayeslab::config::load(file).unwrap();
-    assert_eq!(
-        plan.data.as_ref().unwrap().streaming.is_some(),
-        file.to_string_lossy().contains("streamed"),
-        "{}",
-        file.display()
-    );
-    experiment::run(&plan, &mut Silent, None).unwrap()
-}
-
-fn close(a: f64, b: f64, what: &str) {
-    assert!(
-        (a - b).abs() <= TOL * b.abs().max(1.0),
-        "{what}: streamed {a} vs in memory {b}"
-    );
-}
-
-fn close_all(a: &[f64], b: &[f64], what: &str) {
-    assert_eq!(a.len(), b.len(), "{what}: lengths");
-    for (i, (x, y)) in a.iter().zip(b).enumerate() {
-        close(*x, *y, &format!("{what}[{i}]"));
-    }
-}
-
-/// Every number of the two records, and the streamed predictions.csv against the in-memory
-/// record's predictions.
-fn assert_equal(streamed: &ExperimentRecord, memory: &ExperimentRecord) {
-    assert_eq!(streamed.dataset.columns, memory.dataset.columns);
-    assert_eq!(streamed.dataset.rows_train, memory.dataset.rows_train);
-    assert_eq!(streamed.dataset.rows_test, memory.dataset.rows_test);
-    assert_eq!(streamed.runs.len(), memory.runs.len());
-    let mut columns: Vec<(String, &[f64])> = Vec::new();
-    for (s, m) in streamed.runs.iter().zip(&memory.runs) {
-        let id = &m.id;
-        // Not the iteration count: where E is flat to rounding at the optimum, Newton's last
-        // step can be accepted whole in one summation order and halved in the other; both end
-        // at the same weights to rounding.
-        assert_eq!((&s.id, &s.error), (id, &m.error));
-        assert!(m.error.is_none(), "{id}: {:?}", m.error);
-        close_all(&s.weights, &m.weights, &format!("{id} weights"));
-        close(s.objective.unwrap_or(0.0), m.objective.unwrap_or(0.0), id);
-        match (&s.posterior, &m.posterior) {
-            (Some(a), Some(b)) => {
-                close_all(&a.mean, &b.mean, &format!("{id} posterior mean"));
-                close_all(&a.cov_diag, &b.cov_diag, &format!("{id} cov diag"));
-                close(
-                    a.log_evidence.unwrap(),
-                    b.log_evidence.unwrap(),
-                    &format!("{id} log evidence"),
-                );
-            }
-            (None, None) => {}
-            _ => panic!("{id}: one posterior missing"),
-        }
-        // k-hat from the same draws; the streamed log posteriors are summed in another order
-        match (s.khat, m.khat) {
-            (Some(a), Some(b)) => close(a, b, &format!("{id} k-hat")),
-            (None, None) => assert!(m.posterior.is_none(), "{id}: no k-hat"),
-            other => panic!("{id}: k-hat {other:?}"),
-        }
-        assert_eq!(s.predictives.len(), m.predictives.len());
-        for (a, b) in s.predictives.iter().zip(&m.predictives) {
-            let what = format!("{id}/{}", b.name);
-            let (x, y) = (&a.metrics, &b.metrics);
-            for (u, v, k) in [
-                (x.log_loss, y.log_loss, "log_loss"),
-                (x.brier, y.brier, "brier"),
-                (x.accuracy, y.accuracy, "accuracy"),
-                (x.ece, y.ece, "ece"),
-                (x.mce, y.mce, "mce"),
-                (x.auc.unwrap(), y.auc.unwrap(), "auc"),
-            ] {
-                close(u, v, &format!("{what} {k}"));
-            }
-            close_all(
-                &a.ece_ci.unwrap(),
-                &b.ece_ci.unwrap(),
-                &format!("{what} ece_ci"),
-            );
-            assert_eq!(a.calibration.len(), b.calibration.len());
-            for (p, q) in a.calibration.iter().zip(&b.calibration) {
-                assert_eq!(p.count, q.count, "{what} bin counts");
-                close(
-                    p.mean_predicted.unwrap_or(0.0),
-                    q.mean_predicted.unwrap_or(0.0),
-                    &what,
-                );
-            }
-            let Scores::Binary(p) = &memory.predictions.column(id, &b.name).unwrap().scores else {
-                panic!("{what}: a binary column")
-            };
-            columns.push((what, p));
-        }
-    }
-    let path = streamed.predictions.file.as_ref().unwrap().path();
-    let text = std::fs::read_to_string(path).unwrap();
-    let mut lines = text.lines();
-    let header: Vec<&str> = lines.next().unwrap().split(',').collect();
-    let names: Vec<&str> = columns.iter().map(|(n, _)| n.as_str()).collect();
-    assert_eq!(header[2..], names[..]);
-    let rows: Vec<Vec<f64>> = lines
-        .map(|l| l.split(',').map(|v| v.parse().unwrap()).collect())
-        .collect();
-    assert_eq!(rows.len(), memory.predictions.y.len());
-    for (i, row) in rows.iter().enumerate() {
-        assert_eq!((row[0], row[1]), (i as f64, memory.predictions.y[i]));
-        for (c, (name, p)) in columns.iter().enumerate() {
-            close(row[2 + c], p[i], &format!("{name} row {i}"));
-        }
-    }
-}
-
-fn write_parquet(csv: &Path, to: &Path) {
-    let mut df = CsvReadOptions::default()
-        .with_has_header(true)
-        .try_into_reader_with_file_path(Some(csv.to_path_buf()))
-        .unwrap()
-        .finish()
-        .unwrap();
-    ParquetWriter::new(std::fs::File::create(to).unwrap())
-        .with_row_group_size(Some(50))
-        .finish(&mut df)
-        .unwrap();
-}
-
 #[test]
 fn streaming_equals_in_memory_on_pima_csv_and_parquet() {
     let dir = tempfile::tempdir().unwrap();
@@ -194,6 +62,9 @@ fn streaming_equals_in_memory_on_pima_csv_and_parquet() {
         assert!(info.passes.iter().any(|p| p.purpose == "predict"));
         for r in &info.runs {
             assert!(r.passes >= 1 && r.seconds_per_pass > 0.0, "{r:?}");
+            // Pima has 9 design columns: full Newton (fewer than CHORD_MIN_COLUMNS), every fit
+            // pass with the Hessian.
+            assert_eq!(r.gradient_passes, 0, "{r:?}");
         }
         assert_equal(&streamed, &memory);
     }
@@ -284,62 +155,5 @@ fn a_collinear_or_constant_column_fails_streamed_with_the_in_memory_message() {
             memory.contains("logistic-map / logistic-laplace"),
             "{memory}"
         );
-    }
-}
-
-/// Penguins (text columns, a coded year, gaps) as an experiment with every issue-17 encoding.
-fn penguins_experiment(dir: &Path, data: &Path, chunk_rows: Option<usize>, extra: &str) -> PathBuf {
-    let stream = chunk_rows.map_or(String::new(), |n| {
-        format!("streaming = true\nchunk_rows = {n}\n")
-    });
-    let text = format!(
-        "name = \"penguins\"\n[data]\npath = {:?}\ntarget = \"sex\"\npositive = \"male\"\n\
-         features = [\"species\", \"island\", \"bill_length_mm\", \"bill_depth_mm\", \"flipper_length_mm\", \
-         \"body_mass_g\", \"clutch_completion\", \"delta_15n\", \"year\"]\n\
-         categorical = [\"year\"]\nreference = {{ species = \"Gentoo\" }}\nmissing = \"mean\"\n\
-         missing_indicator = true\n{extra}\nsplit = {{ test_fraction = 0.25, seed = 3, draw = \"hash\" }}\n{stream}\
-         [[method]]\nkind = \"logistic-laplace\"\npredictive = [\"plugin\", \"probit\"]\n\
-         [[method]]\nkind = \"logistic-map\"\n",
-        data.display().to_string()
-    );
-    let name = match chunk_rows {
-        Some(n) => format!("streamed-penguins-{n}.toml"),
-        None => "memory-penguins.toml".to_string(),
-    };
-    let file = dir.join(name);
-    std::fs::write(&file, text).unwrap();
-    file
-}
-
-#[test]
-fn streaming_equals_in_memory_with_categorical_columns_and_mean_imputation() {
-    // Levels, fill values and the design columns' statistics come from the statistics passes
-    // (one more for the encoded columns' moments), so every number is the in-memory one.
-    let dir = tempfile::tempdir().unwrap();
-    let csv = root().join("datasets/penguins.csv");
-    let parquet = dir.path().join("penguins.parquet");
-    write_parquet(&csv, &parquet);
-    for (data, extra) in [(&csv, "standardise_indicators = true"), (&parquet, "")] {
-        let sub = tempfile::tempdir().unwrap();
-        let memory = run(&penguins_experiment(sub.path(), data, None, extra));
-        let streamed = run(&penguins_experiment(sub.path(), data, Some(37), extra));
-        assert_eq!(streamed.dataset.encoding, memory.dataset.encoding);
-        assert_eq!(streamed.dataset.summaries, memory.dataset.summaries);
-        assert_eq!(streamed.dataset.notes, memory.dataset.notes);
-        assert!(memory
-            .dataset
-            .columns
-            .contains(&"species=Adelie".to_string()));
-        assert!(memory
-            .dataset
-            .columns
-            .contains(&"delta_15n=missing".to_string()));
-        assert!(memory.dataset.columns.contains(&"year=2009".to_string()));
-        let info = streamed.streaming.as_ref().unwrap();
-        assert!(info
-            .passes
-            .iter()
-            .any(|p| p.purpose == "encoded statistics"));
-        assert_equal(&streamed, &memory);
     }
 }

@@ -210,6 +210,7 @@ fn values_follow_the_stated_distributions_and_every_format_agrees() {
             max_iter: 100,
             tolerance: 1e-8,
             laplace: true,
+            curvature: bayeslab::optim::Curvature::Chord,
         },
         "synth",
         None,

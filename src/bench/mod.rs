@@ -16,7 +16,8 @@ use serde::{Deserialize, Serialize};
 
 pub use files::FileSet;
 pub use record::{
-    BenchRecord, BoundDetail, FitDetail, KhatDetail, LoadDetail, PredictDetail, TaskRecord,
+    BenchRecord, BoundDetail, FitDetail, FullNewton, KhatDetail, LoadDetail, PredictDetail,
+    TaskRecord,
 };
 pub use report::table;
 pub use tasks::run;

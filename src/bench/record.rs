@@ -48,16 +48,37 @@ pub struct FitDetail {
     pub lambda: f64,
     pub newton_iterations: usize,
     pub termination: String,
-    /// Hessians X^T S X formed: one per Newton step and one at the MAP for the Laplace factor.
+    /// Hessians X^T S X formed (passes with the Hessian), the one at the MAP for the Laplace
+    /// factor included.
     pub hessians: usize,
-    /// 2 (N D^2 + N D) flops per Hessian: the product X^T S X counted as a plain N x D product
-    /// (as the bound is) plus one pass over X.
+    /// Passes for E and g alone: chord Newton steps that reuse an older Hessian's factor.
+    #[serde(default)]
+    pub gradient_passes: usize,
+    /// 2 (N D^2 + N D) flops per Hessian pass (the product X^T S X counted as a plain N x D
+    /// product, as the bound is, plus one pass over X) and 4 N D per gradient pass (X w, X^T r).
     pub flops: f64,
     pub gflops: f64,
     pub objective: f64,
     pub weights: Vec<f64>,
     /// diag(H^{-1}): the posterior variances.
     pub cov_diag: Vec<f64>,
+    /// The same fit by full Newton (a Hessian every step), timed interleaved with the chord
+    /// fit in the same process: what the chord method saves on this machine.
+    #[serde(default)]
+    pub full_newton: Option<FullNewton>,
+}
+
+/// Full Newton beside the chord fit: its time, passes, and how far its answer is from it.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct FullNewton {
+    pub median_seconds: f64,
+    pub newton_iterations: usize,
+    pub hessians: usize,
+    /// The chord fit's median time over full Newton's.
+    pub chord_over_full: f64,
+    /// max_j |w_j - w_full_j| and max_j |diag(H^{-1})_j - full_j| / full_j.
+    pub max_weight_difference: f64,
+    pub max_cov_diag_relative_difference: f64,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]

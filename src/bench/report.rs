@@ -6,9 +6,15 @@ const MIB: f64 = 1024.0 * 1024.0;
 
 fn notes(t: &TaskRecord) -> String {
     if let Some(f) = &t.fit {
+        let full = f.full_newton.as_ref().map_or(String::new(), |u| {
+            format!(
+                "; full Newton {:.3} s, {} Hessians (chord / full = {:.2})",
+                u.median_seconds, u.hessians, u.chord_over_full
+            )
+        });
         format!(
-            "{} Newton steps ({}) + Laplace, {:.2} GFLOP/s",
-            f.newton_iterations, f.termination, f.gflops
+            "{} Newton steps ({}) + Laplace: {} Hessian + {} gradient passes, {:.2} GFLOP/s{full}",
+            f.newton_iterations, f.termination, f.hessians, f.gradient_passes, f.gflops
         )
     } else if let Some(b) = &t.bound {
         format!("faer X^T X, {:.2} GFLOP/s", b.gflops)

@@ -40,10 +40,11 @@ pub fn at_mode(
 }
 
 /// Minimise `objective` from w = 0 with the method's optimiser, reporting every iterate to
-/// `observer` under the run's id.
+/// `observer` under the run's id. Newton recomputes the Hessian as `curvature` says.
 pub fn minimise(
     objective: &dyn Objective,
     method: &super::spec::MethodSpec,
+    curvature: crate::optim::Curvature,
     cancel: Option<&std::sync::atomic::AtomicBool>,
     observer: &mut dyn crate::optim::Observer,
 ) -> Result<(Vec<f64>, crate::optim::Outcome), NumericError> {
@@ -58,7 +59,8 @@ pub fn minimise(
     let run = method.id.as_str();
     match method.optimizer {
         Optimizer::Newton => {
-            let mut solver = Newton::new(objective, w0, format!("{run} ({})", method.kind.name()));
+            let what = format!("{run} ({})", method.kind.name());
+            let mut solver = Newton::with_curvature(objective, w0, what, curvature);
             let outcome = drive(run, &mut solver, &control, observer)?;
             Ok((solver.into_weights(), outcome))
         }

@@ -9,7 +9,7 @@ use super::glm::{GlmLink, GlmObjective};
 use super::linear::{LinearPredictor, Link};
 use crate::error::Result;
 use crate::numeric::special::{inv_mills, log_norm_cdf};
-use crate::optim::{Objective, Observer};
+use crate::optim::{Curvature, Objective, Observer};
 
 /// The probit link: l(a, y) = -ln Phi((2y - 1) a).
 pub struct ProbitLink;
@@ -36,8 +36,13 @@ pub fn row_terms(a: f64, y: f64) -> (f64, f64, f64) {
 /// `probit-laplace`: MAP, then N(w_MAP, H^{-1}) with its Laplace log evidence.
 pub fn fit_method(input: &FitInput<'_>, observer: &mut dyn Observer) -> Result<Fitted> {
     let objective = ProbitObjective::new(input.x, input.y, input.precision);
-    let (weights, outcome) =
-        super::laplace::minimise(&objective, input.method, input.cancel, observer)?;
+    let (weights, outcome) = super::laplace::minimise(
+        &objective,
+        input.method,
+        Curvature::for_columns(input.x.ncols()),
+        input.cancel,
+        observer,
+    )?;
     let posterior =
         super::laplace::approximate(&objective, &weights, input.precision, input.run())?;
     let predictor = LinearPredictor {

@@ -16,7 +16,7 @@ use super::predictive::{PredictiveKind, PredictiveSettings};
 use crate::error::Result;
 use crate::numeric::rng::Stream;
 use crate::numeric::special::log_sum_exp;
-use crate::optim::{Objective, Observer};
+use crate::optim::{Curvature, Objective, Observer};
 
 pub struct SoftmaxObjective<'a> {
     x: MatRef<'a, f64>,
@@ -197,8 +197,13 @@ pub fn fit_method(input: &FitInput<'_>, observer: &mut dyn Observer) -> Result<F
     let reference = input.method.options.softmax().reference_class;
     let objective =
         SoftmaxObjective::new(input.x, input.y, input.classes, reference, input.precision);
-    let (weights, outcome) =
-        super::laplace::minimise(&objective, input.method, input.cancel, observer)?;
+    let (weights, outcome) = super::laplace::minimise(
+        &objective,
+        input.method,
+        Curvature::EveryStep,
+        input.cancel,
+        observer,
+    )?;
     let posterior =
         super::laplace::approximate(&objective, &weights, input.precision, input.run())?;
     let summary = PosteriorSummary {

@@ -97,6 +97,7 @@ mod tests {
                 max_iter: 100,
                 tolerance: 1e-10,
                 laplace: true,
+                curvature: crate::optim::Curvature::Chord,
             };
             let f = fit(
                 x.as_ref(),

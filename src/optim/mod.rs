@@ -15,7 +15,9 @@ mod newton;
 pub use draws::{DrawBatch, Schedule};
 pub use driver::{drive, Control, Iterate, Observer, Outcome, Solver, Step, Termination};
 pub use gradient::GradientDescent;
-pub use newton::Newton;
+pub use newton::{
+    Curvature, Newton, Passes, CHORD_MIN_COLUMNS, CHORD_RATIO, FLOOR_RATIO, MAX_REUSE, POLISH,
+};
 
 use faer::Mat;
 

@@ -21,8 +21,10 @@ pub struct StreamingRecord {
     pub runs: Vec<RunPasses>,
 }
 
-/// One pass: what it was for (`statistics`, `test labels`, `rbf centres`, `fit`, `predict`),
-/// the run it served, and its cost; `read_seconds` is the part spent in polars and in turning
+/// One pass: what it was for (`statistics`, `test labels`, `rbf centres`, `fit`, `fit-grad`,
+/// `khat`, `evidence`, `predict`), the run it served, and its cost. A logistic or probit fit's
+/// `fit` pass computes E, g and the Hessian X^T S X (O(N D^2)); its `fit-grad` pass only E and g
+/// (O(N D)), a chord Newton step that reuses an older Hessian's factor; `read_seconds` is the part spent in polars and in turning
 /// its columns into design rows, the rest is the model's own work.
 #[derive(Debug, Clone, Serialize)]
 pub struct PassRecord {
@@ -37,7 +39,10 @@ pub struct PassRecord {
 #[derive(Debug, Clone, Serialize)]
 pub struct RunPasses {
     pub run: String,
+    /// Every fit pass (`fit` and `fit-grad`).
     pub passes: usize,
+    /// Of them, the `fit-grad` passes: E and g without the Hessian.
+    pub gradient_passes: usize,
     pub seconds: f64,
     pub seconds_per_pass: f64,
     pub read_seconds_per_pass: f64,

@@ -12,6 +12,7 @@ use super::loaded::Loaded;
 use super::monitor::{Monitor, Recorder};
 use super::predict::predict;
 use super::sink::Sink;
+use super::source::FIT_GRADIENT;
 use crate::config::Plan;
 use crate::data::PassStats;
 use crate::error::Result;
@@ -148,19 +149,22 @@ fn pass_record(purpose: &str, run: Option<&str>, s: &PassStats) -> PassRecord {
     }
 }
 
-/// A run's fit passes (not k-hat's): the in-memory fit's Newton points match them one for one.
+/// A run's fit passes (not k-hat's), with and without the Hessian: the in-memory fit's Newton
+/// points match them one for one.
 fn fit_passes(run: &str, passes: &[(&str, PassStats)]) -> RunPasses {
     let fit: Vec<&PassStats> = passes
         .iter()
-        .filter(|(p, _)| *p == "fit")
+        .filter(|(p, _)| *p == "fit" || *p == FIT_GRADIENT)
         .map(|(_, s)| s)
         .collect();
+    let gradient_passes = passes.iter().filter(|(p, _)| *p == FIT_GRADIENT).count();
     let seconds: f64 = fit.iter().map(|s| s.seconds).sum();
     let read: f64 = fit.iter().map(|s| s.read_seconds).sum();
     let n = fit.len().max(1) as f64;
     RunPasses {
         run: run.to_string(),
         passes: fit.len(),
+        gradient_passes,
         seconds,
         seconds_per_pass: seconds / n,
         read_seconds_per_pass: read / n,

@@ -125,6 +125,7 @@ impl<'a> Source<'a> {
             source: *self,
             run: run.to_string(),
             purpose: Cell::new("fit"),
+            gradient_only: Cell::new(false),
             probe,
             passes: RefCell::new(Vec::new()),
         }
@@ -220,11 +221,14 @@ fn report(
 }
 
 /// The training rows of one run: replayed once per call, with each streamed pass's cost kept
-/// under its purpose (`fit`, then `khat`).
+/// under its purpose (`fit`, or `fit-grad` for a GLM fit's pass without the Hessian; then
+/// `khat`).
 pub struct TrainingRows<'a> {
     source: Source<'a>,
     run: String,
     purpose: Cell<&'static str>,
+    /// The next fit pass computes E and g only (chord Newton's cheap pass).
+    gradient_only: Cell<bool>,
     probe: Option<PassProbe>,
     passes: RefCell<Vec<(&'static str, PassStats)>>,
 }
@@ -246,7 +250,10 @@ impl Chunks for TrainingRows<'_> {
         match self.source {
             Source::Memory(d) => f(d.train.x.as_ref(), &d.train.y),
             Source::Streamed(d) => {
-                let purpose = self.purpose.get();
+                let purpose = match self.purpose.get() {
+                    "fit" if self.gradient_only.get() => FIT_GRADIENT,
+                    p => p,
+                };
                 let mut read = 0;
                 let stats = d.pass(Part::Train, &mut |c: &DesignChunk| {
                     f(c.x.as_ref(), &c.y)?;
@@ -265,4 +272,11 @@ impl Chunks for TrainingRows<'_> {
             }
         }
     }
+
+    fn hessian_next(&self, hessian: bool) {
+        self.gradient_only.set(!hessian);
+    }
 }
+
+/// The purpose of a GLM fit's pass that computes E and g without the Hessian.
+pub const FIT_GRADIENT: &str = "fit-grad";

@@ -1,4 +1,6 @@
-//! The Laplace fit: Newton to the MAP, the factor, and the posterior variances.
+//! The Laplace fit: Newton to the MAP, the factor, and the posterior variances; chord Newton
+//! (as `logistic-laplace` fits) timed interleaved with full Newton, so that one run shows what
+//! reusing the Hessian's factor saves on the machine of the day.
 
 use std::time::{Duration, Instant};
 
@@ -6,19 +8,21 @@ use faer::Mat;
 
 use super::measurement::{record, timed, Progress};
 use crate::bench::files::FileSet;
-use crate::bench::{memory, FitDetail, Settings};
+use crate::bench::{median, memory, FitDetail, FullNewton, Settings};
 use crate::bench::{Task, TaskRecord, MAX_ITER, TOLERANCE};
 use crate::config::Optimizer;
 use crate::error::Result;
 use crate::model::gaussian::GaussianPosterior;
 use crate::model::logistic::{self, FitSettings};
-use crate::optim::Iterate;
+use crate::optim::{Curvature, Iterate};
 
-/// MAP by Newton plus the Laplace factor, exactly as `logistic-laplace` fits, then diag(H^{-1}).
+/// MAP by Newton plus the Laplace factor, exactly as `logistic-laplace` fits under
+/// `Curvature::Chord`, then diag(H^{-1}).
 pub(super) fn laplace_fit(
     x: &Mat<f64>,
     y: &[f64],
     lambda: f64,
+    curvature: Curvature,
     progress: Progress<'_>,
 ) -> Result<(logistic::LogisticFit, GaussianPosterior, Vec<f64>)> {
     let settings = FitSettings {
@@ -27,6 +31,7 @@ pub(super) fn laplace_fit(
         max_iter: MAX_ITER,
         tolerance: TOLERANCE,
         laplace: true,
+        curvature,
     };
     let mut last = Instant::now();
     let mut observer = |_: &str, it: &Iterate| {
@@ -47,6 +52,8 @@ pub(super) fn laplace_fit(
     Ok((f, posterior, diag))
 }
 
+type Fit = (logistic::LogisticFit, GaussianPosterior, Vec<f64>);
+
 pub(super) fn fit(
     files: &FileSet,
     settings: &Settings,
@@ -55,35 +62,71 @@ pub(super) fn fit(
     let data = files.load()?;
     let (n, d) = (data.x.nrows(), data.x.ncols());
     let reset = memory::reset_peak();
-    let mut seconds = Vec::new();
-    let mut last = None;
+    let (mut seconds, mut full_seconds) = (Vec::new(), Vec::new());
+    let (mut last, mut last_full): (Option<Fit>, Option<Fit>) = (None, None);
     for rep in 0..settings.reps {
-        let (out, s) = timed(|| laplace_fit(&data.x, &data.y, settings.lambda, progress))?;
-        progress(&format!(
-            "fit {}/{}: {s:.3} s ({} Newton steps, {})",
-            rep + 1,
-            settings.reps,
-            out.0.outcome.iterations,
-            out.0.outcome.termination
-        ));
-        seconds.push(s);
-        last = Some(out);
+        for curvature in [Curvature::Chord, Curvature::EveryStep] {
+            let (out, s) =
+                timed(|| laplace_fit(&data.x, &data.y, settings.lambda, curvature, progress))?;
+            let p = out.0.passes;
+            progress(&format!(
+                "fit {}/{} ({}): {s:.3} s ({} Newton steps, {}; {} Hessian + {} gradient passes)",
+                rep + 1,
+                settings.reps,
+                if curvature == Curvature::Chord {
+                    "chord"
+                } else {
+                    "full Newton"
+                },
+                out.0.outcome.iterations,
+                out.0.outcome.termination,
+                p.hessian,
+                p.gradient
+            ));
+            if curvature == Curvature::Chord {
+                seconds.push(s);
+                last = Some(out);
+            } else {
+                full_seconds.push(s);
+                last_full = Some(out);
+            }
+        }
     }
     let (f, _, diag) = last.expect("at least one repetition");
+    let (full, _, full_diag) = last_full.expect("at least one repetition");
     let mut r = record(Task::Fit, &data.file, (n, d), seconds, reset);
-    let hessians = f.outcome.iterations + 1;
     let (nf, df) = (n as f64, d as f64);
-    let flops = 2.0 * hessians as f64 * (nf * df * df + nf * df);
+    let flops = 2.0 * f.passes.hessian as f64 * (nf * df * df + nf * df)
+        + 4.0 * f.passes.gradient as f64 * nf * df;
+    let full_median = median(&full_seconds);
+    let full_newton = FullNewton {
+        median_seconds: full_median,
+        newton_iterations: full.outcome.iterations,
+        hessians: full.passes.hessian,
+        chord_over_full: r.median_seconds / full_median,
+        max_weight_difference: max_difference(&f.weights, &full.weights, |_| 1.0),
+        max_cov_diag_relative_difference: max_difference(&diag, &full_diag, f64::abs),
+    };
     r.fit = Some(FitDetail {
         lambda: settings.lambda,
         newton_iterations: f.outcome.iterations,
         termination: f.outcome.termination.name().to_string(),
-        hessians,
+        hessians: f.passes.hessian,
+        gradient_passes: f.passes.gradient,
         flops,
         gflops: flops / r.median_seconds / 1e9,
         objective: f.objective,
         weights: f.weights,
         cov_diag: diag,
+        full_newton: Some(full_newton),
     });
     Ok(r)
+}
+
+/// max_j |a_j - b_j| / scale(b_j).
+fn max_difference(a: &[f64], b: &[f64], scale: impl Fn(f64) -> f64) -> f64 {
+    a.iter()
+        .zip(b)
+        .map(|(a, b)| (a - b).abs() / scale(*b))
+        .fold(0.0, f64::max)
 }

@@ -15,6 +15,7 @@ use crate::model::importance;
 use crate::model::streaming::InMemory;
 use crate::model::Likelihood;
 use crate::numeric::rng::stream;
+use crate::optim::Curvature;
 
 /// The plain product is written in slabs of draws of at most this many bytes (6,366 rows x
 /// 20,000 draws would be a gigabyte in one piece).
@@ -36,7 +37,13 @@ pub(super) fn khat(
         "khat: fitting the posterior on {} (not timed)",
         data.file.display()
     ));
-    let (_, posterior, _) = laplace_fit(&data.x, &data.y, settings.lambda, progress)?;
+    let (_, posterior, _) = laplace_fit(
+        &data.x,
+        &data.y,
+        settings.lambda,
+        Curvature::Chord,
+        progress,
+    )?;
     let s = draws(n, d);
     let cov = posterior.precision.inverse();
     let mut rng = stream(settings.seed, "bench/khat");

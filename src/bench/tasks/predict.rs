@@ -8,6 +8,7 @@ use crate::bench::{Task, TaskRecord};
 use crate::error::{Error, Result};
 use crate::model::predictive::{self, PredictiveKind, PredictiveSettings};
 use crate::numeric::rng::stream;
+use crate::optim::Curvature;
 
 pub(super) fn predict(
     train: &FileSet,
@@ -21,7 +22,14 @@ pub(super) fn predict(
             "predict: fitting the posterior on {} (not timed)",
             data.file.display()
         ));
-        laplace_fit(&data.x, &data.y, settings.lambda, progress)?.1
+        laplace_fit(
+            &data.x,
+            &data.y,
+            settings.lambda,
+            Curvature::Chord,
+            progress,
+        )?
+        .1
     };
     let data = test.load()?;
     let (n, d) = (data.x.nrows(), data.x.ncols());

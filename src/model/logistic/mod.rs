@@ -14,7 +14,9 @@ use super::spec::Optimizer;
 use crate::error::NumericError;
 use crate::numeric::linalg::{self, mat_vec};
 use crate::numeric::special::softplus;
-use crate::optim::{self, Control, GradientDescent, Newton, Objective, Observer, Outcome, Solver};
+use crate::optim::{
+    self, Control, Curvature, GradientDescent, Newton, Objective, Observer, Outcome, Passes, Solver,
+};
 
 /// The logistic link: l(a, y) = softplus(a) - y a.
 pub struct LogitLink;
@@ -61,6 +63,9 @@ pub struct FitSettings {
     pub tolerance: f64,
     /// Also compute the Laplace approximation at the optimum.
     pub laplace: bool,
+    /// When Newton recomputes the Hessian: [`Curvature::Chord`] for the fit kinds; full
+    /// Newton ([`Curvature::EveryStep`]) is kept for comparison (tests, `bayeslab bench`).
+    pub curvature: Curvature,
 }
 
 #[derive(Debug, Clone)]
@@ -70,6 +75,9 @@ pub struct LogisticFit {
     /// E at the returned weights.
     pub objective: f64,
     pub posterior: Option<GaussianPosterior>,
+    /// The passes over the data, the Laplace factor's Hessian at the mode included (gradient
+    /// descent's are not counted).
+    pub passes: Passes,
 }
 
 /// Fit from w = 0, reporting every iterate to `observer` under the name `run`.
@@ -95,10 +103,12 @@ pub fn fit(
     };
     let w0 = vec![0.0; x.ncols()];
     let what = format!("{run} (logistic regression)");
+    let mut passes = Passes::default();
     let (weights, value, hessian, outcome) = match settings.optimizer {
         Optimizer::Newton => {
-            let mut solver = Newton::new(&objective, w0, what);
+            let mut solver = Newton::with_curvature(&objective, w0, what, settings.curvature);
             let outcome = optim::drive(run, &mut solver, &control, observer)?;
+            passes = solver.passes();
             let (w, value, hessian) = solver.into_state();
             (w, value, hessian, outcome)
         }
@@ -111,10 +121,14 @@ pub fn fit(
         }
     };
     let posterior = if settings.laplace {
-        // Newton's last accepted full step left the Hessian at the optimum.
+        // Full Newton's last accepted full step left the Hessian at the optimum; after a
+        // chord step it costs one more Hessian pass.
         let h = match hessian {
             Some(h) => h,
-            None => objective.hessian(&weights),
+            None => {
+                passes.count(true);
+                objective.hessian(&weights)
+            }
         };
         Some(super::laplace::at_mode(
             &weights,
@@ -131,6 +145,7 @@ pub fn fit(
         outcome,
         objective: value,
         posterior,
+        passes,
     })
 }
 
@@ -150,6 +165,7 @@ pub fn fit_method(
         max_iter: m.max_iter,
         tolerance: m.tolerance,
         laplace: m.kind.has_posterior(),
+        curvature: Curvature::for_columns(input.x.ncols()),
     };
     let f = fit(
         input.x,

@@ -33,6 +33,7 @@ fn the_laplace_fit_is_the_same_on_one_thread_and_on_many() {
         max_iter: 50,
         tolerance: 1e-10,
         laplace: true,
+        curvature: Curvature::Chord,
     };
     let fit_on = |threads: usize| {
         rayon::ThreadPoolBuilder::new()
@@ -105,12 +106,16 @@ fn newton_reaches_a_stationary_point_monotonically() {
         max_iter: 50,
         tolerance: 1e-10,
         laplace: true,
+        curvature: Curvature::Chord,
     };
     let mut objectives = Vec::new();
     let mut obs = |_: &str, it: &optim::Iterate| objectives.push(it.objective);
     let f = fit(x.as_ref(), &y, &settings, "t", None, &mut obs).unwrap();
     assert!(f.outcome.termination.converged());
-    assert!(objectives.windows(2).all(|w| w[1] <= w[0]));
+    // Monotone up to E's rounding (optim/newton: 4 ulp x sqrt(N)); chord Newton's polishing
+    // steps near the mode change E by less than that.
+    let noise = |e: f64| 4.0 * f64::EPSILON * e.abs() * (y.len() as f64).sqrt();
+    assert!(objectives.windows(2).all(|w| w[1] <= w[0] + noise(w[0])));
     let g = LogisticObjective::new(x.as_ref(), &y, 0.5).gradient(&f.weights);
     assert!(g.iter().all(|v| v.abs() < 1e-10));
     // H solve identity: H (H^{-1} g) = g for an arbitrary g
@@ -130,6 +135,7 @@ fn gradient_descent_agrees_with_newton() {
         max_iter: 50,
         tolerance: 1e-10,
         laplace: false,
+        curvature: Curvature::Chord,
     };
     let newton = fit(
         x.as_ref(),
@@ -168,6 +174,7 @@ fn separable_data_under_mle_is_detected() {
         max_iter: 100,
         tolerance: 1e-8,
         laplace: false,
+        curvature: Curvature::Chord,
     };
     let f = fit(
         x.as_ref(),
@@ -198,6 +205,7 @@ fn laplace_evidence_matches_numerical_integration_in_one_dimension() {
         max_iter: 50,
         tolerance: 1e-12,
         laplace: true,
+        curvature: Curvature::Chord,
     };
     let f = fit(
         x.as_ref(),

@@ -28,7 +28,7 @@ use super::spec::MethodSpec;
 use crate::catalog::{Family, Likelihood};
 use crate::error::{Error, NumericError, Result};
 use crate::numeric::linalg::{gram_dependent_column, COLLINEAR_TOL};
-use crate::optim::{Objective, Observer};
+use crate::optim::{Curvature, Objective, Observer};
 
 /// Fit `input.method` (a kind for which [`crate::catalog::MethodKind::streams`] holds) on the
 /// training rows of `chunks`. As [`super::method::fit_matrix`]: a [`Error::Numeric`] is a failed run.
@@ -115,7 +115,13 @@ fn fit_linear(
     cancel: Option<&AtomicBool>,
     observer: &mut dyn Observer,
 ) -> std::result::Result<LinearFit, NumericError> {
-    let (weights, outcome) = super::laplace::minimise(objective, method, cancel, observer)?;
+    let (weights, outcome) = super::laplace::minimise(
+        objective,
+        method,
+        Curvature::for_columns(objective.dim()),
+        cancel,
+        observer,
+    )?;
     let value = objective.value(&weights);
     let posterior = if method.kind.has_posterior() {
         Some(super::laplace::approximate(
