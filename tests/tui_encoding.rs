@@ -1,13 +1,12 @@
 //! The Dataset screen on a table with categorical and imputed columns: every level with its
 //! training and test rows and the reference, each imputed column's cells filled and fill
-//! value, and its indicator column. The dataset is a hand-made record section (the counts of a
-//! penguins-like table, synthetic), given to the app as the describer would give it; at 80x24
+//! value, and its indicator column. The dataset is the shipped penguins experiment's, loaded as
+//! a run loads it and given to the app as the describer would give it; at 80x24
 //! the level list scrolls (with the features, one position) with its position on the border
 //! and no label is cut.
 
 mod tui_support;
 
-use bayeslab::data::{CategoricalInfo, EncodingInfo, FeatureSummary, ImputedInfo, LevelCount};
 use bayeslab::record::DatasetInfo;
 use bayeslab::tui::{App, Command, Event};
 use ratatui::backend::TestBackend;
@@ -20,117 +19,13 @@ fn screen(app: &App, w: u16, h: u16) -> String {
     terminal.backend().to_string()
 }
 
-fn categorical(column: &str, reference: &str, levels: &[(&str, usize, usize)]) -> CategoricalInfo {
-    CategoricalInfo {
-        column: column.into(),
-        levels: levels
-            .iter()
-            .map(|&(level, train, test)| LevelCount {
-                level: level.into(),
-                train,
-                test,
-            })
-            .collect(),
-        reference: reference.into(),
-        design_columns: levels
-            .iter()
-            .filter(|l| l.0 != reference)
-            .map(|l| format!("{column}={}", l.0))
-            .collect(),
-    }
-}
-
-fn summary(name: &str, mean: f64, sd: f64, min: f64, max: f64) -> FeatureSummary {
-    FeatureSummary {
-        name: name.into(),
-        mean,
-        sd,
-        min,
-        max,
-        missing: 0,
-    }
-}
-
-/// 250 training and 83 test rows of a penguins-like table.
+/// datasets/penguins.csv as experiments/penguins.toml loads it (text columns, a coded year,
+/// delta_15n's gaps filled by the training mean with an indicator column): the record section
+/// the describer would send.
 fn penguins() -> DatasetInfo {
-    let encoding = EncodingInfo {
-        categorical: vec![
-            categorical(
-                "species",
-                "Gentoo",
-                &[
-                    ("Adelie", 110, 36),
-                    ("Chinstrap", 51, 17),
-                    ("Gentoo", 89, 30),
-                ],
-            ),
-            categorical(
-                "island",
-                "Biscoe",
-                &[
-                    ("Biscoe", 122, 41),
-                    ("Dream", 91, 32),
-                    ("Torgersen", 37, 10),
-                ],
-            ),
-            categorical(
-                "clutch_completion",
-                "No",
-                &[("No", 26, 8), ("Yes", 224, 75)],
-            ),
-            categorical(
-                "year",
-                "2007",
-                &[("2007", 80, 23), ("2008", 84, 30), ("2009", 86, 30)],
-            ),
-        ],
-        imputed: vec![ImputedInfo {
-            column: "delta_15n".into(),
-            strategy: "mean".into(),
-            value: "8.7399".into(),
-            filled_train: 7,
-            filled_test: 2,
-            indicator: Some("delta_15n=missing".into()),
-        }],
-    };
-    let columns = [
-        "intercept",
-        "species=Adelie",
-        "species=Chinstrap",
-        "island=Dream",
-        "island=Torgersen",
-        "bill_length_mm",
-        "flipper_length_mm",
-        "body_mass_g",
-        "clutch_completion=Yes",
-        "delta_15n",
-        "delta_15n=missing",
-        "year=2008",
-        "year=2009",
-    ];
-    DatasetInfo {
-        files: vec!["experiments/../datasets/penguins.csv".into()],
-        target: "sex".into(),
-        classes: vec!["female".into(), "male".into()],
-        rows_train: 250,
-        rows_test: 83,
-        features: 8,
-        columns: columns.iter().map(|c| c.to_string()).collect(),
-        positives_train: 126,
-        positives_test: 42,
-        class_counts_train: vec![124, 126],
-        class_counts_test: vec![41, 42],
-        summaries: vec![
-            summary("bill_length_mm", 43.9, 5.46, 32.1, 59.6),
-            summary("flipper_length_mm", 200.9, 14.0, 172.0, 231.0),
-            summary("body_mass_g", 4207.1, 805.2, 2700.0, 6300.0),
-            summary("delta_15n", 8.7399, 0.5517, 7.6322, 10.0254),
-        ],
-        encoding,
-        notes: vec![
-            "experiments/../datasets/penguins.csv: dropped 11 of 344 rows without a value of the target \"sex\"".into(),
-        ],
-    }
+    let plan = bayeslab::config::load(std::path::Path::new("experiments/penguins.toml")).unwrap();
+    let data = bayeslab::data::load(plan.data.as_ref().unwrap()).unwrap();
+    bayeslab::run::Source::Memory(&data).info()
 }
 
 /// The workbench with `dataset` as the selected experiment's described data, on Dataset.
@@ -154,7 +49,7 @@ fn the_dataset_screen_lists_levels_and_filled_cells() {
     for needle in [
         "species=Gentoo",
         "reference",
-        "cells filled: mean 8.7399",
+        "cells filled: mean 8.7583",
         "delta_15n=missing",
         "1 where delta_15n was filled",
     ] {
