@@ -75,6 +75,15 @@ pub fn check_names(map: &FeatureMap, names: &[String], intercept: bool) -> Resul
         ));
     }
     let mut seen = std::collections::HashSet::new();
+    let mut seen_raw = std::collections::HashSet::new();
+    if let Some(n) = names.iter().find(|n| !seen_raw.insert(n.as_str())) {
+        // Before any map: a categorical level and an indicator (or a data column) share a name.
+        return Err(format!(
+            "two design columns would be named \"{n}\": a categorical column's level indicator \
+             (column=level), a missing-value indicator (column=missing) or a data column of that name \
+             meet; rename the level or the column in the data file, or set [data] missing_indicator = false"
+        ));
+    }
     match mapped.iter().find(|n| !seen.insert(n.as_str())) {
         Some(n) => Err(format!(
             "two design columns would be named \"{n}\": [features] map = \"{}\" names a product or power of the \
