@@ -3,10 +3,8 @@
 
 mod method_support;
 
-use std::path::Path;
-
 use bayeslab::run::{run, Silent};
-use method_support::plan;
+use method_support::{plan, small_design};
 
 #[test]
 fn gibbs_reports_its_diagnostics_and_monte_carlo_errors() {
@@ -236,32 +234,6 @@ fn approximation_error_rows_restate_the_predictions_they_summarise() {
     }
     let report = std::fs::read_to_string(tmp.path().join("g/report.md")).unwrap();
     assert!(report.contains("## Approximation error against the gold standard"));
-}
-
-/// A small design (50 rows, 8 standard-normal features, strong true weights) whose posterior
-/// is far from Gaussian under a weak prior and close to it under a strong one.
-fn small_design(dir: &Path) -> std::path::PathBuf {
-    use rand::{RngExt, SeedableRng};
-    let mut rng = rand::rngs::Xoshiro256PlusPlus::seed_from_u64(5);
-    let normal = |rng: &mut rand::rngs::Xoshiro256PlusPlus| -> f64 {
-        // Box-Muller from two uniforms.
-        let (u, v): (f64, f64) = (rng.random(), rng.random());
-        (-2.0 * (1.0 - u).ln()).sqrt() * (std::f64::consts::TAU * v).cos()
-    };
-    let w: Vec<f64> = (0..8).map(|_| 3.0 * normal(&mut rng)).collect();
-    let mut csv = String::from("x1,x2,x3,x4,x5,x6,x7,x8,y\n");
-    for _ in 0..50 {
-        let x: Vec<f64> = (0..8).map(|_| normal(&mut rng)).collect();
-        let a: f64 = x.iter().zip(&w).map(|(x, w)| x * w).sum();
-        let y = u8::from(rng.random::<f64>() < 1.0 / (1.0 + (-a).exp()));
-        for v in &x {
-            csv.push_str(&format!("{v:.6},"));
-        }
-        csv.push_str(&format!("{y}\n"));
-    }
-    let path = dir.join("small.csv");
-    std::fs::write(&path, csv).unwrap();
-    path
 }
 
 #[test]

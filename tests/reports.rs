@@ -1,9 +1,12 @@
 //! report.md and report.html end to end: what results.json knows, both reports show (k-hat and
 //! its verdict, the evidence-chosen lambda, every class's weights), and every figure draws.
 
+mod method_support;
+
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+use method_support::small_design;
 use serde_json::Value;
 
 fn root() -> PathBuf {
@@ -37,33 +40,6 @@ fn run(experiment: &Path) -> Reports {
         dir,
         _tmp: tmp,
     }
-}
-
-/// The small design of tests/methods.rs (50 rows, 8 standard-normal features, strong true
-/// weights), whose Laplace posterior under lambda = 0.01 measures k-hat 0.82 there and under
-/// lambda = 4 k-hat 0.31.
-fn small_design(dir: &Path) -> PathBuf {
-    use rand::{RngExt, SeedableRng};
-    let mut rng = rand::rngs::Xoshiro256PlusPlus::seed_from_u64(5);
-    let normal = |rng: &mut rand::rngs::Xoshiro256PlusPlus| -> f64 {
-        // Box-Muller from two uniforms.
-        let (u, v): (f64, f64) = (rng.random(), rng.random());
-        (-2.0 * (1.0 - u).ln()).sqrt() * (std::f64::consts::TAU * v).cos()
-    };
-    let w: Vec<f64> = (0..8).map(|_| 3.0 * normal(&mut rng)).collect();
-    let mut csv = String::from("x1,x2,x3,x4,x5,x6,x7,x8,y\n");
-    for _ in 0..50 {
-        let x: Vec<f64> = (0..8).map(|_| normal(&mut rng)).collect();
-        let a: f64 = x.iter().zip(&w).map(|(x, w)| x * w).sum();
-        let y = u8::from(rng.random::<f64>() < 1.0 / (1.0 + (-a).exp()));
-        for v in &x {
-            csv.push_str(&format!("{v:.6},"));
-        }
-        csv.push_str(&format!("{y}\n"));
-    }
-    let path = dir.join("small.csv");
-    std::fs::write(&path, csv).unwrap();
-    path
 }
 
 #[test]
