@@ -334,3 +334,21 @@ fn one_run_is_not_called_the_closest_and_no_run_at_the_estimates_lambda_is_said(
     );
     assert_eq!(e.table.rows[0][5].text, "other λ 1");
 }
+
+#[test]
+fn the_convergence_table_names_a_bound_as_a_bound() {
+    let r = evidence_record();
+    let t = convergence(&r);
+    let ids = column(&t, "run");
+    let own = column(&t, "log evidence");
+    let cell = |id: &str| {
+        let i = ids.iter().position(|c| c.text == id).unwrap();
+        own[i].text.clone()
+    };
+    // Approximations of ln p(y | X) read as numbers; bounds say which bound they are.
+    assert_eq!(cell("laplace"), "-100.0500");
+    assert_eq!(cell("ep"), "-100.0150");
+    assert_eq!(cell("jj"), "-101.5000 (JJ bound)");
+    assert_eq!(cell("kl"), "-99.9000 (ELBO)");
+    assert_eq!(cell("kl-mf"), "-100.7000 (ELBO mean-field)");
+}
