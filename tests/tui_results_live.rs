@@ -154,3 +154,43 @@ fn live_and_experiments_say_what_each_kind_does() {
     );
     assert!(!screen.contains("method(s)"), "{screen}");
 }
+
+/// Once the runs are done, a Live screen too short for every gauge says which it shows and
+/// PgUp/PgDn bring the others into view: none is out of reach at 80x24.
+#[test]
+fn finished_gauges_that_do_not_fit_scroll_into_view() {
+    let mut app = tui_support::finished_file("tests/fixtures/spector_evidence.toml");
+    app.update(ch('3'));
+    let ids: Vec<String> = app
+        .session
+        .as_ref()
+        .unwrap()
+        .runs
+        .iter()
+        .map(|r| r.id.clone())
+        .collect();
+    let first = draw(&app, 80, 24).backend().to_string();
+    assert!(first.contains("runs 1–"), "no position line:\n{first}");
+    assert!(
+        first.contains(&format!(" of {} · PgUp/PgDn", ids.len())),
+        "{first}"
+    );
+    let mut seen = first;
+    for _ in 0..ids.len() {
+        app.update(tui_support::key(
+            ratatui::crossterm::event::KeyCode::PageDown,
+        ));
+        seen.push_str(&draw(&app, 80, 24).backend().to_string());
+    }
+    for id in &ids {
+        assert!(
+            seen.contains(&format!("{id} — ")),
+            "gauge {id} never shown:\n{seen}"
+        );
+    }
+    // Back to the top.
+    for _ in 0..ids.len() {
+        app.update(tui_support::key(ratatui::crossterm::event::KeyCode::PageUp));
+    }
+    assert!(draw(&app, 80, 24).backend().to_string().contains("runs 1–"));
+}

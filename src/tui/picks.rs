@@ -86,6 +86,8 @@ pub struct Picks {
     pub result_row: usize,
     /// The Results approximation-error table: its first row shown.
     pub gold_row: usize,
+    /// Live: the first run gauge shown once nothing runs, when not every gauge fits.
+    pub gauge_row: usize,
     /// The Results evidence table: its first row shown.
     pub evidence_row: usize,
     /// Results: the evidence table instead of the gold table, when the two do not both fit.

@@ -57,6 +57,8 @@ pub enum Action {
     TableRows(isize),
     /// Results: scroll the approximation-error table by this many rows.
     GoldRows(isize),
+    /// Live: scroll the run gauges by this many rows (when not every gauge fits).
+    GaugeRows(isize),
     /// Results: scroll the evidence table by this many rows.
     EvidenceRows(isize),
     /// Results: the evidence table instead of the gold table (or back) when both do not fit.

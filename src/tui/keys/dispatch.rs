@@ -141,6 +141,10 @@ impl App {
             TableRows(delta) => self.result_rows(delta),
             GoldRows(delta) => self.gold_rows(delta),
             EvidenceRows(delta) => self.evidence_rows(delta),
+            GaugeRows(delta) => {
+                let n = self.session.as_ref().map_or(0, |s| s.runs.len());
+                self.picks.gauge_row = stepped(self.picks.gauge_row, delta, n);
+            }
             LowerPane => self.picks.evidence_pane = !self.picks.evidence_pane,
             SweepMetric => self.sweep_metric(),
             SweepPoint(delta) => self.step_point(delta),

@@ -133,6 +133,12 @@ pub const BINDINGS: &[Binding] = &[
         &UP_DOWN,
     ),
     binding(
+        "PgUp/PgDn",
+        On(Screen::Live),
+        "scroll the run gauges when not every one fits",
+        &[(key(PageUp), GaugeRows(-5)), (key(PageDown), GaugeRows(5))],
+    ),
+    binding(
         "t",
         On(Screen::Live),
         "show / hide the chain traces",

@@ -41,8 +41,27 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
     .areas(area);
     super::passes::render_head(session, head, buf);
     let plots = super::passes::render_done(session, plots, buf);
-    let visible = gauges.height as usize;
-    let first = first_gauge(session, visible);
+    // Not every gauge fits: the last row says which are shown and how to see the others.
+    let all = session.runs.len();
+    let visible = if all > gauges.height as usize {
+        gauges.height.saturating_sub(1) as usize
+    } else {
+        all
+    };
+    let first = first_gauge(session, visible, app.picks.gauge_row);
+    if visible < all {
+        let last = Rect::new(gauges.x, gauges.y + visible as u16, gauges.width, 1);
+        let note = format!(
+            "runs {}–{} of {all} · PgUp/PgDn",
+            first + 1,
+            (first + visible).min(all)
+        );
+        ratatui::widgets::Widget::render(
+            ratatui::text::Line::from(note).style(ratatui::style::Style::new().dark_gray()),
+            last,
+            buf,
+        );
+    }
     for (row, (i, run)) in session
         .runs
         .iter()
@@ -77,16 +96,18 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
     }
 }
 
-/// The first gauge shown when not all fit (a third of the screen at most): from the top,
-/// unless the run at work now (fitting, or proposing the draws of ln p(y | X)) would be below
-/// the last row, which then ends the window, so the work in progress is always in view.
-fn first_gauge(session: &crate::tui::session::Session, visible: usize) -> usize {
+/// The first gauge shown when not all fit (a third of the screen at most): while a run is at
+/// work (fitting, or proposing the draws of ln p(y | X)) the window ends on it if it would be
+/// below the last row, so the work in progress is always in view; once nothing runs, where
+/// PgUp/PgDn put it (`picked`), so every finished gauge can be read.
+fn first_gauge(session: &crate::tui::session::Session, visible: usize, picked: usize) -> usize {
     let active = session
         .runs
         .iter()
         .rposition(|r| r.state == RunState::Running || r.evidence_draws.is_some());
     match active {
         Some(i) if visible > 0 && i >= visible => i + 1 - visible,
-        _ => 0,
+        Some(_) => 0,
+        None => picked.min(session.runs.len().saturating_sub(visible)),
     }
 }
