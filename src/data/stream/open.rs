@@ -216,6 +216,15 @@ impl StreamedData {
             data.columns.len(),
             csv_line,
         );
+        // Categorical columns can make the design wider than the header suggested: check the
+        // budget again on the design the fit will read, before its first pass.
+        check_budget(
+            &data.files[0],
+            &streaming,
+            data.working_set,
+            data.features.len(),
+            data.columns.len(),
+        )?;
         Ok(data)
     }
 }
