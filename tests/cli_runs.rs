@@ -3,10 +3,9 @@
 
 mod cli_support;
 
-use std::path::Path;
 use std::process::Command;
 
-use cli_support::{bin, root};
+use cli_support::{bin, root, run_experiment};
 use serde_json::Value;
 
 /// `bayeslab run` on an experiment written to a temporary folder: `[data]` with `path` (relative
@@ -20,13 +19,7 @@ fn run_one_off(data: &str, rest: &str) -> (tempfile::TempDir, std::process::Outp
         format!("[data]\npath = {path:?}\ntarget = \"y\"\n{rest}"),
     )
     .unwrap();
-    let out = bin()
-        .arg("run")
-        .arg(&exp)
-        .arg("--out")
-        .arg(tmp.path().join("o"))
-        .output()
-        .unwrap();
+    let out = run_experiment(&exp, &tmp.path().join("o"), false);
     (tmp, out)
 }
 
@@ -85,7 +78,7 @@ fn string_labels_with_positive() {
         ),
     )
     .unwrap();
-    let out = run_quiet(&exp, &tmp.path().join("o"));
+    let out = run_experiment(&exp, &tmp.path().join("o"), true);
     assert!(
         out.status.success(),
         "{}",
@@ -187,7 +180,7 @@ fn features_of_magnitude_1e8_fit_once_standardised_and_wide_data_fits_under_a_pr
         )
         .unwrap();
         let out = tmp.path().join(name);
-        let o = run_quiet(&exp, &out);
+        let o = run_experiment(&exp, &out, true);
         assert!(
             o.status.success(),
             "{name}: {}",
@@ -218,7 +211,7 @@ fn one_failing_method_does_not_lose_the_others() {
     )
     .unwrap();
     let out = tmp.path().join("o");
-    let o = run_quiet(&exp, &out);
+    let o = run_experiment(&exp, &out, true);
     assert_eq!(o.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&o.stderr).contains("perfectly separable"));
     let r: Value =
@@ -248,7 +241,7 @@ fn one_failing_method_does_not_lose_the_others() {
         ),
     )
     .unwrap();
-    let o = run_quiet(&exp, &tmp.path().join("t"));
+    let o = run_experiment(&exp, &tmp.path().join("t"), true);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let r: Value =
         serde_json::from_str(&std::fs::read_to_string(tmp.path().join("t/results.json")).unwrap())
@@ -278,18 +271,6 @@ fn a_missing_or_unreadable_experiment_file_is_named() {
             "{err}"
         );
     }
-}
-
-/// `bayeslab run EXP --quiet --out OUT`.
-fn run_quiet(exp: &Path, out: &Path) -> std::process::Output {
-    bin()
-        .arg("run")
-        .arg(exp)
-        .arg("--quiet")
-        .arg("--out")
-        .arg(out)
-        .output()
-        .unwrap()
 }
 
 #[test]

@@ -1,8 +1,9 @@
 //! `bayeslab run`'s k-hat phase end to end: its own progress line on stderr while the draws are
 //! scored, before the run's summary line, and its seconds in results.json.
 
-use std::process::Command;
+mod cli_support;
 
+use cli_support::run_experiment;
 use serde_json::Value;
 
 /// `bayeslab run` on Pima with one `logistic-laplace` and `khat_draws = 500`, output in `<tmp>/o`.
@@ -18,13 +19,7 @@ fn run_one_off() -> (tempfile::TempDir, std::process::Output) {
         ),
     )
     .unwrap();
-    let out = Command::new(env!("CARGO_BIN_EXE_bayeslab"))
-        .arg("run")
-        .arg(&exp)
-        .arg("--out")
-        .arg(tmp.path().join("o"))
-        .output()
-        .unwrap();
+    let out = run_experiment(&exp, &tmp.path().join("o"), false);
     (tmp, out)
 }
 

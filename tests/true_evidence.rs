@@ -4,8 +4,9 @@
 //! JJ bound ≤ ELBO ≤ ln p̂ + 4 se (Jaakkola & Jordan 2000; the ELBO is a lower bound on
 //! ln p(y | X) by Jensen's inequality).
 
-use std::process::Command;
+mod cli_support;
 
+use cli_support::run_experiment;
 use serde_json::Value;
 
 /// `bayeslab run` on Pima with `methods` (and `evaluation`, a TOML fragment), output in
@@ -23,13 +24,7 @@ fn run(evaluation: &str, methods: &str) -> (Value, String) {
         ),
     )
     .unwrap();
-    let out = Command::new(env!("CARGO_BIN_EXE_bayeslab"))
-        .arg("run")
-        .arg(&exp)
-        .arg("--out")
-        .arg(tmp.path().join("o"))
-        .output()
-        .unwrap();
+    let out = run_experiment(&exp, &tmp.path().join("o"), false);
     let stderr = String::from_utf8_lossy(&out.stderr).to_string();
     assert!(out.status.success(), "{stderr}");
     let text = std::fs::read_to_string(tmp.path().join("o/results.json")).unwrap();
