@@ -3,9 +3,8 @@
 //! A Hessian pass (E, g and H = X^T S X + lambda I) costs O(N D^2); a gradient pass (E and g
 //! alone) costs O(N D). The chord (modified) Newton method reuses the last Cholesky factor of H
 //! for as long as the steps it gives keep shrinking the gradient fast, so that most steps near
-//! the mode cost a gradient pass (Ortega & Rheinboldt 1970, §7.1 "chord method"; Kelley 1995,
-//! *Iterative Methods for Linear and Nonlinear Equations*, §5.4, "the chord method" and
-//! Shamanskii's method).
+//! the mode cost a gradient pass (Kelley 1995, *Iterative Methods for Linear and Nonlinear
+//! Equations*, ch. 5: the chord method and Shamanskii's method; docs/maths.md §1.1).
 
 use serde::Serialize;
 
@@ -59,7 +58,7 @@ impl Curvature {
 pub const CHORD_RATIO: f64 = 0.5;
 
 /// A factor serves at most this many chord steps in a row, then the Hessian is recomputed at
-/// the current point (Shamanskii's method, Kelley 1995 §5.4.3): near the mode a fresh factor's
+/// the current point (Shamanskii's method, Kelley 1995, ch. 5): near the mode a fresh factor's
 /// steps contract far faster than an old one's.
 pub const MAX_REUSE: usize = 4;
 
