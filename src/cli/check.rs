@@ -21,10 +21,15 @@ pub fn check(path: &Path) -> Result<i32, Error> {
             let d = bayeslab::data::StreamedData::open(data)?;
             config::limits::check_design(&plan, d.columns.len(), d.rows_test)?;
             println!(
-                "{}: ok — {} method(s), streamed in chunks of {} rows; {} training and {} test rows, {} design columns",
+                "{}: ok — {} method(s), streamed in chunks of {} rows ({}); {} training and {} test rows, {} design columns",
                 path.display(),
                 plan.methods.len(),
                 d.streaming.chunk_rows,
+                if d.streaming.cache {
+                    "passes after the first read a cache of the design rows"
+                } else {
+                    "every pass reads the file: cache = false"
+                },
                 d.rows_train,
                 d.rows_test,
                 d.columns.len()

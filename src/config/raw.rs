@@ -56,6 +56,9 @@ pub struct RawData {
     /// A size such as "1GiB" or "512MB".
     #[serde(skip_serializing_if = "Option::is_none")]
     pub max_memory: Option<String>,
+    /// Keep the first pass's design rows in a binary file that later passes read (default true).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cache: Option<bool>,
     /// The character between a CSV's fields: "," (default), ";", "\t", ...
     #[serde(skip_serializing_if = "Option::is_none")]
     pub separator: Option<String>,

@@ -174,6 +174,7 @@ impl Plan {
                 .streaming
                 .and_then(|s| s.max_memory)
                 .map(|b| format!("{b}B")),
+            cache: d.streaming.and_then(|s| (!s.cache).then_some(false)),
             separator: (d.separator != b',').then(|| (d.separator as char).to_string()),
             categorical: (!e.categorical.is_empty()).then(|| e.categorical.clone()),
             reference: (!e.reference.is_empty()).then(|| {

@@ -1,5 +1,5 @@
 //! `[data] streaming = true`: the keys that read the data file in chunks (`chunk_rows`,
-//! `max_memory`). What a streamed experiment cannot do is in [`super::streaming_rules`].
+//! `max_memory`, `cache`). What a streamed experiment cannot do is in [`super::streaming_rules`].
 
 use super::ctx::Ctx;
 use super::raw::RawData;
@@ -15,14 +15,18 @@ pub struct Streaming {
     /// The memory budget in bytes: checked against the estimated working set before the first
     /// pass.
     pub max_memory: Option<u64>,
+    /// Whether the first pass over the training rows keeps their design rows in a binary
+    /// cache file that later passes read instead of decoding the data file again.
+    pub cache: bool,
 }
 
-/// `streaming`, `chunk_rows` and `max_memory` of `[data]`.
+/// `streaming`, `chunk_rows`, `max_memory` and `cache` of `[data]`.
 pub(super) fn streaming(ctx: &Ctx<'_>, raw: &RawData) -> Result<Option<Streaming>> {
     if raw.streaming != Some(true) {
         for (key, set) in [
             ("chunk_rows", raw.chunk_rows.is_some()),
             ("max_memory", raw.max_memory.is_some()),
+            ("cache", raw.cache.is_some()),
         ] {
             if set {
                 return Err(ctx.err(format!(
@@ -50,6 +54,7 @@ pub(super) fn streaming(ctx: &Ctx<'_>, raw: &RawData) -> Result<Option<Streaming
     Ok(Some(Streaming {
         chunk_rows,
         max_memory,
+        cache: raw.cache.unwrap_or(true),
     }))
 }
 

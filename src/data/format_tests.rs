@@ -36,6 +36,7 @@ fn plan(path: PathBuf, features: Option<&[&str]>, separator: u8) -> DataPlan {
         streaming: Some(Streaming {
             chunk_rows: 5,
             max_memory: None,
+            cache: true,
         }),
         separator,
     }

@@ -29,6 +29,7 @@ fn plan(source: DataSource, chunk_rows: usize) -> DataPlan {
         streaming: Some(Streaming {
             chunk_rows,
             max_memory: None,
+            cache: true,
         }),
         separator: b',',
     }

@@ -21,6 +21,7 @@ impl StreamedData {
         let streaming = plan.streaming.unwrap_or(crate::config::Streaming {
             chunk_rows: crate::config::streaming::DEFAULT_CHUNK_ROWS,
             max_memory: None,
+            cache: true,
         });
         let chunk_rows = streaming.chunk_rows;
         let (train_file, test_file) = match &plan.source {
