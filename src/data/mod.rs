@@ -32,5 +32,5 @@ pub use dataset::{Dataset, Design, FeatureSummary, INTERCEPT};
 pub use encoding_info::{CategoricalInfo, EncodingInfo, ImputedInfo, LevelCount};
 pub use load::load;
 pub use prepare::is_constant;
-pub use stream::{DesignChunk, Part, PassStats, StreamedData};
+pub use stream::{DesignChunk, Part, PassStats, ReadFrom, StreamedData};
 pub use table::read_column;

@@ -10,6 +10,8 @@
 //! sds come from [`super::moments::Moments`], the in-memory loader's code, so they are equal to its values.
 
 mod budget;
+mod cache;
+mod cached;
 mod encoded;
 mod missing;
 mod open;
@@ -36,13 +38,34 @@ pub enum Part {
 }
 
 /// What one pass over a file cost: chunks read, rows delivered, and the wall time, of which
-/// `read_seconds` went to polars and turning its columns into design rows.
+/// `read_seconds` went to reading: polars and turning its columns into design rows, or, for a
+/// pass over the cache, waiting for the reading thread's next block.
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]
 pub struct PassStats {
     pub chunks: usize,
     pub rows: usize,
     pub seconds: f64,
     pub read_seconds: f64,
+    pub read_from: ReadFrom,
+}
+
+/// Where a pass read its rows: the data file (decoded by polars), or the design cache the
+/// first pass over the training rows wrote (`[data] cache`).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ReadFrom {
+    #[default]
+    File,
+    Cache,
+}
+
+impl ReadFrom {
+    pub fn name(self) -> &'static str {
+        match self {
+            ReadFrom::File => "file",
+            ReadFrom::Cache => "cache",
+        }
+    }
 }
 
 /// Design rows of one chunk: as [`super::Design`], for the rows of the chunk in the pass's part.
@@ -88,6 +111,9 @@ pub struct StreamedData {
     /// Raw columns into design columns, learnt in the statistics pass.
     encoder: Encoder,
     map: FittedMap,
+    /// The training rows' design cache, once the runner gave it a directory
+    /// ([`StreamedData::keep_cache_in`]); shared by clones, removed with the last of them.
+    cache: Option<std::sync::Arc<cache::PassCache>>,
 }
 
 /// A consumer of a chunk's complete rows in one part: raw feature columns, class indices and

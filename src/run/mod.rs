@@ -70,7 +70,7 @@ pub fn run_for(
 ) -> Result<ExperimentRecord> {
     match &plan.data {
         Some(data) if !plan.methods.is_empty() => {
-            let loaded = loaded::Loaded::load(data)?;
+            let loaded = loaded::Loaded::load(data, out)?;
             run_loaded(plan, &loaded, monitor, cancel, out)
         }
         _ => build::record(plan, build::Parts::empty()),

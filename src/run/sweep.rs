@@ -28,7 +28,7 @@ pub fn run(
                 let at = match loaded.iter().position(|(d, _)| d == data) {
                     Some(at) => at,
                     None => {
-                        loaded.push((data.clone(), Loaded::load(data)?));
+                        loaded.push((data.clone(), Loaded::load(data, out)?));
                         loaded.len() - 1
                     }
                 };

@@ -39,7 +39,7 @@ impl StreamedData {
             .map_err(|m| Error::data(&train_file, m))?;
         let design = mapped_width(&plan.feature_map, most) + usize::from(plan.intercept);
         let csv_line = csv_bytes_per_row(&train_file)?;
-        let estimate = working_set(chunk_rows, most, design, csv_line);
+        let estimate = working_set(chunk_rows, most, design, csv_line, streaming.cache);
         check_budget(&train_file, &streaming, estimate, most, design)?;
         let mut notes = Vec::new();
         let mut preparation = Vec::new();
@@ -186,6 +186,7 @@ impl StreamedData {
             stats: None,
             categorical,
             encoder,
+            cache: None,
             // replaced below: fitting the map may take a pass that needs the rest
             map: FittedMap::fit(
                 &crate::config::FeatureMap::Identity,
@@ -216,6 +217,7 @@ impl StreamedData {
             data.features.len(),
             data.columns.len(),
             csv_line,
+            streaming.cache,
         );
         // Categorical columns can make the design wider than the header suggested: check the
         // budget again on the design the fit will read, before its first pass.

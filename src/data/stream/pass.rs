@@ -124,9 +124,9 @@ impl StreamedData {
         Ok(stats)
     }
 
-    /// One pass over the rows of `part`, handing `f` each chunk's design rows, exactly as the
-    /// in-memory loader would have made them.
-    pub fn pass(
+    /// One pass over the rows of `part` in the data file, handing `f` each chunk's design rows,
+    /// exactly as the in-memory loader would have made them.
+    pub(super) fn decode_pass(
         &self,
         part: Part,
         f: &mut dyn FnMut(&DesignChunk) -> Result<()>,

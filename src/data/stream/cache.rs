@@ -1,0 +1,231 @@
+//! The design cache of a streamed run (`[data] cache`, on by default): the first pass over the
+//! training rows writes each chunk's design rows (after split, encoding, standardisation,
+//! feature map and intercept, with labels and data rows) to a binary file; every later pass
+//! reads that file in large sequential blocks on a second thread and decodes nothing, as Vowpal
+//! Wabbit's `--cache` and XGBoost's external-memory pages do. The blocks are the first pass's
+//! chunks, so every sum a pass makes is the same, bit for bit.
+//!
+//! A cache is trusted only when complete and made from the same rows: it is written under a
+//! temporary name and renamed once its footer (counts and a checksum, written last) is on
+//! disk; its header holds SHA-256 of the design settings and of the data file's identity
+//! (path, length, modification time, first and last MiB), recomputed before every pass. Any
+//! mismatch, a short or damaged file, and the cache is rebuilt by the next pass, never read.
+//! The file lives in a directory the runner owns and is removed when the data are dropped (the
+//! end of the run, an error, a cancel).
+
+mod format;
+mod reader;
+#[cfg(test)]
+mod tests;
+
+use std::fs::File;
+use std::io::{BufWriter, Read, Seek, SeekFrom, Write};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use sha2::{Digest, Sha256};
+
+use self::format::{Footer, Key, FOOTER_BYTES, HEADER_BYTES};
+use super::DesignChunk;
+use crate::error::Result;
+
+pub(crate) use reader::QUEUED_BLOCKS;
+
+/// The cache of one part's design rows, in a file removed when this is dropped.
+#[derive(Debug)]
+pub(super) struct PassCache {
+    path: PathBuf,
+    data_file: PathBuf,
+    settings: [u8; 32],
+    /// Set when a write failed (a full disk): later passes read the data file.
+    off: AtomicBool,
+}
+
+impl PassCache {
+    /// A cache at `path` of the rows of `data_file` made with `settings` (everything that
+    /// shapes the design rows, in any stable text form).
+    pub(super) fn new(path: PathBuf, data_file: &Path, settings: &str) -> PassCache {
+        PassCache {
+            path,
+            data_file: data_file.to_path_buf(),
+            settings: Sha256::digest(settings.as_bytes()).into(),
+            off: AtomicBool::new(false),
+        }
+    }
+
+    pub(super) fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// The key a trusted cache must carry now, or `None` when the data file cannot be read
+    /// (the pass over it will say why).
+    fn key(&self) -> Option<Key> {
+        Some(Key {
+            settings: self.settings,
+            data: data_identity(&self.data_file).ok()?,
+        })
+    }
+
+    /// Replay the cache into `f` when a complete one of these rows exists; `Ok(None)` when
+    /// there is none to trust (the caller reads the data file and may [`Self::writer`] one).
+    /// Returns the chunks of the pass that made it and the seconds `f` waited for blocks.
+    pub(super) fn replay(
+        &self,
+        columns: usize,
+        max_rows: usize,
+        f: &mut dyn FnMut(&DesignChunk) -> Result<()>,
+    ) -> Result<Option<(usize, f64)>> {
+        let Some((file, footer)) = self.key().and_then(|key| open_trusted(&self.path, &key)) else {
+            return Ok(None);
+        };
+        let waited = reader::replay(&self.path, file, footer, columns, max_rows, f)?;
+        Ok(Some((footer.chunks as usize, waited)))
+    }
+
+    /// A writer for a new cache, replacing any old file; `None` when writes failed before, or
+    /// the file cannot be created.
+    pub(super) fn writer(&self) -> Option<Writer<'_>> {
+        let _ = std::fs::remove_file(&self.path);
+        if self.off.load(Ordering::Relaxed) {
+            return None;
+        }
+        let key = self.key()?;
+        let partial = partial(&self.path);
+        let file = File::create(&partial).ok()?;
+        // Each column of a block arrives as one write of a chunk's rows x 8 bytes, which passes a
+        // small buffer by; the buffer (counted in the budget) only gathers the heads.
+        let mut out = BufWriter::with_capacity(1 << 16, file);
+        let header = format::header(&key);
+        if out.write_all(&header).is_err() {
+            let _ = std::fs::remove_file(&partial);
+            return None;
+        }
+        Some(Writer {
+            cache: self,
+            out: Some(out),
+            footer: Footer {
+                bytes: header.len() as u64,
+                ..Footer::default()
+            },
+            sums: format::Checksum::new(),
+        })
+    }
+}
+
+impl Drop for PassCache {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_file(&self.path);
+        let _ = std::fs::remove_file(partial(&self.path));
+    }
+}
+
+fn partial(path: &Path) -> PathBuf {
+    let mut name = path.as_os_str().to_owned();
+    name.push(".partial");
+    PathBuf::from(name)
+}
+
+/// A cache being written by the first pass. Dropped before [`Writer::finish`] (a pass that
+/// failed or was cancelled), it removes its partial file.
+pub(super) struct Writer<'a> {
+    cache: &'a PassCache,
+    out: Option<BufWriter<File>>,
+    footer: Footer,
+    sums: format::Checksum,
+}
+
+impl Writer<'_> {
+    /// Append one chunk; on a write error the cache is abandoned (and no later pass tries again).
+    pub(super) fn block(&mut self, chunk: &DesignChunk) {
+        let Some(out) = self.out.as_mut() else {
+            return;
+        };
+        match format::write_block(chunk, out) {
+            Ok(checksum) => {
+                self.sums.update(&checksum.to_le_bytes());
+                self.footer.blocks += 1;
+                self.footer.rows += chunk.y.len() as u64;
+                self.footer.bytes += (format::BLOCK_HEAD_BYTES
+                    + format::block_body_bytes(chunk.y.len(), chunk.x.ncols()))
+                    as u64;
+            }
+            Err(_) => self.abandon(),
+        }
+    }
+
+    /// Write the footer after every block of a pass of `chunks` file chunks and rename the
+    /// file into place: only now can a pass read it.
+    pub(super) fn finish(mut self, chunks: usize) {
+        let Some(mut out) = self.out.take() else {
+            return;
+        };
+        self.footer.chunks = chunks as u64;
+        self.footer.checksum = std::mem::replace(&mut self.sums, format::Checksum::new()).finish();
+        let partial = partial(&self.cache.path);
+        let done = out
+            .write_all(&self.footer.to_bytes())
+            .and_then(|()| out.flush())
+            .and_then(|()| std::fs::rename(&partial, &self.cache.path));
+        if done.is_err() {
+            self.abandon();
+        }
+    }
+
+    fn abandon(&mut self) {
+        self.out = None;
+        self.cache.off.store(true, Ordering::Relaxed);
+        let _ = std::fs::remove_file(partial(&self.cache.path));
+    }
+}
+
+impl Drop for Writer<'_> {
+    fn drop(&mut self) {
+        if self.out.take().is_some() {
+            let _ = std::fs::remove_file(partial(&self.cache.path));
+        }
+    }
+}
+
+/// The cache at `path` opened after its header and footer, when it is complete and carries
+/// `key`: the file's length must be exactly the footer's offset plus the footer.
+fn open_trusted(path: &Path, key: &Key) -> Option<(File, Footer)> {
+    let mut file = File::open(path).ok()?;
+    let length = file.metadata().ok()?.len();
+    if length < HEADER_BYTES + FOOTER_BYTES {
+        return None;
+    }
+    let mut header = vec![0u8; HEADER_BYTES as usize];
+    file.read_exact(&mut header).ok()?;
+    if !format::header_matches(&header, key) {
+        return None;
+    }
+    let mut end = vec![0u8; FOOTER_BYTES as usize];
+    file.seek(SeekFrom::Start(length - FOOTER_BYTES)).ok()?;
+    file.read_exact(&mut end).ok()?;
+    let footer = Footer::parse(&end).filter(|f| f.bytes + FOOTER_BYTES == length)?;
+    file.seek(SeekFrom::Start(0)).ok()?;
+    Some((file, footer))
+}
+
+/// SHA-256 of what identifies the data file's contents without reading all of it: its path,
+/// length, modification time and its first and last MiB. A file rewritten in place changes its
+/// modification time; the bytes catch a copy that kept it.
+fn data_identity(path: &Path) -> std::io::Result<[u8; 32]> {
+    const EDGE: u64 = 1 << 20;
+    let mut file = File::open(path)?;
+    let meta = file.metadata()?;
+    let mut hash = Sha256::new();
+    hash.update(std::fs::canonicalize(path)?.as_os_str().as_encoded_bytes());
+    hash.update(meta.len().to_le_bytes());
+    let modified = meta
+        .modified()?
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos());
+    hash.update(modified.to_le_bytes());
+    let mut edge = Vec::new();
+    (&mut file).take(EDGE).read_to_end(&mut edge)?;
+    file.seek(SeekFrom::Start(meta.len().saturating_sub(EDGE)))?;
+    file.take(EDGE).read_to_end(&mut edge)?;
+    hash.update(&edge);
+    Ok(hash.finalize().into())
+}

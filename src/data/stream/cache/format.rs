@@ -1,0 +1,259 @@
+//! The bytes of a design cache file: a header naming what the rows were made from, one block
+//! per chunk, and a footer with the counts, written last so that a file cut short anywhere has
+//! no valid footer.
+//!
+//! ```text
+//! header  magic "BLDCACHE" | version u64 | settings [32] | data file [32]
+//! block   rows u64 | columns u64 | x column-major (rows x columns f64) | y (rows f64)
+//!         | source rows (rows u64) | checksum u64 of the block's bytes before it
+//! footer  magic "BLDCEND\0" | blocks u64 | rows u64 | chunks u64 | bytes before the footer u64
+//!         | checksum u64 of the blocks' checksums
+//! ```
+//!
+//! Every number is little-endian, so `f64::to_le_bytes` / `from_le_bytes` carry each value's
+//! bits unchanged: the rows read back are the rows written, bit for bit.
+
+use faer::Mat;
+
+use crate::data::stream::DesignChunk;
+
+const MAGIC: &[u8; 8] = b"BLDCACHE";
+const END: &[u8; 8] = b"BLDCEND\0";
+/// Bumped whenever the layout changes: a file of another version is never read.
+pub(super) const VERSION: u64 = 1;
+pub(super) const HEADER_BYTES: u64 = 8 + 8 + 32 + 32;
+pub(super) const FOOTER_BYTES: u64 = 8 + 5 * 8;
+/// The two numbers before a block's values.
+pub(super) const BLOCK_HEAD_BYTES: usize = 16;
+
+/// What a cache was made from: SHA-256 of everything that shapes the design rows, and of the
+/// data file's identity. Both must match for the file to be read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) struct Key {
+    pub(super) settings: [u8; 32],
+    pub(super) data: [u8; 32],
+}
+
+pub(super) fn header(key: &Key) -> Vec<u8> {
+    let mut out = Vec::with_capacity(HEADER_BYTES as usize);
+    out.extend_from_slice(MAGIC);
+    out.extend_from_slice(&VERSION.to_le_bytes());
+    out.extend_from_slice(&key.settings);
+    out.extend_from_slice(&key.data);
+    out
+}
+
+/// Whether `bytes` is the header of a cache of this version made with `key`.
+pub(super) fn header_matches(bytes: &[u8], key: &Key) -> bool {
+    bytes == header(key).as_slice()
+}
+
+/// The counts a complete cache ends with.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub(super) struct Footer {
+    pub(super) blocks: u64,
+    pub(super) rows: u64,
+    /// Chunks of the data file the first pass read (blocks count only those with rows).
+    pub(super) chunks: u64,
+    /// Bytes of the header and the blocks: the footer's offset.
+    pub(super) bytes: u64,
+    pub(super) checksum: u64,
+}
+
+impl Footer {
+    pub(super) fn to_bytes(self) -> Vec<u8> {
+        let mut out = Vec::with_capacity(FOOTER_BYTES as usize);
+        out.extend_from_slice(END);
+        for n in [
+            self.blocks,
+            self.rows,
+            self.chunks,
+            self.bytes,
+            self.checksum,
+        ] {
+            out.extend_from_slice(&n.to_le_bytes());
+        }
+        out
+    }
+
+    pub(super) fn parse(bytes: &[u8]) -> Option<Footer> {
+        let (magic, rest) = bytes.split_first_chunk::<8>()?;
+        if magic != END || rest.len() != 40 {
+            return None;
+        }
+        let n = |i: usize| word(&rest[8 * i..]);
+        Some(Footer {
+            blocks: n(0),
+            rows: n(1),
+            chunks: n(2),
+            bytes: n(3),
+            checksum: n(4),
+        })
+    }
+}
+
+fn word(bytes: &[u8]) -> u64 {
+    let mut w = [0u8; 8];
+    w.copy_from_slice(&bytes[..8]);
+    u64::from_le_bytes(w)
+}
+
+/// A block's two leading numbers: rows and columns.
+pub(super) fn block_head(bytes: &[u8]) -> (u64, u64) {
+    (word(bytes), word(&bytes[8..]))
+}
+
+/// Bytes of a block's values and checksum after its head.
+pub(super) fn block_body_bytes(rows: usize, columns: usize) -> usize {
+    8 * (rows * (columns + 2) + 1)
+}
+
+/// One chunk as a block, written to `out` a column at a time; returns the block's checksum.
+pub(super) fn write_block(
+    chunk: &DesignChunk,
+    out: &mut dyn std::io::Write,
+) -> std::io::Result<u64> {
+    let (rows, columns) = (chunk.x.nrows(), chunk.x.ncols());
+    let mut sum = Checksum::new();
+    let mut column = Vec::with_capacity(8 * rows.max(2));
+    let mut put = |bytes: &[u8], out: &mut dyn std::io::Write| {
+        sum.update(bytes);
+        out.write_all(bytes)
+    };
+    column.extend_from_slice(&(rows as u64).to_le_bytes());
+    column.extend_from_slice(&(columns as u64).to_le_bytes());
+    put(&column, out)?;
+    for j in 0..columns {
+        column.clear();
+        column.extend(chunk.x.col_as_slice(j).iter().flat_map(|v| v.to_le_bytes()));
+        put(&column, out)?;
+    }
+    column.clear();
+    column.extend(chunk.y.iter().flat_map(|v| v.to_le_bytes()));
+    put(&column, out)?;
+    column.clear();
+    column.extend(
+        chunk
+            .source_rows
+            .iter()
+            .flat_map(|&r| (r as u64).to_le_bytes()),
+    );
+    put(&column, out)?;
+    let checksum = sum.finish();
+    out.write_all(&checksum.to_le_bytes())?;
+    Ok(checksum)
+}
+
+/// The chunk of a block whose `head` said `rows` x `columns`, read from `input` a column at a
+/// time through `column` (so that beside the chunk only one column's bytes are held), or why
+/// not: a short file or a checksum that is not the one the block was written with.
+pub(super) fn read_block(
+    input: &mut dyn std::io::Read,
+    head: &[u8],
+    rows: usize,
+    columns: usize,
+    column: &mut Vec<u8>,
+) -> Result<(DesignChunk, u64), String> {
+    let mut sum = Checksum::new();
+    sum.update(head);
+    column.resize(8 * rows, 0);
+    let mut next = |column: &mut Vec<u8>| -> Result<(), String> {
+        input
+            .read_exact(column)
+            .map_err(|e| format!("cannot read it: {e}"))?;
+        sum.update(column);
+        Ok(())
+    };
+    let f64s = |bytes: &[u8], out: &mut [f64]| {
+        for (o, b) in out.iter_mut().zip(bytes.chunks_exact(8)) {
+            *o = f64::from_bits(word(b));
+        }
+    };
+    let mut x = Mat::<f64>::zeros(rows, columns);
+    for j in 0..columns {
+        next(column)?;
+        f64s(column, x.col_as_slice_mut(j));
+    }
+    let mut y = vec![0.0; rows];
+    next(column)?;
+    f64s(column, &mut y);
+    next(column)?;
+    let source_rows = column.chunks_exact(8).map(|b| word(b) as usize).collect();
+    let checksum = sum.finish();
+    let mut stored = [0u8; 8];
+    input
+        .read_exact(&mut stored)
+        .map_err(|e| format!("cannot read it: {e}"))?;
+    if checksum != u64::from_le_bytes(stored) {
+        return Err("a block's checksum does not match its values".into());
+    }
+    Ok((DesignChunk { x, y, source_rows }, checksum))
+}
+
+/// A checksum of a block's bytes, to catch a file changed or cut after it was written: four
+/// independent lanes of xor, multiply by an odd constant and rotate (each a bijection of a
+/// word, so any changed word changes its lane), fast enough to run on every cached pass where
+/// SHA-256 would cost more than the pass itself. Not a defence against an adversary: the
+/// cache sits in the run's own scratch directory.
+#[derive(Clone)]
+pub(super) struct Checksum {
+    lanes: [u64; 4],
+    /// Bytes of an unfinished word, carried to the next update.
+    tail: Vec<u8>,
+    length: u64,
+}
+
+impl Checksum {
+    pub(super) fn new() -> Checksum {
+        Checksum {
+            lanes: [
+                0x243F_6A88_85A3_08D3,
+                0x1319_8A2E_0370_7344,
+                0xA409_3822_299F_31D0,
+                0x082E_FA98_EC4E_6C89,
+            ],
+            tail: Vec::new(),
+            length: 0,
+        }
+    }
+
+    pub(super) fn update(&mut self, mut bytes: &[u8]) {
+        self.length += bytes.len() as u64;
+        if !self.tail.is_empty() {
+            let take = (32 - self.tail.len()).min(bytes.len());
+            self.tail.extend_from_slice(&bytes[..take]);
+            bytes = &bytes[take..];
+            if self.tail.len() < 32 {
+                return;
+            }
+            let group = std::mem::take(&mut self.tail);
+            self.mix(&group);
+        }
+        let whole = bytes.len() / 32 * 32;
+        for group in bytes[..whole].chunks_exact(32) {
+            self.mix(group);
+        }
+        self.tail.extend_from_slice(&bytes[whole..]);
+    }
+
+    fn mix(&mut self, group: &[u8]) {
+        for (lane, w) in self.lanes.iter_mut().zip(group.chunks_exact(8)) {
+            *lane = (*lane ^ word(w))
+                .wrapping_mul(0x9E37_79B9_7F4A_7C15)
+                .rotate_left(29);
+        }
+    }
+
+    pub(super) fn finish(mut self) -> u64 {
+        let mut last = std::mem::take(&mut self.tail);
+        last.resize(32, 0);
+        self.mix(&last);
+        let mut h = self.length;
+        for lane in self.lanes {
+            h = (h ^ lane)
+                .wrapping_mul(0xFF51_AFD7_ED55_8CCD)
+                .rotate_left(31);
+        }
+        h
+    }
+}
