@@ -175,7 +175,7 @@ impl Monitor for Printer {
 
     fn pass_finished(&mut self, pass: &bayeslab::record::PassRecord) {
         eprintln!(
-            "  pass: {}{} — {} chunks, {} rows in {:.3} s (reading {:.3} s)",
+            "  pass: {}{} — {} chunks, {} rows in {:.3} s (reading the {} {:.3} s)",
             pass.purpose,
             pass.run
                 .as_deref()
@@ -184,6 +184,7 @@ impl Monitor for Printer {
             pass.chunks,
             pass.rows,
             pass.seconds,
+            pass.read_from.name(),
             pass.read_seconds
         );
     }

@@ -24,7 +24,7 @@ pub use predictions::{
 };
 pub use provenance::Provenance;
 pub use run::{Diagnostics, EvidencePoint, PosteriorRecord, PredictiveRecord, RunRecord, TraceRow};
-pub use streaming::{PassRecord, RunPasses, StreamingRecord};
+pub use streaming::{PassRecord, ReadFrom, RunPasses, StreamingRecord};
 pub use sweep::{Outcome, SweepPoint, SweepRecord};
 
 use crate::data::{EncodingInfo, FeatureSummary};

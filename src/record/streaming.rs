@@ -2,6 +2,8 @@
 
 use serde::Serialize;
 
+pub use crate::data::ReadFrom;
+
 /// results.json `streaming`: how the data were read and what each pass cost.
 #[derive(Debug, Clone, Serialize)]
 pub struct StreamingRecord {
@@ -25,7 +27,9 @@ pub struct StreamingRecord {
 /// `khat`, `evidence`, `predict`), the run it served, and its cost. A logistic or probit fit's
 /// `fit` pass computes E, g and the Hessian X^T S X (O(N D^2)); its `fit-grad` pass only E and g
 /// (O(N D)), a chord Newton step that reuses an older Hessian's factor; `read_seconds` is the part spent in polars and in turning
-/// its columns into design rows, the rest is the model's own work.
+/// its columns into design rows (writing the design cache on the way), or for a pass over the
+/// cache the time spent waiting for its reading thread; the rest is the model's own work.
+/// `read_from` says which: `file` or `cache`.
 #[derive(Debug, Clone, Serialize)]
 pub struct PassRecord {
     pub purpose: String,
@@ -34,6 +38,7 @@ pub struct PassRecord {
     pub rows: usize,
     pub seconds: f64,
     pub read_seconds: f64,
+    pub read_from: ReadFrom,
 }
 
 #[derive(Debug, Clone, Serialize)]

@@ -146,6 +146,7 @@ fn pass_record(purpose: &str, run: Option<&str>, s: &PassStats) -> PassRecord {
         rows: s.rows,
         seconds: s.seconds,
         read_seconds: s.read_seconds,
+        read_from: s.read_from,
     }
 }
 

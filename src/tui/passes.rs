@@ -80,6 +80,7 @@ mod tests {
             rows: 400_000,
             seconds: 0.5,
             read_seconds: 0.25,
+            read_from: crate::record::ReadFrom::File,
         }
     }
 

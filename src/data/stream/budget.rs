@@ -24,9 +24,14 @@ pub(super) fn check_budget(
     let fixed = fixed_bytes(design) + cache_buffer(streaming.cache);
     let per_row = (estimate - fixed) / streaming.chunk_rows.max(1) as u64;
     let fit = budget.saturating_sub(fixed) / per_row.max(1);
+    let fixed_what = if streaming.cache {
+        format!("the {design} x {design} matrices and the design cache's write buffer")
+    } else {
+        format!("the {design} x {design} matrices")
+    };
     let fix = if fit == 0 {
         format!(
-            "even one row does not fit beside the {} of the {design} x {design} matrices: raise max_memory or select fewer [data] features",
+            "even one row does not fit beside the {} of {fixed_what}: raise max_memory or select fewer [data] features",
             mib(fixed)
         )
     } else {
@@ -36,8 +41,7 @@ pub(super) fn check_budget(
         path,
         format!(
             "[data] max_memory = {} is too small for chunk_rows = {}: a chunk of up to {features} feature and {design} design \
-             columns needs about {} of working memory (about {per_row} bytes per row plus {} for the {design} x {design} \
-             matrices); {fix}",
+             columns needs about {} of working memory (about {per_row} bytes per row plus {} for {fixed_what}); {fix}",
             mib(budget),
             streaming.chunk_rows,
             mib(estimate),

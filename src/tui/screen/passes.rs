@@ -1,7 +1,8 @@
 //! The Live screen's view of a sweep and of a streamed run: above the method gauges, the sweep
 //! point running ("point 3/7: prior.precision = 0.1") and a gauge for the pass over the data
 //! file reading now ("fit logistic-map: pass 3, 120,000 / 400,000 rows"); beside (or below)
-//! the convergence plots, every finished pass with its purpose, run, rows and seconds.
+//! the convergence plots, every finished pass with its purpose, run, rows, where it read them
+//! (`file`, or `cache`: the design cache the first training pass wrote) and seconds.
 
 use ratatui::buffer::Buffer;
 use ratatui::layout::{Constraint, Layout, Rect};
@@ -79,7 +80,7 @@ pub fn render_done(session: &Session, area: Rect, buf: &mut Buffer) -> Rect {
         .unwrap_or(0);
     let (run_width, rows_width) = (run_width.max(3) as u16, rows_width.max(4) as u16);
     let (plots, table) = if area.width >= 110 {
-        let w = 11 + run_width + rows_width + 7 + 3 + 2;
+        let w = 11 + run_width + rows_width + 5 + 7 + 4 + 2;
         let [p, t] = Layout::horizontal([Constraint::Min(0), Constraint::Length(w)]).areas(area);
         (p, t)
     } else {
@@ -95,6 +96,7 @@ pub fn render_done(session: &Session, area: Rect, buf: &mut Buffer) -> Rect {
             Cell::from(p.purpose.clone()),
             Cell::from(run(p)),
             Cell::from(Line::from(thousands(p.rows)).right_aligned()),
+            Cell::from(p.read_from.name()),
             Cell::from(Line::from(format!("{:.3}", p.seconds)).right_aligned()),
         ])
     });
@@ -102,6 +104,7 @@ pub fn render_done(session: &Session, area: Rect, buf: &mut Buffer) -> Rect {
         Line::from("purpose"),
         Line::from("run"),
         Line::from("rows").right_aligned(),
+        Line::from("from"),
         Line::from("seconds").right_aligned(),
     ])
     .style(Style::new().add_modifier(Modifier::BOLD));
@@ -109,6 +112,7 @@ pub fn render_done(session: &Session, area: Rect, buf: &mut Buffer) -> Rect {
         Constraint::Length(11),
         Constraint::Length(run_width),
         Constraint::Length(rows_width),
+        Constraint::Length(5),
         Constraint::Length(7),
     ];
     Table::new(rows, widths)
