@@ -230,3 +230,86 @@ fn the_cache_is_gone_after_an_error_and_after_a_cancel() {
         caches(dir.path())
     );
 }
+
+#[test]
+fn a_killed_runs_cache_is_never_read_and_the_next_run_removes_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let bin = env!("CARGO_BIN_EXE_bayeslab");
+    let data = dir.path().join("rows.parquet");
+    let synth = std::process::Command::new(bin)
+        .args([
+            "synth",
+            "--rows",
+            "60000",
+            "--features",
+            "8",
+            "--quiet",
+            "--out",
+        ])
+        .arg(&data)
+        .output()
+        .unwrap();
+    assert!(synth.status.success(), "{synth:?}");
+    let exp = dir.path().join("killed.toml");
+    std::fs::write(
+        &exp,
+        "name = \"killed\"\n[data]\npath = \"rows.parquet\"\ntarget = \"y\"\nstreaming = true\n\
+         chunk_rows = 5000\nsplit = { test_fraction = 0.2, seed = 1, draw = \"hash\" }\n\
+         [[method]]\nkind = \"logistic-laplace\"\n",
+    )
+    .unwrap();
+    let out = dir.path().join("runs/killed");
+    let run = || {
+        let mut command = std::process::Command::new(bin);
+        command
+            .args(["run", "--quiet"])
+            .arg(&exp)
+            .arg("--out")
+            .arg(&out);
+        command
+    };
+    // Killed (no destructors run) once its cache is complete, while it fits.
+    let mut child = run().spawn().unwrap();
+    let complete = |p: &PathBuf| p.file_name().is_some_and(|n| n == "train.design-cache");
+    let start = std::time::Instant::now();
+    let stale = loop {
+        if let Some(p) = caches(dir.path()).into_iter().find(complete) {
+            break p;
+        }
+        assert!(
+            child.try_wait().unwrap().is_none(),
+            "the run ended before its cache was seen"
+        );
+        assert!(start.elapsed().as_secs() < 120);
+        std::thread::sleep(std::time::Duration::from_millis(2));
+    };
+    child.kill().unwrap();
+    child.wait().unwrap();
+    assert!(stale.exists(), "a kill leaves the cache behind");
+    let scratch = stale.parent().unwrap().to_path_buf();
+    assert!(scratch
+        .file_name()
+        .unwrap()
+        .to_string_lossy()
+        .starts_with(".killed.scratch-"));
+    // The next run never looks into another process's scratch: it removes it (its process is
+    // gone), writes its own cache, and ends with none.
+    let again = run().output().unwrap();
+    assert!(again.status.success(), "{again:?}");
+    assert!(!scratch.exists(), "the killed run's scratch is removed");
+    assert!(caches(dir.path()).is_empty(), "{:?}", caches(dir.path()));
+    let results: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("results.json")).unwrap()).unwrap();
+    let reads: Vec<&str> = results["streaming"]["passes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|p| p["purpose"] == "fit")
+        .map(|p| p["read_from"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        reads[0], "file",
+        "the new run builds its own cache: {reads:?}"
+    );
+    assert!(reads[1..].iter().all(|r| *r == "cache"), "{reads:?}");
+}
