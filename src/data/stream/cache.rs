@@ -108,6 +108,7 @@ impl PassCache {
                 ..Footer::default()
             },
             sums: format::Checksum::new(),
+            column: Vec::new(),
         })
     }
 }
@@ -132,6 +133,7 @@ pub(super) struct Writer<'a> {
     out: Option<BufWriter<File>>,
     footer: Footer,
     sums: format::Checksum,
+    column: Vec<u8>,
 }
 
 impl Writer<'_> {
@@ -140,7 +142,7 @@ impl Writer<'_> {
         let Some(out) = self.out.as_mut() else {
             return;
         };
-        match format::write_block(chunk, out) {
+        match format::write_block(chunk, &mut self.column, out) {
             Ok(checksum) => {
                 self.sums.update(&checksum.to_le_bytes());
                 self.footer.blocks += 1;

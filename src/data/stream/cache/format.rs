@@ -13,8 +13,6 @@
 //! Every number is little-endian, so `f64::to_le_bytes` / `from_le_bytes` carry each value's
 //! bits unchanged: the rows read back are the rows written, bit for bit.
 
-use faer::Mat;
-
 use crate::data::stream::DesignChunk;
 
 const MAGIC: &[u8; 8] = b"BLDCACHE";
@@ -108,29 +106,33 @@ pub(super) fn block_body_bytes(rows: usize, columns: usize) -> usize {
     8 * (rows * (columns + 2) + 1)
 }
 
-/// One chunk as a block, written to `out` a column at a time; returns the block's checksum.
+/// One chunk as a block, written to `out` a column at a time through `column` (kept by the
+/// caller from block to block, so that no pass allocates a buffer per chunk); returns the
+/// block's checksum.
 pub(super) fn write_block(
     chunk: &DesignChunk,
+    column: &mut Vec<u8>,
     out: &mut dyn std::io::Write,
 ) -> std::io::Result<u64> {
     let (rows, columns) = (chunk.x.nrows(), chunk.x.ncols());
     let mut sum = Checksum::new();
-    let mut column = Vec::with_capacity(8 * rows.max(2));
+    column.clear();
+    column.reserve(8 * rows.max(2));
     let mut put = |bytes: &[u8], out: &mut dyn std::io::Write| {
         sum.update(bytes);
         out.write_all(bytes)
     };
     column.extend_from_slice(&(rows as u64).to_le_bytes());
     column.extend_from_slice(&(columns as u64).to_le_bytes());
-    put(&column, out)?;
+    put(column, out)?;
     for j in 0..columns {
         column.clear();
         column.extend(chunk.x.col_as_slice(j).iter().flat_map(|v| v.to_le_bytes()));
-        put(&column, out)?;
+        put(column, out)?;
     }
     column.clear();
     column.extend(chunk.y.iter().flat_map(|v| v.to_le_bytes()));
-    put(&column, out)?;
+    put(column, out)?;
     column.clear();
     column.extend(
         chunk
@@ -138,22 +140,24 @@ pub(super) fn write_block(
             .iter()
             .flat_map(|&r| (r as u64).to_le_bytes()),
     );
-    put(&column, out)?;
+    put(column, out)?;
     let checksum = sum.finish();
     out.write_all(&checksum.to_le_bytes())?;
     Ok(checksum)
 }
 
-/// The chunk of a block whose `head` said `rows` x `columns`, read from `input` a column at a
-/// time through `column` (so that beside the chunk only one column's bytes are held), or why
-/// not: a short file or a checksum that is not the one the block was written with.
+/// Fill `chunk` (whose buffers are reused) with the block whose `head` (already read and
+/// checked) precedes it in `input`, a column at a time through `column`, so that beside the
+/// chunk only one column's bytes are held; returns the block's checksum, or why not: a short
+/// file, or a checksum that is not the one the block was written with.
 pub(super) fn read_block(
     input: &mut dyn std::io::Read,
     head: &[u8],
-    rows: usize,
-    columns: usize,
+    chunk: &mut DesignChunk,
     column: &mut Vec<u8>,
-) -> Result<(DesignChunk, u64), String> {
+) -> Result<u64, String> {
+    let (rows, columns) = block_head(head);
+    let (rows, columns) = (rows as usize, columns as usize);
     let mut sum = Checksum::new();
     sum.update(head);
     column.resize(8 * rows, 0);
@@ -164,21 +168,19 @@ pub(super) fn read_block(
         sum.update(column);
         Ok(())
     };
-    let f64s = |bytes: &[u8], out: &mut [f64]| {
-        for (o, b) in out.iter_mut().zip(bytes.chunks_exact(8)) {
-            *o = f64::from_bits(word(b));
-        }
-    };
-    let mut x = Mat::<f64>::zeros(rows, columns);
+    chunk.x.resize_with(rows, columns, |_, _| 0.0);
     for j in 0..columns {
         next(column)?;
-        f64s(column, x.col_as_slice_mut(j));
+        for (o, w) in chunk.x.col_as_slice_mut(j).iter_mut().zip(values(column)) {
+            *o = f64::from_bits(w);
+        }
     }
-    let mut y = vec![0.0; rows];
     next(column)?;
-    f64s(column, &mut y);
+    chunk.y.clear();
+    chunk.y.extend(values(column).map(f64::from_bits));
     next(column)?;
-    let source_rows = column.chunks_exact(8).map(|b| word(b) as usize).collect();
+    chunk.source_rows.clear();
+    chunk.source_rows.extend(values(column).map(|w| w as usize));
     let checksum = sum.finish();
     let mut stored = [0u8; 8];
     input
@@ -187,7 +189,11 @@ pub(super) fn read_block(
     if checksum != u64::from_le_bytes(stored) {
         return Err("a block's checksum does not match its values".into());
     }
-    Ok((DesignChunk { x, y, source_rows }, checksum))
+    Ok(checksum)
+}
+
+fn values(bytes: &[u8]) -> impl Iterator<Item = u64> + '_ {
+    bytes.chunks_exact(8).map(word)
 }
 
 /// A checksum of a block's bytes, to catch a file changed or cut after it was written: four
