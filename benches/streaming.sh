@@ -149,6 +149,14 @@ if os.path.exists(os.path.join(data, "uncached.time")):
         f"{mean([p['seconds'] for p in up[1:]]):.3f} ({mean([p['read_seconds'] for p in up[1:]]):.3f}) | "
         f"{sum(p['seconds'] for p in up):.1f} | {laplace(u)['iterations']} | {u_peak / 2**20:,.0f} MiB | "
         f"{u_wall:.1f} | {u_load:.2f} |")
+    lu = laplace(u)
+    same = (lu["weights"] == fit["weights"] and lu["posterior"]["cov_diag"] == fit["posterior"]["cov_diag"]
+            and lu["posterior"]["log_evidence"] == fit["posterior"]["log_evidence"])
+    uncached_note = (f"Cached against cache = false: weights, covariance diagonal and log evidence "
+                     f"{'equal bit for bit' if same else 'DIFFER'}; time per later pass "
+                     f"{mean([p['seconds'] for p in up[1:]]) / c_sec:.1f} x faster with the cache.")
+else:
+    uncached_note = None
 notes = []
 if in_memory == "1":
     m = load("run-in_memory")
@@ -175,6 +183,8 @@ if in_memory == "1":
         f"{m_peak / bench['input_bytes']:.2f}.",
         f"Largest |w_streamed - w_in_memory| = {diff:.1e}.",
     ]
+if uncached_note:
+    notes.append(uncached_note)
 notes.append("Passes of the streamed run: " + ", ".join(
     f"{p['purpose']} {p['seconds']:.2f} s ({p['read_from']})" for p in st["passes"]) + ".")
 text = "\n".join(lines + [""] + [n for note in notes for n in (note, "")]).rstrip() + "\n"
