@@ -42,8 +42,13 @@ pub fn render_head(session: &Session, area: Rect, buf: &mut Buffer) {
         (None, Some(d)) => (
             1.0,
             format!(
-                "{} passes over the file done; the last: {} {}, {} rows",
+                "{} passes done, {} from the cache; the last: {} {}, {} rows",
                 passes.done.len(),
+                passes
+                    .done
+                    .iter()
+                    .filter(|p| p.read_from == crate::record::ReadFrom::Cache)
+                    .count(),
                 d.purpose,
                 d.run.as_deref().unwrap_or("(every run)"),
                 thousands(d.rows)
