@@ -13,10 +13,12 @@
 //! The file lives in a directory the runner owns and is removed when the data are dropped (the
 //! end of the run, an error, a cancel).
 
+mod checksum;
 mod format;
 mod reader;
 #[cfg(test)]
 mod tests;
+mod writer;
 
 use std::fs::File;
 use std::io::{BufWriter, Read, Seek, SeekFrom, Write};
@@ -30,6 +32,7 @@ use super::DesignChunk;
 use crate::error::Result;
 
 pub(crate) use reader::QUEUED_BLOCKS;
+pub(crate) use writer::Writer;
 
 /// The cache of one part's design rows, in a file removed when this is dropped.
 #[derive(Debug)]
@@ -100,16 +103,7 @@ impl PassCache {
             let _ = std::fs::remove_file(&partial);
             return None;
         }
-        Some(Writer {
-            cache: self,
-            out: Some(out),
-            footer: Footer {
-                bytes: header.len() as u64,
-                ..Footer::default()
-            },
-            sums: format::Checksum::new(),
-            column: Vec::new(),
-        })
+        Some(Writer::new(self, out, header.len() as u64))
     }
 }
 
@@ -120,72 +114,11 @@ impl Drop for PassCache {
     }
 }
 
+/// The name a cache is written under until it is complete.
 fn partial(path: &Path) -> PathBuf {
     let mut name = path.as_os_str().to_owned();
     name.push(".partial");
     PathBuf::from(name)
-}
-
-/// A cache being written by the first pass. Dropped before [`Writer::finish`] (a pass that
-/// failed or was cancelled), it removes its partial file.
-pub(super) struct Writer<'a> {
-    cache: &'a PassCache,
-    out: Option<BufWriter<File>>,
-    footer: Footer,
-    sums: format::Checksum,
-    column: Vec<u8>,
-}
-
-impl Writer<'_> {
-    /// Append one chunk; on a write error the cache is abandoned (and no later pass tries again).
-    pub(super) fn block(&mut self, chunk: &DesignChunk) {
-        let Some(out) = self.out.as_mut() else {
-            return;
-        };
-        match format::write_block(chunk, &mut self.column, out) {
-            Ok(checksum) => {
-                self.sums.update(&checksum.to_le_bytes());
-                self.footer.blocks += 1;
-                self.footer.rows += chunk.y.len() as u64;
-                self.footer.bytes += (format::BLOCK_HEAD_BYTES
-                    + format::block_body_bytes(chunk.y.len(), chunk.x.ncols()))
-                    as u64;
-            }
-            Err(_) => self.abandon(),
-        }
-    }
-
-    /// Write the footer after every block of a pass of `chunks` file chunks and rename the
-    /// file into place: only now can a pass read it.
-    pub(super) fn finish(mut self, chunks: usize) {
-        let Some(mut out) = self.out.take() else {
-            return;
-        };
-        self.footer.chunks = chunks as u64;
-        self.footer.checksum = std::mem::replace(&mut self.sums, format::Checksum::new()).finish();
-        let partial = partial(&self.cache.path);
-        let done = out
-            .write_all(&self.footer.to_bytes())
-            .and_then(|()| out.flush())
-            .and_then(|()| std::fs::rename(&partial, &self.cache.path));
-        if done.is_err() {
-            self.abandon();
-        }
-    }
-
-    fn abandon(&mut self) {
-        self.out = None;
-        self.cache.off.store(true, Ordering::Relaxed);
-        let _ = std::fs::remove_file(partial(&self.cache.path));
-    }
-}
-
-impl Drop for Writer<'_> {
-    fn drop(&mut self) {
-        if self.out.take().is_some() {
-            let _ = std::fs::remove_file(partial(&self.cache.path));
-        }
-    }
 }
 
 /// The cache at `path` opened after its header and footer, when it is complete and carries
