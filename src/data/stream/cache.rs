@@ -8,7 +8,7 @@
 //! A cache is trusted only when complete and made from the same rows: it is written under a
 //! temporary name and renamed once its footer (counts and a checksum, written last) is on
 //! disk; its header holds SHA-256 of the design settings and of the data file's identity
-//! (path, length, modification time, first and last MiB), recomputed before every pass. Any
+//! (path, length, modification time, first and last 64 KiB), recomputed before every pass. Any
 //! mismatch, a short or damaged file, and the cache is rebuilt by the next pass, never read.
 //! The file lives in a directory the runner owns and is removed when the data are dropped (the
 //! end of the run, an error, a cancel).
@@ -143,10 +143,12 @@ fn open_trusted(path: &Path, key: &Key) -> Option<(File, Footer)> {
 }
 
 /// SHA-256 of what identifies the data file's contents without reading all of it: its path,
-/// length, modification time and its first and last MiB. A file rewritten in place changes its
-/// modification time; the bytes catch a copy that kept it.
+/// length, modification time and its first and last 64 KiB (a CSV's header and first rows, a
+/// Parquet file's metadata at its end). A file rewritten in place changes its modification
+/// time; the bytes catch a copy that kept it. Small, because it is hashed before every pass:
+/// with a MiB at each end it cost about 5 ms, a sixth of a cached pass over 200,000 x 20.
 fn data_identity(path: &Path) -> std::io::Result<[u8; 32]> {
-    const EDGE: u64 = 1 << 20;
+    const EDGE: u64 = 1 << 16;
     let mut file = File::open(path)?;
     let meta = file.metadata()?;
     let mut hash = Sha256::new();
