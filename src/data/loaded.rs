@@ -57,10 +57,6 @@ impl Loaded {
             .collect()
     }
 
-    pub(super) fn cells(&self) -> Vec<&Cells> {
-        self.cols.iter().collect()
-    }
-
     /// The class indices of `rows`.
     pub(super) fn labels_of(&self, rows: &[usize]) -> Vec<f64> {
         rows.iter()
