@@ -160,6 +160,9 @@ impl ChunkReader {
                     .map_err(|e| Error::data(&path, format!("cannot read: {e}")))?;
                 if rows < self.chunk_rows {
                     *done = true;
+                    if *in_quotes {
+                        return Err(super::csv::unclosed_at_end(&path, self.separator));
+                    }
                 }
                 if rows == 0 {
                     return Ok(None);
