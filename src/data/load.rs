@@ -3,6 +3,7 @@
 //! ([`super::encode`]), standardise, map the features and add the intercept.
 
 mod design;
+mod release;
 #[cfg(test)]
 mod tests;
 

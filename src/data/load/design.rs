@@ -13,6 +13,8 @@ use crate::data::encode::Encoder;
 use crate::data::prepare::{mean_sd, standardise};
 use crate::data::table::Cells;
 
+use super::release::Release;
+
 /// The raw columns of the training file and, for a separate test file, of the test file.
 pub(super) struct RawColumns<'a> {
     pub(super) train: &'a mut [Cells],
@@ -74,6 +76,7 @@ pub(super) fn fill(
         test.push(|_| 1.0);
     }
     let mut summaries = Vec::with_capacity(encoder.names.len());
+    let mut release = Release::default();
     let RawColumns {
         train: train_cells,
         test: mut test_cells,
@@ -84,11 +87,13 @@ pub(super) fn fill(
         let test_cols = match test_cells.as_deref_mut() {
             Some(cells) => {
                 let cols = encoder.encode_column(j, &cells[j], test_rows);
+                release.freed(cells[j].bytes());
                 cells[j] = Cells::released();
                 cols
             }
             None => encoder.encode_column(j, &train_cells[j], test_rows),
         };
+        release.freed(train_cells[j].bytes());
         train_cells[j] = Cells::released();
         for (tr, te) in train_cols.into_iter().zip(test_cols) {
             let d = summaries.len();

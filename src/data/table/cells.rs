@@ -43,6 +43,17 @@ impl Cells {
         }
     }
 
+    /// The bytes the cells hold (a level's text counted at its length).
+    pub fn bytes(&self) -> usize {
+        match self {
+            Cells::Numbers(v) => 8 * v.capacity(),
+            Cells::Levels(v) => {
+                let text: usize = v.iter().flatten().map(String::capacity).sum();
+                std::mem::size_of::<Option<String>>() * v.capacity() + text
+            }
+        }
+    }
+
     /// The cells of a released column: empty, so that its memory is returned while the
     /// columns after it are still in use.
     pub fn released() -> Self {
