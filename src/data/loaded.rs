@@ -27,7 +27,7 @@ pub(super) fn load_file(
     categorical: &[String],
     known: Option<&[String]>,
 ) -> Result<Loaded> {
-    let t = read_whole(path, plan, features, categorical)?;
+    let t = read_whole(path, plan, features, categorical, READ_CHUNK_ROWS)?;
     let (y, classes) = match known {
         Some(names) if names.len() > 2 => (
             labels::by_name(&t.target, names, &plan.target).map_err(|m| Error::data(path, m))?,
@@ -71,11 +71,12 @@ impl Loaded {
 const READ_CHUNK_ROWS: usize = crate::config::streaming::DEFAULT_CHUNK_ROWS;
 
 /// The selected columns of the whole file, gathered chunk by chunk into whole columns.
-fn read_whole(
+pub(super) fn read_whole(
     path: &Path,
     plan: &DataPlan,
     features: Option<&[String]>,
     categorical: &[String],
+    chunk_rows: usize,
 ) -> Result<Table> {
     let mut features = features.map(<[String]>::to_vec);
     let mut categorical = categorical.to_vec();
@@ -83,12 +84,13 @@ fn read_whole(
     let mut whole: Option<Table> = None;
     each_table(
         path,
-        READ_CHUNK_ROWS,
+        chunk_rows,
         plan.separator,
         &plan.target,
         &mut features,
         &mut categorical,
         &mut skipped,
+        super::chunk_tables::ahead(),
         &mut |first, table| {
             match &mut whole {
                 None => whole = Some(table),

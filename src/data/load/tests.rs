@@ -123,3 +123,65 @@ fn the_design_is_the_one_the_replaced_pipeline_made_bit_for_bit() {
         }
     }
 }
+
+/// Every column's bits (NaN, a missing cell, included) and the labels.
+fn table_bits(t: &crate::data::table::Table) -> (Vec<Vec<u64>>, String) {
+    let cols = t
+        .features
+        .iter()
+        .map(|(_, c)| match c {
+            Cells::Numbers(v) => v.iter().map(|x| x.to_bits()).collect(),
+            Cells::Levels(v) => v
+                .iter()
+                .map(|s| s.as_ref().map_or(0, |s| s.len() as u64 + 1))
+                .collect(),
+        })
+        .collect();
+    let levels = format!("{:?} {:?}", t.features, t.target);
+    (cols, levels)
+}
+
+fn pool(threads: usize) -> rayon::ThreadPool {
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .unwrap()
+}
+
+#[test]
+fn chunks_decoded_in_parallel_gather_the_columns_of_a_sequential_read() {
+    // 60 rows in chunks of 7: nine chunks, decoded two at a time on two threads and one at a
+    // time on one; and the file as one chunk.
+    let dir = tempfile::tempdir().unwrap();
+    let parquet = dir.path().join("categorical.parquet");
+    parquet_copy(&fixture(), &parquet);
+    for file in [fixture(), parquet] {
+        let p = plan(&file, Missing::Mean, FeatureMap::Identity, false);
+        let read = |threads: usize, chunk_rows: usize| {
+            pool(threads).install(|| {
+                let t = crate::data::loaded::read_whole(
+                    &file,
+                    &p,
+                    p.features.as_deref(),
+                    &p.encoding.categorical,
+                    chunk_rows,
+                )
+                .unwrap();
+                table_bits(&t)
+            })
+        };
+        let whole = read(1, 1000);
+        assert_eq!(whole.0[4].len(), 60, "{}", file.display());
+        for (threads, chunk_rows) in [(1, 7), (2, 7), (2, 13), (2, 1000)] {
+            assert_eq!(
+                read(threads, chunk_rows),
+                whole,
+                "{threads} threads, {chunk_rows} rows"
+            );
+        }
+        let design = |threads: usize| pool(threads).install(|| load(&p).unwrap());
+        let (one, two) = (design(1), design(2));
+        assert_eq!(bits(&one.train.x), bits(&two.train.x));
+        assert_eq!(bits(&one.test.x), bits(&two.test.x));
+    }
+}

@@ -1,7 +1,7 @@
 //! Opening a streamed data file: the budget from its header, the statistics pass(es), and
 //! the standardisation and feature map fitted from them.
 
-use super::budget::{check_budget, csv_bytes_per_row, working_set};
+use super::budget::{check_budget, chunks_in_flight, csv_bytes_per_row, working_set};
 use super::missing::check_missing;
 use super::scan::scan;
 use super::{Part, StreamedData};
@@ -40,6 +40,7 @@ impl StreamedData {
         let csv_line = csv_bytes_per_row(&train_file)?;
         let estimate = working_set(chunk_rows, most, design, csv_line);
         check_budget(&train_file, &streaming, estimate, most, design)?;
+        let ahead = chunks_in_flight(&streaming, estimate, design);
         let mut notes = Vec::new();
         let mut preparation = Vec::new();
         let mut features = plan.features.clone();
@@ -50,6 +51,7 @@ impl StreamedData {
             &train_file,
             plan,
             chunk_rows,
+            ahead,
             part,
             &mut features,
             &mut categorical,
@@ -70,6 +72,7 @@ impl StreamedData {
                 test_path,
                 plan,
                 chunk_rows,
+                ahead,
                 Some(Part::Test),
                 &mut given,
                 &mut categorical.clone(),
@@ -179,6 +182,7 @@ impl StreamedData {
             preparation,
             streaming,
             working_set: 0,
+            ahead,
             plan: plan.clone(),
             test_labels,
             train_labels: std::mem::replace(&mut train.labels, LabelSet::new(&plan.target)),

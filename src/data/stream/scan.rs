@@ -42,6 +42,7 @@ pub(super) fn each_chunk(
     features: &mut Option<Vec<String>>,
     categorical: &mut Vec<String>,
     skipped: &mut Vec<String>,
+    ahead: usize,
     f: &mut dyn FnMut(usize, Table) -> Result<()>,
 ) -> Result<PassStats> {
     let count = each_table(
@@ -52,6 +53,7 @@ pub(super) fn each_chunk(
         features,
         categorical,
         skipped,
+        ahead,
         f,
     )?;
     Ok(PassStats {
@@ -62,11 +64,14 @@ pub(super) fn each_chunk(
     })
 }
 
-/// The statistics pass over one file. `part` is `Some` for a separate train or test file.
+/// The statistics pass over one file. `part` is `Some` for a separate train or test file;
+/// `ahead` chunks are decoded at once.
+#[allow(clippy::too_many_arguments)]
 pub(super) fn scan(
     path: &Path,
     plan: &DataPlan,
     chunk_rows: usize,
+    ahead: usize,
     part: Option<Part>,
     features: &mut Option<Vec<String>>,
     categorical: &mut Vec<String>,
@@ -90,6 +95,7 @@ pub(super) fn scan(
         features,
         categorical,
         skipped,
+        ahead,
         &mut |first, table| {
             if s.tallies.is_empty() {
                 s.tallies = vec![ColumnTally::new(false); table.features.len()];
