@@ -11,6 +11,7 @@ use super::dataset::{Dataset, Design, INTERCEPT};
 use super::encode::{learn, ColumnTally, Encoder};
 use super::loaded::{load_file, note_skipped, Loaded};
 use super::missing::complete_rows;
+use super::table::Cells;
 use super::{features, prepare};
 use crate::config::{DataPlan, DataSource, FeatureMap, Missing};
 use crate::error::{Error, Result};
@@ -154,8 +155,12 @@ fn learn_encoding(
         .map(|(train, test)| {
             let mut t = ColumnTally::new(plan.missing == Missing::Median);
             t.push_file(train);
-            train_rows.iter().for_each(|&i| t.push(train, i, false));
-            test_rows.iter().for_each(|&i| t.push(test, i, true));
+            // Without filling, the rows used have every cell present and a number column's
+            // moments would serve only a fill value: there is nothing to count.
+            if plan.missing.fills() || matches!(train, Cells::Levels(_)) {
+                train_rows.iter().for_each(|&i| t.push(train, i, false));
+                test_rows.iter().for_each(|&i| t.push(test, i, true));
+            }
             t
         })
         .collect();
