@@ -20,6 +20,8 @@ import sys
 import time
 from pathlib import Path
 
+from compare_cells import design_label, fmt_s, per_x, ratio, rate, size_label
+
 PY_TASKS = ["load-csv", "load-npy", "fit-sklearn", "fit-numpy", "predict-numpy"]
 
 
@@ -206,20 +208,6 @@ def run_python(task, stem, args):
     return json.loads(out.stdout)
 
 
-def fmt_s(s):
-    return "—" if s is None else (f"{s:.3g}" if s < 100 else f"{s:.0f}")
-
-
-def ratio(a, b):
-    return "—" if a is None or b is None else f"{a / b:.2f}"
-
-
-def per_x(t):
-    if t is None or t.get("peak_rss_bytes") is None:
-        return "—"
-    return f"{t['peak_rss_bytes'] / t['input_bytes']:.2f}"
-
-
 def full_newton(f):
     u = f.get("full_newton")
     if not u:
@@ -227,10 +215,6 @@ def full_newton(f):
     return (f"; full Newton, timed interleaved: {u['newton_iterations']} steps, {u['hessians']} Hessian passes, "
             f"{fmt_s(u['median_seconds'])} s (chord / full = {u['chord_over_full']:.2f}; max |Δw| = "
             f"{u['max_weight_difference']:.1e})")
-
-
-def size_label(rows, cols):
-    return f"{rows:,} × {cols}"
 
 
 def report_size(stem, bench_json, args, lines, checks):
@@ -256,15 +240,19 @@ def report_size(stem, bench_json, args, lines, checks):
                 "MC predictive": "predict"}.get(task, "fit")
 
     csv = tasks.get("load-csv")
-    row("load CSV", train, "polars reader", csv and csv["load"]["polars_read_median_seconds"],
-        "pandas.read_csv", py["load-csv"])
+    row("load CSV", train, f"polars reader{rate(csv, 'polars_mb_per_second')}",
+        csv and csv["load"]["polars_read_median_seconds"], "pandas.read_csv", py["load-csv"])
+    # bayeslab's load rows are `bayeslab run`'s loader (data::load): training + test file into
+    # the standardised design with its intercept; peak / X is over that design.
     if csv:
-        lines.append(f"| load CSV into X | {train} | polars + copy into X | {fmt_s(csv['median_seconds'])} "
+        lines.append(f"| load CSV into the design | {design_label(csv)} | data::load{rate(csv, 'loader_mb_per_second')} "
+                     f"| {fmt_s(csv['median_seconds'])} "
                      f"| pandas.read_csv | {fmt_s(py['load-csv']['median_seconds'])} "
                      f"| {ratio(csv['median_seconds'], py['load-csv']['median_seconds'])} | {per_x(csv)} | {per_x(py['load-csv'])} |")
     pq = tasks.get("load-parquet")
     if pq:
-        lines.append(f"| load Parquet into X | {train} | polars + copy into X | {fmt_s(pq['median_seconds'])} "
+        lines.append(f"| load Parquet into the design | {design_label(pq)} | data::load{rate(pq, 'loader_mb_per_second')} "
+                     f"(polars read{rate(pq, 'polars_mb_per_second')}) | {fmt_s(pq['median_seconds'])} "
                      f"| (pyarrow not installed) | — | — | {per_x(pq)} | — |")
     npy = tasks.get("load-npy")
     row("load .npy", train, ".npy reader into faer", npy and npy["median_seconds"], "numpy.load", py["load-npy"])

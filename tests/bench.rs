@@ -106,13 +106,19 @@ fn bench_json_reports_every_task_and_the_fit_is_logistic_fit_itself() {
         let mut sorted = secs.clone();
         sorted.sort_by(f64::total_cmp);
         assert_eq!(med, sorted[1], "{name}: the median of three");
-        let rows = if name == "predict" { 300 } else { 1500 };
+        // The Parquet and CSV loads go through `bayeslab run`'s loader: the training and the
+        // test file's rows, the intercept and the 4 features.
+        let (rows, cols) = match name {
+            "predict" => (300, 4),
+            "load-parquet" | "load-csv" => (1800, 5),
+            _ => (1500, 4),
+        };
         assert_eq!(
             (t["rows"].as_u64(), t["cols"].as_u64()),
-            (Some(rows), Some(4)),
+            (Some(rows), Some(cols)),
             "{name}"
         );
-        assert_eq!(t["input_bytes"].as_u64(), Some(rows * 4 * 8), "{name}");
+        assert_eq!(t["input_bytes"].as_u64(), Some(rows * cols * 8), "{name}");
         if Path::new("/proc/self/status").exists() {
             let peak = t["peak_rss_bytes"].as_u64().unwrap();
             let start = t["start_rss_bytes"].as_u64().unwrap();
@@ -123,11 +129,28 @@ fn bench_json_reports_every_task_and_the_fit_is_logistic_fit_itself() {
             assert!(t["peak_over_input"].as_f64().unwrap() > 1.0, "{name}");
         }
     }
-    for name in ["load-parquet", "load-csv"] {
-        let polars = task(name)["load"]["polars_read_median_seconds"]
-            .as_f64()
-            .unwrap();
+    for (name, files) in [
+        ("load-parquet", ["d/train.parquet", "d/train.test.parquet"]),
+        ("load-csv", ["d/train.csv", "d/train.test.csv"]),
+    ] {
+        let load = &task(name)["load"];
+        let polars = load["polars_read_median_seconds"].as_f64().unwrap();
         assert!(polars > 0.0, "{name}");
+        let bytes: u64 = files
+            .iter()
+            .map(|f| std::fs::metadata(dir.path().join(f)).unwrap().len())
+            .sum();
+        assert_eq!(load["file_bytes"].as_u64(), Some(bytes), "{name}");
+        let rate = |key: &str, seconds: f64| {
+            let got = load[key].as_f64().unwrap();
+            let want = bytes as f64 / 1e6 / seconds;
+            assert!((got - want).abs() <= 1e-12 * want, "{name}: {key}");
+        };
+        rate("polars_mb_per_second", polars);
+        rate(
+            "loader_mb_per_second",
+            task(name)["median_seconds"].as_f64().unwrap(),
+        );
     }
     assert!(task("load-npy")["load"]["polars_read_median_seconds"].is_null());
 

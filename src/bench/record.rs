@@ -36,11 +36,20 @@ pub struct TaskRecord {
     pub khat: Option<KhatDetail>,
 }
 
-#[derive(Debug, Clone, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
 pub struct LoadDetail {
-    /// Median seconds inside polars' reader (file to DataFrame), the part comparable with
-    /// pandas.read_csv; the rest of `median_seconds` is the copy into X. None for .npy.
+    /// Median seconds of a plain polars read of the same file(s) into a DataFrame (the part
+    /// comparable with pandas.read_csv), timed apart from the loader. None for .npy.
     pub polars_read_median_seconds: Option<f64>,
+    /// Bytes of the file(s) read (training and test).
+    #[serde(default)]
+    pub file_bytes: Option<u64>,
+    /// file_bytes / 10^6 over the loader's median seconds: file to standardised design.
+    #[serde(default)]
+    pub loader_mb_per_second: Option<f64>,
+    /// file_bytes / 10^6 over the plain polars read's median seconds.
+    #[serde(default)]
+    pub polars_mb_per_second: Option<f64>,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]

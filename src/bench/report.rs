@@ -29,8 +29,17 @@ fn notes(t: &TaskRecord) -> String {
         )
     } else if let Some(p) = &t.predict {
         format!("S = {}, mean p = {:.4}", p.samples, p.mean_probability)
-    } else if let Some(s) = t.load.as_ref().and_then(|l| l.polars_read_median_seconds) {
-        format!("polars reader {s:.3} s, rest: copy into X")
+    } else if let Some(l) = t
+        .load
+        .as_ref()
+        .filter(|l| l.polars_read_median_seconds.is_some())
+    {
+        format!(
+            "loader {:.0} MB/s; plain polars read {:.3} s, {:.0} MB/s",
+            l.loader_mb_per_second.unwrap_or(f64::NAN),
+            l.polars_read_median_seconds.unwrap_or(f64::NAN),
+            l.polars_mb_per_second.unwrap_or(f64::NAN)
+        )
     } else {
         String::new()
     }

@@ -23,8 +23,8 @@ const CSV_BUFFER: usize = 1 << 20;
 pub(super) struct ChunkReader {
     path: PathBuf,
     chunk_rows: usize,
-    /// The data row of the next chunk's first row.
-    next_row: usize,
+    /// The file row where the next Parquet slice is cut.
+    cut: usize,
     /// Only these columns are read, when set.
     columns: Option<Vec<String>>,
     /// Parquet columns of a type polars cannot read here, left out: (name, type).
@@ -101,7 +101,7 @@ impl ChunkReader {
         Ok(ChunkReader {
             path: path.to_path_buf(),
             chunk_rows,
-            next_row: 0,
+            cut: 0,
             columns,
             unread,
             separator,
@@ -126,24 +126,23 @@ impl ChunkReader {
         self.columns = Some(columns);
     }
 
-    /// The next chunk and the data row of its first row; `None` after the last.
-    pub(super) fn next_chunk(&mut self) -> Result<Option<(usize, DataFrame)>> {
-        let first = self.next_row;
+    /// The next chunk cut from the file but not decoded (a Parquet row slice, or a CSV chunk's
+    /// bytes), to be decoded on any thread; `None` after the last. Chunks are cut in file order
+    /// and their bounds do not depend on how they are decoded, so decoding them in parallel
+    /// and taking the frames in cut order reads what a sequential read would.
+    pub(super) fn next_piece(&mut self) -> Result<Option<Piece>> {
         let path = self.path.clone();
-        let df = match &mut self.format {
+        let kind = match &mut self.format {
             Format::Parquet { metadata, rows } => {
-                if first >= *rows {
+                if self.cut >= *rows {
                     return Ok(None);
                 }
-                let file = File::open(&path)
-                    .map_err(|e| Error::data(&path, format!("cannot open: {e}")))?;
-                let mut reader = ParquetReader::new(file)
-                    .with_slice(Some((first, self.chunk_rows)))
-                    .with_columns(self.columns.clone());
-                reader.set_metadata(metadata.clone());
-                reader
-                    .finish()
-                    .map_err(|e| Error::data(&path, format!("cannot read as Parquet: {e}")))?
+                let offset = self.cut;
+                self.cut += self.chunk_rows;
+                PieceKind::Parquet {
+                    metadata: metadata.clone(),
+                    offset,
+                }
             }
             Format::Csv {
                 reader,
@@ -160,10 +159,62 @@ impl ChunkReader {
                     .map_err(|e| Error::data(&path, format!("cannot read: {e}")))?;
                 if rows < self.chunk_rows {
                     *done = true;
+                    if *in_quotes {
+                        return Err(super::csv::unclosed_at_end(&path, self.separator));
+                    }
                 }
                 if rows == 0 {
                     return Ok(None);
                 }
+                PieceKind::Csv { bytes }
+            }
+        };
+        Ok(Some(Piece {
+            path,
+            chunk_rows: self.chunk_rows,
+            columns: self.columns.clone(),
+            separator: self.separator,
+            kind,
+        }))
+    }
+}
+
+/// One chunk of a file, cut but not decoded.
+pub(super) struct Piece {
+    path: PathBuf,
+    chunk_rows: usize,
+    columns: Option<Vec<String>>,
+    separator: u8,
+    kind: PieceKind,
+}
+
+enum PieceKind {
+    Parquet {
+        metadata: polars::io::parquet::metadata::FileMetadataRef,
+        offset: usize,
+    },
+    Csv {
+        bytes: Vec<u8>,
+    },
+}
+
+impl Piece {
+    /// The chunk's frame (no rows when the file has none left).
+    pub(super) fn decode(self) -> Result<DataFrame> {
+        let path = &self.path;
+        match self.kind {
+            PieceKind::Parquet { metadata, offset } => {
+                let file =
+                    File::open(path).map_err(|e| Error::data(path, format!("cannot open: {e}")))?;
+                let mut reader = ParquetReader::new(file)
+                    .with_slice(Some((offset, self.chunk_rows)))
+                    .with_columns(self.columns);
+                reader.set_metadata(metadata);
+                reader
+                    .finish()
+                    .map_err(|e| Error::data(path, format!("cannot read as Parquet: {e}")))
+            }
+            PieceKind::Csv { bytes } => {
                 let columns = self
                     .columns
                     .as_ref()
@@ -172,14 +223,9 @@ impl ChunkReader {
                     .with_columns(columns)
                     .into_reader_with_file_handle(Cursor::new(bytes))
                     .finish()
-                    .map_err(|e| super::csv::read_error(&path, self.separator, &e))?
+                    .map_err(|e| super::csv::read_error(path, self.separator, &e))
             }
-        };
-        if df.height() == 0 {
-            return Ok(None);
         }
-        self.next_row += df.height();
-        Ok(Some((first, df)))
     }
 }
 

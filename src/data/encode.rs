@@ -67,46 +67,58 @@ impl Encoder {
     }
 
     /// The design columns of rows `rows` of the raw `cells` (one per raw column, in order).
-    /// A level without a column (the reference, or one unseen in training under
-    /// `unseen_levels = "zero"`) is a row of zeros.
     pub fn encode(&self, cells: &[&Cells], rows: &[usize]) -> Vec<Vec<f64>> {
         let mut out = Vec::with_capacity(self.names.len());
-        for (code, cells) in self.codes.iter().zip(cells) {
-            match (code, cells) {
-                (ColumnCode::Number { fill, indicator }, Cells::Numbers(v)) => {
-                    let f = fill.unwrap_or(f64::NAN);
-                    out.push(rows.iter().map(|&i| v[i].unwrap_or(f)).collect());
-                    if *indicator {
-                        out.push(rows.iter().map(|&i| flag(v[i].is_none())).collect());
-                    }
+        for (j, cells) in cells.iter().enumerate() {
+            out.extend(self.encode_column(j, cells, rows));
+        }
+        out
+    }
+
+    /// The design columns that raw column `j` (its `cells`) makes for rows `rows`: the
+    /// in-memory loader encodes one column at a time, releasing each as it goes. A level
+    /// without a column (the reference, or one unseen in training under
+    /// `unseen_levels = "zero"`) is a row of zeros.
+    pub fn encode_column(&self, j: usize, cells: &Cells, rows: &[usize]) -> Vec<Vec<f64>> {
+        let mut out = Vec::new();
+        match (&self.codes[j], cells) {
+            (ColumnCode::Number { fill, indicator }, Cells::Numbers(v)) => {
+                let f = fill.unwrap_or(f64::NAN);
+                out.push(
+                    rows.iter()
+                        .map(|&i| if v[i].is_nan() { f } else { v[i] })
+                        .collect(),
+                );
+                if *indicator {
+                    out.push(rows.iter().map(|&i| flag(v[i].is_nan())).collect());
                 }
-                (
-                    ColumnCode::Levels {
-                        levels,
-                        reference,
-                        fill,
-                        indicator,
-                    },
-                    Cells::Levels(v),
-                ) => {
-                    let value = |i: usize| v[i].as_deref().or(fill.as_deref());
-                    for (k, level) in levels.iter().enumerate() {
-                        if k != *reference {
-                            out.push(
-                                rows.iter()
-                                    .map(|&i| flag(value(i) == Some(level)))
-                                    .collect(),
-                            );
-                        }
-                    }
-                    if *indicator {
-                        out.push(rows.iter().map(|&i| flag(v[i].is_none())).collect());
-                    }
-                }
-                // A column read as numbers in one file and as levels in another cannot
-                // happen: the test file is read with the training file's categorical columns.
-                _ => out.push(vec![f64::NAN; rows.len()]),
             }
+            (
+                ColumnCode::Levels {
+                    levels,
+                    reference,
+                    fill,
+                    indicator,
+                },
+                Cells::Levels(v),
+            ) => {
+                let value = |i: usize| v[i].as_deref().or(fill.as_deref());
+                for (k, level) in levels.iter().enumerate() {
+                    if k != *reference {
+                        out.push(
+                            rows.iter()
+                                .map(|&i| flag(value(i) == Some(level)))
+                                .collect(),
+                        );
+                    }
+                }
+                if *indicator {
+                    out.push(rows.iter().map(|&i| flag(v[i].is_none())).collect());
+                }
+            }
+            // A column read as numbers in one file and as levels in another cannot
+            // happen: the test file is read with the training file's categorical columns.
+            _ => out.push(vec![f64::NAN; rows.len()]),
         }
         out
     }
@@ -120,15 +132,18 @@ impl Encoder {
     ) -> Vec<(f64, f64)> {
         stats
             .iter()
-            .zip(&self.indicator)
-            .map(|(&s, &ind)| {
-                if ind && !standardise_indicators {
-                    (0.0, 1.0)
-                } else {
-                    s
-                }
-            })
+            .enumerate()
+            .map(|(d, &s)| self.scaling(d, s, standardise_indicators))
             .collect()
+    }
+
+    /// [`Encoder::standardisation`] of design column `d` alone, whose training statistics are `stats`.
+    pub fn scaling(&self, d: usize, stats: (f64, f64), standardise_indicators: bool) -> (f64, f64) {
+        if self.indicator[d] && !standardise_indicators {
+            (0.0, 1.0)
+        } else {
+            stats
+        }
     }
 }
 

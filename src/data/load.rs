@@ -2,20 +2,27 @@
 //! their gaps), split, encode categorical and filled columns from the training rows
 //! ([`super::encode`]), standardise, map the features and add the intercept.
 
-use super::dataset::{Dataset, Design, FeatureSummary, INTERCEPT};
+mod design;
+mod release;
+#[cfg(test)]
+mod tests;
+
+use super::dataset::{Dataset, Design, INTERCEPT};
 use super::encode::{learn, ColumnTally, Encoder};
 use super::loaded::{load_file, note_skipped, Loaded};
 use super::missing::complete_rows;
+use super::table::Cells;
 use super::{features, prepare};
-use crate::config::{DataPlan, DataSource, Missing};
+use crate::config::{DataPlan, DataSource, FeatureMap, Missing};
 use crate::error::{Error, Result};
+use design::{Layout, RawColumns};
 
 /// Load and prepare the data described by `plan`.
 pub fn load(plan: &DataPlan) -> Result<Dataset> {
     let mut notes = Vec::new();
     let categorical = &plan.encoding.categorical;
     // (training file, its rows; test file, its rows): one file twice for a split.
-    let (files, lt, le, train_rows, test_rows) = match &plan.source {
+    let (files, mut lt, mut le, train_rows, test_rows) = match &plan.source {
         DataSource::Single { path, split } => {
             let l = load_file(path, plan, plan.features.as_deref(), categorical, None)?;
             let rows = complete_rows(path, &l, plan, &mut notes)?;
@@ -67,58 +74,63 @@ pub fn load(plan: &DataPlan) -> Result<Dataset> {
     }
     let encoder = learn_encoding(plan, train_file, &lt, le.as_ref(), &train_rows, &test_rows)?;
     notes.extend(encoder.notes.iter().cloned());
-    let train_cols = encoder.encode(&lt.cells(), &train_rows);
-    let test_cols = encoder.encode(&test_file.cells(), &test_rows);
     let design_names = &encoder.names;
-    let stats = prepare::column_stats(&train_cols);
-    let summaries = design_names
-        .iter()
-        .zip(&train_cols)
-        .zip(&stats)
-        .zip(&encoder.source)
-        .map(|(((name, col), &(mean, sd)), &j)| FeatureSummary {
-            name: name.clone(),
-            mean,
-            sd,
-            min: col.iter().copied().fold(f64::INFINITY, f64::min),
-            max: col.iter().copied().fold(f64::NEG_INFINITY, f64::max),
-            missing: lt.cols[j].missing(),
-        })
-        .collect();
     features::check_names(&plan.feature_map, design_names, plan.intercept)
         .map_err(|m| Error::data(train_file, m))?;
-    let scaling = encoder.standardisation(&stats, plan.encoding.standardise_indicators);
-    let s = plan.standardize.then_some(scaling.as_slice());
-    let mapped = features::apply(
-        &plan.feature_map,
-        prepare::design(&train_cols, s, false).as_ref(),
-        prepare::design(&test_cols, s, false).as_ref(),
-        design_names,
-        plan.seed,
-    )
-    .map_err(|m| Error::data(train_file, m))?;
+    let identity = matches!(plan.feature_map, FeatureMap::Identity);
+    if !identity {
+        // Refused before a matrix is filled, as features::apply would refuse it after.
+        let rows = train_rows.len().max(test_rows.len());
+        features::check_width(&plan.feature_map, design_names.len(), rows)
+            .map_err(|m| Error::data(train_file, m))?;
+    }
+    let layout = Layout {
+        standardize: plan.standardize,
+        standardise_indicators: plan.encoding.standardise_indicators,
+        // A feature map makes new columns: the intercept goes in front of those.
+        intercept: plan.intercept && identity,
+    };
+    let raw = RawColumns {
+        train: &mut lt.cols,
+        test: le.as_mut().map(|l| &mut l.cols[..]),
+    };
+    let filled = design::fill(&encoder, raw, &train_rows, &test_rows, &layout);
+    let (train_x, test_x, names) = if identity {
+        (filled.train, filled.test, design_names.clone())
+    } else {
+        let mapped = features::apply(
+            &plan.feature_map,
+            filled.train.as_ref(),
+            filled.test.as_ref(),
+            design_names,
+            plan.seed,
+        )
+        .map_err(|m| Error::data(train_file, m))?;
+        let x = |m| prepare::with_intercept(m, plan.intercept);
+        (x(mapped.train), x(mapped.test), mapped.names)
+    };
     let mut columns: Vec<String> = Vec::new();
     if plan.intercept {
         columns.push(INTERCEPT.to_string());
     }
-    columns.extend(mapped.names);
+    columns.extend(names);
     Ok(Dataset {
         files,
         target: plan.target.clone(),
         classes,
         train: Design {
-            x: prepare::with_intercept(mapped.train, plan.intercept),
+            x: train_x,
             y: train_y,
             source_rows: train_rows,
         },
         test: Design {
-            x: prepare::with_intercept(mapped.test, plan.intercept),
+            x: test_x,
             y: test_y,
             source_rows: test_rows,
         },
         features,
         columns,
-        summaries,
+        summaries: filled.summaries,
         encoding: encoder.info,
         notes,
         separator: plan.separator,
@@ -143,8 +155,12 @@ fn learn_encoding(
         .map(|(train, test)| {
             let mut t = ColumnTally::new(plan.missing == Missing::Median);
             t.push_file(train);
-            train_rows.iter().for_each(|&i| t.push(train, i, false));
-            test_rows.iter().for_each(|&i| t.push(test, i, true));
+            // Without filling, the rows used have every cell present and a number column's
+            // moments would serve only a fill value: there is nothing to count.
+            if plan.missing.fills() || matches!(train, Cells::Levels(_)) {
+                train_rows.iter().for_each(|&i| t.push(train, i, false));
+                test_rows.iter().for_each(|&i| t.push(test, i, true));
+            }
             t
         })
         .collect();

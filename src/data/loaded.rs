@@ -2,8 +2,9 @@
 
 use std::path::Path;
 
+use super::chunk_tables::each_table;
 use super::classes::check_classes;
-use super::table::Cells;
+use super::table::{Cells, Labels, Table};
 use super::{labels, table};
 use crate::config::DataPlan;
 use crate::error::{Error, Result};
@@ -26,7 +27,7 @@ pub(super) fn load_file(
     categorical: &[String],
     known: Option<&[String]>,
 ) -> Result<Loaded> {
-    let t = table::read(path, plan.separator, &plan.target, features, categorical)?;
+    let t = read_whole(path, plan, features, categorical, READ_CHUNK_ROWS)?;
     let (y, classes) = match known {
         Some(names) if names.len() > 2 => (
             labels::by_name(&t.target, names, &plan.target).map_err(|m| Error::data(path, m))?,
@@ -57,16 +58,83 @@ impl Loaded {
             .collect()
     }
 
-    pub(super) fn cells(&self) -> Vec<&Cells> {
-        self.cols.iter().collect()
-    }
-
     /// The class indices of `rows`.
     pub(super) fn labels_of(&self, rows: &[usize]) -> Vec<f64> {
         rows.iter()
             .map(|&i| self.y[i].unwrap_or(f64::NAN))
             .collect()
     }
+}
+
+/// Rows per chunk of the in-memory read: polars' frame of one chunk is alive at a time, never
+/// the whole file's, and the columns grow in place (as the streamed passes read).
+const READ_CHUNK_ROWS: usize = crate::config::streaming::DEFAULT_CHUNK_ROWS;
+
+/// The selected columns of the whole file, gathered chunk by chunk into whole columns.
+pub(super) fn read_whole(
+    path: &Path,
+    plan: &DataPlan,
+    features: Option<&[String]>,
+    categorical: &[String],
+    chunk_rows: usize,
+) -> Result<Table> {
+    let mut features = features.map(<[String]>::to_vec);
+    let mut categorical = categorical.to_vec();
+    let mut skipped = Vec::new();
+    let mut whole: Option<Table> = None;
+    each_table(
+        path,
+        chunk_rows,
+        plan.separator,
+        &plan.target,
+        &mut features,
+        &mut categorical,
+        &mut skipped,
+        super::chunk_tables::ahead(),
+        &mut |first, table| {
+            match &mut whole {
+                None => whole = Some(table),
+                Some(w) => append(path, &plan.target, w, table, first)?,
+            }
+            Ok(())
+        },
+    )?;
+    let mut t = whole.ok_or_else(|| Error::data(path, "the file has a header but no data rows"))?;
+    t.skipped = skipped;
+    Ok(t)
+}
+
+/// Add a chunk's columns (its first data row `first`) to the columns gathered so far.
+fn append(path: &Path, target: &str, whole: &mut Table, chunk: Table, first: usize) -> Result<()> {
+    for ((_, w), (name, c)) in whole.features.iter_mut().zip(chunk.features) {
+        match (w, c) {
+            (Cells::Numbers(w), Cells::Numbers(c)) => w.extend_from_slice(&c),
+            (Cells::Levels(w), Cells::Levels(c)) => w.extend(c),
+            // each_table reads a column as levels in every chunk or in none
+            _ => {
+                return Err(Error::data(
+                    path,
+                    format!("feature column \"{name}\" changes type at data row {first}; list it in [data] categorical if its values are levels"),
+                ))
+            }
+        }
+    }
+    match (&mut whole.target, chunk.target) {
+        (Labels::Numeric(w), Labels::Numeric(c)) => w.extend(c),
+        (Labels::Text(w), Labels::Text(c)) => w.extend(c),
+        (Labels::Bool(w), Labels::Bool(c)) => w.extend(c),
+        _ => {
+            return Err(Error::data(
+                path,
+                format!(
+                    "target column \"{target}\" holds one kind of value (numbers, booleans or text) in the file's first rows and another from {}; \
+                     make every label the same kind",
+                    super::csv::row_at(path, first)
+                ),
+            ))
+        }
+    }
+    Ok(())
 }
 
 pub(super) fn note_skipped(notes: &mut Vec<String>, path: &Path, skipped: &[String]) {
@@ -77,4 +145,21 @@ pub(super) fn note_skipped(notes: &mut Vec<String>, path: &Path, skipped: &[Stri
             skipped.join(", ")
         ));
     }
+}
+
+/// Read the file(s) of `plan` into polars frames and drop them: the plain reader's time, which
+/// `bayeslab bench` reports beside the loader's (the loader's decoding is compared with it).
+/// Returns the rows read.
+pub fn polars_read(plan: &DataPlan) -> Result<usize> {
+    let paths = match &plan.source {
+        crate::config::DataSource::Single { path, .. } => vec![path],
+        crate::config::DataSource::TrainTest { train, test } => vec![train, test],
+    };
+    let mut rows = 0;
+    for path in paths {
+        let features = plan.features.as_deref();
+        let (df, _) = table::read_frame_with(path, plan.separator, Some(&plan.target), features)?;
+        rows += df.height();
+    }
+    Ok(rows)
 }

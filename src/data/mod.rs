@@ -2,6 +2,7 @@
 //! handle missing values, encode categorical columns and fill gaps ([`encode`]), standardise and
 //! add the intercept.
 
+mod chunk_tables;
 mod chunks;
 mod classes;
 mod csv;
@@ -31,6 +32,7 @@ mod tests;
 pub use dataset::{Dataset, Design, FeatureSummary, INTERCEPT};
 pub use encoding_info::{CategoricalInfo, EncodingInfo, ImputedInfo, LevelCount};
 pub use load::load;
+pub use loaded::polars_read;
 pub use prepare::is_constant;
 pub use stream::{DesignChunk, Part, PassStats, ReadFrom, StreamedData};
 pub use table::read_column;

@@ -1,5 +1,5 @@
 //! The mean and population standard deviation of a feature column, for the in-memory loader
-//! ([`super::prepare::column_stats`]) and the streamed statistics pass alike, so both give the
+//! ([`super::prepare::mean_sd`]) and the streamed statistics pass alike, so both give the
 //! same numbers for the same rows in the same order.
 //!
 //! Any finite column works, up to |x| = f64::MAX: the values are divided by a power of two

@@ -95,16 +95,19 @@ pub fn check_not_all_missing(
     ))
 }
 
-/// Per-feature (mean, sd) on the training rows; sd is the population standard deviation,
-/// computed by [`Moments`] (any finite column, the streamed statistics' code).
+/// Per-feature (mean, sd) on the training rows: [`mean_sd`] of each column (the loaders take
+/// one column at a time; the tests take several).
+#[cfg(test)]
 pub fn column_stats(x: &[Vec<f64>]) -> Vec<(f64, f64)> {
-    x.iter()
-        .map(|col| {
-            let mut m = Moments::default();
-            col.iter().for_each(|&v| m.push(v));
-            m.mean_sd()
-        })
-        .collect()
+    x.iter().map(|col| mean_sd(col)).collect()
+}
+
+/// (mean, sd) of one column's training values; sd is the population standard deviation,
+/// computed by [`Moments`] (any finite column, the streamed statistics' code).
+pub fn mean_sd(col: &[f64]) -> (f64, f64) {
+    let mut m = Moments::default();
+    col.iter().for_each(|&v| m.push(v));
+    m.mean_sd()
 }
 
 /// Whether a column with these statistics is constant (then it is centred, not scaled).

@@ -100,6 +100,8 @@ pub struct StreamedData {
     pub streaming: Streaming,
     /// Estimated bytes of one chunk's working set plus the D x D matrices (see [`budget::working_set`]).
     pub working_set: u64,
+    /// Chunks each pass decodes at once (see `budget::chunks_in_flight`).
+    pub(in crate::data) ahead: usize,
     plan: DataPlan,
     train_labels: LabelSet,
     /// The test file's own labels when train and test are separate files.

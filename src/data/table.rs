@@ -29,23 +29,6 @@ pub struct Table {
     pub skipped: Vec<String>,
 }
 
-/// Read `target` and the feature columns (`features`, or every other numeric, boolean or
-/// `categorical` column); the `categorical` ones as levels whatever their type.
-pub fn read(
-    path: &Path,
-    separator: u8,
-    target: &str,
-    features: Option<&[String]>,
-    categorical: &[String],
-) -> Result<Table> {
-    let (df, unread) = read_frame_with(path, separator, Some(target), features)?;
-    let mut table = frame_table(path, &df, target, features, categorical, 0)?;
-    table
-        .skipped
-        .extend(unread.into_iter().map(|(n, t)| format!("{n} ({t})")));
-    Ok(table)
-}
-
 /// The columns of one frame of `path` (the whole file, or a chunk of it whose first row is data
 /// row `first_row`, so that errors name the row in the file). Text and boolean features, and
 /// those listed in `categorical`, are read as levels; a text column that is mostly numbers is

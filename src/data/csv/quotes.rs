@@ -50,3 +50,16 @@ pub(in crate::data) fn check_tail(path: &Path, separator: u8) -> Result<()> {
         None => Ok(()),
     }
 }
+
+/// The error for a file whose bytes end inside a quoted field (the chunked reader knows it
+/// when it reaches the end), naming the line the quote opened on.
+pub(in crate::data) fn unclosed_at_end(path: &Path, separator: u8) -> Error {
+    match unclosed_quote(path, separator) {
+        Some(line) => unclosed_error(path, line),
+        None => Error::data(
+            path,
+            "a double quote opens a field that is never closed, so the rest of the file would be one value; \
+             close the quote or remove it",
+        ),
+    }
+}

@@ -46,8 +46,8 @@ impl ColumnTally {
         };
         match cells {
             Cells::Numbers(v) => match v[i] {
-                None => side(&mut self.missing),
-                Some(x) if !test => {
+                x if x.is_nan() => side(&mut self.missing),
+                x if !test => {
                     self.moments.push(x);
                     self.min = Some(self.min.map_or(x, |m| m.min(x)));
                     self.max = Some(self.max.map_or(x, |m| m.max(x)));
@@ -55,7 +55,7 @@ impl ColumnTally {
                         values.push(x);
                     }
                 }
-                Some(_) => {}
+                _ => {}
             },
             Cells::Levels(v) => {
                 self.categorical = true;

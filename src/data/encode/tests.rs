@@ -83,14 +83,7 @@ fn codes_sort_by_value_and_the_reference_is_the_first_unless_named() {
 #[test]
 fn fill_values_are_the_training_mean_median_and_most_frequent_level() {
     // training rows 0..5; the test row 5 has a value the fills must not see
-    let x = Cells::Numbers(vec![
-        Some(1.0),
-        None,
-        Some(2.0),
-        Some(7.0),
-        Some(4.0),
-        Some(100.0),
-    ]);
+    let x = Cells::Numbers(vec![1.0, f64::NAN, 2.0, 7.0, 4.0, 100.0]);
     let g = levels(&[Some("b"), Some("a"), None, Some("b"), Some("a"), Some("c")]);
     let mean = plan(
         Missing::Mean,
@@ -135,14 +128,20 @@ fn missing_as_a_level_comes_last_and_is_never_the_default_reference() {
         e.encode(&[&g], &[0, 1, 2]),
         vec![vec![0.0, 0.0, 1.0], vec![1.0, 0.0, 0.0]]
     );
-    let err = encoder(&p, &["g", "x"], &[&g, &Cells::Numbers(vec![None; 5])], 5).unwrap_err();
+    let err = encoder(
+        &p,
+        &["g", "x"],
+        &[&g, &Cells::Numbers(vec![f64::NAN; 5])],
+        5,
+    )
+    .unwrap_err();
     assert!(err.contains("numeric column(s) \"x\" (5 missing)"), "{err}");
 }
 
 #[test]
 fn indicators_keep_their_scale_unless_asked() {
     let g = levels(&[Some("a"), Some("b"), Some("a")]);
-    let x = Cells::Numbers(vec![Some(1.0), Some(2.0), Some(4.0)]);
+    let x = Cells::Numbers(vec![1.0, 2.0, 4.0]);
     let e = encoder(
         &plan(Missing::Error, EncodingPlan::default()),
         &["x", "g"],

@@ -125,6 +125,21 @@ pub(super) fn csv_bytes_per_row(path: &Path) -> Result<Option<u64>> {
     Ok(Some(head.len() as u64 / lines + 1))
 }
 
+/// Chunks a streamed pass decodes at once ([`crate::data::chunk_tables::each_table`]): one per
+/// thread (at most four), and no more than fit in `max_memory` beside the D x D matrices when
+/// each costs the one-chunk `working_set` (counted whole, though a chunk waiting to be used
+/// holds only its frame and columns); at least one, which [`check_budget`] has made fit.
+pub(super) fn chunks_in_flight(streaming: &Streaming, working_set: u64, design: usize) -> usize {
+    let most = crate::data::chunk_tables::ahead();
+    let Some(budget) = streaming.max_memory else {
+        return most;
+    };
+    let fixed = fixed_bytes(design);
+    let chunk = working_set.saturating_sub(fixed).max(1);
+    let fit = budget.saturating_sub(fixed) / chunk;
+    usize::try_from(fit).unwrap_or(usize::MAX).clamp(1, most)
+}
+
 #[cfg(test)]
 mod tests {
     use super::{cache_blocks_per_row, fixed_bytes, working_set};

@@ -1,7 +1,7 @@
 //! Opening a streamed data file: the budget from its header, the statistics pass(es), and
 //! the standardisation and feature map fitted from them.
 
-use super::budget::{check_budget, csv_bytes_per_row, working_set};
+use super::budget::{check_budget, chunks_in_flight, csv_bytes_per_row, working_set};
 use super::missing::check_missing;
 use super::scan::scan;
 use super::{Part, StreamedData};
@@ -41,6 +41,7 @@ impl StreamedData {
         let csv_line = csv_bytes_per_row(&train_file)?;
         let estimate = working_set(chunk_rows, most, design, csv_line, streaming.cache);
         check_budget(&train_file, &streaming, estimate, most, design)?;
+        let ahead = chunks_in_flight(&streaming, estimate, design);
         let mut notes = Vec::new();
         let mut preparation = Vec::new();
         let mut features = plan.features.clone();
@@ -51,6 +52,7 @@ impl StreamedData {
             &train_file,
             plan,
             chunk_rows,
+            ahead,
             part,
             &mut features,
             &mut categorical,
@@ -71,6 +73,7 @@ impl StreamedData {
                 test_path,
                 plan,
                 chunk_rows,
+                ahead,
                 Some(Part::Test),
                 &mut given,
                 &mut categorical.clone(),
@@ -180,6 +183,7 @@ impl StreamedData {
             preparation,
             streaming,
             working_set: 0,
+            ahead,
             plan: plan.clone(),
             test_labels,
             train_labels: std::mem::replace(&mut train.labels, LabelSet::new(&plan.target)),

@@ -94,6 +94,7 @@ impl StreamedData {
             &mut features,
             &mut categorical,
             &mut Vec::new(),
+            self.ahead,
             &mut |first, table| {
                 let distinct = labels
                     .observe(&table.target, first)

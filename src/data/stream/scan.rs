@@ -2,16 +2,14 @@
 //! (labels, per-feature moments and ranges, missing values, the split's rows).
 
 use std::path::Path;
-use std::time::Instant;
 
 use super::{Part, PassStats};
 use crate::config::{DataPlan, DataSource};
-use crate::data::chunks::{selection, ChunkReader};
+use crate::data::chunk_tables::each_table;
 use crate::data::encode::ColumnTally;
 use crate::data::labels::LabelSet;
 use crate::data::prepare;
-use crate::data::table::Cells;
-use crate::data::table::{frame_table, Table};
+use crate::data::table::Table;
 use crate::error::{Error, Result};
 
 /// What a file's statistics pass found.
@@ -34,12 +32,7 @@ pub(super) fn is_test(row: usize, source: &DataSource, part_of_file: Option<Part
     }
 }
 
-/// Read `path` chunk by chunk, handing each chunk's columns to `f` with its first data row.
-/// `features` is filled from the first chunk when it is `None` (every numeric column, as
-/// [`super::table::read`] chooses them), with the non-numeric columns in `skipped`. The
-/// columns read as levels in the first chunk are added to `categorical`, so that every later
-/// chunk reads them as levels too (polars infers each chunk's types on its own); a column of
-/// numbers in the first chunk that is text in a later one is an error naming the value.
+/// [`crate::data::chunk_tables::each_table`], its cost counted as a pass's.
 #[allow(clippy::too_many_arguments)]
 pub(super) fn each_chunk(
     path: &Path,
@@ -49,59 +42,37 @@ pub(super) fn each_chunk(
     features: &mut Option<Vec<String>>,
     categorical: &mut Vec<String>,
     skipped: &mut Vec<String>,
+    ahead: usize,
     f: &mut dyn FnMut(usize, Table) -> Result<()>,
 ) -> Result<PassStats> {
-    let start = Instant::now();
-    let mut reader = ChunkReader::open(
+    let count = each_table(
         path,
         chunk_rows,
         separator,
-        Some(target),
-        features.as_deref(),
+        target,
+        features,
+        categorical,
+        skipped,
+        ahead,
+        f,
     )?;
-    let mut stats = PassStats::default();
-    loop {
-        let t = Instant::now();
-        let Some((first, df)) = reader.next_chunk()? else {
-            break;
-        };
-        let table = frame_table(path, &df, target, features.as_deref(), categorical, first)?;
-        drop(df);
-        for (name, cells) in &table.features {
-            if let Cells::Levels(v) = cells {
-                if stats.chunks == 0 {
-                    if !categorical.contains(name) {
-                        categorical.push(name.clone());
-                    }
-                } else if !categorical.contains(name) {
-                    return Err(crate::data::table::not_a_number(path, name, v, first));
-                }
-            }
-        }
-        if features.is_none() {
-            *features = Some(table.features.iter().map(|(n, _)| n.clone()).collect());
-            *skipped = table.skipped.clone();
-            let unread = reader.unread.iter().map(|(n, t)| format!("{n} ({t})"));
-            skipped.extend(unread);
-            reader.project(selection(target, features.as_deref().unwrap_or_default()));
-        }
-        stats.read_seconds += t.elapsed().as_secs_f64();
-        stats.chunks += 1;
-        stats.rows += table.features.first().map_or(0, |(_, v)| v.len());
-        f(first, table)?;
-    }
-    if stats.chunks == 0 {
-        return Err(Error::data(path, "the file has a header but no data rows"));
-    }
-    stats.seconds = start.elapsed().as_secs_f64();
-    Ok(stats)
+    Ok(PassStats {
+        chunks: count.chunks,
+        rows: count.rows,
+        seconds: count.seconds,
+        read_seconds: count.read_seconds,
+        read_from: super::ReadFrom::File,
+    })
 }
 
-/// The statistics pass over one file. `part` is `Some` for a separate train or test file.
+/// The statistics pass over one file. `part` is `Some` for a separate train or test file;
+/// `ahead` chunks are decoded at once.
+#[allow(clippy::too_many_arguments)]
 pub(super) fn scan(
     path: &Path,
     plan: &DataPlan,
     chunk_rows: usize,
+    ahead: usize,
     part: Option<Part>,
     features: &mut Option<Vec<String>>,
     categorical: &mut Vec<String>,
@@ -125,6 +96,7 @@ pub(super) fn scan(
         features,
         categorical,
         skipped,
+        ahead,
         &mut |first, table| {
             if s.tallies.is_empty() {
                 s.tallies = vec![ColumnTally::new(false); table.features.len()];

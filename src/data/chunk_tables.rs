@@ -1,0 +1,143 @@
+//! A file read chunk by chunk into [`Table`]s, in file order: what the in-memory loader
+//! gathers into whole columns and every streamed pass turns into design rows.
+
+use std::path::Path;
+use std::time::Instant;
+
+use polars::prelude::DataFrame;
+use rayon::prelude::*;
+
+use super::chunks::{selection, ChunkReader, Piece};
+use super::files::no_column;
+use super::table::{frame_table, not_a_number, Cells, Table};
+use crate::error::{Error, Result};
+
+/// Chunks decoded at once by the in-memory loader: one per thread, at most [`MAX_AHEAD`].
+pub(super) fn ahead() -> usize {
+    rayon::current_num_threads().clamp(1, MAX_AHEAD)
+}
+
+/// The most chunks decoded at once: beyond four the decoding is no longer the bottleneck on
+/// the machines measured, and each costs a chunk's frame and bytes.
+pub(super) const MAX_AHEAD: usize = 4;
+
+/// What a read cost: chunks and rows read, seconds in all and seconds reading (the rest went
+/// to the consumer).
+#[derive(Debug, Clone, Default)]
+pub(super) struct ReadCount {
+    pub(super) chunks: usize,
+    pub(super) rows: usize,
+    pub(super) seconds: f64,
+    pub(super) read_seconds: f64,
+}
+
+/// Read `path` chunk by chunk, handing each chunk's columns to `f` with its first data row.
+/// `features` is filled from the first chunk when it is `None` (every numeric column, as
+/// [`super::table::frame_table`] chooses them), with the non-numeric columns in `skipped`. The
+/// columns read as levels in the first chunk are added to `categorical`, so that every later
+/// chunk reads them as levels too (polars infers each chunk's types on its own); a column of
+/// numbers in the first chunk that is text in a later one is an error naming the value.
+///
+/// After the first chunk, `ahead` chunks at a time are cut from the file in order and decoded
+/// in parallel (rayon), then handed to `f` in file order: `ahead` chunks' frames and tables
+/// are in memory at once, and what `f` sees does not depend on `ahead` or on the threads.
+#[allow(clippy::too_many_arguments)]
+pub(super) fn each_table(
+    path: &Path,
+    chunk_rows: usize,
+    separator: u8,
+    target: &str,
+    features: &mut Option<Vec<String>>,
+    categorical: &mut Vec<String>,
+    skipped: &mut Vec<String>,
+    ahead: usize,
+    f: &mut dyn FnMut(usize, Table) -> Result<()>,
+) -> Result<ReadCount> {
+    let start = Instant::now();
+    let mut reader = ChunkReader::open(
+        path,
+        chunk_rows,
+        separator,
+        Some(target),
+        features.as_deref(),
+    )?;
+    // Named before polars is asked for them, with the closest names in the file.
+    let names = reader.column_names()?;
+    let wanted = std::iter::once((target, "the target"))
+        .chain(features.iter().flatten().map(|f| (f.as_str(), "feature")));
+    for (name, role) in wanted {
+        if !names.iter().any(|n| n == name) {
+            return Err(no_column(path, role, name, &names));
+        }
+    }
+    let mut count = ReadCount::default();
+    let (mut next_row, mut consumer) = (0, 0.0);
+    let mut cut_error = None;
+    while cut_error.is_none() {
+        // The first chunk alone: it decides the features and the columns read as levels.
+        let batch = if count.chunks == 0 { 1 } else { ahead.max(1) };
+        let mut pieces = Vec::with_capacity(batch);
+        while pieces.len() < batch {
+            match reader.next_piece() {
+                Ok(Some(p)) => pieces.push(p),
+                Ok(None) => break,
+                // Reported after the chunks before it, as a sequential read would.
+                Err(e) => {
+                    cut_error = Some(e);
+                    break;
+                }
+            }
+        }
+        let last = pieces.len() < batch;
+        let frames: Vec<Result<DataFrame>> = if pieces.len() > 1 {
+            pieces.into_par_iter().map(Piece::decode).collect()
+        } else {
+            pieces.into_iter().map(Piece::decode).collect()
+        };
+        for df in frames {
+            let df = df?;
+            if df.height() == 0 {
+                break;
+            }
+            let first = next_row;
+            next_row += df.height();
+            let table = frame_table(path, &df, target, features.as_deref(), categorical, first)?;
+            drop(df);
+            for (name, cells) in &table.features {
+                if let Cells::Levels(v) = cells {
+                    if count.chunks == 0 {
+                        if !categorical.contains(name) {
+                            categorical.push(name.clone());
+                        }
+                    } else if !categorical.contains(name) {
+                        return Err(not_a_number(path, name, v, first));
+                    }
+                }
+            }
+            if features.is_none() {
+                *features = Some(table.features.iter().map(|(n, _)| n.clone()).collect());
+                *skipped = table.skipped.clone();
+                let unread = reader.unread.iter().map(|(n, t)| format!("{n} ({t})"));
+                skipped.extend(unread);
+                reader.project(selection(target, features.as_deref().unwrap_or_default()));
+            }
+            count.chunks += 1;
+            count.rows += table.features.first().map_or(0, |(_, v)| v.len());
+            let t = Instant::now();
+            f(first, table)?;
+            consumer += t.elapsed().as_secs_f64();
+        }
+        if last {
+            break;
+        }
+    }
+    if let Some(e) = cut_error {
+        return Err(e);
+    }
+    if count.chunks == 0 {
+        return Err(Error::data(path, "the file has a header but no data rows"));
+    }
+    count.seconds = start.elapsed().as_secs_f64();
+    count.read_seconds = count.seconds - consumer;
+    Ok(count)
+}

@@ -1,0 +1,39 @@
+//! Freed raw columns handed back to the system while the design fills. glibc's allocator keeps
+//! freed blocks of its heap resident (only the top of the heap and separately mapped blocks go
+//! back by themselves), so without this the raw columns and the design would all count in the
+//! peak although each column is released once copied. `malloc_trim(0)` returns the free
+//! pages of every arena (glibc >= 2.8); it runs once per [`TRIM_BYTES`] released, so its cost
+//! (a walk over the free lists) stays small beside the copying.
+
+/// Bytes released between two trims.
+const TRIM_BYTES: usize = 32 << 20;
+
+#[derive(Default)]
+pub(super) struct Release {
+    pending: usize,
+}
+
+impl Release {
+    /// Count `bytes` just freed; trim when enough have gathered.
+    pub(super) fn freed(&mut self, bytes: usize) {
+        self.pending += bytes;
+        if self.pending >= TRIM_BYTES {
+            trim();
+            self.pending = 0;
+        }
+    }
+}
+
+#[cfg(all(target_os = "linux", target_env = "gnu"))]
+fn trim() {
+    extern "C" {
+        fn malloc_trim(pad: usize) -> std::ffi::c_int;
+    }
+    // SAFETY: malloc_trim takes no pointer and only releases pages no allocation uses.
+    unsafe {
+        malloc_trim(0);
+    }
+}
+
+#[cfg(not(all(target_os = "linux", target_env = "gnu")))]
+fn trim() {}

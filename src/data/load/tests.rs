@@ -1,0 +1,187 @@
+//! The loader's design against the pipeline it replaced (issue 19): every encoded column at
+//! once, the standardised matrix, the mapped one and its intercept copy, built here from the
+//! same pieces (`Encoder::encode`, `prepare::design`, `features::apply`,
+//! `prepare::with_intercept`). Equal bit for bit, CSV and Parquet.
+
+use std::path::{Path, PathBuf};
+
+use faer::Mat;
+use polars::prelude::*;
+
+use super::*;
+use crate::config::{EncodingPlan, Split, Unseen};
+use crate::data::table::{read_frame, Cells};
+
+fn fixture() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/categorical.csv")
+}
+
+fn plan(path: &Path, missing: Missing, map: FeatureMap, standardise_indicators: bool) -> DataPlan {
+    let names = ["grp", "code", "rare", "colour", "num"];
+    DataPlan {
+        source: DataSource::Single {
+            path: path.to_path_buf(),
+            split: Split::Every {
+                every: 5,
+                offset: 4,
+            },
+        },
+        target: "y".into(),
+        features: Some(names.iter().map(|s| s.to_string()).collect()),
+        positive: None,
+        standardize: true,
+        intercept: true,
+        missing,
+        encoding: EncodingPlan {
+            categorical: vec!["code".into()],
+            unseen: Unseen::Zero,
+            missing_indicator: true,
+            standardise_indicators,
+            ..Default::default()
+        },
+        feature_map: map,
+        seed: 3,
+        binary_method: None,
+        streaming: None,
+        separator: b',',
+    }
+}
+
+/// The designs as `load` made them before issue 19.
+fn before(plan: &DataPlan) -> (Mat<f64>, Mat<f64>, Vec<(f64, f64)>) {
+    let DataSource::Single { path, split } = &plan.source else {
+        unreachable!("a single file")
+    };
+    let categorical = &plan.encoding.categorical;
+    let l = load_file(path, plan, plan.features.as_deref(), categorical, None).unwrap();
+    let rows = complete_rows(path, &l, plan, &mut Vec::new()).unwrap();
+    let is_test = prepare::test_rows(l.y.len(), *split);
+    let train: Vec<usize> = rows.iter().copied().filter(|&i| !is_test[i]).collect();
+    let test: Vec<usize> = rows.iter().copied().filter(|&i| is_test[i]).collect();
+    let encoder = learn_encoding(plan, path, &l, None, &train, &test).unwrap();
+    let cells: Vec<&Cells> = l.cols.iter().collect();
+    let (train_cols, test_cols) = (
+        encoder.encode(&cells, &train),
+        encoder.encode(&cells, &test),
+    );
+    let stats = prepare::column_stats(&train_cols);
+    let scaling = encoder.standardisation(&stats, plan.encoding.standardise_indicators);
+    let mapped = features::apply(
+        &plan.feature_map,
+        prepare::design(&train_cols, Some(&scaling), false).as_ref(),
+        prepare::design(&test_cols, Some(&scaling), false).as_ref(),
+        &encoder.names,
+        plan.seed,
+    )
+    .unwrap();
+    let x = |m| prepare::with_intercept(m, plan.intercept);
+    (x(mapped.train), x(mapped.test), stats)
+}
+
+fn bits(x: &Mat<f64>) -> Vec<Vec<u64>> {
+    (0..x.ncols())
+        .map(|j| x.col_as_slice(j).iter().map(|v| v.to_bits()).collect())
+        .collect()
+}
+
+fn parquet_copy(csv: &Path, to: &Path) {
+    let mut df = read_frame(csv).unwrap();
+    ParquetWriter::new(std::fs::File::create(to).unwrap())
+        .with_row_group_size(Some(16))
+        .finish(&mut df)
+        .unwrap();
+}
+
+#[test]
+fn the_design_is_the_one_the_replaced_pipeline_made_bit_for_bit() {
+    let dir = tempfile::tempdir().unwrap();
+    let parquet = dir.path().join("categorical.parquet");
+    parquet_copy(&fixture(), &parquet);
+    let maps = [
+        FeatureMap::Identity,
+        FeatureMap::Poly { degree: 2 },
+        FeatureMap::Rbf {
+            centres: crate::config::Centres::Sample { k: 5 },
+            width: 1.5,
+        },
+    ];
+    for file in [fixture(), parquet] {
+        for missing in [Missing::Mean, Missing::Median, Missing::Drop] {
+            for map in &maps {
+                for si in [false, true] {
+                    let p = plan(&file, missing, map.clone(), si);
+                    let what = format!("{}, {missing:?}, {map:?}, indicators {si}", file.display());
+                    let d = load(&p).unwrap();
+                    let (train, test, stats) = before(&p);
+                    assert_eq!(bits(&d.train.x), bits(&train), "train, {what}");
+                    assert_eq!(bits(&d.test.x), bits(&test), "test, {what}");
+                    let got: Vec<(f64, f64)> = d.summaries.iter().map(|s| (s.mean, s.sd)).collect();
+                    assert_eq!(got, stats, "{what}");
+                    assert!(d.summaries.len() > 5, "{what}: a column per level");
+                }
+            }
+        }
+    }
+}
+
+/// Every column's bits (NaN, a missing cell, included) and the labels.
+fn table_bits(t: &crate::data::table::Table) -> (Vec<Vec<u64>>, String) {
+    let cols = t
+        .features
+        .iter()
+        .map(|(_, c)| match c {
+            Cells::Numbers(v) => v.iter().map(|x| x.to_bits()).collect(),
+            Cells::Levels(v) => v
+                .iter()
+                .map(|s| s.as_ref().map_or(0, |s| s.len() as u64 + 1))
+                .collect(),
+        })
+        .collect();
+    let levels = format!("{:?} {:?}", t.features, t.target);
+    (cols, levels)
+}
+
+fn pool(threads: usize) -> rayon::ThreadPool {
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .unwrap()
+}
+
+#[test]
+fn chunks_decoded_in_parallel_gather_the_columns_of_a_sequential_read() {
+    // 60 rows in chunks of 7: nine chunks, decoded two at a time on two threads and one at a
+    // time on one; and the file as one chunk.
+    let dir = tempfile::tempdir().unwrap();
+    let parquet = dir.path().join("categorical.parquet");
+    parquet_copy(&fixture(), &parquet);
+    for file in [fixture(), parquet] {
+        let p = plan(&file, Missing::Mean, FeatureMap::Identity, false);
+        let read = |threads: usize, chunk_rows: usize| {
+            pool(threads).install(|| {
+                let t = crate::data::loaded::read_whole(
+                    &file,
+                    &p,
+                    p.features.as_deref(),
+                    &p.encoding.categorical,
+                    chunk_rows,
+                )
+                .unwrap();
+                table_bits(&t)
+            })
+        };
+        let whole = read(1, 1000);
+        assert_eq!(whole.0[4].len(), 60, "{}", file.display());
+        for (threads, chunk_rows) in [(1, 7), (2, 7), (2, 13), (2, 1000)] {
+            assert_eq!(
+                read(threads, chunk_rows),
+                whole,
+                "{threads} threads, {chunk_rows} rows"
+            );
+        }
+        let design = |threads: usize| pool(threads).install(|| load(&p).unwrap());
+        let (one, two) = (design(1), design(2));
+        assert_eq!(bits(&one.train.x), bits(&two.train.x));
+        assert_eq!(bits(&one.test.x), bits(&two.test.x));
+    }
+}
