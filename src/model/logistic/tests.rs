@@ -75,6 +75,23 @@ fn row_terms_agree_with_the_definitions() {
 }
 
 #[test]
+fn a_well_classified_row_keeps_its_tiny_loss() {
+    // -ln sigma(|a|) = ln(1 + e^{-|a|}) = e^{-|a|} (1 - e^{-|a|}/2 + ...): to the last digits,
+    // not the rounding of |a| - |a|.
+    for a in [20.0_f64, 35.0, 300.0] {
+        let e = (-a).exp();
+        let want = e * (1.0 - e / 2.0 + e * e / 3.0);
+        for (a, y) in [(a, 1.0), (-a, 0.0)] {
+            let (l, _, _) = row_terms(a, y);
+            assert!(
+                (l - want).abs() <= 2e-16 * want,
+                "loss at a = {a}, y = {y}: {l} against {want}"
+            );
+        }
+    }
+}
+
+#[test]
 fn gradient_and_hessian_match_central_differences() {
     let (x, y) = toy();
     let obj = LogisticObjective::new(x.as_ref(), &y, 0.7);
