@@ -74,6 +74,9 @@ pub struct FitSettings {
     /// When Newton recomputes the Hessian: [`Curvature::Chord`] for the fit kinds; full
     /// Newton ([`Curvature::EveryStep`]) is kept for comparison (tests, `bayeslab bench`).
     pub curvature: Curvature,
+    /// Start Newton from a subsample's mode when N and D call for it
+    /// ([`super::warm_start::stride`]); the fit kinds do, `false` is the plain fit from w = 0.
+    pub warm_start: bool,
 }
 
 #[derive(Debug, Clone)]
@@ -109,7 +112,10 @@ pub fn fit(
         tolerance: settings.tolerance,
         cancel,
     };
-    let w0 = vec![0.0; x.ncols()];
+    let w0 = match settings.optimizer {
+        Optimizer::Newton if settings.warm_start => warm_start(x, y, settings.precision),
+        _ => vec![0.0; x.ncols()],
+    };
     let what = format!("{run} (logistic regression)");
     let mut passes = Passes::default();
     let (weights, value, hessian, outcome) = match settings.optimizer {
@@ -157,6 +163,20 @@ pub fn fit(
     })
 }
 
+/// Newton's start for the rows `x`, `y`: a subsample's mode when there are enough rows
+/// (model/warm_start.rs), else w = 0.
+fn warm_start(x: MatRef<'_, f64>, y: &[f64], precision: f64) -> Vec<f64> {
+    let (n, d) = (x.nrows(), x.ncols());
+    super::warm_start::stride(n, d)
+        .and_then(|k| {
+            let mut subsample = super::warm_start::Subsample::new(k, d);
+            subsample.add(x, y);
+            let (xs, ys) = subsample.finish();
+            super::warm_start::start::<LogitLink>(&xs, &ys, n, precision)
+        })
+        .unwrap_or_else(|| vec![0.0; d])
+}
+
 /// The `logistic-*` kinds through the method interface (MLE has lambda = 0).
 pub fn fit_method(
     input: &super::fit::FitInput<'_>,
@@ -174,6 +194,7 @@ pub fn fit_method(
         tolerance: m.tolerance,
         laplace: m.kind.has_posterior(),
         curvature: Curvature::for_columns(input.x.ncols()),
+        warm_start: true,
     };
     let f = fit(
         input.x,

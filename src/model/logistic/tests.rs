@@ -34,6 +34,7 @@ fn the_laplace_fit_is_the_same_on_one_thread_and_on_many() {
         tolerance: 1e-10,
         laplace: true,
         curvature: Curvature::Chord,
+        warm_start: false,
     };
     let fit_on = |threads: usize| {
         rayon::ThreadPoolBuilder::new()
@@ -124,6 +125,7 @@ fn newton_reaches_a_stationary_point_monotonically() {
         tolerance: 1e-10,
         laplace: true,
         curvature: Curvature::Chord,
+        warm_start: false,
     };
     let mut objectives = Vec::new();
     let mut obs = |_: &str, it: &optim::Iterate| objectives.push(it.objective);
@@ -153,6 +155,7 @@ fn gradient_descent_agrees_with_newton() {
         tolerance: 1e-10,
         laplace: false,
         curvature: Curvature::Chord,
+        warm_start: false,
     };
     let newton = fit(
         x.as_ref(),
@@ -192,6 +195,7 @@ fn separable_data_under_mle_is_detected() {
         tolerance: 1e-8,
         laplace: false,
         curvature: Curvature::Chord,
+        warm_start: false,
     };
     let f = fit(
         x.as_ref(),
@@ -223,6 +227,7 @@ fn laplace_evidence_matches_numerical_integration_in_one_dimension() {
         tolerance: 1e-12,
         laplace: true,
         curvature: Curvature::Chord,
+        warm_start: false,
     };
     let f = fit(
         x.as_ref(),
