@@ -59,9 +59,13 @@ fn the_stride_depends_on_rows_and_columns_alone() {
     assert_eq!(stride(80_000, 5), Some(8));
     assert_eq!(stride(79_999, 5), None);
     assert_eq!(stride(1_000_000, 50), Some(100));
-    assert_eq!(stride(1_000_000, 500), Some(20));
-    assert_eq!(stride(100_000, 500), None);
+    assert_eq!(stride(100_000, 255), None);
     assert_eq!(stride(10_000, 9), None);
+    // From 256 columns (chord Newton): m = max(10,000, 50 D), used from k = 4 on.
+    assert_eq!(stride(100_000, 256), Some(7));
+    assert_eq!(stride(1_000_000, 500), Some(40));
+    assert_eq!(stride(100_000, 500), Some(4));
+    assert_eq!(stride(99_999, 500), None);
 }
 
 #[test]
@@ -93,6 +97,35 @@ fn a_warm_start_reaches_the_same_posterior_with_fewer_hessian_passes() {
             assert!((a - b).abs() <= 1e-10 * b.abs(), "log evidence {a} vs {b}");
         }
     }
+}
+
+/// At a chord width the subsample is 50 rows a column (k = 4 here: 51,200 x 256, 12,800
+/// rows): the chord fit from its mode reaches the fit from w = 0 with fewer Hessian passes.
+#[test]
+fn a_wide_warm_start_reaches_the_same_posterior_with_fewer_hessian_passes() {
+    let (x, y) = synthetic(51_200, 256, 23);
+    assert_eq!(stride(51_200, 256), Some(4));
+    let warm = run(&x, &y, 1.0, true);
+    let cold = run(&x, &y, 1.0, false);
+    assert!(warm.outcome.termination.converged() && cold.outcome.termination.converged());
+    assert!(
+        warm.passes.hessian < cold.passes.hessian,
+        "warm {:?}, cold {:?}",
+        warm.passes,
+        cold.passes
+    );
+    for (j, (a, b)) in warm.weights.iter().zip(&cold.weights).enumerate() {
+        assert!(
+            (a - b).abs() <= 1e-10 * b.abs().max(1.0),
+            "w[{j}]: {a} vs {b}"
+        );
+    }
+    let (p, q) = (warm.posterior.unwrap(), cold.posterior.unwrap());
+    for (a, b) in p.cov_diag().iter().zip(q.cov_diag()) {
+        assert!((a - b).abs() <= 1e-10 * b.abs(), "cov {a} vs {b}");
+    }
+    let (a, b) = (p.log_evidence.unwrap(), q.log_evidence.unwrap());
+    assert!((a - b).abs() <= 1e-10 * b.abs(), "log evidence {a} vs {b}");
 }
 
 /// Rows 0, k, 2k, ... of `chunks`, as the streamed fit gathers them.

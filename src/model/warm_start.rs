@@ -18,7 +18,7 @@
 use faer::{Mat, MatRef};
 
 use super::glm::{GlmLink, GlmObjective};
-use crate::optim::{drive, Control, Iterate, Newton, Observer};
+use crate::optim::{drive, Control, Curvature, Iterate, Newton, Observer};
 
 /// The subsample has at least this many rows, and at least [`ROWS_PER_COLUMN`] per design
 /// column. Measured on 1,000,000 x 50 synthetic rows (examples of `bayeslab synth`'s model,
@@ -35,6 +35,18 @@ pub const ROWS_PER_COLUMN: usize = 100;
 /// passes cost more than the full-data steps it saves.
 pub const MIN_STRIDE: usize = 8;
 
+/// From [`crate::optim::CHORD_MIN_COLUMNS`] on (the chord widths) the subsample needs only
+/// this many rows per column, and the warm start is used from [`WIDE_MIN_STRIDE`]. At
+/// 100,000 x 500 the rule above asks for 50,000 rows (k = 2), so it never applied, and the
+/// chord fit from w = 0 made 7 Hessian + 15 gradient passes. Measured there (`bayeslab bench
+/// --only fit`, `bayeslab synth` data, lambda = 1), the full-data fit from the mode of
+/// 10,000 rows (k = 10) still made 7 Hessian + 12 gradient passes (too far for chord steps to
+/// contract), from 20,000 rows (k = 5) 4 + 9, from 25,000 rows (k = 4) 4 + 7 in 8 steps.
+/// The subsample's own fit is a chord fit too ([`Curvature::for_columns`]); its passes cost
+/// 1/k of a full pass each.
+pub const WIDE_ROWS_PER_COLUMN: usize = 50;
+pub const WIDE_MIN_STRIDE: usize = 4;
+
 /// The subsample's Newton stops here (it only has to land near the full mode).
 const MAX_STEPS: usize = 50;
 const TOLERANCE: f64 = 1e-8;
@@ -42,9 +54,13 @@ const TOLERANCE: f64 = 1e-8;
 /// k for N rows and D design columns: every k-th row is in the subsample; `None` when the data
 /// are too few for a warm start to pay.
 pub fn stride(rows: usize, columns: usize) -> Option<usize> {
-    let subsample = MIN_SUBSAMPLE_ROWS.max(ROWS_PER_COLUMN * columns);
+    let (per_column, min_stride) = match Curvature::for_columns(columns) {
+        Curvature::EveryStep => (ROWS_PER_COLUMN, MIN_STRIDE),
+        Curvature::Chord => (WIDE_ROWS_PER_COLUMN, WIDE_MIN_STRIDE),
+    };
+    let subsample = MIN_SUBSAMPLE_ROWS.max(per_column * columns);
     let k = rows / subsample;
-    (k >= MIN_STRIDE).then_some(k)
+    (k >= min_stride).then_some(k)
 }
 
 /// Rows 0, k, 2k, ... of the training rows, in order, collected from the chunks they arrive
@@ -93,10 +109,11 @@ impl Subsample {
 pub fn start<L: GlmLink>(x: &Mat<f64>, y: &[f64], rows: usize, precision: f64) -> Option<Vec<f64>> {
     let scaled = precision * y.len() as f64 / rows as f64;
     let objective = GlmObjective::<L>::new(x.as_ref(), y, scaled);
-    let mut solver = Newton::new(
+    let mut solver = Newton::with_curvature(
         &objective,
         vec![0.0; x.ncols()],
         "the warm start's subsample",
+        Curvature::for_columns(x.ncols()),
     );
     let control = Control {
         max_iter: MAX_STEPS,
