@@ -154,7 +154,8 @@ fn bench_json_reports_every_task_and_the_fit_is_logistic_fit_itself() {
     }
     assert!(task("load-npy")["load"]["polars_read_median_seconds"].is_null());
 
-    // The fit equals logistic::fit on the same matrix (read here with the library's .npy reader).
+    // The fit equals logistic::fit on the same matrix (read here with the library's .npy reader)
+    // with the settings `bayeslab run`'s logistic-laplace uses: the policy for N and D.
     let f = &task("fit")["fit"];
     assert_eq!(f["termination"], "converged");
     assert_eq!(f["lambda"].as_f64(), Some(2.0));
@@ -169,7 +170,8 @@ fn bench_json_reports_every_task_and_the_fit_is_logistic_fit_itself() {
             max_iter: 100,
             tolerance: 1e-8,
             laplace: true,
-            curvature: bayeslab::optim::Curvature::Chord,
+            curvature: bayeslab::optim::Curvature::for_columns(4),
+            warm_start: true,
         },
         "direct",
         None,
@@ -188,8 +190,7 @@ fn bench_json_reports_every_task_and_the_fit_is_logistic_fit_itself() {
     }
     let iters = f["newton_iterations"].as_u64().unwrap();
     assert_eq!(iters as usize, direct.outcome.iterations);
-    // The passes the direct fit counted (chord Newton: the Laplace factor's Hessian at the
-    // mode included), and the flops they cost: 2 (N D^2 + N D) per Hessian pass, 4 N D per
+    // The passes the direct fit counted (the Laplace factor's Hessian at the mode included), and the flops they cost: 2 (N D^2 + N D) per Hessian pass, 4 N D per
     // gradient pass.
     let (hessians, gradients) = (direct.passes.hessian, direct.passes.gradient);
     assert_eq!(f["hessians"].as_u64(), Some(hessians as u64));

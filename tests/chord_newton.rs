@@ -69,6 +69,7 @@ fn run(
         tolerance: 1e-8,
         laplace: true,
         curvature,
+        warm_start: false,
     };
     let mut steps = Vec::new();
     let mut observe = |_: &str, it: &Iterate| steps.push((it.step, it.grad_norm));

@@ -28,6 +28,7 @@ fn spector_mle_matches_the_published_logit() {
         tolerance: 1e-9,
         laplace: false,
         curvature: bayeslab::optim::Curvature::Chord,
+        warm_start: false,
     };
     let f = fit(
         x.as_ref(),

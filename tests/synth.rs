@@ -211,6 +211,7 @@ fn values_follow_the_stated_distributions_and_every_format_agrees() {
             tolerance: 1e-8,
             laplace: true,
             curvature: bayeslab::optim::Curvature::Chord,
+            warm_start: false,
         },
         "synth",
         None,

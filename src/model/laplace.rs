@@ -39,12 +39,13 @@ pub fn at_mode(
     })
 }
 
-/// Minimise `objective` from w = 0 with the method's optimiser, reporting every iterate to
+/// Minimise `objective` from `w0` (w = 0, or a warm start: model/warm_start.rs) with the method's optimiser, reporting every iterate to
 /// `observer` under the run's id. Newton recomputes the Hessian as `curvature` says.
 pub fn minimise(
     objective: &dyn Objective,
     method: &super::spec::MethodSpec,
     curvature: crate::optim::Curvature,
+    w0: Vec<f64>,
     cancel: Option<&std::sync::atomic::AtomicBool>,
     observer: &mut dyn crate::optim::Observer,
 ) -> Result<(Vec<f64>, crate::optim::Outcome), NumericError> {
@@ -55,7 +56,6 @@ pub fn minimise(
         tolerance: method.tolerance,
         cancel,
     };
-    let w0 = vec![0.0; objective.dim()];
     let run = method.id.as_str();
     match method.optimizer {
         Optimizer::Newton => {

@@ -23,6 +23,7 @@ pub mod softmax;
 pub mod spec;
 pub mod streaming;
 pub mod variational;
+pub mod warm_start;
 
 pub use crate::catalog::{Likelihood, MethodKind};
 pub use gaussian::GaussianPosterior;

@@ -10,6 +10,7 @@
 //! chunk gets the in-memory result by adding the chunk totals in the same order.
 
 mod chunks;
+mod gradient;
 mod gram;
 #[cfg(test)]
 mod tests;
@@ -21,6 +22,7 @@ pub use chunks::{chunk_rows, MAX_CHUNKS};
 pub use gram::{weighted_gram, weighted_gram_sequential};
 
 use chunks::{add_lower, mirror_lower, BLOCK_ROWS};
+use gradient::{activations, add_transposed};
 use gram::gram_into;
 
 /// Per row, from its activation a and label y: (loss, d loss / d a, d^2 loss / d a^2).
@@ -89,12 +91,12 @@ impl Terms {
 }
 
 /// The loss terms of every row of `x` (labels `y`) at `w`.
-pub fn accumulate(
+pub fn accumulate<L: RowLoss + ?Sized>(
     x: MatRef<'_, f64>,
     y: &[f64],
     w: &[f64],
     hessian: bool,
-    loss: &dyn RowLoss,
+    loss: &L,
 ) -> Terms {
     let (n, d) = (x.nrows(), x.ncols());
     assert_eq!(n, y.len(), "one label per row");
@@ -124,7 +126,13 @@ pub fn accumulate(
 
 /// The terms of one chunk, block by block, on the calling thread. The Hessian is left as a
 /// lower triangle.
-pub fn chunk(x: MatRef<'_, f64>, y: &[f64], w: &[f64], hessian: bool, loss: &dyn RowLoss) -> Terms {
+pub fn chunk<L: RowLoss + ?Sized>(
+    x: MatRef<'_, f64>,
+    y: &[f64],
+    w: &[f64],
+    hessian: bool,
+    loss: &L,
+) -> Terms {
     let (n, d) = (x.nrows(), x.ncols());
     let mut out = Terms::zero(d, hessian);
     let mut a = vec![0.0; BLOCK_ROWS.min(n)];
@@ -135,25 +143,16 @@ pub fn chunk(x: MatRef<'_, f64>, y: &[f64], w: &[f64], hessian: bool, loss: &dyn
         let rows = BLOCK_ROWS.min(n - start);
         let xb = x.subrows(start, rows);
         let (a, r) = (&mut a[..rows], &mut r[..rows]);
-        // a = X_b w, column by column (contiguous in faer's column-major layout).
-        a.fill(0.0);
-        for (j, &wj) in w.iter().enumerate() {
-            let col = xb.col(j);
-            for (ai, &xij) in a.iter_mut().zip(col.iter()) {
-                *ai += xij * wj;
-            }
-        }
+        activations(xb, w, a);
         let s = &mut curvature[..rows];
-        for i in 0..rows {
-            let (l, g, h) = loss.terms(a[i], y[start + i]);
+        let yb = &y[start..start + rows];
+        for (((a, &y), r), s) in a.iter().zip(yb).zip(r.iter_mut()).zip(s.iter_mut()) {
+            let (l, g, h) = loss.terms(*a, y);
             out.value += l;
-            r[i] = g;
-            s[i] = h;
+            *r = g;
+            *s = h;
         }
-        for (j, gj) in out.gradient.iter_mut().enumerate() {
-            let col = xb.col(j);
-            *gj += col.iter().zip(r.iter()).map(|(x, r)| x * r).sum::<f64>();
-        }
+        add_transposed(xb, r, &mut out.gradient);
         if let Some(h) = out.hessian.as_mut() {
             gram_into(h.as_mut(), xb, s);
         }

@@ -98,6 +98,7 @@ mod tests {
                 tolerance: 1e-10,
                 laplace: true,
                 curvature: crate::optim::Curvature::Chord,
+                warm_start: false,
             };
             let f = fit(
                 x.as_ref(),

@@ -5,7 +5,7 @@
 use faer::linalg::matmul::matmul;
 use faer::{Accum, Mat};
 
-use super::fit::laplace_fit;
+use super::fit::{laplace_fit, Fitting};
 use super::measurement::{record, timed, Progress};
 use crate::bench::files::FileSet;
 use crate::bench::{memory, KhatDetail, Settings};
@@ -15,7 +15,6 @@ use crate::model::importance;
 use crate::model::streaming::InMemory;
 use crate::model::Likelihood;
 use crate::numeric::rng::stream;
-use crate::optim::Curvature;
 
 /// The plain product is written in slabs of draws of at most this many bytes (6,366 rows x
 /// 20,000 draws would be a gigabyte in one piece).
@@ -37,13 +36,8 @@ pub(super) fn khat(
         "khat: fitting the posterior on {} (not timed)",
         data.file.display()
     ));
-    let (_, posterior, _) = laplace_fit(
-        &data.x,
-        &data.y,
-        settings.lambda,
-        Curvature::Chord,
-        progress,
-    )?;
+    let (_, posterior, _) =
+        laplace_fit(&data.x, &data.y, settings.lambda, Fitting::AsRun, progress)?;
     let s = draws(n, d);
     let cov = posterior.precision.inverse();
     let mut rng = stream(settings.seed, "bench/khat");

@@ -1,6 +1,6 @@
 //! The Monte-Carlo predictive on the test rows, after a fit that is not timed.
 
-use super::fit::laplace_fit;
+use super::fit::{laplace_fit, Fitting};
 use super::measurement::{record, timed, Progress};
 use crate::bench::files::FileSet;
 use crate::bench::{memory, PredictDetail, Settings};
@@ -8,7 +8,6 @@ use crate::bench::{Task, TaskRecord};
 use crate::error::{Error, Result};
 use crate::model::predictive::{self, PredictiveKind, PredictiveSettings};
 use crate::numeric::rng::stream;
-use crate::optim::Curvature;
 
 pub(super) fn predict(
     train: &FileSet,
@@ -22,14 +21,7 @@ pub(super) fn predict(
             "predict: fitting the posterior on {} (not timed)",
             data.file.display()
         ));
-        laplace_fit(
-            &data.x,
-            &data.y,
-            settings.lambda,
-            Curvature::Chord,
-            progress,
-        )?
-        .1
+        laplace_fit(&data.x, &data.y, settings.lambda, Fitting::AsRun, progress)?.1
     };
     let data = test.load()?;
     let (n, d) = (data.x.nrows(), data.x.ncols());

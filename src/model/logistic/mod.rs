@@ -46,11 +46,19 @@ impl LogisticObjective<'_> {
 /// One row's negative log likelihood softplus(a) - y a, its derivative sigma(a) - y and second
 /// derivative sigma(a) sigma(-a) in the activation a, from one exponential e = e^{-|a|}:
 /// softplus(a) = max(a, 0) + ln(1 + e), and sigma(|a|) = 1 / (1 + e).
+///
+/// The loss is summed as (1 - y) softplus(a) + y softplus(-a) (the same function, since
+/// softplus(a) - softplus(-a) = a): for a label y in {0, 1} one term vanishes and the other has
+/// no cancellation. Written as softplus(a) - y a, a well-classified row with a = 35, y = 1 gives
+/// 35 + 6e-16 - 35, whose rounding (eps |a| per row) swamps E itself on nearly separable data;
+/// the line search, which judges E's changes against E's rounding, then refused a Newton step
+/// that shrank ‖g‖ ten thousand times (tests/chord_newton.rs, the scaled digits).
 pub fn row_terms(a: f64, y: f64) -> (f64, f64, f64) {
     let e = (-a.abs()).exp();
     let big = 1.0 / (1.0 + e);
     let p = if a >= 0.0 { big } else { e * big };
-    (a.max(0.0) + e.ln_1p() - y * a, p - y, e * big * big)
+    let loss = e.ln_1p() + (1.0 - y) * a.max(0.0) + y * (-a).max(0.0);
+    (loss, p - y, e * big * big)
 }
 
 /// What to fit and how.
@@ -66,6 +74,9 @@ pub struct FitSettings {
     /// When Newton recomputes the Hessian: [`Curvature::Chord`] for the fit kinds; full
     /// Newton ([`Curvature::EveryStep`]) is kept for comparison (tests, `bayeslab bench`).
     pub curvature: Curvature,
+    /// Start Newton from a subsample's mode when N and D call for it
+    /// ([`super::warm_start::stride`]); the fit kinds do, `false` is the plain fit from w = 0.
+    pub warm_start: bool,
 }
 
 #[derive(Debug, Clone)]
@@ -101,7 +112,10 @@ pub fn fit(
         tolerance: settings.tolerance,
         cancel,
     };
-    let w0 = vec![0.0; x.ncols()];
+    let w0 = match settings.optimizer {
+        Optimizer::Newton if settings.warm_start => warm_start(x, y, settings.precision),
+        _ => vec![0.0; x.ncols()],
+    };
     let what = format!("{run} (logistic regression)");
     let mut passes = Passes::default();
     let (weights, value, hessian, outcome) = match settings.optimizer {
@@ -149,6 +163,20 @@ pub fn fit(
     })
 }
 
+/// Newton's start for the rows `x`, `y`: a subsample's mode when there are enough rows
+/// (model/warm_start.rs), else w = 0.
+fn warm_start(x: MatRef<'_, f64>, y: &[f64], precision: f64) -> Vec<f64> {
+    let (n, d) = (x.nrows(), x.ncols());
+    super::warm_start::stride(n, d)
+        .and_then(|k| {
+            let mut subsample = super::warm_start::Subsample::new(k, d);
+            subsample.add(x, y);
+            let (xs, ys) = subsample.finish();
+            super::warm_start::start::<LogitLink>(&xs, &ys, n, precision)
+        })
+        .unwrap_or_else(|| vec![0.0; d])
+}
+
 /// The `logistic-*` kinds through the method interface (MLE has lambda = 0).
 pub fn fit_method(
     input: &super::fit::FitInput<'_>,
@@ -166,6 +194,7 @@ pub fn fit_method(
         tolerance: m.tolerance,
         laplace: m.kind.has_posterior(),
         curvature: Curvature::for_columns(input.x.ncols()),
+        warm_start: true,
     };
     let f = fit(
         input.x,

@@ -34,6 +34,7 @@ fn the_laplace_fit_is_the_same_on_one_thread_and_on_many() {
         tolerance: 1e-10,
         laplace: true,
         curvature: Curvature::Chord,
+        warm_start: false,
     };
     let fit_on = |threads: usize| {
         rayon::ThreadPoolBuilder::new()
@@ -75,6 +76,23 @@ fn row_terms_agree_with_the_definitions() {
 }
 
 #[test]
+fn a_well_classified_row_keeps_its_tiny_loss() {
+    // -ln sigma(|a|) = ln(1 + e^{-|a|}) = e^{-|a|} (1 - e^{-|a|}/2 + ...): to the last digits,
+    // not the rounding of |a| - |a|.
+    for a in [20.0_f64, 35.0, 300.0] {
+        let e = (-a).exp();
+        let want = e * (1.0 - e / 2.0 + e * e / 3.0);
+        for (a, y) in [(a, 1.0), (-a, 0.0)] {
+            let (l, _, _) = row_terms(a, y);
+            assert!(
+                (l - want).abs() <= 2e-16 * want,
+                "loss at a = {a}, y = {y}: {l} against {want}"
+            );
+        }
+    }
+}
+
+#[test]
 fn gradient_and_hessian_match_central_differences() {
     let (x, y) = toy();
     let obj = LogisticObjective::new(x.as_ref(), &y, 0.7);
@@ -107,6 +125,7 @@ fn newton_reaches_a_stationary_point_monotonically() {
         tolerance: 1e-10,
         laplace: true,
         curvature: Curvature::Chord,
+        warm_start: false,
     };
     let mut objectives = Vec::new();
     let mut obs = |_: &str, it: &optim::Iterate| objectives.push(it.objective);
@@ -136,6 +155,7 @@ fn gradient_descent_agrees_with_newton() {
         tolerance: 1e-10,
         laplace: false,
         curvature: Curvature::Chord,
+        warm_start: false,
     };
     let newton = fit(
         x.as_ref(),
@@ -175,6 +195,7 @@ fn separable_data_under_mle_is_detected() {
         tolerance: 1e-8,
         laplace: false,
         curvature: Curvature::Chord,
+        warm_start: false,
     };
     let f = fit(
         x.as_ref(),
@@ -206,6 +227,7 @@ fn laplace_evidence_matches_numerical_integration_in_one_dimension() {
         tolerance: 1e-12,
         laplace: true,
         curvature: Curvature::Chord,
+        warm_start: false,
     };
     let f = fit(
         x.as_ref(),

@@ -24,6 +24,7 @@ use super::fit::{FitRequest, Fitted, PosteriorSummary};
 use super::generative::bernoulli::{binary_features_at, NaiveBernoulli};
 use super::generative::{class_prior, GenerativePredictor};
 use super::linear::{LinearPredictor, Link};
+use super::logistic::LogitLink;
 use super::spec::MethodSpec;
 use crate::catalog::{Family, Likelihood};
 use crate::error::{Error, NumericError, Result};
@@ -64,7 +65,8 @@ pub(super) fn fit(
                     return Err(NumericError::Collinear { column, constant }.into());
                 }
             }
-            let result = fit_linear(&objective, m, precision, input.cancel, observer);
+            let w0 = warm_start(chunks, m, link, precision, input.rows, d)?;
+            let result = fit_linear(&objective, m, precision, w0, input.cancel, observer);
             if let Some(e) = objective.take_error() {
                 return Err(e);
             }
@@ -108,10 +110,37 @@ type LinearFit = (
     Option<super::GaussianPosterior>,
 );
 
+/// The streamed Newton's start: the in-memory fit's warm start (model/warm_start.rs) from the
+/// same rows, gathered in one pass, for the logistic kinds fitted by Newton; else w = 0.
+fn warm_start(
+    chunks: &dyn Chunks,
+    method: &MethodSpec,
+    link: Link,
+    precision: f64,
+    rows: usize,
+    d: usize,
+) -> Result<Vec<f64>> {
+    let newton = matches!(method.optimizer, super::spec::Optimizer::Newton);
+    if let (Link::Logistic, true, Some(k)) = (link, newton, super::warm_start::stride(rows, d)) {
+        chunks.hessian_next(false);
+        let mut subsample = super::warm_start::Subsample::new(k, d);
+        chunks.each(&mut |x, y| {
+            subsample.add(x, y);
+            Ok(())
+        })?;
+        let (x, y) = subsample.finish();
+        if let Some(w) = super::warm_start::start::<LogitLink>(&x, &y, rows, precision) {
+            return Ok(w);
+        }
+    }
+    Ok(vec![0.0; d])
+}
+
 fn fit_linear(
     objective: &StreamedObjective<'_>,
     method: &MethodSpec,
     precision: f64,
+    w0: Vec<f64>,
     cancel: Option<&AtomicBool>,
     observer: &mut dyn Observer,
 ) -> std::result::Result<LinearFit, NumericError> {
@@ -119,6 +148,7 @@ fn fit_linear(
         objective,
         method,
         Curvature::for_columns(objective.dim()),
+        w0,
         cancel,
         observer,
     )?;

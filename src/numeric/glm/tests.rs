@@ -90,3 +90,64 @@ fn chunk_totals_added_in_order_equal_the_whole() {
     assert_eq!(total.value.to_bits(), whole.value.to_bits());
     assert_eq!(total.hessian, whole.hessian);
 }
+
+#[test]
+fn the_block_kernels_equal_exact_sums() {
+    // Small integers: every product and partial sum is exact in f64, so any order of the
+    // additions gives the exact sum, which the kernels must hit for every length (ragged
+    // lanes) and width (ragged four-column sweeps).
+    for n in 0..40 {
+        let x: Vec<f64> = (0..n).map(|i| ((i * 7) % 11) as f64 - 5.0).collect();
+        let r: Vec<f64> = (0..n).map(|i| ((i * 3) % 5) as f64 - 2.0).collect();
+        let exact: i64 = (0..n)
+            .map(|i| (((i * 7) % 11) as i64 - 5) * (((i * 3) % 5) as i64 - 2))
+            .sum();
+        assert_eq!(gradient::dot(&x, &r), exact as f64, "n = {n}");
+    }
+    for d in 0..10 {
+        let x = Mat::<f64>::from_fn(13, d, |i, j| ((i + 2 * j) % 7) as f64 - 3.0);
+        let w: Vec<f64> = (0..d).map(|j| j as f64 - 4.0).collect();
+        let mut a = vec![f64::NAN; 13];
+        gradient::activations(x.as_ref(), &w, &mut a);
+        let mut g = vec![1.0; d];
+        gradient::add_transposed(x.as_ref(), &a, &mut g);
+        for i in 0..13 {
+            let want: f64 = (0..d).map(|j| x[(i, j)] * w[j]).sum();
+            assert_eq!(a[i], want, "a[{i}], d = {d}");
+        }
+        for j in 0..d {
+            let want: f64 = 1.0 + (0..13).map(|i| x[(i, j)] * a[i]).sum::<f64>();
+            assert_eq!(g[j], want, "g[{j}], d = {d}");
+        }
+    }
+}
+
+#[test]
+fn the_same_rows_elsewhere_in_memory_give_the_same_bits() {
+    // A streamed chunk holds the same rows at another address than the in-memory design:
+    // the E and g sums must not depend on where the rows start (alignment).
+    let (x, y, w) = design(5_003, 7);
+    let here = chunk(x.as_ref(), &y, &w, false, &logistic);
+    for offset in 1..4 {
+        let moved = Mat::<f64>::from_fn(x.nrows() + offset, 7, |i, j| {
+            if i < offset {
+                0.0
+            } else {
+                x[(i - offset, j)]
+            }
+        });
+        let there = chunk(
+            moved.as_ref().subrows(offset, x.nrows()),
+            &y,
+            &w,
+            false,
+            &logistic,
+        );
+        assert_eq!(
+            here.value.to_bits(),
+            there.value.to_bits(),
+            "offset {offset}"
+        );
+        assert_eq!(here.gradient, there.gradient, "offset {offset}");
+    }
+}

@@ -32,12 +32,18 @@ pub enum Curvature {
 /// Chord Newton is used from this many design columns on (the intercept included); below it
 /// full Newton. A chord fit trades Hessian passes for more gradient passes (200,000 x 50: 5
 /// Hessian + 10 gradient passes against full Newton's 8 Hessians), so it pays only where a
-/// gradient pass is cheap beside a Hessian pass. In today's fused pass it is not: the E and g
-/// part (X w, the per-row terms, X^T r) costs about half of a Hessian pass at D = 50. Measured
-/// with `bayeslab bench --only fit` (chord and full Newton interleaved, bayeslab at opt-level 2,
-/// 2-core machine): chord / full = 1.26 at 200,000 x 50, 1.13 at 20,000 x 200, 0.88 at
-/// 20,000 x 500. The choice depends on D alone, so a streamed fit and an in-memory fit of the
-/// same rows take the same path; every shipped experiment (D <= 65) keeps full Newton.
+/// gradient pass is cheap beside a Hessian pass. Issue 19's fast E/g pass (numeric/glm/
+/// gradient.rs: X^T r in independent lanes) made a gradient pass cost 0.42 of a Hessian pass
+/// at 1,000,000 x 50 (was about half), 0.31 at 200,000 x 100 and 0.12 at 100,000 x 500 (one
+/// thread, CPU time); what is left at D = 50 is reading X and the per-row exp and ln_1p, so 10
+/// extra gradient passes still cost more than 3 Hessian passes. Measured with `bayeslab
+/// bench --only fit` (chord and full Newton interleaved, release, best of 3 medians, the
+/// 2-core machine shared at a 1-minute load of 3-5): chord / full = 1.28 at 200,000 x 50, 1.04
+/// at 1,000,000 x 50, 1.03 at 100,000 x 100, 1.07 at 100,000 x 200, 0.81 at 100,000 x 500.
+/// So the threshold stays between 200 and 500 columns. The choice depends on D alone, so a
+/// streamed fit and an in-memory fit of the same rows take the same path; every shipped
+/// experiment (D <= 65) keeps full Newton. Many rows are served by the warm start instead
+/// (model/warm_start.rs), which removes Hessian passes without adding gradient passes.
 pub const CHORD_MIN_COLUMNS: usize = 256;
 
 impl Curvature {
