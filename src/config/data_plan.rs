@@ -39,6 +39,29 @@ pub struct DataPlan {
     pub separator: u8,
 }
 
+impl DataPlan {
+    /// The plan a `[data]` table naming only its file(s) and `target` gets: every numeric column
+    /// a feature, standardised, with an intercept, missing values an error, no feature map, seed
+    /// 0, in memory, comma-separated. For the benchmark and tests, which set what they vary.
+    pub fn defaults(source: DataSource, target: &str) -> DataPlan {
+        DataPlan {
+            source,
+            target: target.to_string(),
+            features: None,
+            positive: None,
+            standardize: true,
+            intercept: true,
+            missing: Missing::Error,
+            encoding: Default::default(),
+            feature_map: FeatureMap::Identity,
+            seed: 0,
+            binary_method: None,
+            streaming: None,
+            separator: b',',
+        }
+    }
+}
+
 #[derive(Debug, Clone, PartialEq)]
 pub enum DataSource {
     /// One file, split into train and test rows.

@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 
 use super::stream_tests::assert_same;
 use super::*;
-use crate::config::{DataPlan, DataSource, FeatureMap, Missing, Split, Streaming};
+use crate::config::{DataPlan, DataSource, Split, Streaming};
 
 fn fixture(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -15,30 +15,23 @@ fn fixture(name: &str) -> PathBuf {
 }
 
 fn plan(path: PathBuf, features: Option<&[&str]>, separator: u8) -> DataPlan {
-    DataPlan {
-        source: DataSource::Single {
-            path,
-            split: Split::Every {
-                every: 3,
-                offset: 2,
-            },
+    let source = DataSource::Single {
+        path,
+        split: Split::Every {
+            every: 3,
+            offset: 2,
         },
-        target: "y".into(),
+    };
+    DataPlan {
         features: features.map(|f| f.iter().map(|s| s.to_string()).collect()),
-        positive: None,
-        standardize: true,
-        intercept: true,
-        missing: Missing::Error,
-        encoding: Default::default(),
-        feature_map: FeatureMap::Identity,
         seed: 1,
-        binary_method: None,
         streaming: Some(Streaming {
             chunk_rows: 5,
             max_memory: None,
             cache: true,
         }),
         separator,
+        ..DataPlan::defaults(source, "y")
     }
 }
 

@@ -15,23 +15,13 @@ fn pima() -> PathBuf {
 
 fn plan(source: DataSource, chunk_rows: usize) -> DataPlan {
     DataPlan {
-        source,
-        target: "y".into(),
-        features: None,
-        positive: None,
-        standardize: true,
-        intercept: true,
-        missing: Missing::Error,
-        encoding: Default::default(),
-        feature_map: FeatureMap::Identity,
         seed: 3,
-        binary_method: None,
         streaming: Some(Streaming {
             chunk_rows,
             max_memory: None,
             cache: true,
         }),
-        separator: b',',
+        ..DataPlan::defaults(source, "y")
     }
 }
 

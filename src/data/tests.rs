@@ -5,28 +5,14 @@ use std::path::Path;
 use polars::prelude::*;
 
 use super::*;
-use crate::config::{DataPlan, DataSource, Missing, Split};
+use crate::config::{DataPlan, DataSource, Split};
 
 fn pima() -> std::path::PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("datasets/pima.csv")
 }
 
 fn plan(source: DataSource) -> DataPlan {
-    DataPlan {
-        source,
-        target: "y".into(),
-        features: None,
-        positive: None,
-        standardize: true,
-        intercept: true,
-        missing: Missing::Error,
-        encoding: Default::default(),
-        feature_map: crate::config::FeatureMap::Identity,
-        seed: 0,
-        binary_method: None,
-        streaming: None,
-        separator: b',',
-    }
+    DataPlan::defaults(source, "y")
 }
 
 fn read_csv(path: &Path) -> DataFrame {

@@ -11,7 +11,7 @@ use super::measurement::{record, timed, Progress};
 use crate::bench::files::FileSet;
 use crate::bench::{median, memory, LoadDetail, Settings};
 use crate::bench::{Task, TaskRecord};
-use crate::config::{DataPlan, DataSource, FeatureMap, Missing, Split};
+use crate::config::{DataPlan, DataSource, Split};
 use crate::error::{Error, Result};
 
 pub(super) fn load(
@@ -94,21 +94,7 @@ fn plan(file: &Path) -> DataPlan {
             },
         },
     };
-    DataPlan {
-        source,
-        target: "y".into(),
-        features: None,
-        positive: None,
-        standardize: true,
-        intercept: true,
-        missing: Missing::Error,
-        encoding: Default::default(),
-        feature_map: FeatureMap::Identity,
-        seed: 0,
-        binary_method: None,
-        streaming: None,
-        separator: b',',
-    }
+    DataPlan::defaults(source, "y")
 }
 
 /// STEM.test.EXT beside STEM.EXT, if `bayeslab synth --test-rows` wrote it.
