@@ -49,6 +49,19 @@ pub struct PassStats {
     pub read_from: ReadFrom,
 }
 
+/// A pass over the data file: what [`super::chunk_tables::each_table`] counted.
+impl From<super::chunk_tables::ReadCount> for PassStats {
+    fn from(count: super::chunk_tables::ReadCount) -> PassStats {
+        PassStats {
+            chunks: count.chunks,
+            rows: count.rows,
+            seconds: count.seconds,
+            read_seconds: count.read_seconds,
+            read_from: ReadFrom::File,
+        }
+    }
+}
+
 /// Where a pass read its rows: the data file (decoded by polars), or the design cache the
 /// first pass over the training rows wrote (`[data] cache`).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]

@@ -3,9 +3,10 @@
 
 use std::time::Instant;
 
-use super::scan::{each_chunk, is_test};
+use super::scan::is_test;
 use super::{DesignChunk, Part, PassStats, RawRows, StreamedData};
 use crate::config::DataSource;
+use crate::data::chunk_tables::each_table;
 use crate::data::features::{sampled_rows, FittedMap, TrainingRows};
 use crate::data::prepare;
 use crate::data::table::Cells;
@@ -86,7 +87,7 @@ impl StreamedData {
         let fills = self.plan.missing.fills();
         let mut labels = labels.clone();
         let mut compute = 0.0;
-        let mut stats = each_chunk(
+        let mut stats = PassStats::from(each_table(
             path,
             self.streaming.chunk_rows,
             self.plan.separator,
@@ -120,7 +121,7 @@ impl StreamedData {
                 compute += t.elapsed().as_secs_f64();
                 Ok(())
             },
-        )?;
+        )?);
         stats.read_seconds = stats.seconds - compute;
         Ok(stats)
     }

@@ -9,7 +9,6 @@ use crate::data::chunk_tables::each_table;
 use crate::data::encode::ColumnTally;
 use crate::data::labels::LabelSet;
 use crate::data::prepare;
-use crate::data::table::Table;
 use crate::error::{Error, Result};
 
 /// What a file's statistics pass found.
@@ -30,39 +29,6 @@ pub(super) fn is_test(row: usize, source: &DataSource, part_of_file: Option<Part
         (DataSource::Single { split, .. }, None) => prepare::row_is_test(row, *split) == Some(true),
         (DataSource::TrainTest { .. }, None) => false,
     }
-}
-
-/// [`crate::data::chunk_tables::each_table`], its cost counted as a pass's.
-#[allow(clippy::too_many_arguments)]
-pub(super) fn each_chunk(
-    path: &Path,
-    chunk_rows: usize,
-    separator: u8,
-    target: &str,
-    features: &mut Option<Vec<String>>,
-    categorical: &mut Vec<String>,
-    skipped: &mut Vec<String>,
-    ahead: usize,
-    f: &mut dyn FnMut(usize, Table) -> Result<()>,
-) -> Result<PassStats> {
-    let count = each_table(
-        path,
-        chunk_rows,
-        separator,
-        target,
-        features,
-        categorical,
-        skipped,
-        ahead,
-        f,
-    )?;
-    Ok(PassStats {
-        chunks: count.chunks,
-        rows: count.rows,
-        seconds: count.seconds,
-        read_seconds: count.read_seconds,
-        read_from: super::ReadFrom::File,
-    })
 }
 
 /// The statistics pass over one file. `part` is `Some` for a separate train or test file;
@@ -88,7 +54,7 @@ pub(super) fn scan(
         rows: 0,
         stats: PassStats::default(),
     };
-    let stats = each_chunk(
+    let stats = each_table(
         path,
         chunk_rows,
         plan.separator,
@@ -134,6 +100,6 @@ pub(super) fn scan(
             Ok(())
         },
     )?;
-    s.stats = stats;
+    s.stats = PassStats::from(stats);
     Ok(s)
 }
