@@ -31,6 +31,28 @@ fn synthetic(n: usize, d: usize, seed: u64) -> (Mat<f64>, Vec<f64>) {
     (x, y)
 }
 
+/// The warm fit's weights, and with a prior its covariance diagonal and log evidence, equal
+/// the fit from w = 0 to 1e-10 (relative; absolute for weights below 1).
+fn assert_same_posterior(warm: &LogisticFit, cold: &LogisticFit, with_prior: bool) {
+    for (j, (a, b)) in warm.weights.iter().zip(&cold.weights).enumerate() {
+        assert!(
+            (a - b).abs() <= 1e-10 * b.abs().max(1.0),
+            "w[{j}]: {a} vs {b}"
+        );
+    }
+    if with_prior {
+        let (p, q) = (
+            warm.posterior.as_ref().unwrap(),
+            cold.posterior.as_ref().unwrap(),
+        );
+        for (a, b) in p.cov_diag().iter().zip(q.cov_diag()) {
+            assert!((a - b).abs() <= 1e-10 * b.abs(), "cov {a} vs {b}");
+        }
+        let (a, b) = (p.log_evidence.unwrap(), q.log_evidence.unwrap());
+        assert!((a - b).abs() <= 1e-10 * b.abs(), "log evidence {a} vs {b}");
+    }
+}
+
 fn run(x: &Mat<f64>, y: &[f64], precision: f64, warm_start: bool) -> LogisticFit {
     let settings = FitSettings {
         precision,
@@ -82,20 +104,7 @@ fn a_warm_start_reaches_the_same_posterior_with_fewer_hessian_passes() {
             warm.passes,
             cold.passes
         );
-        for (j, (a, b)) in warm.weights.iter().zip(&cold.weights).enumerate() {
-            assert!(
-                (a - b).abs() <= 1e-10 * b.abs().max(1.0),
-                "w[{j}]: {a} vs {b}"
-            );
-        }
-        if precision > 0.0 {
-            let (p, q) = (warm.posterior.unwrap(), cold.posterior.unwrap());
-            for (a, b) in p.cov_diag().iter().zip(q.cov_diag()) {
-                assert!((a - b).abs() <= 1e-10 * b.abs(), "cov {a} vs {b}");
-            }
-            let (a, b) = (p.log_evidence.unwrap(), q.log_evidence.unwrap());
-            assert!((a - b).abs() <= 1e-10 * b.abs(), "log evidence {a} vs {b}");
-        }
+        assert_same_posterior(&warm, &cold, precision > 0.0);
     }
 }
 
@@ -114,18 +123,7 @@ fn a_wide_warm_start_reaches_the_same_posterior_with_fewer_hessian_passes() {
         warm.passes,
         cold.passes
     );
-    for (j, (a, b)) in warm.weights.iter().zip(&cold.weights).enumerate() {
-        assert!(
-            (a - b).abs() <= 1e-10 * b.abs().max(1.0),
-            "w[{j}]: {a} vs {b}"
-        );
-    }
-    let (p, q) = (warm.posterior.unwrap(), cold.posterior.unwrap());
-    for (a, b) in p.cov_diag().iter().zip(q.cov_diag()) {
-        assert!((a - b).abs() <= 1e-10 * b.abs(), "cov {a} vs {b}");
-    }
-    let (a, b) = (p.log_evidence.unwrap(), q.log_evidence.unwrap());
-    assert!((a - b).abs() <= 1e-10 * b.abs(), "log evidence {a} vs {b}");
+    assert_same_posterior(&warm, &cold, true);
 }
 
 /// Rows 0, k, 2k, ... of `chunks`, as the streamed fit gathers them.
