@@ -45,7 +45,7 @@ pub fn minimise(
     objective: &dyn Objective,
     method: &super::spec::MethodSpec,
     curvature: crate::optim::Curvature,
-    w0: Vec<f64>,
+    w0: crate::optim::Start,
     cancel: Option<&std::sync::atomic::AtomicBool>,
     observer: &mut dyn crate::optim::Observer,
 ) -> Result<(Vec<f64>, crate::optim::Outcome), NumericError> {
@@ -60,12 +60,12 @@ pub fn minimise(
     match method.optimizer {
         Optimizer::Newton => {
             let what = format!("{run} ({})", method.kind.name());
-            let mut solver = Newton::with_curvature(objective, w0, what, curvature);
+            let mut solver = Newton::with_guess(objective, w0.w, w0.guess, what, curvature);
             let outcome = drive(run, &mut solver, &control, observer)?;
             Ok((solver.into_weights(), outcome))
         }
         Optimizer::Gradient { learning_rate } => {
-            let mut solver = GradientDescent::new(objective, w0, learning_rate);
+            let mut solver = GradientDescent::new(objective, w0.w, learning_rate);
             let outcome = drive(run, &mut solver as &mut dyn Solver, &control, observer)?;
             Ok((solver.into_weights(), outcome))
         }

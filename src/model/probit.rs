@@ -40,7 +40,7 @@ pub fn fit_method(input: &FitInput<'_>, observer: &mut dyn Observer) -> Result<F
         &objective,
         input.method,
         Curvature::for_columns(input.x.ncols()),
-        vec![0.0; input.x.ncols()],
+        crate::optim::Start::at(vec![0.0; input.x.ncols()]),
         input.cancel,
         observer,
     )?;

@@ -201,7 +201,7 @@ pub fn fit_method(input: &FitInput<'_>, observer: &mut dyn Observer) -> Result<F
         &objective,
         input.method,
         Curvature::EveryStep,
-        vec![0.0; objective.dim()],
+        crate::optim::Start::at(vec![0.0; objective.dim()]),
         input.cancel,
         observer,
     )?;

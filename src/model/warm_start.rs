@@ -6,7 +6,9 @@
 //! precision scaled by m / N so that it weighs the likelihood as the full data's does, lies
 //! within the subsample's statistical error of the full mode (O(sqrt(D / m)) in the weights'
 //! own scale), where Newton converges quadratically: the full-data fit then needs about 3 steps.
-//! The subsample's own Newton steps cost 1/k of a full pass each.
+//! The subsample's own Newton steps cost 1/k of a full pass each, and its Hessian factor,
+//! scaled by N / m, takes the full-data Newton's first step, so the start costs a gradient
+//! pass instead of a Hessian pass (optim/newton/guess.rs).
 //!
 //! The subsample is defined by row indices alone (rows 0, k, 2k, ... of the training rows in
 //! their order), gathered chunk by chunk ([`Subsample`]), and k depends on N and D alone ([`stride`]), so a
@@ -18,7 +20,7 @@
 use faer::{Mat, MatRef};
 
 use super::glm::{GlmLink, GlmObjective};
-use crate::optim::{drive, Control, Curvature, Iterate, Newton, Observer};
+use crate::optim::{drive, Control, Curvature, Guess, Iterate, Newton, Observer, Start};
 
 /// The subsample has at least this many rows, and at least [`ROWS_PER_COLUMN`] per design
 /// column. Measured on 1,000,000 x 50 synthetic rows (examples of `bayeslab synth`'s model,
@@ -104,9 +106,10 @@ impl Subsample {
 }
 
 /// The full-data Newton's start for the link `L`: the mode of the subsample (`x`, `y`) of
-/// `rows` training rows under precision `precision` x m / N, or `None` when that fit does not
-/// converge (e.g. a separable subsample under maximum likelihood): then start from w = 0.
-pub fn start<L: GlmLink>(x: &Mat<f64>, y: &[f64], rows: usize, precision: f64) -> Option<Vec<f64>> {
+/// `rows` training rows under precision `precision` x m / N, with the subsample's Hessian
+/// factor as the first step's curvature (optim/newton/guess.rs), or `None` when that fit does
+/// not converge (e.g. a separable subsample under maximum likelihood): then start from w = 0.
+pub fn start<L: GlmLink>(x: &Mat<f64>, y: &[f64], rows: usize, precision: f64) -> Option<Start> {
     let scaled = precision * y.len() as f64 / rows as f64;
     let objective = GlmObjective::<L>::new(x.as_ref(), y, scaled);
     let mut solver = Newton::with_curvature(
@@ -121,8 +124,13 @@ pub fn start<L: GlmLink>(x: &Mat<f64>, y: &[f64], rows: usize, precision: f64) -
         cancel: None,
     };
     let outcome = drive("warm-start", &mut solver, &control, &mut Quiet).ok()?;
-    let w = solver.into_weights();
-    (outcome.termination.converged() && w.iter().all(|v| v.is_finite())).then_some(w)
+    let (w, factor) = solver.into_factored();
+    let guess = factor.map(|factor| Guess {
+        factor,
+        scale: y.len() as f64 / rows as f64,
+    });
+    (outcome.termination.converged() && w.iter().all(|v| v.is_finite()))
+        .then_some(Start { w, guess })
 }
 
 /// The subsample's iterations are not the run's: nobody watches them.

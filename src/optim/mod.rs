@@ -16,7 +16,8 @@ pub use draws::{DrawBatch, Schedule};
 pub use driver::{drive, Control, Iterate, Observer, Outcome, Solver, Step, Termination};
 pub use gradient::GradientDescent;
 pub use newton::{
-    Curvature, Newton, Passes, CHORD_MIN_COLUMNS, CHORD_RATIO, FLOOR_RATIO, MAX_REUSE, POLISH,
+    Curvature, Guess, Newton, Passes, Start, CHORD_MIN_COLUMNS, CHORD_RATIO, FLOOR_RATIO,
+    KEEP_RATIO, MAX_REUSE, POLISH,
 };
 
 use faer::Mat;

@@ -15,7 +15,8 @@ use crate::error::NumericError;
 use crate::numeric::linalg::{self, mat_vec};
 use crate::numeric::special::softplus;
 use crate::optim::{
-    self, Control, Curvature, GradientDescent, Newton, Objective, Observer, Outcome, Passes, Solver,
+    self, Control, Curvature, GradientDescent, Newton, Objective, Observer, Outcome, Passes,
+    Solver, Start,
 };
 
 /// The logistic link: l(a, y) = softplus(a) - y a.
@@ -114,20 +115,21 @@ pub fn fit(
     };
     let w0 = match settings.optimizer {
         Optimizer::Newton if settings.warm_start => warm_start(x, y, settings.precision),
-        _ => vec![0.0; x.ncols()],
+        _ => Start::at(vec![0.0; x.ncols()]),
     };
     let what = format!("{run} (logistic regression)");
     let mut passes = Passes::default();
     let (weights, value, hessian, outcome) = match settings.optimizer {
         Optimizer::Newton => {
-            let mut solver = Newton::with_curvature(&objective, w0, what, settings.curvature);
+            let mut solver =
+                Newton::with_guess(&objective, w0.w, w0.guess, what, settings.curvature);
             let outcome = optim::drive(run, &mut solver, &control, observer)?;
             passes = solver.passes();
             let (w, value, hessian) = solver.into_state();
             (w, value, hessian, outcome)
         }
         Optimizer::Gradient { learning_rate } => {
-            let mut solver = GradientDescent::new(&objective, w0, learning_rate);
+            let mut solver = GradientDescent::new(&objective, w0.w, learning_rate);
             let outcome = optim::drive(run, &mut solver as &mut dyn Solver, &control, observer)?;
             let w = solver.into_weights();
             let value = objective.value(&w);
@@ -165,7 +167,7 @@ pub fn fit(
 
 /// Newton's start for the rows `x`, `y`: a subsample's mode when there are enough rows
 /// (model/warm_start.rs), else w = 0.
-fn warm_start(x: MatRef<'_, f64>, y: &[f64], precision: f64) -> Vec<f64> {
+fn warm_start(x: MatRef<'_, f64>, y: &[f64], precision: f64) -> Start {
     let (n, d) = (x.nrows(), x.ncols());
     super::warm_start::stride(n, d)
         .and_then(|k| {
@@ -174,7 +176,7 @@ fn warm_start(x: MatRef<'_, f64>, y: &[f64], precision: f64) -> Vec<f64> {
             let (xs, ys) = subsample.finish();
             super::warm_start::start::<LogitLink>(&xs, &ys, n, precision)
         })
-        .unwrap_or_else(|| vec![0.0; d])
+        .unwrap_or_else(|| Start::at(vec![0.0; d]))
 }
 
 /// The `logistic-*` kinds through the method interface (MLE has lambda = 0).

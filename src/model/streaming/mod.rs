@@ -29,7 +29,7 @@ use super::spec::MethodSpec;
 use crate::catalog::{Family, Likelihood};
 use crate::error::{Error, NumericError, Result};
 use crate::numeric::linalg::{gram_dependent_column, COLLINEAR_TOL};
-use crate::optim::{Curvature, Objective, Observer};
+use crate::optim::{Curvature, Objective, Observer, Start};
 
 /// Fit `input.method` (a kind for which [`crate::catalog::MethodKind::streams`] holds) on the
 /// training rows of `chunks`. As [`super::method::fit_matrix`]: a [`Error::Numeric`] is a failed run.
@@ -119,7 +119,7 @@ fn warm_start(
     precision: f64,
     rows: usize,
     d: usize,
-) -> Result<Vec<f64>> {
+) -> Result<Start> {
     let newton = matches!(method.optimizer, super::spec::Optimizer::Newton);
     if let (Link::Logistic, true, Some(k)) = (link, newton, super::warm_start::stride(rows, d)) {
         chunks.hessian_next(false);
@@ -129,18 +129,18 @@ fn warm_start(
             Ok(())
         })?;
         let (x, y) = subsample.finish();
-        if let Some(w) = super::warm_start::start::<LogitLink>(&x, &y, rows, precision) {
-            return Ok(w);
+        if let Some(start) = super::warm_start::start::<LogitLink>(&x, &y, rows, precision) {
+            return Ok(start);
         }
     }
-    Ok(vec![0.0; d])
+    Ok(Start::at(vec![0.0; d]))
 }
 
 fn fit_linear(
     objective: &StreamedObjective<'_>,
     method: &MethodSpec,
     precision: f64,
-    w0: Vec<f64>,
+    w0: Start,
     cancel: Option<&AtomicBool>,
     observer: &mut dyn Observer,
 ) -> std::result::Result<LinearFit, NumericError> {

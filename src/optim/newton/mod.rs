@@ -9,12 +9,14 @@
 //! and cost a gradient pass (curvature.rs says when the Hessian is recomputed).
 
 mod curvature;
+mod guess;
 #[cfg(test)]
 mod tests;
 
 pub use curvature::{
-    Curvature, Passes, CHORD_MIN_COLUMNS, CHORD_RATIO, FLOOR_RATIO, MAX_REUSE, POLISH,
+    Curvature, Passes, CHORD_MIN_COLUMNS, CHORD_RATIO, FLOOR_RATIO, KEEP_RATIO, MAX_REUSE, POLISH,
 };
+pub use guess::{Guess, Start};
 
 use std::cell::Cell;
 
@@ -35,6 +37,9 @@ pub struct Newton<'a> {
     /// step) rather than at an earlier iterate (a chord step).
     factor: Option<Cholesky>,
     factor_at_w: bool,
+    /// The step is `factor_scale` x (the factor's solve): 1 for a Hessian of this objective,
+    /// m / N for a subsample's ([`Guess`]).
+    factor_scale: f64,
     /// Chord steps taken with `factor` so far.
     reused: usize,
     /// Chord only: evaluate full steps with their Hessian (far from the mode), as full Newton.
@@ -70,7 +75,24 @@ impl<'a> Newton<'a> {
         what: impl Into<String>,
         curvature: Curvature,
     ) -> Self {
-        let (value, grad, hessian) = objective.terms(&w0, true);
+        Self::with_guess(objective, w0, None, what, curvature)
+    }
+
+    /// Start at `w0` and, when `guess` is given, take the first step with it instead of the
+    /// Hessian at `w0`: the start then costs a gradient pass instead of a Hessian pass (guess.rs).
+    pub fn with_guess(
+        objective: &'a dyn Objective,
+        w0: Vec<f64>,
+        guess: Option<Guess>,
+        what: impl Into<String>,
+        curvature: Curvature,
+    ) -> Self {
+        let (value, grad, hessian) = objective.terms(&w0, guess.is_none());
+        let passes = Passes {
+            hessian: usize::from(guess.is_none()),
+            gradient: usize::from(guess.is_some()),
+        };
+        let factor_scale = guess.as_ref().map_or(1.0, |g| g.scale);
         Newton {
             objective,
             what: what.into(),
@@ -79,17 +101,15 @@ impl<'a> Newton<'a> {
             value,
             grad,
             hessian,
-            factor: None,
+            factor: guess.map(|g| g.factor),
             factor_at_w: false,
+            factor_scale,
             reused: 0,
             newton_phase: true,
             last_was_newton: true,
             last_ratio: 0.0,
             level_steps: 0,
-            passes: Passes {
-                hessian: 1,
-                gradient: 0,
-            },
+            passes,
             tolerance: Cell::new(0.0),
         }
     }
@@ -112,6 +132,18 @@ impl<'a> Newton<'a> {
         (self.w, self.value, self.hessian)
     }
 
+    /// The weights and the newest Cholesky factor of this objective's Hessian: the one the next
+    /// step would solve with, else the Hessian at the weights factored now (no pass over the
+    /// data). `None` for the factor when neither is at hand or it is not positive definite.
+    pub fn into_factored(self) -> (Vec<f64>, Option<Cholesky>) {
+        let factor = match (self.factor, self.hessian) {
+            (Some(f), _) if self.factor_scale == 1.0 => Some(f),
+            (_, Some(h)) => Cholesky::factor(h.as_ref(), "Hessian").ok(),
+            _ => None,
+        };
+        (self.w, factor)
+    }
+
     /// Factor the Hessian at `w` (from the last evaluation, or one Hessian pass).
     fn refactor(&mut self) -> Result<(), NumericError> {
         let h = match self.hessian.take() {
@@ -125,6 +157,7 @@ impl<'a> Newton<'a> {
         let what = format!("Hessian of {}", self.what);
         self.factor = Some(Cholesky::factor(h.as_ref(), &what)?);
         self.factor_at_w = true;
+        self.factor_scale = 1.0;
         self.reused = 0;
         Ok(())
     }
@@ -136,11 +169,12 @@ impl<'a> Newton<'a> {
             Curvature::EveryStep => self.factor = None,
             Curvature::Chord => {
                 let contracted = t == 1.0 && ratio <= CHORD_RATIO;
+                let keep = t == 1.0 && ratio <= KEEP_RATIO;
                 if self.hessian.is_some() {
                     // Evaluated with its Hessian: factor it next, a Newton step.
                     self.factor = None;
                     self.newton_phase = !contracted;
-                } else if !contracted || self.reused >= MAX_REUSE {
+                } else if !keep || self.reused >= MAX_REUSE {
                     // The reused factor stopped paying: a new one at w. If even a Newton step
                     // contracted poorly, the iterates are far from the mode: fuse again.
                     self.factor = None;
@@ -176,10 +210,10 @@ impl Solver for Newton<'_> {
         }
         self.factor.as_ref().is_some_and(|f| {
             let scale = self.w.iter().fold(1.0_f64, |m, w| m.max(w.abs()));
-            let next = f
-                .solve(&self.grad)
-                .iter()
-                .fold(0.0_f64, |m, d| m.max(d.abs()));
+            let next = self.factor_scale
+                * f.solve(&self.grad)
+                    .iter()
+                    .fold(0.0_f64, |m, d| m.max(d.abs()));
             next <= POLISH * scale
         })
     }
@@ -191,7 +225,12 @@ impl Solver for Newton<'_> {
             }
             let newton_step = self.factor_at_w;
             let factor = self.factor.as_ref().expect("factored above");
-            let d: Vec<f64> = factor.solve(&self.grad).iter().map(|v| -v).collect();
+            let scale = self.factor_scale;
+            let d: Vec<f64> = factor
+                .solve(&self.grad)
+                .iter()
+                .map(|v| -scale * v)
+                .collect();
             if dot(&d, &self.grad) >= 0.0 {
                 if newton_step {
                     return Ok(Step::Stop(Termination::Stalled));

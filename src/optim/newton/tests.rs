@@ -93,3 +93,39 @@ fn full_newton_forms_one_hessian_per_step_and_chord_newton_fewer() {
     let (_, _, chord) = counts[1];
     assert!(chord.hessian < full.hessian, "{counts:?}");
 }
+
+/// A start with a guessed curvature (optim/newton/guess.rs) costs a gradient pass instead of
+/// a Hessian pass, and reaches the same root: with a guess four times too stiff (short steps)
+/// and one a hundred times too soft (the overshoot the guard halves).
+#[test]
+fn a_guessed_first_curvature_starts_with_a_gradient_pass_and_reaches_the_same_root() {
+    let control = Control {
+        max_iter: 100,
+        tolerance: 1e-12,
+        cancel: None,
+    };
+    let exact = root();
+    for curvature in [Curvature::EveryStep, Curvature::Chord] {
+        for h0 in [4.0 * 0.0199, 0.0199 / 100.0] {
+            let factor =
+                Cholesky::factor(faer::Mat::from_fn(1, 1, |_, _| 1.0).as_ref(), "1").unwrap();
+            let guess = Guess {
+                factor,
+                scale: 1.0 / h0,
+            };
+            let mut solver =
+                Newton::with_guess(&LogCosh, vec![0.0], Some(guess), "log cosh", curvature);
+            assert_eq!((solver.passes().hessian, solver.passes().gradient), (0, 1));
+            let outcome = drive("t", &mut solver, &control, &mut |_: &str, _: &_| {}).unwrap();
+            assert!(
+                outcome.termination.converged(),
+                "{curvature:?} {h0}: {outcome:?}"
+            );
+            let w = solver.weights()[0];
+            assert!(
+                (w - exact).abs() < 1e-12,
+                "{curvature:?} {h0}: {w} against {exact}"
+            );
+        }
+    }
+}
