@@ -70,6 +70,14 @@ impl<L: GlmLink> Objective for GlmObjective<'_, L> {
         glm::accumulate(self.x, self.y, w, hessian, &L::row_terms).with_prior(w, self.precision)
     }
 
+    /// The same pass with the Hessian summed in single precision (numeric/glm/single.rs), for
+    /// chord Newton's steps; E and g are the exact pass's bits.
+    fn step_terms(&self, w: &[f64]) -> (f64, Vec<f64>, Mat<f64>, bool) {
+        let t = glm::accumulate_with(self.x, self.y, w, glm::Hessian::Single, &L::row_terms);
+        let (value, gradient, h) = t.with_prior(w, self.precision);
+        (value, gradient, h.expect("a pass with the Hessian"), false)
+    }
+
     /// Under MLE a weight vector that classifies every row correctly proves the data separable:
     /// scaling it up lowers E towards 0, so no minimiser exists.
     fn diverging(&self, w: &[f64]) -> bool {

@@ -12,6 +12,7 @@
 mod chunks;
 mod gradient;
 mod gram;
+mod single;
 #[cfg(test)]
 mod tests;
 
@@ -24,6 +25,28 @@ pub use gram::{weighted_gram, weighted_gram_sequential};
 use chunks::{add_lower, mirror_lower, BLOCK_ROWS};
 use gradient::{activations, add_transposed};
 use gram::gram_into;
+use single::gram_into_single;
+
+/// Which Hessian a pass computes beside E and g.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Hessian {
+    None,
+    /// In double precision: for the Laplace covariance, and every Newton step of full Newton.
+    Exact,
+    /// Summed in single precision (numeric/glm/single.rs): for chord Newton's steps only.
+    Single,
+}
+
+impl Hessian {
+    /// [`Hessian::Exact`] when `hessian`, else [`Hessian::None`].
+    pub fn exact_if(hessian: bool) -> Hessian {
+        if hessian {
+            Hessian::Exact
+        } else {
+            Hessian::None
+        }
+    }
+}
 
 /// Per row, from its activation a and label y: (loss, d loss / d a, d^2 loss / d a^2).
 pub trait RowLoss: Sync {
@@ -90,12 +113,24 @@ impl Terms {
     }
 }
 
-/// The loss terms of every row of `x` (labels `y`) at `w`.
+/// The loss terms of every row of `x` (labels `y`) at `w`, with the exact Hessian when
+/// `hessian`.
 pub fn accumulate<L: RowLoss + ?Sized>(
     x: MatRef<'_, f64>,
     y: &[f64],
     w: &[f64],
     hessian: bool,
+    loss: &L,
+) -> Terms {
+    accumulate_with(x, y, w, Hessian::exact_if(hessian), loss)
+}
+
+/// The loss terms of every row of `x` (labels `y`) at `w`, with the Hessian `hessian` says.
+pub fn accumulate_with<L: RowLoss + ?Sized>(
+    x: MatRef<'_, f64>,
+    y: &[f64],
+    w: &[f64],
+    hessian: Hessian,
     loss: &L,
 ) -> Terms {
     let (n, d) = (x.nrows(), x.ncols());
@@ -116,7 +151,7 @@ pub fn accumulate<L: RowLoss + ?Sized>(
             )
         })
         .collect();
-    let mut total = Terms::zero(d, hessian);
+    let mut total = Terms::zero(d, hessian != Hessian::None);
     for c in &chunks {
         total.add(c);
     }
@@ -130,11 +165,11 @@ pub fn chunk<L: RowLoss + ?Sized>(
     x: MatRef<'_, f64>,
     y: &[f64],
     w: &[f64],
-    hessian: bool,
+    hessian: Hessian,
     loss: &L,
 ) -> Terms {
     let (n, d) = (x.nrows(), x.ncols());
-    let mut out = Terms::zero(d, hessian);
+    let mut out = Terms::zero(d, hessian != Hessian::None);
     let mut a = vec![0.0; BLOCK_ROWS.min(n)];
     let mut r = vec![0.0; BLOCK_ROWS.min(n)];
     let mut curvature = vec![0.0; BLOCK_ROWS.min(n)];
@@ -154,7 +189,10 @@ pub fn chunk<L: RowLoss + ?Sized>(
         }
         add_transposed(xb, r, &mut out.gradient);
         if let Some(h) = out.hessian.as_mut() {
-            gram_into(h.as_mut(), xb, s);
+            match hessian {
+                Hessian::Single => gram_into_single(h.as_mut(), xb, s),
+                _ => gram_into(h.as_mut(), xb, s),
+            }
         }
         start += rows;
     }

@@ -37,6 +37,19 @@ pub trait Objective {
             hessian.then(|| self.hessian(w)),
         )
     }
+    /// E, g and a Hessian to take a Newton step with at `w`, and whether that Hessian is the
+    /// exact one. Objectives with a cheaper Hessian that is good enough to step with (the binary
+    /// GLMs' single-precision sums, numeric/glm/single.rs) return it; chord Newton asks for it
+    /// (optim/newton/curvature.rs), and never returns it as the Hessian at the mode.
+    fn step_terms(&self, w: &[f64]) -> (f64, Vec<f64>, Mat<f64>, bool) {
+        let (value, gradient, hessian) = self.terms(w, true);
+        (
+            value,
+            gradient,
+            hessian.expect("terms with the Hessian asked for"),
+            true,
+        )
+    }
     /// True when the minimiser does not exist and the iterates run away from here
     /// (for example perfectly separable data under maximum likelihood).
     fn diverging(&self, _w: &[f64]) -> bool {

@@ -12,7 +12,7 @@ use crate::error::Error;
 use crate::model::linear::Link;
 use crate::model::logistic::LogisticObjective;
 use crate::model::probit::ProbitObjective;
-use crate::numeric::glm::Terms;
+use crate::numeric::glm::{Hessian, Terms};
 use crate::optim::Objective;
 
 /// E(w), its gradient and (when computed) Hessian at one point, from one pass.
@@ -21,6 +21,8 @@ struct Evaluation {
     value: f64,
     gradient: Vec<f64>,
     hessian: Option<Mat<f64>>,
+    /// Whether `hessian` is the exact one (not a chord step's single-precision sums).
+    exact: bool,
     /// Every chunk's objective reports divergence (under MLE: every row separated, or runaway
     /// weights): then so would the whole objective.
     diverging: bool,
@@ -64,13 +66,16 @@ impl<'a> StreamedObjective<'a> {
     }
 
     /// Read the evaluation at `w`, making a pass unless the cache holds it (with the Hessian
-    /// when `hessian`).
-    fn evaluate<T>(&self, w: &[f64], hessian: bool, read: impl FnOnce(&Evaluation) -> T) -> T {
-        let fresh = self
-            .cache
-            .borrow()
-            .as_ref()
-            .is_some_and(|e| e.w == w && (e.hessian.is_some() || !hessian));
+    /// `hessian` asks for; an exact one serves a single-precision request too).
+    fn evaluate<T>(&self, w: &[f64], hessian: Hessian, read: impl FnOnce(&Evaluation) -> T) -> T {
+        let fresh = self.cache.borrow().as_ref().is_some_and(|e| {
+            e.w == w
+                && match hessian {
+                    Hessian::None => true,
+                    Hessian::Single => e.hessian.is_some(),
+                    Hessian::Exact => e.hessian.is_some() && e.exact,
+                }
+        });
         if !fresh {
             let e = self.pass(w, hessian);
             *self.cache.borrow_mut() = Some(e);
@@ -78,8 +83,9 @@ impl<'a> StreamedObjective<'a> {
         read(self.cache.borrow().as_ref().expect("evaluated above"))
     }
 
-    fn pass(&self, w: &[f64], hessian: bool) -> Evaluation {
+    fn pass(&self, w: &[f64], kind: Hessian) -> Evaluation {
         let d = self.dim;
+        let hessian = kind != Hessian::None;
         let mut total = Terms::zero(d, hessian);
         let mut diverging = true;
         self.chunks.hessian_next(hessian);
@@ -89,7 +95,12 @@ impl<'a> StreamedObjective<'a> {
                 Link::Probit => Box::new(ProbitObjective::new(x, y, 0.0)),
             };
             // One fused pass over the chunk's rows for all three.
-            let (value, gradient, hessian) = chunk.terms(w, hessian);
+            let (value, gradient, hessian) = if kind == Hessian::Single {
+                let (value, gradient, h, _) = chunk.step_terms(w);
+                (value, gradient, Some(h))
+            } else {
+                chunk.terms(w, hessian)
+            };
             total.add(&Terms {
                 value,
                 gradient,
@@ -110,6 +121,7 @@ impl<'a> StreamedObjective<'a> {
             value,
             gradient,
             hessian,
+            exact: kind == Hessian::Exact,
             diverging,
         }
     }
@@ -121,11 +133,11 @@ impl Objective for StreamedObjective<'_> {
     }
 
     fn value(&self, w: &[f64]) -> f64 {
-        self.evaluate(w, false, |e| e.value)
+        self.evaluate(w, Hessian::None, |e| e.value)
     }
 
     fn gradient(&self, w: &[f64]) -> Vec<f64> {
-        self.evaluate(w, false, |e| e.gradient.clone())
+        self.evaluate(w, Hessian::None, |e| e.gradient.clone())
     }
 
     fn hessian(&self, w: &[f64]) -> Mat<f64> {
@@ -135,14 +147,22 @@ impl Objective for StreamedObjective<'_> {
     }
 
     fn terms(&self, w: &[f64], hessian: bool) -> (f64, Vec<f64>, Option<Mat<f64>>) {
-        self.evaluate(w, hessian, |e| {
+        self.evaluate(w, Hessian::exact_if(hessian), |e| {
             let h = e.hessian.as_ref().filter(|_| hessian).cloned();
             (e.value, e.gradient.clone(), h)
         })
     }
 
+    /// Chord Newton's steps: the chunks' single-precision Hessians (numeric/glm/single.rs).
+    fn step_terms(&self, w: &[f64]) -> (f64, Vec<f64>, Mat<f64>, bool) {
+        self.evaluate(w, Hessian::Single, |e| {
+            let h = e.hessian.clone().expect("evaluated with the Hessian");
+            (e.value, e.gradient.clone(), h, e.exact)
+        })
+    }
+
     fn diverging(&self, w: &[f64]) -> bool {
-        self.evaluate(w, false, |e| e.diverging)
+        self.evaluate(w, Hessian::None, |e| e.diverging)
     }
 
     fn scale(&self) -> f64 {

@@ -81,7 +81,7 @@ fn chunk_totals_added_in_order_equal_the_whole() {
             x.as_ref().subrows(start, rows),
             &y[start..start + rows],
             &w,
-            true,
+            Hessian::Exact,
             &logistic,
         );
         total.add(&c);
@@ -127,7 +127,7 @@ fn the_same_rows_elsewhere_in_memory_give_the_same_bits() {
     // A streamed chunk holds the same rows at another address than the in-memory design:
     // the E and g sums must not depend on where the rows start (alignment).
     let (x, y, w) = design(5_003, 7);
-    let here = chunk(x.as_ref(), &y, &w, false, &logistic);
+    let here = chunk(x.as_ref(), &y, &w, Hessian::None, &logistic);
     for offset in 1..4 {
         let moved = Mat::<f64>::from_fn(x.nrows() + offset, 7, |i, j| {
             if i < offset {
@@ -140,7 +140,7 @@ fn the_same_rows_elsewhere_in_memory_give_the_same_bits() {
             moved.as_ref().subrows(offset, x.nrows()),
             &y,
             &w,
-            false,
+            Hessian::None,
             &logistic,
         );
         assert_eq!(
@@ -150,4 +150,28 @@ fn the_same_rows_elsewhere_in_memory_give_the_same_bits() {
         );
         assert_eq!(here.gradient, there.gradient, "offset {offset}");
     }
+}
+
+/// The single-precision Hessian (single.rs) carries the exact pass's E and g bits and a
+/// Hessian within f32 rounding of the exact one: relative to sqrt(H_ii H_jj), at most 1e-5
+/// (sqrt(k) x 6e-8 for k = 9,001 rows is 6e-6) and not exactly equal (it is really f32).
+#[test]
+fn the_single_precision_hessian_is_within_f32_rounding_and_e_and_g_are_exact() {
+    let (x, y, w) = design(9001, 40);
+    let exact = accumulate(x.as_ref(), &y, &w, true, &logistic);
+    let single = accumulate_with(x.as_ref(), &y, &w, Hessian::Single, &logistic);
+    assert_eq!(exact.value.to_bits(), single.value.to_bits());
+    assert_eq!(exact.gradient, single.gradient);
+    let (he, hs) = (exact.hessian.unwrap(), single.hessian.unwrap());
+    let mut worst = 0.0_f64;
+    for i in 0..40 {
+        for j in 0..40 {
+            let scale = (he[(i, i)] * he[(j, j)]).sqrt();
+            worst = worst.max((he[(i, j)] - hs[(i, j)]).abs() / scale);
+        }
+    }
+    assert!(
+        worst <= 1e-5 && worst > 0.0,
+        "largest relative difference {worst:e}"
+    );
 }

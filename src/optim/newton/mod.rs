@@ -31,8 +31,10 @@ pub struct Newton<'a> {
     w: Vec<f64>,
     value: f64,
     grad: Vec<f64>,
-    /// The Hessian at `w`, when the last evaluation computed it.
+    /// The Hessian at `w`, when the last evaluation computed it, and whether it is exact (chord
+    /// Newton steps with single-precision Hessians: [`Objective::step_terms`]).
     hessian: Option<faer::Mat<f64>>,
+    hessian_exact: bool,
     /// The factor the next step solves with, and whether it is the Hessian at `w` (a Newton
     /// step) rather than at an earlier iterate (a chord step).
     factor: Option<Cholesky>,
@@ -87,7 +89,8 @@ impl<'a> Newton<'a> {
         what: impl Into<String>,
         curvature: Curvature,
     ) -> Self {
-        let (value, grad, hessian) = objective.terms(&w0, guess.is_none());
+        let (value, grad, hessian, hessian_exact) =
+            evaluate(objective, curvature, &w0, guess.is_none());
         let passes = Passes {
             hessian: usize::from(guess.is_none()),
             gradient: usize::from(guess.is_some()),
@@ -101,6 +104,7 @@ impl<'a> Newton<'a> {
             value,
             grad,
             hessian,
+            hessian_exact,
             factor: guess.map(|g| g.factor),
             factor_at_w: false,
             factor_scale,
@@ -127,9 +131,10 @@ impl<'a> Newton<'a> {
         self.passes
     }
 
-    /// The weights, E at them and the Hessian there when it is at hand.
+    /// The weights, E at them and the exact Hessian there when it is at hand.
     pub fn into_state(self) -> (Vec<f64>, f64, Option<faer::Mat<f64>>) {
-        (self.w, self.value, self.hessian)
+        let exact = self.hessian.filter(|_| self.hessian_exact);
+        (self.w, self.value, exact)
     }
 
     /// The weights and the newest Cholesky factor of this objective's Hessian: the one the next
@@ -150,8 +155,8 @@ impl<'a> Newton<'a> {
             Some(h) => h,
             None => {
                 self.passes.count(true);
-                let (_, _, h) = self.objective.terms(&self.w, true);
-                h.expect("terms with the Hessian asked for")
+                let (_, _, h, _) = evaluate(self.objective, self.curvature, &self.w, true);
+                h.expect("evaluated with the Hessian")
             }
         };
         let what = format!("Hessian of {}", self.what);
@@ -273,7 +278,8 @@ impl Newton<'_> {
             let w: Vec<f64> = self.w.iter().zip(d).map(|(w, d)| w + t * d).collect();
             let with_hessian = fuse && t == 1.0;
             self.passes.count(with_hessian);
-            let (value, grad, hessian) = self.objective.terms(&w, with_hessian);
+            let (value, grad, hessian, exact) =
+                evaluate(self.objective, self.curvature, &w, with_hessian);
             // Changes within the rounding of E are not progress. E sums N terms, so its
             // rounding grows like sqrt(N) ulp (a random walk of N roundings); with a
             // tolerance of 4 ulp alone, a large data set's last real decrease, smaller than
@@ -298,6 +304,7 @@ impl Newton<'_> {
                 self.value = value;
                 self.grad = grad;
                 self.hessian = hessian;
+                self.hessian_exact = exact;
                 self.last_ratio = new_norm / old_norm;
                 self.plan_next(newton_step, self.last_ratio, t);
                 if self.objective.diverging(&self.w) {
@@ -308,5 +315,22 @@ impl Newton<'_> {
             t *= 0.5;
         }
         Ok(None)
+    }
+}
+
+/// E, g and, when `hessian`, the Hessian a step under `curvature` is taken with: the exact one
+/// for full Newton, [`Objective::step_terms`]' for chord Newton. The flag says whether it is exact.
+fn evaluate(
+    objective: &dyn Objective,
+    curvature: Curvature,
+    w: &[f64],
+    hessian: bool,
+) -> (f64, Vec<f64>, Option<faer::Mat<f64>>, bool) {
+    if hessian && curvature == Curvature::Chord {
+        let (value, grad, h, exact) = objective.step_terms(w);
+        (value, grad, Some(h), exact)
+    } else {
+        let (value, grad, h) = objective.terms(w, hessian);
+        (value, grad, h, true)
     }
 }
