@@ -47,6 +47,9 @@ pub struct PassStats {
     pub seconds: f64,
     pub read_seconds: f64,
     pub read_from: ReadFrom,
+    /// For a pass over the cache: the CPU seconds of the thread that checked its blocks ahead
+    /// of the fit, on the cores the fit shares (`None` for a pass over the file, or off Linux).
+    pub reader_cpu_seconds: Option<f64>,
 }
 
 /// A pass over the data file: what [`super::chunk_tables::each_table`] counted.
@@ -58,6 +61,7 @@ impl From<super::chunk_tables::ReadCount> for PassStats {
             seconds: count.seconds,
             read_seconds: count.read_seconds,
             read_from: ReadFrom::File,
+            reader_cpu_seconds: None,
         }
     }
 }

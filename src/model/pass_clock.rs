@@ -120,4 +120,46 @@ mod tests {
         assert_eq!((t.hessian, t.gradient), (2, 2));
         assert!(t.hessian_seconds > 0.0 && t.gradient_seconds > 0.0);
     }
+
+    #[test]
+    fn a_logistic_fit_times_every_pass_its_newton_counts() {
+        use crate::model::logistic::{fit, FitSettings};
+        use crate::model::spec::Optimizer;
+        use crate::optim::Curvature;
+        // Overlapping classes, 400 rows of an intercept and three features.
+        let x = Mat::<f64>::from_fn(400, 4, |i, j| match j {
+            0 => 1.0,
+            _ => ((i * (2 * j + 5) + j) % 17) as f64 / 8.0 - 1.0,
+        });
+        let y: Vec<f64> = (0..400)
+            .map(|i| f64::from(u8::from((i * 7 + i / 3) % 5 < 2)))
+            .collect();
+        for curvature in [Curvature::EveryStep, Curvature::Chord] {
+            let settings = FitSettings {
+                precision: 1.0,
+                optimizer: Optimizer::Newton,
+                max_iter: 50,
+                tolerance: 1e-10,
+                laplace: true,
+                curvature,
+                warm_start: false,
+            };
+            let f = fit(
+                x.as_ref(),
+                &y,
+                &settings,
+                "t",
+                None,
+                &mut |_: &str, _: &_| {},
+            )
+            .unwrap();
+            // The solver's own count (the Laplace step's Hessian included) against the clock's.
+            assert_eq!(
+                (f.pass_times.hessian, f.pass_times.gradient),
+                (f.passes.hessian, f.passes.gradient),
+                "{curvature:?}"
+            );
+            assert!(f.pass_times.hessian >= 1);
+        }
+    }
 }

@@ -33,6 +33,7 @@ use super::DesignRows;
 use crate::error::Result;
 
 pub(crate) use format::NATIVE;
+pub(crate) use reader::Replay;
 pub(crate) use reader::QUEUED_BLOCKS;
 pub(crate) use writer::Writer;
 
@@ -73,18 +74,18 @@ impl PassCache {
 
     /// Replay the cache into `f` when a complete one of these rows exists; `Ok(None)` when
     /// there is none to trust (the caller reads the data file and may [`Self::writer`] one).
-    /// Returns the chunks of the pass that made it and the seconds `f` waited for blocks.
+    /// Returns the chunks of the pass that made it and what the replay cost beside `f`.
     pub(super) fn replay(
         &self,
         columns: usize,
         max_rows: usize,
         f: &mut dyn FnMut(DesignRows<'_>) -> Result<()>,
-    ) -> Result<Option<(usize, f64)>> {
+    ) -> Result<Option<(usize, Replay)>> {
         let Some((file, footer)) = self.key().and_then(|key| open_trusted(&self.path, &key)) else {
             return Ok(None);
         };
-        let waited = reader::replay(&self.path, file, footer, columns, max_rows, f)?;
-        Ok(Some((footer.chunks as usize, waited)))
+        let replay = reader::replay(&self.path, file, footer, columns, max_rows, f)?;
+        Ok(Some((footer.chunks as usize, replay)))
     }
 
     /// A writer for a new cache, replacing any old file; `None` when writes failed before, or

@@ -64,13 +64,14 @@ impl StreamedData {
             rows += c.y.len();
             f(c)
         })?;
-        if let Some((chunks, waited)) = replayed {
+        if let Some((chunks, replay)) = replayed {
             return Ok(PassStats {
                 chunks,
                 rows,
                 seconds: start.elapsed().as_secs_f64(),
-                read_seconds: waited,
+                read_seconds: replay.waited,
                 read_from: ReadFrom::Cache,
+                reader_cpu_seconds: replay.checking_cpu,
             });
         }
         let mut writer = cache.writer();

@@ -47,9 +47,19 @@ struct Span {
 
 type Checked = std::result::Result<Span, String>;
 
+/// What a pass over the cache cost beside the fit's own work.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Replay {
+    /// Seconds `f` spent waiting for the checking thread.
+    pub(crate) waited: f64,
+    /// CPU seconds of the checking thread (Linux; 10 ms resolution), which shares the cores
+    /// with the fit.
+    pub(crate) checking_cpu: Option<f64>,
+}
+
 /// Hand every block of the cache at `path` (whose header and footer were checked) to `f`, in
-/// order. Returns the seconds `f` spent waiting for the checking thread. A block whose checksum,
-/// shape or count disagrees with the footer stops the pass with an error before it reaches `f`.
+/// order. A block whose checksum, shape or count disagrees with the footer stops the pass with
+/// an error before it reaches `f`.
 pub(super) fn replay(
     path: &Path,
     file: File,
@@ -57,7 +67,7 @@ pub(super) fn replay(
     columns: usize,
     max_rows: usize,
     f: &mut dyn FnMut(DesignRows<'_>) -> Result<()>,
-) -> Result<f64> {
+) -> Result<Replay> {
     let corrupt = |what: String| {
         Error::data(
             path,
@@ -78,16 +88,36 @@ pub(super) fn replay(
     let bytes: &[u8] = &map;
     let (send, receive) = sync_channel::<Checked>(QUEUED_BLOCKS);
     std::thread::scope(|scope| {
-        scope.spawn(move || {
+        let checking = scope.spawn(move || {
+            let start = thread_cpu_seconds();
             let outcome = check_blocks(bytes, footer, columns, max_rows, &mut |span| {
                 send.send(Ok(span)).is_ok()
             });
             if let Err(what) = outcome {
                 let _ = send.send(Err(what));
             }
+            Some(thread_cpu_seconds()? - start?)
         });
-        consume(&map, receive, columns, f, &corrupt)
+        let waited = consume(&map, receive, columns, f, &corrupt)?;
+        let checking_cpu = checking.join().ok().flatten();
+        Ok(Replay {
+            waited,
+            checking_cpu,
+        })
     })
+}
+
+/// The calling thread's CPU seconds (user and system) from /proc/thread-self/stat, in the
+/// kernel's fixed 100 ticks a second; `None` where there is no such file.
+fn thread_cpu_seconds() -> Option<f64> {
+    let stat = std::fs::read_to_string("/proc/thread-self/stat").ok()?;
+    // Fields after the command name (which may hold spaces) in parentheses: the state is the
+    // third field of the line, utime the 14th and stime the 15th.
+    let rest = &stat[stat.rfind(')')? + 1..];
+    let mut fields = rest.split_whitespace().skip(11);
+    let user: u64 = fields.next()?.parse().ok()?;
+    let system: u64 = fields.next()?.parse().ok()?;
+    Some((user + system) as f64 / 100.0)
 }
 
 fn consume(
