@@ -34,7 +34,7 @@ while [ $# -gt 0 ]; do
     --out) out=$2; shift ;;
     --no-in-memory) in_memory=0 ;;
     --uncached) uncached=1 ;;
-    -h|--help) sed -n '2,19p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,20p' "$0"; exit 0 ;;
     *) echo "streaming.sh: unknown option $1 (see --help)" >&2; exit 2 ;;
   esac
   shift
@@ -130,6 +130,7 @@ c_wait = mean([p["read_seconds"] for p in cached])
 # Like with like: the cached passes that computed the Hessian, and those that did not.
 c_hess = [p["seconds"] for p in cached if p["purpose"] == "fit"]
 c_grad = [p["seconds"] for p in cached if p["purpose"] == "fit-grad"]
+c_cpu = [p["reader_cpu_seconds"] for p in cached if p.get("reader_cpu_seconds") is not None]
 s_peak, s_wall, s_load = timing("streamed.time")
 size = os.path.getsize(stem + ".parquet")
 mb = size / 1e6
@@ -186,7 +187,9 @@ if in_memory == "1":
         f"**{mean(c_hess) / per:.2f}** ({mean(c_hess):.3f} s over the {len(c_hess)} cached `fit` passes against "
         f"{per:.3f} s over the in-memory fit's {mp['hessian']} Hessian passes, each timed around the objective's "
         f"pass: results.json streaming.passes and runs[].passes); the first pass (decoding the file, writing the "
-        f"cache): {first['seconds'] / per:.1f}.{grad_note}",
+        f"cache): {first['seconds'] / per:.1f}.{grad_note}"
+        + (f" The thread that checks the cache's blocks ahead of the fit used {mean(c_cpu):.3f} CPU seconds a "
+           f"cached pass (10 ms resolution), on the cores the fit shares." if c_cpu else ""),
         f"First pass: {mb:,.0f} MB of Parquet in {first['seconds']:.2f} s = **{mb / first['seconds']:,.0f} MB/s** "
         f"({mb / first['read_seconds']:,.0f} MB/s counting only its reading: polars, design rows and writing the "
         f"cache); a plain polars read of the same file (`bayeslab bench --only load-parquet`): {polars:.2f} s = "
