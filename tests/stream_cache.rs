@@ -165,6 +165,17 @@ fn cached_passes_give_the_uncached_and_in_memory_numbers() {
         assert_eq!(*read, want, "pass {i} ({purpose}) of {passes:?}");
     }
     assert!(from(&uncached).iter().all(|(_, r)| *r == ReadFrom::File));
+    // Only a pass over the cache has a checking thread whose CPU time it reports.
+    for p in &cached.streaming.as_ref().unwrap().passes {
+        let cpu = p.reader_cpu_seconds;
+        match p.read_from {
+            ReadFrom::Cache => assert!(cpu.is_some_and(|s| s >= 0.0), "{p:?}"),
+            ReadFrom::File => assert_eq!(cpu, None, "{p:?}"),
+        }
+    }
+    // The in-memory fit records its own passes by kind; a streamed fit's are in `streaming`.
+    let laplace = |r: &ExperimentRecord| r.runs.iter().find(|r| r.passes.is_some()).cloned();
+    assert!(laplace(&cached).is_none());
     assert!(passes.iter().filter(|(_, r)| *r == ReadFrom::Cache).count() > 10);
     // Against the in-memory run: to 1e-10 in 37-row chunks, and bit for bit in one chunk
     // (the same rows summed in the same order).
@@ -172,6 +183,12 @@ fn cached_passes_give_the_uncached_and_in_memory_numbers() {
     let (memory, _) = run(&memory_file, &out("c"), nothing(), None);
     let memory = memory.unwrap();
     assert_equal(&cached, &memory);
+    let timed = laplace(&memory).expect("the in-memory logistic run's passes");
+    let passes = timed.passes.unwrap();
+    assert!(
+        passes.hessian >= 1 && passes.hessian_seconds > 0.0,
+        "{passes:?}"
+    );
     let one_chunk = experiment(dir.path(), &data, Some(1000), "");
     let (whole, _) = run(&one_chunk, &out("d"), nothing(), None);
     let whole = whole.unwrap();

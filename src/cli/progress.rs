@@ -175,7 +175,7 @@ impl Monitor for Printer {
 
     fn pass_finished(&mut self, pass: &bayeslab::record::PassRecord) {
         eprintln!(
-            "  pass: {}{} — {} chunks, {} rows in {:.3} s (reading the {} {:.3} s)",
+            "  pass: {}{} — {} chunks, {} rows in {:.3} s (reading the {} {:.3} s{})",
             pass.purpose,
             pass.run
                 .as_deref()
@@ -185,7 +185,10 @@ impl Monitor for Printer {
             pass.rows,
             pass.seconds,
             pass.read_from.name(),
-            pass.read_seconds
+            pass.read_seconds,
+            pass.reader_cpu_seconds
+                .map(|s| format!("; checking it took {s:.2} CPU s"))
+                .unwrap_or_default()
         );
     }
 }

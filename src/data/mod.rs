@@ -34,5 +34,5 @@ pub use encoding_info::{CategoricalInfo, EncodingInfo, ImputedInfo, LevelCount};
 pub use load::load;
 pub use loaded::polars_read;
 pub use prepare::is_constant;
-pub use stream::{DesignChunk, Part, PassStats, ReadFrom, StreamedData};
+pub use stream::{DesignChunk, DesignRows, Part, PassStats, ReadFrom, StreamedData};
 pub use table::read_column;

@@ -20,7 +20,7 @@ mod scan;
 
 use std::path::PathBuf;
 
-use faer::Mat;
+use faer::{Mat, MatRef};
 use serde::Serialize;
 
 use super::encode::Encoder;
@@ -47,6 +47,9 @@ pub struct PassStats {
     pub seconds: f64,
     pub read_seconds: f64,
     pub read_from: ReadFrom,
+    /// For a pass over the cache: the CPU seconds of the thread that checked its blocks ahead
+    /// of the fit, on the cores the fit shares (`None` for a pass over the file, or off Linux).
+    pub reader_cpu_seconds: Option<f64>,
 }
 
 /// A pass over the data file: what [`super::chunk_tables::each_table`] counted.
@@ -58,6 +61,7 @@ impl From<super::chunk_tables::ReadCount> for PassStats {
             seconds: count.seconds,
             read_seconds: count.read_seconds,
             read_from: ReadFrom::File,
+            reader_cpu_seconds: None,
         }
     }
 }
@@ -87,6 +91,37 @@ pub struct DesignChunk {
     pub x: Mat<f64>,
     pub y: Vec<f64>,
     pub source_rows: Vec<usize>,
+}
+
+/// One chunk's design rows as a pass hands them on: borrowed, because a pass over the design
+/// cache lends the rows where they lie in the mapped file (no copy), and a pass over the data
+/// file lends the [`DesignChunk`] it just built.
+#[derive(Debug, Clone, Copy)]
+pub struct DesignRows<'a> {
+    pub x: MatRef<'a, f64>,
+    pub y: &'a [f64],
+    pub source_rows: &'a [usize],
+}
+
+impl DesignChunk {
+    pub fn rows(&self) -> DesignRows<'_> {
+        DesignRows {
+            x: self.x.as_ref(),
+            y: &self.y,
+            source_rows: &self.source_rows,
+        }
+    }
+}
+
+impl DesignRows<'_> {
+    /// The rows copied out of the pass, for a caller that keeps them.
+    pub fn to_chunk(&self) -> DesignChunk {
+        DesignChunk {
+            x: self.x.to_owned(),
+            y: self.y.to_vec(),
+            source_rows: self.source_rows.to_vec(),
+        }
+    }
 }
 
 /// A data file being streamed, with everything the statistics pass learnt.

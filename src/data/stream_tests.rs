@@ -32,8 +32,8 @@ fn streamed(data: &StreamedData, part: Part) -> (Vec<Vec<f64>>, Vec<f64>, Vec<us
         for i in 0..c.x.nrows() {
             rows.push((0..c.x.ncols()).map(|j| c.x[(i, j)]).collect());
         }
-        y.extend_from_slice(&c.y);
-        src.extend_from_slice(&c.source_rows);
+        y.extend_from_slice(c.y);
+        src.extend_from_slice(c.source_rows);
         Ok(())
     })
     .unwrap();

@@ -68,6 +68,10 @@ pub struct Fitted {
     pub outcome: Outcome,
     pub posterior: Option<PosteriorSummary>,
     pub predictor: Box<dyn Predictor>,
+    /// The fit's passes over the rows in memory and their seconds, by kind, where it timed
+    /// them (the logistic kinds: model/pass_clock.rs); a streamed fit's passes are in its
+    /// source's record instead.
+    pub pass_times: Option<super::pass_clock::PassTimes>,
 }
 
 /// Everything a method needs to fit.

@@ -17,6 +17,7 @@ pub mod method;
 #[cfg(test)]
 pub(crate) mod one_weight;
 pub mod options;
+pub mod pass_clock;
 pub mod predictive;
 pub mod probit;
 pub mod softmax;

@@ -52,6 +52,7 @@ pub fn fit_method(input: &FitInput<'_>, observer: &mut dyn Observer) -> Result<F
         link: Link::Probit,
     };
     Ok(Fitted {
+        pass_times: None,
         objective: Some(objective.value(&weights)),
         weights,
         outcome,

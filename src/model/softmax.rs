@@ -213,6 +213,7 @@ pub fn fit_method(input: &FitInput<'_>, observer: &mut dyn Observer) -> Result<F
         log_evidence: posterior.log_evidence,
     };
     Ok(Fitted {
+        pass_times: None,
         objective: Some(objective.value(&weights)),
         weights,
         outcome,

@@ -79,6 +79,7 @@ fn finish(mean: Vec<f64>, factor: Cholesky, bound: f64, outcome: Outcome, link: 
         link,
     };
     Fitted {
+        pass_times: None,
         weights: mean,
         objective: Some(-bound),
         outcome,

@@ -23,7 +23,10 @@ pub use predictions::{
     csv_header, csv_rows, PredictionColumn, PredictionTable, PredictionsFile, Scores,
 };
 pub use provenance::Provenance;
-pub use run::{Diagnostics, EvidencePoint, PosteriorRecord, PredictiveRecord, RunRecord, TraceRow};
+pub use run::{
+    Diagnostics, EvidencePoint, FitPassTimes, PosteriorRecord, PredictiveRecord, RunRecord,
+    TraceRow,
+};
 pub use streaming::{PassRecord, ReadFrom, RunPasses, StreamingRecord};
 pub use sweep::{Outcome, SweepPoint, SweepRecord};
 

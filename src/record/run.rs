@@ -48,6 +48,22 @@ pub struct RunRecord {
     /// model, and so a true evidence, only with the same β (absent for the other kinds).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub noise: Option<f64>,
+    /// The passes of a logistic fit in memory over its rows, by kind, with their seconds
+    /// (absent for other kinds and for streamed fits, whose passes are in `streaming`): what a
+    /// streamed Hessian pass is compared with (benches/streaming.sh).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub passes: Option<FitPassTimes>,
+}
+
+/// results.json `runs[].passes`: Newton's passes over rows in memory. A `hessian` pass computes
+/// E, g and X^T S X (O(N D^2)), as a streamed `fit` pass does; a `gradient` pass E and g only
+/// (O(N D)), as a streamed `fit-grad` pass does. The warm start's subsample fit is not a pass.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct FitPassTimes {
+    pub hessian: usize,
+    pub hessian_seconds: f64,
+    pub gradient: usize,
+    pub gradient_seconds: f64,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -118,6 +134,7 @@ impl RunRecord {
             khat: None,
             mean_field: false,
             noise: None,
+            passes: None,
         }
     }
 }

@@ -39,6 +39,10 @@ pub struct PassRecord {
     pub seconds: f64,
     pub read_seconds: f64,
     pub read_from: ReadFrom,
+    /// A pass over the cache: CPU seconds of the thread that checked its blocks ahead of the
+    /// fit, on the cores the fit shares (absent for a pass over the file; 10 ms resolution).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reader_cpu_seconds: Option<f64>,
 }
 
 #[derive(Debug, Clone, Serialize)]

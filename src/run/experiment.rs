@@ -147,6 +147,7 @@ fn pass_record(purpose: &str, run: Option<&str>, s: &PassStats) -> PassRecord {
         seconds: s.seconds,
         read_seconds: s.read_seconds,
         read_from: s.read_from,
+        reader_cpu_seconds: s.reader_cpu_seconds,
     }
 }
 

@@ -12,7 +12,7 @@ use crate::data::PassStats;
 use crate::error::{Error, NumericError, Result};
 use crate::model::method::Fitted;
 use crate::optim::{Observer, Termination};
-use crate::record::{EvidencePoint, RunRecord};
+use crate::record::{EvidencePoint, FitPassTimes, RunRecord};
 
 /// A fitted run: its record (predictives still empty), the fit when it succeeded, and the
 /// streamed passes it made with their purposes (`fit`, `khat`).
@@ -172,6 +172,12 @@ fn fit_record(
         khat: None,
         mean_field: method.options.variational().mean_field,
         noise: method.kind.accepts("noise").then(|| method.options.noise()),
+        passes: fitted.pass_times.map(|t| FitPassTimes {
+            hessian: t.hessian,
+            hessian_seconds: t.hessian_seconds,
+            gradient: t.gradient,
+            gradient_seconds: t.gradient_seconds,
+        }),
     };
     record.error = super::failure::termination_error(method, termination);
     Ok(record)

@@ -5,7 +5,7 @@
 use std::cell::{Cell, RefCell};
 
 use super::monitor::{PassProbe, PassProgress};
-use crate::data::{Dataset, DesignChunk, Part, PassStats, StreamedData, INTERCEPT};
+use crate::data::{Dataset, DesignRows, Part, PassStats, StreamedData, INTERCEPT};
 use crate::error::Result;
 use std::sync::atomic::AtomicBool;
 
@@ -177,8 +177,8 @@ impl<'a> Source<'a> {
             Source::Memory(d) => f(d.test.x.as_ref(), &d.test.y).map(|()| None),
             Source::Streamed(d) => {
                 let mut read = 0;
-                let stats = d.pass(Part::Test, &mut |c: &DesignChunk| {
-                    f(c.x.as_ref(), &c.y)?;
+                let stats = d.pass(Part::Test, &mut |c: DesignRows<'_>| {
+                    f(c.x, c.y)?;
                     read += c.y.len();
                     report(probe, "predict", None, read, d.rows_test);
                     Ok(())
@@ -255,8 +255,8 @@ impl Chunks for TrainingRows<'_> {
                     p => p,
                 };
                 let mut read = 0;
-                let stats = d.pass(Part::Train, &mut |c: &DesignChunk| {
-                    f(c.x.as_ref(), &c.y)?;
+                let stats = d.pass(Part::Train, &mut |c: DesignRows<'_>| {
+                    f(c.x, c.y)?;
                     read += c.y.len();
                     report(
                         self.probe.as_ref(),

@@ -81,6 +81,7 @@ mod tests {
             seconds: 0.5,
             read_seconds: 0.25,
             read_from: crate::record::ReadFrom::File,
+            reader_cpu_seconds: None,
         }
     }
 

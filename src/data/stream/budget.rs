@@ -100,10 +100,13 @@ fn cache_buffer(cache: bool) -> u64 {
 }
 
 /// Bytes per row of the blocks of a pass over the design cache: the one the fit consumes, those
-/// queued for it and the one the reading thread fills (each 8 per design column plus the label
-/// and the data row), and the thread's one column of raw bytes (8).
+/// queued for it and the one the checking thread reads (each 8 per design column plus the label
+/// and the data row). The blocks are pages of the mapped cache file: page cache, which the
+/// kernel may drop at will, but counted here because a mapped page is part of the process's
+/// resident set from its first read until the fit releases it after its block (the reader's
+/// `MADV_DONTNEED`); the rest of the file's page cache is the kernel's, as for any file read.
 pub fn cache_blocks_per_row(design: usize) -> u64 {
-    (2 + super::cache::QUEUED_BLOCKS as u64) * 8 * (design as u64 + 2) + 8
+    (2 + super::cache::QUEUED_BLOCKS as u64) * 8 * (design as u64 + 2)
 }
 
 /// The mean length of the first lines of a CSV file (its first 64 KiB), for the estimate; `None`
@@ -146,8 +149,8 @@ mod tests {
 
     #[test]
     fn the_cache_adds_its_blocks_to_the_working_set() {
-        // Three blocks of 11 design columns, the label and the data row, and one column of bytes.
-        assert_eq!(cache_blocks_per_row(11), 3 * 8 * 13 + 8);
+        // Three blocks of 11 design columns, the label and the data row.
+        assert_eq!(cache_blocks_per_row(11), 3 * 8 * 13);
         let plain = working_set(1000, 10, 11, None, false);
         assert_eq!(
             working_set(1000, 10, 11, None, true),

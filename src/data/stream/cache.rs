@@ -1,7 +1,8 @@
 //! The design cache of a streamed run (`[data] cache`, on by default): the first pass over the
 //! training rows writes each chunk's design rows (after split, encoding, standardisation,
 //! feature map and intercept, with labels and data rows) to a binary file; every later pass
-//! reads that file in large sequential blocks on a second thread and decodes nothing, as Vowpal
+//! maps that file and lends the fit its blocks where they lie, checked on a second thread ahead
+//! of the fit (see `reader`), and decodes nothing, as Vowpal
 //! Wabbit's `--cache` and XGBoost's external-memory pages do. The blocks are the first pass's
 //! chunks, so every sum a pass makes is the same, bit for bit.
 //!
@@ -28,9 +29,11 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use sha2::{Digest, Sha256};
 
 use self::format::{Footer, Key, FOOTER_BYTES, HEADER_BYTES};
-use super::DesignChunk;
+use super::DesignRows;
 use crate::error::Result;
 
+pub(crate) use format::NATIVE;
+pub(crate) use reader::Replay;
 pub(crate) use reader::QUEUED_BLOCKS;
 pub(crate) use writer::Writer;
 
@@ -71,18 +74,18 @@ impl PassCache {
 
     /// Replay the cache into `f` when a complete one of these rows exists; `Ok(None)` when
     /// there is none to trust (the caller reads the data file and may [`Self::writer`] one).
-    /// Returns the chunks of the pass that made it and the seconds `f` waited for blocks.
+    /// Returns the chunks of the pass that made it and what the replay cost beside `f`.
     pub(super) fn replay(
         &self,
         columns: usize,
         max_rows: usize,
-        f: &mut dyn FnMut(&DesignChunk) -> Result<()>,
-    ) -> Result<Option<(usize, f64)>> {
+        f: &mut dyn FnMut(DesignRows<'_>) -> Result<()>,
+    ) -> Result<Option<(usize, Replay)>> {
         let Some((file, footer)) = self.key().and_then(|key| open_trusted(&self.path, &key)) else {
             return Ok(None);
         };
-        let waited = reader::replay(&self.path, file, footer, columns, max_rows, f)?;
-        Ok(Some((footer.chunks as usize, waited)))
+        let replay = reader::replay(&self.path, file, footer, columns, max_rows, f)?;
+        Ok(Some((footer.chunks as usize, replay)))
     }
 
     /// A writer for a new cache, replacing any old file; `None` when writes failed before, or

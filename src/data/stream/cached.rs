@@ -7,7 +7,7 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use super::cache::PassCache;
-use super::{DesignChunk, Part, PassStats, ReadFrom, StreamedData};
+use super::{DesignRows, Part, PassStats, ReadFrom, StreamedData};
 use crate::error::Result;
 
 /// The cache file's name inside the directory the runner gives.
@@ -15,9 +15,10 @@ const FILE_NAME: &str = "train.design-cache";
 
 impl StreamedData {
     /// Keep the training rows' design cache in `dir` (a directory the caller owns and removes),
-    /// unless `[data] cache = false`. Without this call every pass reads the data file.
+    /// unless `[data] cache = false` or the target is not little-endian 64-bit (see
+    /// `cache::NATIVE`). Without this call every pass reads the data file.
     pub fn keep_cache_in(&mut self, dir: &Path) {
-        if !self.streaming.cache {
+        if !self.streaming.cache || !super::cache::NATIVE {
             return;
         }
         // Everything that shapes the design rows: the data plan (split, encodings, chunk size,
@@ -52,10 +53,10 @@ impl StreamedData {
     pub fn pass(
         &self,
         part: Part,
-        f: &mut dyn FnMut(&DesignChunk) -> Result<()>,
+        f: &mut dyn FnMut(DesignRows<'_>) -> Result<()>,
     ) -> Result<PassStats> {
         let Some(cache) = self.cache.as_deref().filter(|_| part == Part::Train) else {
-            return self.decode_pass(part, f);
+            return self.decode_pass(part, &mut |c| f(c.rows()));
         };
         let start = Instant::now();
         let mut rows = 0;
@@ -63,13 +64,14 @@ impl StreamedData {
             rows += c.y.len();
             f(c)
         })?;
-        if let Some((chunks, waited)) = replayed {
+        if let Some((chunks, replay)) = replayed {
             return Ok(PassStats {
                 chunks,
                 rows,
                 seconds: start.elapsed().as_secs_f64(),
-                read_seconds: waited,
+                read_seconds: replay.waited,
                 read_from: ReadFrom::Cache,
+                reader_cpu_seconds: replay.checking_cpu,
             });
         }
         let mut writer = cache.writer();
@@ -80,7 +82,7 @@ impl StreamedData {
                 w.block(c);
                 writing += t.elapsed().as_secs_f64();
             }
-            f(c)
+            f(c.rows())
         })?;
         if let Some(w) = writer {
             let t = Instant::now();

@@ -66,6 +66,7 @@ pub fn fit_method(input: &FitInput<'_>, observer: &mut dyn Observer) -> Result<F
             link: Link::Logistic,
         };
         return Ok(Fitted {
+            pass_times: None,
             weights: ep.mu,
             objective: Some(-ep.log_evidence),
             outcome,
@@ -75,6 +76,7 @@ pub fn fit_method(input: &FitInput<'_>, observer: &mut dyn Observer) -> Result<F
     }
     let sigma = ep.covariance();
     Ok(Fitted {
+        pass_times: None,
         weights: ep.mu.clone(),
         objective: Some(-ep.log_evidence),
         outcome,

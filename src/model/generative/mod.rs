@@ -184,6 +184,7 @@ pub fn fit_method(input: &FitInput<'_>) -> Result<Fitted> {
         other => unreachable!("{} is not generative", other.name()),
     };
     Ok(Fitted {
+        pass_times: None,
         weights: Vec::new(),
         objective: None,
         outcome: closed_form(),

@@ -126,6 +126,7 @@ pub fn fit_method(input: &FitInput<'_>, observer: &mut dyn Observer) -> Result<F
     let predictor = GibbsPredictor::new(chains, link);
     let mean = predictor.mean.clone();
     Ok(Fitted {
+        pass_times: None,
         objective: Some(objective.value(&mean)),
         weights: mean.clone(),
         outcome: Outcome {
@@ -181,6 +182,7 @@ fn run_chains(
 
 fn cancelled(d: usize, sweeps: usize) -> Fitted {
     Fitted {
+        pass_times: None,
         objective: None,
         weights: vec![0.0; d],
         outcome: Outcome {

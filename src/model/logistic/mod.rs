@@ -10,6 +10,7 @@ use faer::MatRef;
 
 use super::gaussian::GaussianPosterior;
 use super::glm::{GlmLink, GlmObjective};
+use super::pass_clock::{PassClock, PassTimes};
 use super::spec::Optimizer;
 use crate::error::NumericError;
 use crate::numeric::linalg::{self, mat_vec};
@@ -90,6 +91,8 @@ pub struct LogisticFit {
     /// The passes over the data, the Laplace factor's Hessian at the mode included (gradient
     /// descent's are not counted).
     pub passes: Passes,
+    /// The wall seconds of those passes, by kind (model/pass_clock.rs).
+    pub pass_times: PassTimes,
 }
 
 /// Fit from w = 0, reporting every iterate to `observer` under the name `run`.
@@ -107,7 +110,8 @@ pub fn fit(
             return Err(NumericError::Collinear { column, constant });
         }
     }
-    let objective = LogisticObjective::new(x, y, settings.precision);
+    let plain = LogisticObjective::new(x, y, settings.precision);
+    let objective = PassClock::new(&plain);
     let control = Control {
         max_iter: settings.max_iter,
         tolerance: settings.tolerance,
@@ -162,6 +166,7 @@ pub fn fit(
         objective: value,
         posterior,
         passes,
+        pass_times: objective.times(),
     })
 }
 
@@ -217,6 +222,7 @@ pub fn fit_method(
         outcome: f.outcome,
         posterior: predictor.summary(),
         predictor: Box::new(predictor),
+        pass_times: Some(f.pass_times),
     })
 }
 

@@ -77,6 +77,7 @@ pub(super) fn fit(
                 link,
             };
             Ok(Fitted {
+                pass_times: None,
                 weights,
                 objective: Some(value),
                 outcome,
@@ -208,6 +209,7 @@ fn fit_bernoulli(chunks: &dyn Chunks, input: &FitRequest<'_>) -> Result<Fitted> 
         input.intercept,
     );
     Ok(Fitted {
+        pass_times: None,
         weights: Vec::new(),
         objective: None,
         outcome: super::fit::closed_form(),

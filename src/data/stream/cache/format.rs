@@ -10,10 +10,13 @@
 //!         | checksum u64 of the blocks' checksums
 //! ```
 //!
-//! Every number is little-endian, so `f64::to_le_bytes` / `from_le_bytes` carry each value's
-//! bits unchanged: the rows read back are the rows written, bit for bit.
+//! Every number is little-endian (`f64::to_le_bytes`), and every value sits at a multiple of 8
+//! bytes from the file's start, so on a little-endian 64-bit target ([`NATIVE`]) a block's
+//! bytes are its f64s and usizes: a pass reads them in place, the rows written, bit for bit.
 
-use crate::data::stream::DesignChunk;
+use faer::MatRef;
+
+use crate::data::stream::{DesignChunk, DesignRows};
 
 pub(super) use super::checksum::{word, Checksum};
 
@@ -142,52 +145,48 @@ pub(super) fn write_block(
     Ok(checksum)
 }
 
-/// Fill `chunk` (whose buffers are reused) with the block whose `head` (already read and
-/// checked) precedes it in `input`, a column at a time through `column`, so that beside the
-/// chunk only one column's bytes are held; returns the block's checksum, or why not: a short
-/// file, or a checksum that is not the one the block was written with.
-pub(super) fn read_block(
-    input: &mut dyn std::io::Read,
-    head: &[u8],
-    chunk: &mut DesignChunk,
-    column: &mut Vec<u8>,
-) -> Result<u64, String> {
-    let (rows, columns) = block_head(head);
-    let (rows, columns) = (rows as usize, columns as usize);
+/// Whether this target can lend a cache's values where they lie: a little-endian word is a
+/// native f64 and a 64-bit usize only on a little-endian 64-bit target. Elsewhere the cache is
+/// off (`[data] cache` is ignored and every pass reads the data file) rather than kept correct
+/// by a copying path that nothing here would test.
+pub(crate) const NATIVE: bool = cfg!(all(target_endian = "little", target_pointer_width = "64"));
+
+/// The checksum of a whole block (head, values and the stored checksum that ends it), or why
+/// not: a checksum that is not the one the block was written with.
+pub(super) fn checked_block(block: &[u8]) -> Result<u64, String> {
+    let (values, stored) = block.split_at(block.len() - 8);
     let mut sum = Checksum::new();
-    sum.update(head);
-    column.resize(8 * rows, 0);
-    let mut next = |column: &mut Vec<u8>| -> Result<(), String> {
-        input
-            .read_exact(column)
-            .map_err(|e| format!("cannot read it: {e}"))?;
-        sum.update(column);
-        Ok(())
-    };
-    chunk.x.resize_with(rows, columns, |_, _| 0.0);
-    for j in 0..columns {
-        next(column)?;
-        for (o, w) in chunk.x.col_as_slice_mut(j).iter_mut().zip(values(column)) {
-            *o = f64::from_bits(w);
-        }
-    }
-    next(column)?;
-    chunk.y.clear();
-    chunk.y.extend(values(column).map(f64::from_bits));
-    next(column)?;
-    chunk.source_rows.clear();
-    chunk.source_rows.extend(values(column).map(|w| w as usize));
+    sum.update(values);
     let checksum = sum.finish();
-    let mut stored = [0u8; 8];
-    input
-        .read_exact(&mut stored)
-        .map_err(|e| format!("cannot read it: {e}"))?;
-    if checksum != u64::from_le_bytes(stored) {
+    if checksum != word(stored) {
         return Err("a block's checksum does not match its values".into());
     }
     Ok(checksum)
 }
 
-fn values(bytes: &[u8]) -> impl Iterator<Item = u64> + '_ {
-    bytes.chunks_exact(8).map(word)
+/// The rows of a checked block whose values start at `bytes` (x column-major, y, source rows),
+/// borrowed where they lie: every value of a cache sits at a multiple of 8 bytes from its start,
+/// and a mapping starts on a page, so the words are aligned.
+pub(super) fn block_rows(
+    bytes: &[u8],
+    rows: usize,
+    columns: usize,
+) -> Result<DesignRows<'_>, String> {
+    if !NATIVE {
+        return Err("this target cannot read a design cache in place".into());
+    }
+    let values = &bytes[..8 * rows * (columns + 2)];
+    // SAFETY: every bit pattern is a valid f64 and a valid usize (64-bit on a NATIVE target);
+    // align_to puts any misaligned bytes in the prefix, refused below.
+    let (before, words, _) = unsafe { values.align_to::<f64>() };
+    let (_, sources, _) = unsafe { values[8 * rows * (columns + 1)..].align_to::<usize>() };
+    if !before.is_empty() || sources.len() != rows {
+        return Err("its values are not aligned in memory".into());
+    }
+    let (x, rest) = words.split_at(rows * columns);
+    Ok(DesignRows {
+        x: MatRef::from_column_major_slice(x, rows, columns),
+        y: &rest[..rows],
+        source_rows: sources,
+    })
 }

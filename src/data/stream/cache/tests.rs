@@ -55,7 +55,7 @@ fn written(dir: &Path, settings: &str) -> (PathBuf, PassCache) {
 fn replayed(cache: &PassCache) -> crate::error::Result<Option<(usize, Vec<DesignChunk>)>> {
     let mut seen = Vec::new();
     let out = cache.replay(2, 8, &mut |c| {
-        seen.push(c.clone());
+        seen.push(c.to_chunk());
         Ok(())
     })?;
     Ok(out.map(|(chunks, _)| (chunks, seen)))
