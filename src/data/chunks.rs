@@ -121,6 +121,19 @@ impl ChunkReader {
         }
     }
 
+    /// The rows of a Parquet file, from its metadata (a CSV's are known only once it is read).
+    pub(super) fn rows(&self) -> Option<usize> {
+        match &self.format {
+            Format::Parquet { rows, .. } => Some(*rows),
+            Format::Csv { .. } => None,
+        }
+    }
+
+    /// The columns every chunk reads, when they are chosen before the first (always for Parquet).
+    pub(super) fn width(&self) -> Option<usize> {
+        self.columns.as_ref().map(Vec::len)
+    }
+
     /// Read only `columns` from the next chunk on.
     pub(super) fn project(&mut self, columns: Vec<String>) {
         self.columns = Some(columns);
