@@ -2,7 +2,7 @@
 
 use std::path::Path;
 
-use super::chunk_tables::each_table;
+use super::chunk_tables::{each_table_cut, Cut};
 use super::classes::check_classes;
 use super::release::Release;
 use super::table::{Cells, Labels, Table};
@@ -95,9 +95,13 @@ pub(super) fn read_whole(
         chunk_rows,
     )?;
     let mut release = Release::default();
-    each_table(
+    let cut = Cut {
+        chunk_rows: size.chunk_rows,
+        csv_part_rows: size.csv_part_rows,
+    };
+    each_table_cut(
         path,
-        size.chunk_rows,
+        cut,
         plan.separator,
         &plan.target,
         &mut features,
