@@ -53,14 +53,54 @@ pub(super) fn each_table(
     ahead: usize,
     f: &mut dyn FnMut(usize, Table) -> Result<()>,
 ) -> Result<ReadCount> {
+    let cut = Cut {
+        chunk_rows,
+        csv_part_rows: None,
+    };
+    each_table_cut(
+        path,
+        cut,
+        separator,
+        target,
+        features,
+        categorical,
+        skipped,
+        ahead,
+        f,
+    )
+}
+
+/// How a file is cut: rows per chunk and, for a CSV, records per part of a chunk
+/// ([`ChunkReader::in_parts`]; the tables then come a part at a time).
+pub(super) struct Cut {
+    pub(super) chunk_rows: usize,
+    pub(super) csv_part_rows: Option<usize>,
+}
+
+/// [`each_table`] with CSV chunks parsed in parts when `cut` says.
+#[allow(clippy::too_many_arguments)]
+pub(super) fn each_table_cut(
+    path: &Path,
+    cut: Cut,
+    separator: u8,
+    target: &str,
+    features: &mut Option<Vec<String>>,
+    categorical: &mut Vec<String>,
+    skipped: &mut Vec<String>,
+    ahead: usize,
+    f: &mut dyn FnMut(usize, Table) -> Result<()>,
+) -> Result<ReadCount> {
     let start = Instant::now();
     let mut reader = ChunkReader::open(
         path,
-        chunk_rows,
+        cut.chunk_rows,
         separator,
         Some(target),
         features.as_deref(),
     )?;
+    if let Some(rows) = cut.csv_part_rows {
+        reader.in_parts(rows, target);
+    }
     // Named before polars is asked for them, with the closest names in the file.
     let names = reader.column_names()?;
     let wanted = std::iter::once((target, "the target"))
@@ -89,11 +129,17 @@ pub(super) fn each_table(
             }
         }
         let last = pieces.len() < batch;
-        let frames: Vec<Result<DataFrame>> = if pieces.len() > 1 {
-            pieces.into_par_iter().map(Piece::decode).collect()
+        let frames: Vec<Result<Vec<DataFrame>>> = if pieces.len() > 1 {
+            pieces.into_par_iter().map(Piece::decode_parts).collect()
         } else {
-            pieces.into_iter().map(Piece::decode).collect()
+            pieces.into_iter().map(Piece::decode_parts).collect()
         };
+        // Every piece's frames in order (a piece's error where its frames would be), each
+        // dropped once its table is made.
+        let frames = frames.into_iter().flat_map(|piece| match piece {
+            Ok(frames) => frames.into_iter().map(Ok).collect(),
+            Err(e) => vec![Err(e)],
+        });
         for df in frames {
             let df = df?;
             if df.height() == 0 {

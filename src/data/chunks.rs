@@ -17,6 +17,8 @@ use polars::prelude::*;
 
 use crate::error::{Error, Result};
 
+mod csv_parts;
+
 /// Bytes of the CSV read buffer.
 const CSV_BUFFER: usize = 1 << 20;
 
@@ -31,6 +33,9 @@ pub(super) struct ChunkReader {
     pub(super) unread: super::parquet_columns::Unread,
     separator: u8,
     format: Format,
+    /// CSV only: parse each chunk in parts of this many records, and the target's name
+    /// ([`csv_parts`]); the in-memory read of a wide file sets it, a streamed pass never does.
+    parts: Option<(usize, String)>,
 }
 
 enum Format {
@@ -106,7 +111,14 @@ impl ChunkReader {
             unread,
             separator,
             format,
+            parts: None,
         })
+    }
+
+    /// Parse every CSV chunk in parts of `part_rows` records, when that reads what the whole
+    /// chunk reads ([`csv_parts`]); the chunks' bounds stay where they were.
+    pub(super) fn in_parts(&mut self, part_rows: usize, target: &str) {
+        self.parts = Some((part_rows.max(1), target.to_string()));
     }
 
     /// The file's column names, from the Parquet schema or the CSV header, before any row is read.
@@ -119,6 +131,19 @@ impl ChunkReader {
             }
             Format::Csv { names, .. } => Ok(names.clone()),
         }
+    }
+
+    /// The rows of a Parquet file, from its metadata (a CSV's are known only once it is read).
+    pub(super) fn rows(&self) -> Option<usize> {
+        match &self.format {
+            Format::Parquet { rows, .. } => Some(*rows),
+            Format::Csv { .. } => None,
+        }
+    }
+
+    /// The columns every chunk reads, when they are chosen before the first (always for Parquet).
+    pub(super) fn width(&self) -> Option<usize> {
+        self.columns.as_ref().map(Vec::len)
     }
 
     /// Read only `columns` from the next chunk on.
@@ -154,9 +179,33 @@ impl ChunkReader {
                 if *done {
                     return Ok(None);
                 }
-                let mut bytes = header.clone();
-                let rows = super::csv::take_records(reader, &mut bytes, self.chunk_rows, in_quotes)
-                    .map_err(|e| Error::data(&path, format!("cannot read: {e}")))?;
+                let cannot = |e: std::io::Error| Error::data(&path, format!("cannot read: {e}"));
+                let (kind, rows) = match &self.parts {
+                    Some((part_rows, target)) if *part_rows < self.chunk_rows => {
+                        let (parts, rows) =
+                            csv_parts::cut(reader, self.chunk_rows, *part_rows, in_quotes)
+                                .map_err(cannot)?;
+                        let target = target.clone();
+                        let header = header.clone();
+                        let kind = PieceKind::CsvParts {
+                            header,
+                            parts,
+                            target,
+                        };
+                        (kind, rows)
+                    }
+                    _ => {
+                        let mut bytes = header.clone();
+                        let rows = super::csv::take_records(
+                            reader,
+                            &mut bytes,
+                            self.chunk_rows,
+                            in_quotes,
+                        )
+                        .map_err(cannot)?;
+                        (PieceKind::Csv { bytes }, rows)
+                    }
+                };
                 if rows < self.chunk_rows {
                     *done = true;
                     if *in_quotes {
@@ -166,7 +215,7 @@ impl ChunkReader {
                 if rows == 0 {
                     return Ok(None);
                 }
-                PieceKind::Csv { bytes }
+                kind
             }
         };
         Ok(Some(Piece {
@@ -196,11 +245,42 @@ enum PieceKind {
     Csv {
         bytes: Vec<u8>,
     },
+    CsvParts {
+        header: Vec<u8>,
+        parts: csv_parts::Parts,
+        target: String,
+    },
 }
 
 impl Piece {
+    /// The chunk's frames in row order: one, or its parts' ([`csv_parts`]).
+    pub(super) fn decode_parts(self) -> Result<Vec<DataFrame>> {
+        if let PieceKind::CsvParts {
+            header,
+            parts,
+            target,
+        } = &self.kind
+        {
+            let columns = self.columns.as_deref();
+            let parse = |bytes| parse_csv(&self.path, columns, self.separator, bytes);
+            return csv_parts::decode(&self.path, header, parts, target, &parse);
+        }
+        self.decode().map(|df| vec![df])
+    }
+
     /// The chunk's frame (no rows when the file has none left).
     pub(super) fn decode(self) -> Result<DataFrame> {
+        if let PieceKind::CsvParts { .. } = self.kind {
+            let path = self.path.clone();
+            let mut frames = self.decode_parts()?.into_iter();
+            let first = frames.next().unwrap_or_default();
+            return frames.try_fold(first, |mut whole, df| {
+                whole
+                    .vstack_mut_owned(df)
+                    .map_err(|e| Error::data(&path, format!("cannot read: {e}")))?;
+                Ok(whole)
+            });
+        }
         let path = &self.path;
         match self.kind {
             PieceKind::Parquet { metadata, offset } => {
@@ -215,18 +295,28 @@ impl Piece {
                     .map_err(|e| Error::data(path, format!("cannot read as Parquet: {e}")))
             }
             PieceKind::Csv { bytes } => {
-                let columns = self
-                    .columns
-                    .as_ref()
-                    .map(|c| c.iter().map(|n| PlSmallStr::from(n.as_str())).collect());
-                super::csv::options(self.separator)
-                    .with_columns(columns)
-                    .into_reader_with_file_handle(Cursor::new(bytes))
-                    .finish()
-                    .map_err(|e| super::csv::read_error(path, self.separator, &e))
+                parse_csv(path, self.columns.as_deref(), self.separator, bytes)
             }
+            // Joined above.
+            PieceKind::CsvParts { .. } => Ok(DataFrame::empty()),
         }
     }
+}
+
+/// Parse a CSV chunk's bytes (its header record first) with the loader's options, reading
+/// `columns` when given.
+fn parse_csv(
+    path: &Path,
+    columns: Option<&[String]>,
+    separator: u8,
+    bytes: Vec<u8>,
+) -> Result<DataFrame> {
+    let columns = columns.map(|c| c.iter().map(|n| PlSmallStr::from(n.as_str())).collect());
+    super::csv::options(separator)
+        .with_columns(columns)
+        .into_reader_with_file_handle(Cursor::new(bytes))
+        .finish()
+        .map_err(|e| super::csv::read_error(path, separator, &e))
 }
 
 /// A column selection for [`ChunkReader::open`] in the form polars' readers take.

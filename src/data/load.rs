@@ -3,7 +3,6 @@
 //! ([`super::encode`]), standardise, map the features and add the intercept.
 
 mod design;
-mod release;
 #[cfg(test)]
 mod tests;
 

@@ -2,12 +2,16 @@
 
 use std::path::Path;
 
-use super::chunk_tables::each_table;
+use super::chunk_tables::{each_table_cut, Cut};
 use super::classes::check_classes;
+use super::release::Release;
 use super::table::{Cells, Labels, Table};
 use super::{labels, table};
 use crate::config::DataPlan;
 use crate::error::{Error, Result};
+use read_size::read_size;
+
+mod read_size;
 
 /// The rows of one file after label parsing: features column-wise, labels, and missing flags.
 pub(super) struct Loaded {
@@ -66,11 +70,12 @@ impl Loaded {
     }
 }
 
-/// Rows per chunk of the in-memory read: polars' frame of one chunk is alive at a time, never
-/// the whole file's, and the columns grow in place (as the streamed passes read).
+/// The most rows per chunk of the in-memory read: polars' frames of `ahead()` chunks are alive
+/// at a time, never the whole file's (a Parquet chunk is cut smaller, [`read_size`]).
 const READ_CHUNK_ROWS: usize = crate::config::streaming::DEFAULT_CHUNK_ROWS;
 
-/// The selected columns of the whole file, gathered chunk by chunk into whole columns.
+/// The selected columns of the whole file, gathered chunk by chunk into whole columns (each
+/// chunk's memory handed back once gathered) of at most `chunk_rows` rows.
 pub(super) fn read_whole(
     path: &Path,
     plan: &DataPlan,
@@ -82,9 +87,21 @@ pub(super) fn read_whole(
     let mut categorical = categorical.to_vec();
     let mut skipped = Vec::new();
     let mut whole: Option<Table> = None;
-    each_table(
+    let size = read_size(
         path,
+        plan.separator,
+        &plan.target,
+        features.as_deref(),
         chunk_rows,
+    )?;
+    let mut release = Release::default();
+    let cut = Cut {
+        chunk_rows: size.chunk_rows,
+        csv_part_rows: size.csv_part_rows,
+    };
+    each_table_cut(
+        path,
+        cut,
         plan.separator,
         &plan.target,
         &mut features,
@@ -92,8 +109,10 @@ pub(super) fn read_whole(
         &mut skipped,
         super::chunk_tables::ahead(),
         &mut |first, table| {
+            // The chunk's frame is gone and its table is dropped once copied.
+            release.freed(2 * table_bytes(&table));
             match &mut whole {
-                None => whole = Some(table),
+                None => whole = Some(reserved(table, size.rows)),
                 Some(w) => append(path, &plan.target, w, table, first)?,
             }
             Ok(())
@@ -102,6 +121,29 @@ pub(super) fn read_whole(
     let mut t = whole.ok_or_else(|| Error::data(path, "the file has a header but no data rows"))?;
     t.skipped = skipped;
     Ok(t)
+}
+
+/// The first chunk's table with room for `rows` rows in every column, when the file says how
+/// many it has.
+fn reserved(mut table: Table, rows: Option<usize>) -> Table {
+    let Some(rows) = rows else { return table };
+    for (_, cells) in &mut table.features {
+        match cells {
+            Cells::Numbers(v) => v.reserve_exact(rows.saturating_sub(v.len())),
+            Cells::Levels(v) => v.reserve_exact(rows.saturating_sub(v.len())),
+        }
+    }
+    match &mut table.target {
+        Labels::Numeric(v) => v.reserve_exact(rows.saturating_sub(v.len())),
+        Labels::Text(v) => v.reserve_exact(rows.saturating_sub(v.len())),
+        Labels::Bool(v) => v.reserve_exact(rows.saturating_sub(v.len())),
+    }
+    table
+}
+
+/// The bytes of a chunk's feature columns.
+fn table_bytes(table: &Table) -> usize {
+    table.features.iter().map(|(_, c)| c.bytes()).sum()
 }
 
 /// Add a chunk's columns (its first data row `first`) to the columns gathered so far.

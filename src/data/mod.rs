@@ -22,6 +22,7 @@ mod moments;
 mod parquet_columns;
 pub mod parquet_sink;
 mod prepare;
+mod release;
 mod stream;
 #[cfg(test)]
 mod stream_tests;

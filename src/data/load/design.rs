@@ -13,7 +13,7 @@ use crate::data::encode::Encoder;
 use crate::data::prepare::{mean_sd, standardise};
 use crate::data::table::Cells;
 
-use super::release::Release;
+use crate::data::release::Release;
 
 /// The raw columns of the training file and, for a separate test file, of the test file.
 pub(super) struct RawColumns<'a> {

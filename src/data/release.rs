@@ -1,9 +1,10 @@
-//! Freed raw columns handed back to the system while the design fills. glibc's allocator keeps
-//! freed blocks of its heap resident (only the top of the heap and separately mapped blocks go
-//! back by themselves), so without this the raw columns and the design would all count in the
-//! peak although each column is released once copied. `malloc_trim(0)` returns the free
-//! pages of every arena (glibc >= 2.8); it runs once per [`TRIM_BYTES`] released, so its cost
-//! (a walk over the free lists) stays small beside the copying.
+//! Freed memory handed back to the system: each chunk's frame and table once the in-memory read
+//! has gathered its columns, and each raw column once the design holds it. glibc's allocator
+//! keeps freed blocks of its heap resident (only the top of the heap and separately mapped blocks
+//! go back by themselves), so without this every chunk read and every raw column copied would
+//! still count in the peak. `malloc_trim(0)` returns the free pages of every arena (glibc >=
+//! 2.8); it runs once per [`TRIM_BYTES`] released, so its cost (a walk over the free lists) stays
+//! small beside the reading and copying.
 
 /// Bytes released between two trims.
 const TRIM_BYTES: usize = 32 << 20;
