@@ -17,6 +17,16 @@ const LANES: usize = 8;
 
 /// `a` = X_b w for the rows of `x` (one entry per row).
 pub(super) fn activations(x: MatRef<'_, f64>, w: &[f64], a: &mut [f64]) {
+    #[cfg(target_arch = "x86_64")]
+    if std::arch::is_x86_feature_detected!("avx2") {
+        // SAFETY: the CPU has AVX2, checked on the line above.
+        return unsafe { wide::activations(x, w, a) };
+    }
+    activations_in(x, w, a)
+}
+
+#[inline(always)]
+fn activations_in(x: MatRef<'_, f64>, w: &[f64], a: &mut [f64]) {
     a.fill(0.0);
     let d = w.len();
     let mut j = 0;
@@ -43,6 +53,16 @@ pub(super) fn activations(x: MatRef<'_, f64>, w: &[f64], a: &mut [f64]) {
 
 /// g += X_b^T r.
 pub(super) fn add_transposed(x: MatRef<'_, f64>, r: &[f64], g: &mut [f64]) {
+    #[cfg(target_arch = "x86_64")]
+    if std::arch::is_x86_feature_detected!("avx2") {
+        // SAFETY: the CPU has AVX2, checked on the line above.
+        return unsafe { wide::add_transposed(x, r, g) };
+    }
+    add_transposed_in(x, r, g)
+}
+
+#[inline(always)]
+fn add_transposed_in(x: MatRef<'_, f64>, r: &[f64], g: &mut [f64]) {
     for (j, g) in g.iter_mut().enumerate() {
         *g += dot(column(x, j), r);
     }
@@ -57,7 +77,30 @@ fn column<'a>(x: MatRef<'a, f64>, j: usize) -> &'a [f64] {
         .as_slice()
 }
 
+/// The same loops compiled for AVX2 (four doubles a vector instead of SSE2's two), chosen at
+/// run time: a binary built for any x86-64 runs them where the CPU has AVX2. Only mul and add
+/// are enabled, not FMA, and Rust never fuses a * b + c by itself, so every sum is rounded as
+/// in the SSE2 loops: the same bits on any x86-64. Measured at 100,000 x 500 on one thread,
+/// a gradient pass (X_b w, then X_b^T r) took 0.079 s with SSE2, about six times what reading
+/// X from memory costs here (a 400 MB sum runs at 30 GB/s), and 0.049 s with AVX2 (AVX-512
+/// measured the same, so it is not used).
+#[cfg(target_arch = "x86_64")]
+mod wide {
+    use faer::MatRef;
+
+    #[target_feature(enable = "avx2")]
+    pub(super) fn activations(x: MatRef<'_, f64>, w: &[f64], a: &mut [f64]) {
+        super::activations_in(x, w, a)
+    }
+
+    #[target_feature(enable = "avx2")]
+    pub(super) fn add_transposed(x: MatRef<'_, f64>, r: &[f64], g: &mut [f64]) {
+        super::add_transposed_in(x, r, g)
+    }
+}
+
 /// sum_i x_i r_i with [`LANES`] partial sums, added in a fixed tree.
+#[inline(always)]
 pub(super) fn dot(x: &[f64], r: &[f64]) -> f64 {
     debug_assert_eq!(x.len(), r.len());
     let mut acc = [0.0; LANES];
@@ -74,4 +117,31 @@ pub(super) fn dot(x: &[f64], r: &[f64]) -> f64 {
         }
     }
     ((acc[0] + acc[4]) + (acc[1] + acc[5])) + ((acc[2] + acc[6]) + (acc[3] + acc[7])) + tail
+}
+
+#[cfg(all(test, target_arch = "x86_64"))]
+mod tests {
+    use faer::Mat;
+
+    /// The AVX2 loops round every sum as the SSE2 loops do: the same bits (a 3,001 x 37 block,
+    /// ragged in rows and columns).
+    #[test]
+    fn the_avx2_loops_give_the_sse2_bits() {
+        if !std::arch::is_x86_feature_detected!("avx2") {
+            return;
+        }
+        let x = Mat::<f64>::from_fn(3001, 37, |i, j| ((i * 13 + j * 7) as f64 * 0.71).sin());
+        let w: Vec<f64> = (0..37).map(|j| (j as f64 * 0.3).cos()).collect();
+        let r: Vec<f64> = (0..3001).map(|i| (i as f64 * 0.11).sin() / 3.0).collect();
+        let (mut a, mut b) = (vec![0.0; 3001], vec![0.0; 3001]);
+        super::activations_in(x.as_ref(), &w, &mut a);
+        // SAFETY: AVX2 checked above.
+        unsafe { super::wide::activations(x.as_ref(), &w, &mut b) };
+        assert!(a.iter().zip(&b).all(|(u, v)| u.to_bits() == v.to_bits()));
+        let (mut g, mut h) = (vec![0.5; 37], vec![0.5; 37]);
+        super::add_transposed_in(x.as_ref(), &r, &mut g);
+        // SAFETY: AVX2 checked above.
+        unsafe { super::wide::add_transposed(x.as_ref(), &r, &mut h) };
+        assert!(g.iter().zip(&h).all(|(u, v)| u.to_bits() == v.to_bits()));
+    }
 }
