@@ -46,6 +46,8 @@ pub struct Newton<'a> {
     reused: usize,
     /// Chord only: evaluate full steps with their Hessian (far from the mode), as full Newton.
     newton_phase: bool,
+    /// Chord only: after a chord step also ask for the POLISH criterion (curvature.rs).
+    polish: bool,
     /// Whether the step that reached `w` solved with the Hessian at its start (true at w0).
     last_was_newton: bool,
     /// ‖g‖ after / before the last accepted step.
@@ -110,12 +112,20 @@ impl<'a> Newton<'a> {
             factor_scale,
             reused: 0,
             newton_phase: true,
+            polish: true,
             last_was_newton: true,
             last_ratio: 0.0,
             level_steps: 0,
             passes,
             tolerance: Cell::new(0.0),
         }
+    }
+
+    /// Settle as soon as ‖g‖ meets the tolerance, after a chord step too: for a start that
+    /// only has to land near a mode (model/warm_start.rs), not for an answer.
+    pub fn without_polish(mut self) -> Self {
+        self.polish = false;
+        self
     }
 
     pub fn weights(&self) -> &[f64] {
@@ -210,7 +220,7 @@ impl Solver for Newton<'_> {
         if self.grad_norm() > tolerance {
             return false;
         }
-        if self.last_was_newton || self.last_ratio > FLOOR_RATIO {
+        if !self.polish || self.last_was_newton || self.last_ratio > FLOOR_RATIO {
             return true;
         }
         self.factor.as_ref().is_some_and(|f| {
