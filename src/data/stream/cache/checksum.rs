@@ -7,15 +7,24 @@ pub(super) fn word(bytes: &[u8]) -> u64 {
     u64::from_le_bytes(w)
 }
 
-/// A checksum of a block's bytes, to catch a file changed or cut after it was written: four
-/// independent lanes of xor, multiply by an odd constant and rotate (each a bijection of a
-/// word, so any changed word changes its lane), fast enough to run on every cached pass where
-/// SHA-256 would cost more than the pass itself. Not a defence against an adversary: the
-/// cache sits in the run's own scratch directory.
+/// Words per group: eight independent lanes.
+const GROUP: usize = 64;
+
+/// A checksum of a block's bytes, to catch a file changed or cut after it was written: eight
+/// lanes of Fletcher's two running sums (Fletcher 1982, "An arithmetic checksum for serial
+/// transmissions", IEEE Trans. Commun. 30(1)), in 64-bit words modulo 2^64. Word i of a group
+/// goes to lane i: s1 += w, s2 += s1, so a changed word changes its lane's s1, and a word moved
+/// within the lane changes s2. `finish` mixes the lanes and the length through a multiply-
+/// rotate. It runs on every cached pass, on a thread that shares the fit's cores: only adds,
+/// so the lanes fill two AVX2 vectors (chosen at run time), at the speed memory is read
+/// (measured at 10,000,000 x 50: the former multiply-rotate lanes took 0.24 CPU s of a pass's
+/// 0.34 s spent checking). Not a defence against an adversary: the cache sits in the run's own
+/// scratch directory.
 #[derive(Clone)]
 pub(super) struct Checksum {
-    lanes: [u64; 4],
-    /// Bytes of an unfinished word, carried to the next update.
+    first: [u64; 8],
+    second: [u64; 8],
+    /// Bytes of an unfinished group, carried to the next update.
     tail: Vec<u8>,
     length: u64,
 }
@@ -23,12 +32,8 @@ pub(super) struct Checksum {
 impl Checksum {
     pub(super) fn new() -> Checksum {
         Checksum {
-            lanes: [
-                0x243F_6A88_85A3_08D3,
-                0x1319_8A2E_0370_7344,
-                0xA409_3822_299F_31D0,
-                0x082E_FA98_EC4E_6C89,
-            ],
+            first: [0; 8],
+            second: [0; 8],
             tail: Vec::new(),
             length: 0,
         }
@@ -37,40 +42,93 @@ impl Checksum {
     pub(super) fn update(&mut self, mut bytes: &[u8]) {
         self.length += bytes.len() as u64;
         if !self.tail.is_empty() {
-            let take = (32 - self.tail.len()).min(bytes.len());
+            let take = (GROUP - self.tail.len()).min(bytes.len());
             self.tail.extend_from_slice(&bytes[..take]);
             bytes = &bytes[take..];
-            if self.tail.len() < 32 {
+            if self.tail.len() < GROUP {
                 return;
             }
             let group = std::mem::take(&mut self.tail);
             self.mix(&group);
         }
-        let whole = bytes.len() / 32 * 32;
-        for group in bytes[..whole].chunks_exact(32) {
-            self.mix(group);
-        }
+        let whole = bytes.len() / GROUP * GROUP;
+        self.mix(&bytes[..whole]);
         self.tail.extend_from_slice(&bytes[whole..]);
     }
 
-    fn mix(&mut self, group: &[u8]) {
-        for (lane, w) in self.lanes.iter_mut().zip(group.chunks_exact(8)) {
-            *lane = (*lane ^ word(w))
-                .wrapping_mul(0x9E37_79B9_7F4A_7C15)
-                .rotate_left(29);
+    /// Add whole groups.
+    fn mix(&mut self, groups: &[u8]) {
+        #[cfg(target_arch = "x86_64")]
+        if std::arch::is_x86_feature_detected!("avx2") {
+            // SAFETY: the CPU has AVX2, checked on the line above.
+            return unsafe { mix_avx2(&mut self.first, &mut self.second, groups) };
         }
+        mix_in(&mut self.first, &mut self.second, groups)
     }
 
     pub(super) fn finish(mut self) -> u64 {
         let mut last = std::mem::take(&mut self.tail);
-        last.resize(32, 0);
+        last.resize(GROUP, 0);
         self.mix(&last);
         let mut h = self.length;
-        for lane in self.lanes {
+        for lane in self.first.into_iter().chain(self.second) {
             h = (h ^ lane)
                 .wrapping_mul(0xFF51_AFD7_ED55_8CCD)
                 .rotate_left(31);
         }
         h
+    }
+}
+
+#[inline(always)]
+fn mix_in(first: &mut [u64; 8], second: &mut [u64; 8], groups: &[u8]) {
+    for group in groups.chunks_exact(GROUP) {
+        for k in 0..8 {
+            first[k] = first[k].wrapping_add(word(&group[8 * k..]));
+            second[k] = second[k].wrapping_add(first[k]);
+        }
+    }
+}
+
+/// [`mix_in`] compiled for AVX2: integer adds, so the same sums on any x86-64.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+fn mix_avx2(first: &mut [u64; 8], second: &mut [u64; 8], groups: &[u8]) {
+    mix_in(first, second, groups)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Checksum;
+
+    /// The sum does not depend on how the bytes are cut into updates, and changing, moving or
+    /// cutting a word changes it.
+    #[test]
+    fn updates_in_any_pieces_agree_and_any_change_shows() {
+        let bytes: Vec<u8> = (0..1000u32).map(|i| (i * 37 % 251) as u8).collect();
+        let whole = {
+            let mut c = Checksum::new();
+            c.update(&bytes);
+            c.finish()
+        };
+        for cut in [1, 7, 63, 64, 65, 500] {
+            let mut c = Checksum::new();
+            for piece in bytes.chunks(cut) {
+                c.update(piece);
+            }
+            assert_eq!(c.finish(), whole, "pieces of {cut}");
+        }
+        let sum = |b: &[u8]| {
+            let mut c = Checksum::new();
+            c.update(b);
+            c.finish()
+        };
+        let mut changed = bytes.clone();
+        changed[300] ^= 1;
+        assert_ne!(sum(&changed), whole);
+        let mut moved = bytes.clone();
+        moved.swap(8, 8 + 64);
+        assert_ne!(sum(&moved), whole);
+        assert_ne!(sum(&bytes[..999]), whole);
     }
 }

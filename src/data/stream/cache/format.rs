@@ -23,7 +23,7 @@ pub(super) use super::checksum::{word, Checksum};
 const MAGIC: &[u8; 8] = b"BLDCACHE";
 const END: &[u8; 8] = b"BLDCEND\0";
 /// Bumped whenever the layout changes: a file of another version is never read.
-pub(super) const VERSION: u64 = 1;
+pub(super) const VERSION: u64 = 2;
 pub(super) const HEADER_BYTES: u64 = 8 + 8 + 32 + 32;
 pub(super) const FOOTER_BYTES: u64 = 8 + 5 * 8;
 /// The two numbers before a block's values.

@@ -86,11 +86,13 @@ pub(super) fn replay(
     // Read-ahead for a front-to-back walk; only a hint, so a refusal changes nothing.
     let _ = map.advise(Advice::Sequential);
     let bytes: &[u8] = &map;
+    let map_ref = &map;
     let (send, receive) = sync_channel::<Checked>(QUEUED_BLOCKS);
     std::thread::scope(|scope| {
         let checking = scope.spawn(move || {
             let start = thread_cpu_seconds();
-            let outcome = check_blocks(bytes, footer, columns, max_rows, &mut |span| {
+            let populate = |at: usize, length: usize| populate(map_ref, at, length);
+            let outcome = check_blocks(bytes, footer, columns, max_rows, &populate, &mut |span| {
                 send.send(Ok(span)).is_ok()
             });
             if let Err(what) = outcome {
@@ -147,13 +149,24 @@ fn consume(
     }
 }
 
-/// Check every block of the mapped cache `bytes` in order, handing each one that passed to
-/// `send` until it returns false (the consumer stopped).
+/// Map a block's pages in one call before it is checked (`MADV_POPULATE_READ`, Linux 5.14 on)
+/// rather than a page fault every 16 pages as the checksum reaches them: the faults took about
+/// a third of the checking thread's CPU. Only a hint: where it is refused, the reads fault.
+fn populate(map: &Mmap, at: usize, length: usize) {
+    #[cfg(target_os = "linux")]
+    let _ = map.advise_range(Advice::PopulateRead, at, length);
+    #[cfg(not(target_os = "linux"))]
+    let _ = (map, at, length);
+}
+
+/// Check every block of the mapped cache `bytes` in order (`populate` maps a block's pages
+/// first), handing each one that passed to `send` until it returns false (the consumer stopped).
 fn check_blocks(
     bytes: &[u8],
     footer: Footer,
     columns: usize,
     max_rows: usize,
+    populate: &dyn Fn(usize, usize),
     send: &mut dyn FnMut(Span) -> bool,
 ) -> std::result::Result<(), String> {
     let (mut rows, mut at) = (0u64, HEADER_BYTES as usize);
@@ -169,6 +182,9 @@ fn check_blocks(
             ));
         }
         let length = BLOCK_HEAD_BYTES + format::block_body_bytes(r as usize, columns);
+        if (at + length) as u64 <= footer.bytes {
+            populate(at, length);
+        }
         let whole = bytes
             .get(at..at + length)
             .filter(|_| (at + length) as u64 <= footer.bytes)
