@@ -17,13 +17,15 @@
 //! a process that rewrites the mapped file between the check and the fit's read.
 //!
 //! Memory: a mapped page counts in the process's resident set once touched, although it is page
-//! cache, so the fit releases each block's pages (`MADV_DONTNEED`: the mapping forgets them and
-//! the page cache keeps them) once it is done with it. At most the block being checked, the one
-//! queued and the one in the fit are resident: what `budget::cache_blocks_per_row` counts.
+//! cache, so each block's pages are released (`MADV_DONTNEED`: the mapping forgets them and
+//! the page cache keeps them) once the fit is done with it, by the checking thread before it
+//! maps the next block. The block being checked, the one queued and the one in the fit are
+//! resident (what `budget::cache_blocks_per_row` counts), and for a moment the one the fit just
+//! finished.
 
 use std::fs::File;
 use std::path::Path;
-use std::sync::mpsc::{sync_channel, Receiver};
+use std::sync::mpsc::{channel, sync_channel, Receiver, Sender};
 use std::time::Instant;
 
 use memmap2::{Advice, Mmap, UncheckedAdvice};
@@ -88,19 +90,25 @@ pub(super) fn replay(
     let bytes: &[u8] = &map;
     let map_ref = &map;
     let (send, receive) = sync_channel::<Checked>(QUEUED_BLOCKS);
+    // Blocks the fit is done with go back to the checking thread, which releases their pages.
+    let (done, consumed) = channel::<Span>();
     std::thread::scope(|scope| {
         let checking = scope.spawn(move || {
             let start = thread_cpu_seconds();
             let populate = |at: usize, length: usize| populate(map_ref, at, length);
             let outcome = check_blocks(bytes, footer, columns, max_rows, &populate, &mut |span| {
+                consumed.try_iter().for_each(|done| release(map_ref, done));
                 send.send(Ok(span)).is_ok()
             });
             if let Err(what) = outcome {
                 let _ = send.send(Err(what));
             }
+            drop(send);
+            // Until the fit returns and drops its end.
+            consumed.iter().for_each(|done| release(map_ref, done));
             Some(thread_cpu_seconds()? - start?)
         });
-        let waited = consume(&map, receive, columns, f, &corrupt)?;
+        let waited = consume(&map, receive, done, columns, f, &corrupt)?;
         let checking_cpu = checking.join().ok().flatten();
         Ok(Replay {
             waited,
@@ -122,9 +130,21 @@ fn thread_cpu_seconds() -> Option<f64> {
     Some((user + system) as f64 / 100.0)
 }
 
+/// Release the pages of a block the fit is done with. `MADV_DONTNEED` unmaps them (with a TLB
+/// flush on every core the process runs on): done on the checking thread rather than between
+/// the fit's blocks, where both fit threads would wait for it.
+fn release(map: &Mmap, span: Span) {
+    // SAFETY: a read-only mapping of a file: the next read of these pages maps them again
+    // from the page cache, with the same bytes, so no reference into the mapping can see
+    // anything else. The fit sent `span` back after its last reference into the block ended.
+    let _ =
+        unsafe { map.unchecked_advise_range(UncheckedAdvice::DontNeed, span.start, span.length) };
+}
+
 fn consume(
     map: &Mmap,
     receive: Receiver<Checked>,
+    done: Sender<Span>,
     columns: usize,
     f: &mut dyn FnMut(DesignRows<'_>) -> Result<()>,
     corrupt: &dyn Fn(String) -> Error,
@@ -140,12 +160,8 @@ fn consume(
         let span = next.map_err(corrupt)?;
         let rows = format::block_rows(&map[span.values..], span.rows, columns).map_err(corrupt)?;
         f(rows)?;
-        // SAFETY: a read-only mapping of a file: the next read of these pages maps them again
-        // from the page cache, with the same bytes, so no reference into the mapping can see
-        // anything else. No reference into this block outlives `f`.
-        let _ = unsafe {
-            map.unchecked_advise_range(UncheckedAdvice::DontNeed, span.start, span.length)
-        };
+        // No reference into this block outlives `f`.
+        let _ = done.send(span);
     }
 }
 
