@@ -31,6 +31,23 @@ pub(super) struct ReadCount {
     pub(super) read_seconds: f64,
 }
 
+/// How a file is cut: rows per chunk and, for a CSV, records per part of a chunk
+/// ([`ChunkReader::in_parts`]; the tables then come a part at a time).
+pub(super) struct Cut {
+    pub(super) chunk_rows: usize,
+    pub(super) csv_part_rows: Option<usize>,
+}
+
+impl Cut {
+    /// Chunks of `chunk_rows` rows, each parsed whole (the streamed passes).
+    pub(super) fn whole(chunk_rows: usize) -> Cut {
+        Cut {
+            chunk_rows,
+            csv_part_rows: None,
+        }
+    }
+}
+
 /// Read `path` chunk by chunk, handing each chunk's columns to `f` with its first data row.
 /// `features` is filled from the first chunk when it is `None` (every numeric column, as
 /// [`super::table::frame_table`] chooses them), with the non-numeric columns in `skipped`. The
@@ -43,43 +60,6 @@ pub(super) struct ReadCount {
 /// are in memory at once, and what `f` sees does not depend on `ahead` or on the threads.
 #[allow(clippy::too_many_arguments)]
 pub(super) fn each_table(
-    path: &Path,
-    chunk_rows: usize,
-    separator: u8,
-    target: &str,
-    features: &mut Option<Vec<String>>,
-    categorical: &mut Vec<String>,
-    skipped: &mut Vec<String>,
-    ahead: usize,
-    f: &mut dyn FnMut(usize, Table) -> Result<()>,
-) -> Result<ReadCount> {
-    let cut = Cut {
-        chunk_rows,
-        csv_part_rows: None,
-    };
-    each_table_cut(
-        path,
-        cut,
-        separator,
-        target,
-        features,
-        categorical,
-        skipped,
-        ahead,
-        f,
-    )
-}
-
-/// How a file is cut: rows per chunk and, for a CSV, records per part of a chunk
-/// ([`ChunkReader::in_parts`]; the tables then come a part at a time).
-pub(super) struct Cut {
-    pub(super) chunk_rows: usize,
-    pub(super) csv_part_rows: Option<usize>,
-}
-
-/// [`each_table`] with CSV chunks parsed in parts when `cut` says.
-#[allow(clippy::too_many_arguments)]
-pub(super) fn each_table_cut(
     path: &Path,
     cut: Cut,
     separator: u8,

@@ -2,7 +2,7 @@
 
 use std::path::Path;
 
-use super::chunk_tables::{each_table_cut, Cut};
+use super::chunk_tables::{each_table, Cut};
 use super::classes::check_classes;
 use super::release::Release;
 use super::table::{Cells, Labels, Table};
@@ -99,7 +99,7 @@ pub(super) fn read_whole(
         chunk_rows: size.chunk_rows,
         csv_part_rows: size.csv_part_rows,
     };
-    each_table_cut(
+    each_table(
         path,
         cut,
         plan.separator,

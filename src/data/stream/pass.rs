@@ -6,7 +6,7 @@ use std::time::Instant;
 use super::scan::is_test;
 use super::{DesignChunk, Part, PassStats, RawRows, StreamedData};
 use crate::config::DataSource;
-use crate::data::chunk_tables::each_table;
+use crate::data::chunk_tables::{each_table, Cut};
 use crate::data::features::{sampled_rows, FittedMap, TrainingRows};
 use crate::data::prepare;
 use crate::data::table::Cells;
@@ -89,7 +89,7 @@ impl StreamedData {
         let mut compute = 0.0;
         let mut stats = PassStats::from(each_table(
             path,
-            self.streaming.chunk_rows,
+            Cut::whole(self.streaming.chunk_rows),
             self.plan.separator,
             &self.target,
             &mut features,

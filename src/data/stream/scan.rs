@@ -5,7 +5,7 @@ use std::path::Path;
 
 use super::{Part, PassStats};
 use crate::config::{DataPlan, DataSource};
-use crate::data::chunk_tables::each_table;
+use crate::data::chunk_tables::{each_table, Cut};
 use crate::data::encode::ColumnTally;
 use crate::data::labels::LabelSet;
 use crate::data::prepare;
@@ -56,7 +56,7 @@ pub(super) fn scan(
     };
     let stats = each_table(
         path,
-        chunk_rows,
+        Cut::whole(chunk_rows),
         plan.separator,
         &plan.target,
         features,

@@ -3,7 +3,7 @@
 
 use std::path::Path;
 
-use crate::data::chunk_tables::{each_table_cut, Cut};
+use crate::data::chunk_tables::{each_table, Cut};
 use crate::data::table::{Cells, Labels};
 
 /// Every column's cells (bits of numbers, text of levels) and the labels, in file order, and
@@ -31,7 +31,7 @@ fn read(path: &Path, features: Option<Vec<String>>, part_rows: Option<usize>) ->
         }
         Ok(())
     };
-    let count = each_table_cut(
+    let count = each_table(
         path,
         cut,
         b',',
