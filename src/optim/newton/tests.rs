@@ -26,6 +26,15 @@ impl Objective for LogCosh {
     }
 }
 
+/// Up to 100 steps, until ‖g‖ <= 1e-12.
+fn tight() -> Control<'static> {
+    Control {
+        max_iter: 100,
+        tolerance: 1e-12,
+        cancel: None,
+    }
+}
+
 /// The root of tanh(w - 3) + 0.01 w = 0 by bisection on [0, 3] (g(0) < 0 < g(3)): an
 /// independent computation of the minimiser.
 fn root() -> f64 {
@@ -43,11 +52,7 @@ fn root() -> f64 {
 
 #[test]
 fn both_policies_halve_the_overshooting_step_and_reach_the_root() {
-    let control = Control {
-        max_iter: 100,
-        tolerance: 1e-12,
-        cancel: None,
-    };
+    let control = tight();
     let exact = root();
     for curvature in [Curvature::EveryStep, Curvature::Chord] {
         let mut steps = Vec::new();
@@ -70,11 +75,7 @@ fn both_policies_halve_the_overshooting_step_and_reach_the_root() {
 
 #[test]
 fn full_newton_forms_one_hessian_per_step_and_chord_newton_fewer() {
-    let control = Control {
-        max_iter: 100,
-        tolerance: 1e-12,
-        cancel: None,
-    };
+    let control = tight();
     let mut counts = Vec::new();
     for curvature in [Curvature::EveryStep, Curvature::Chord] {
         let mut halved = 0;
@@ -99,11 +100,7 @@ fn full_newton_forms_one_hessian_per_step_and_chord_newton_fewer() {
 /// and one a hundred times too soft (the overshoot the guard halves).
 #[test]
 fn a_guessed_first_curvature_starts_with_a_gradient_pass_and_reaches_the_same_root() {
-    let control = Control {
-        max_iter: 100,
-        tolerance: 1e-12,
-        cancel: None,
-    };
+    let control = tight();
     let exact = root();
     for curvature in [Curvature::EveryStep, Curvature::Chord] {
         for h0 in [4.0 * 0.0199, 0.0199 / 100.0] {
