@@ -26,6 +26,8 @@ pub mod output;
 pub mod record;
 pub mod run;
 pub mod synth;
+#[cfg(test)]
+mod test_threads;
 pub mod tui;
 
 pub use error::{Error, Result};

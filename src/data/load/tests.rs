@@ -141,13 +141,6 @@ fn table_bits(t: &crate::data::table::Table) -> (Vec<Vec<u64>>, String) {
     (cols, levels)
 }
 
-fn pool(threads: usize) -> rayon::ThreadPool {
-    rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .build()
-        .unwrap()
-}
-
 #[test]
 fn chunks_decoded_in_parallel_gather_the_columns_of_a_sequential_read() {
     // 60 rows in chunks of 7: nine chunks, decoded two at a time on two threads and one at a
@@ -158,7 +151,7 @@ fn chunks_decoded_in_parallel_gather_the_columns_of_a_sequential_read() {
     for file in [fixture(), parquet] {
         let p = plan(&file, Missing::Mean, FeatureMap::Identity, false);
         let read = |threads: usize, chunk_rows: usize| {
-            pool(threads).install(|| {
+            crate::test_threads::on_threads(threads, || {
                 let t = crate::data::loaded::read_whole(
                     &file,
                     &p,
@@ -179,7 +172,8 @@ fn chunks_decoded_in_parallel_gather_the_columns_of_a_sequential_read() {
                 "{threads} threads, {chunk_rows} rows"
             );
         }
-        let design = |threads: usize| pool(threads).install(|| load(&p).unwrap());
+        let design =
+            |threads: usize| crate::test_threads::on_threads(threads, || load(&p).unwrap());
         let (one, two) = (design(1), design(2));
         assert_eq!(bits(&one.train.x), bits(&two.train.x));
         assert_eq!(bits(&one.test.x), bits(&two.test.x));

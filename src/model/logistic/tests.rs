@@ -37,23 +37,19 @@ fn the_laplace_fit_is_the_same_on_one_thread_and_on_many() {
         warm_start: false,
     };
     let fit_on = |threads: usize| {
-        rayon::ThreadPoolBuilder::new()
-            .num_threads(threads)
-            .build()
-            .unwrap()
-            .install(|| {
-                let f = fit(
-                    x.as_ref(),
-                    &y,
-                    &settings,
-                    "t",
-                    None,
-                    &mut crate::run::Silent,
-                )
-                .unwrap();
-                let p = f.posterior.unwrap();
-                (f.weights, f.objective, p.cov_diag(), p.log_evidence)
-            })
+        crate::test_threads::on_threads(threads, || {
+            let f = fit(
+                x.as_ref(),
+                &y,
+                &settings,
+                "t",
+                None,
+                &mut crate::run::Silent,
+            )
+            .unwrap();
+            let p = f.posterior.unwrap();
+            (f.weights, f.objective, p.cov_diag(), p.log_evidence)
+        })
     };
     let one = fit_on(1);
     assert_eq!(fit_on(2), one);

@@ -53,11 +53,7 @@ fn monte_carlo_is_the_same_on_any_number_of_threads() {
     let mean: Vec<f64> = (0..1000).map(|i| (i as f64 * 0.01).sin() * 3.0).collect();
     let var: Vec<f64> = (0..1000).map(|i| (i % 13) as f64 * 0.3).collect();
     let run = |threads: usize| {
-        rayon::ThreadPoolBuilder::new()
-            .num_threads(threads)
-            .build()
-            .unwrap()
-            .install(|| mc_rows(&mean, &var, 1003, 42, 0))
+        crate::test_threads::on_threads(threads, || mc_rows(&mean, &var, 1003, 42, 0))
     };
     let one = run(1);
     assert_eq!(run(2), one);
