@@ -14,6 +14,9 @@ pub enum Fitting {
     Iterative,
     /// Markov chains drawn from the exact posterior, counted in sweeps per chain.
     Sampled,
+    /// The exact posterior integrated on a grid refined until it stops changing, counted in
+    /// the final grid's points.
+    Quadrature,
 }
 
 impl Fitting {
@@ -31,6 +34,13 @@ impl Fitting {
             Fitting::ClosedForm => stopped("closed form"),
             Fitting::OnePass => stopped("one pass over the training rows"),
             Fitting::Sampled => stopped(&format!("sampled {} sweeps", thousands(iterations))),
+            Fitting::Quadrature => match termination {
+                "converged" => format!("integrated on {} grid points", thousands(iterations)),
+                _ => format!(
+                    "grid of {} points did not settle within its budget",
+                    thousands(iterations)
+                ),
+            },
             Fitting::Iterative => {
                 let g = grad_norm
                     .map(|g| format!(", |g| {g:.1e}"))

@@ -28,10 +28,13 @@ pub enum Family {
     Bernoulli,
     /// Exact posterior sampling by Gibbs (model/gibbs/).
     Gibbs,
+    /// The exact posterior of a model with at most three weights on an adaptive grid
+    /// (model/quadrature.rs).
+    Quadrature,
 }
 
 impl Family {
-    pub const ALL: [Family; 7] = [
+    pub const ALL: [Family; 8] = [
         Family::Glm,
         Family::Softmax,
         Family::Ep,
@@ -39,6 +42,7 @@ impl Family {
         Family::Gaussian,
         Family::Bernoulli,
         Family::Gibbs,
+        Family::Quadrature,
     ];
 
     /// Fitted by minimising an objective with Newton or gradient descent.
@@ -52,9 +56,10 @@ impl Family {
         matches!(self, Family::Gaussian | Family::Bernoulli)
     }
 
-    /// Samples the exact posterior: the gold standard the approximations are measured against.
+    /// Samples or integrates the exact posterior: the gold standard the approximations are
+    /// measured against.
     pub fn gold(self) -> bool {
-        self == Family::Gibbs
+        matches!(self, Family::Gibbs | Family::Quadrature)
     }
 }
 
@@ -79,10 +84,12 @@ pub enum MethodKind {
     Qda,
     GibbsLogistic,
     GibbsProbit,
+    LogisticQuadrature,
+    ProbitQuadrature,
 }
 
 impl MethodKind {
-    pub const ALL: [MethodKind; 18] = [
+    pub const ALL: [MethodKind; 20] = [
         MethodKind::LogisticMle,
         MethodKind::LogisticMap,
         MethodKind::LogisticLaplace,
@@ -101,5 +108,7 @@ impl MethodKind {
         MethodKind::Qda,
         MethodKind::GibbsLogistic,
         MethodKind::GibbsProbit,
+        MethodKind::LogisticQuadrature,
+        MethodKind::ProbitQuadrature,
     ];
 }

@@ -15,6 +15,8 @@ pub enum LogEvidence {
     JjBound,
     /// The ELBO of the KL-optimal Gaussian: a lower bound (lower still under mean field).
     Elbo,
+    /// ln p(y | X) itself, integrated on a grid to 1e-10 (the quadrature kinds).
+    Exact,
 }
 
 impl LogEvidence {
@@ -28,6 +30,7 @@ impl LogEvidence {
             LogEvidence::JjBound => "JJ bound",
             LogEvidence::Elbo if mean_field => "ELBO mean-field",
             LogEvidence::Elbo => "ELBO",
+            LogEvidence::Exact => "exact ln p(y|X)",
         }
     }
 

@@ -101,7 +101,7 @@ const BASE: Row = Row {
 };
 
 /// One row per kind, in the order of [`MethodKind::ALL`].
-pub const ROWS: [Row; 18] = [
+pub const ROWS: [Row; 20] = [
     Row {
         kind: MethodKind::LogisticMle,
         name: "logistic-mle",
@@ -352,6 +352,32 @@ pub const ROWS: [Row; 18] = [
         posterior: true,
         binary_only: true,
         fitting: Fitting::Sampled,
+        ..BASE
+    },
+    Row {
+        kind: MethodKind::LogisticQuadrature,
+        name: "logistic-quadrature",
+        family: Family::Quadrature,
+        summary: "the exact logistic posterior of at most 3 weights, its evidence and predictive on an adaptive grid",
+        predictives: &[Exact, Plugin],
+        likelihood: Some(Likelihood::Logistic),
+        posterior: true,
+        binary_only: true,
+        log_evidence: Some(LogEvidence::Exact),
+        fitting: Fitting::Quadrature,
+        ..BASE
+    },
+    Row {
+        kind: MethodKind::ProbitQuadrature,
+        name: "probit-quadrature",
+        family: Family::Quadrature,
+        summary: "the exact probit posterior of at most 3 weights, its evidence and predictive on an adaptive grid",
+        predictives: &[Exact, Plugin],
+        likelihood: Some(Likelihood::Probit { noise: 1.0 }),
+        posterior: true,
+        binary_only: true,
+        log_evidence: Some(LogEvidence::Exact),
+        fitting: Fitting::Quadrature,
         ..BASE
     },
 ];

@@ -114,6 +114,7 @@ fn how_a_kind_fits_follows_from_its_family_and_keys() {
         let expected = match k.family() {
             Family::Gaussian | Family::Bernoulli => Fitting::ClosedForm,
             Family::Gibbs => Fitting::Sampled,
+            Family::Quadrature => Fitting::Quadrature,
             // EP iterates under max_iter; its one-pass form ADF has no iteration budget
             _ if !k.accepts("max_iter") => Fitting::OnePass,
             _ => Fitting::Iterative,
@@ -132,9 +133,17 @@ fn how_a_kind_fits_follows_from_its_family_and_keys() {
 #[test]
 fn every_gaussian_posterior_has_its_own_evidence_and_the_samplers_none() {
     for k in MethodKind::ALL {
+        // the samplers have none; the grid's evidence is the exact one
+        let sampled = k.fitting() == Fitting::Sampled;
         assert_eq!(
             k.log_evidence().is_some(),
-            k.has_posterior() && !k.is_gold(),
+            k.has_posterior() && !sampled,
+            "{}",
+            k.name()
+        );
+        assert_eq!(
+            k.log_evidence() == Some(LogEvidence::Exact),
+            k.family() == Family::Quadrature,
             "{}",
             k.name()
         );

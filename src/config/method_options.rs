@@ -86,7 +86,7 @@ pub(super) fn method_options(
         Ok(mu0)
     };
     Ok(match kind.family() {
-        Family::Glm => Options::Glm,
+        Family::Glm | Family::Quadrature => Options::Glm,
         Family::Softmax => Options::Softmax(SoftmaxOptions {
             reference_class: raw.reference_class.unwrap_or(false),
         }),

@@ -172,7 +172,7 @@ impl Options {
     /// Every setting of `family` at its default.
     pub fn defaults(family: Family) -> Options {
         match family {
-            Family::Glm => Options::Glm,
+            Family::Glm | Family::Quadrature => Options::Glm,
             Family::Softmax => Options::Softmax(SoftmaxOptions::default()),
             Family::Ep => Options::Ep(EpOptions::default()),
             Family::Variational => Options::Variational(VariationalOptions::default()),

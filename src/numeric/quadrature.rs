@@ -96,3 +96,5 @@ fn orthonormal_hermite(n: usize, x: f64, p0: f64) -> (f64, f64) {
 
 #[cfg(test)]
 mod tests;
+
+pub mod grid;

@@ -51,7 +51,7 @@ pub fn approximation_error(r: &ExperimentRecord) -> Option<Table> {
 }
 
 /// What the approximation-error table's columns mean (both reports print it under the table).
-pub const APPROXIMATION_ERROR_NOTE: &str = "Each approximation against the exact posterior sampled in this experiment (the gold run's `exact` predictive): \
+pub const APPROXIMATION_ERROR_NOTE: &str = "Each approximation against the exact posterior sampled or integrated in this experiment (the gold run's `exact` predictive): \
 Δp is p(y = 1) minus the gold p(y = 1) over test rows, KL is KL(gold ‖ approximation) per row in nats, Δ log-loss and Δ ECE are this predictive's minus the gold's. \
 For runs of the gold's own model (likelihood, noise and prior): the largest error of a posterior mean in gold sds, and the ratio of posterior sds farthest from 1 (below 1: over-confident). \
 k-hat: the Pareto shape of the importance weights when the run's Gaussian posterior is used as a proposal for its model's exact posterior \

@@ -3,6 +3,7 @@
 
 use super::khat::khat_cell;
 use super::table::{num, Cell, Mark, Table};
+use crate::catalog::thousands;
 use crate::record::ExperimentRecord;
 
 /// One sentence per sampling run: its split-R-hat and bulk ESS, flagged when R-hat > 1.01.
@@ -61,8 +62,11 @@ pub fn convergence(r: &ExperimentRecord) -> Table {
                 (None, Some(t)) => t.to_string(),
                 (None, None) => "failed".to_string(),
             };
+            let on_grid = crate::catalog::MethodKind::parse(&run.kind)
+                .is_some_and(|k| k.fitting() == crate::catalog::Fitting::Quadrature);
             let iterations = match sampled {
                 Some(_) => format!("{} sweeps per chain", run.iterations),
+                None if on_grid => format!("{} grid points", thousands(run.iterations)),
                 None => run.iterations.to_string(),
             };
             vec![
