@@ -35,7 +35,7 @@ use crate::metrics::Binning;
 
 pub const SCHEMA_VERSION: u32 = 1;
 
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 pub struct ExperimentRecord {
     pub schema_version: u32,
     pub experiment: ExperimentInfo,
@@ -65,7 +65,7 @@ pub struct ExperimentRecord {
     pub streaming: Option<StreamingRecord>,
 }
 
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 pub struct ComparisonRecord {
     /// The baseline run directory (A); this run is B.
     pub baseline: String,
@@ -73,7 +73,7 @@ pub struct ComparisonRecord {
     pub rows: Vec<Comparison>,
 }
 
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 pub struct ExperimentInfo {
     pub name: String,
     pub seed: u64,
@@ -88,7 +88,7 @@ pub struct ExperimentInfo {
     pub calibration_binning: Binning,
 }
 
-#[derive(Debug, Clone, Default, Serialize)]
+#[derive(Debug, Clone, Default, Serialize, schemars::JsonSchema)]
 pub struct DatasetInfo {
     pub files: Vec<String>,
     pub target: String,
