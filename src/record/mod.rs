@@ -1,6 +1,8 @@
 //! The run record: one serialisable value that every output (results.json, the CSVs, the
 //! Markdown report, the TUI tables) is a view of. Field names are part of the output
-//! contract documented in the README; keep them stable.
+//! contract documented in docs/reference/outputs.md and checked against the JSON Schema
+//! that `bayeslab docs` derives from these types (docs/reference/generated/results.schema.json);
+//! keep them stable.
 //!
 //! The record sits at the bottom of the house: it imports no module that builds it (`run/`)
 //! or shows it (`output/`, `tui/`), so every type a builder wants to store lives here.
