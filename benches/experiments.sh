@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Wall seconds of every shipped experiment with one build, best of REPS (default 2), for the
-# README's debug/release table. Usage, from the repository root:
+# debug/release table in docs/development/benchmarks.md. Usage, from the repository root:
 #   benches/experiments.sh target/debug/bayeslab debug
 #   benches/experiments.sh target/release/bayeslab release
 # Prints "LABEL EXPERIMENT SECONDS rc=EXIT" per experiment and the 1-minute load before and

@@ -3,7 +3,7 @@
 //! iterates on the Live plots; digits_1v8: the posterior heatmaps; gibbs_vs_laplace: the
 //! samplers' chain traces beside the convergence plots), drawn through ratatui's
 //! TestBackend, so the figure includes layout, widgets and the buffer diff.
-//! Run with `cargo bench --bench frame`; the README records the result.
+//! Run with `cargo bench --bench frame`; docs/guide/teaching.md records the result.
 
 use std::path::Path;
 use std::sync::atomic::AtomicBool;

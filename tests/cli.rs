@@ -1,5 +1,5 @@
 //! The command line end to end on the shipped quickstart experiment: every output file is
-//! checked against the contract in README.md (other runs of the command line: tests/cli_runs.rs).
+//! checked against the contract in docs/reference/outputs.md (other runs of the command line: tests/cli_runs.rs).
 
 mod cli_support;
 

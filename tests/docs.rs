@@ -1,8 +1,11 @@
 //! The repository stands alone: a clone must hold everything its documents point to. The README
 //! and every file under src/, tests/ and docs/ are checked for references to the shared folder
 //! beside the repository (where an older maths reference lived), every relative Markdown link
-//! in a `.md` file must name a file or directory inside the repository, and every
-//! "docs/maths.md §x" reference in the code and README must name a section the page has.
+//! in a `.md` file must name a file or directory inside the repository (and, with a `#anchor`
+//! into a Markdown page, a heading that page has), and every "docs/maths.md §x" reference in the
+//! code and README must name a section the page has. The book (docs/, an mdBook) is checked as
+//! mdBook reads it: every page is in docs/SUMMARY.md, every SUMMARY entry exists, and a page's
+//! links stay inside the book, so the built HTML has no dead link.
 
 use std::path::{Component, Path, PathBuf};
 
@@ -177,7 +180,23 @@ fn markdown_links_stay_inside_the_repository_and_exist() {
                     display(&f),
                     display(&p)
                 )),
-                Some(_) => {}
+                Some(p) => {
+                    if let Some(problem) = anchor_problem(&p, &target) {
+                        bad.push(format!("{}:{line}: {target}: {problem}", display(&f)));
+                    }
+                }
+            }
+        }
+        // A same-page anchor must name one of the page's own headings.
+        for (line, target) in link_targets(&text) {
+            let target = target.split_whitespace().next().unwrap_or("");
+            if let Some(anchor) = target.strip_prefix('#') {
+                if !heading_ids(&text).iter().any(|id| id == anchor) {
+                    bad.push(format!(
+                        "{}:{line}: #{anchor} is not a heading of this page",
+                        display(&f)
+                    ));
+                }
             }
         }
     }
@@ -269,6 +288,171 @@ fn maths_references_name_sections_that_exist() {
     assert!(
         bad.is_empty(),
         "references to sections docs/maths.md does not have:\n{}",
+        bad.join("\n")
+    );
+}
+
+/// The id mdBook (and, for these headings, GitHub) gives a heading: its text without Markdown
+/// markup, lower-cased, spaces as `-`, every character but letters, digits, `-` and `_` dropped.
+fn heading_id(heading: &str) -> String {
+    // A link in a heading reads as its text.
+    let mut text = String::new();
+    let mut rest = heading;
+    while let Some(open) = rest.find("](") {
+        let Some(close) = rest[open..].find(')') else {
+            break;
+        };
+        text.push_str(&rest[..open]);
+        rest = &rest[open + close + 1..];
+    }
+    text.push_str(rest);
+    text.chars()
+        .filter_map(|c| {
+            if c.is_alphanumeric() || c == '_' || c == '-' {
+                Some(c.to_ascii_lowercase())
+            } else if c.is_whitespace() {
+                Some('-')
+            } else {
+                None
+            }
+        })
+        .collect()
+}
+
+/// The ids of a Markdown page's headings (`#` to `######`, outside fenced code), in order; a
+/// repeated id gets `-1`, `-2`, … as mdBook numbers it.
+fn heading_ids(markdown: &str) -> Vec<String> {
+    let mut ids: Vec<String> = Vec::new();
+    let mut fenced = false;
+    for line in markdown.lines() {
+        let trimmed = line.trim_start();
+        if trimmed.starts_with("```") || trimmed.starts_with("~~~") {
+            fenced = !fenced;
+            continue;
+        }
+        let hashes = line.chars().take_while(|&c| c == '#').count();
+        if fenced || hashes == 0 || hashes > 6 || !line[hashes..].starts_with(' ') {
+            continue;
+        }
+        let id = heading_id(line[hashes..].trim());
+        let repeats = ids
+            .iter()
+            .filter(|x| **x == id || x.starts_with(&format!("{id}-")))
+            .count();
+        ids.push(if repeats == 0 {
+            id
+        } else {
+            format!("{id}-{repeats}")
+        });
+    }
+    ids
+}
+
+/// What is wrong with the `#anchor` of a link to the Markdown page `path`, if anything.
+fn anchor_problem(path: &Path, target: &str) -> Option<String> {
+    let target = target.split_whitespace().next().unwrap_or("");
+    let (_, anchor) = target.split_once('#')?;
+    if path.extension().is_none_or(|e| e != "md") || anchor.is_empty() {
+        return None;
+    }
+    let text = std::fs::read_to_string(path).ok()?;
+    let ids = heading_ids(&text);
+    (!ids.iter().any(|id| id == anchor)).then(|| {
+        format!(
+            "{} has no heading #{anchor} (its headings: {})",
+            display(path),
+            ids.join(", ")
+        )
+    })
+}
+
+#[test]
+fn heading_ids_are_those_mdbook_gives() {
+    let page = "# Title\n## `bayeslab bench`: the Rust side\n```\n## not a heading\n```\n\
+                ### Results (issue 8's sizes)\n## Title\n#hashtag\n### [Linked](x.md) part";
+    assert_eq!(
+        heading_ids(page),
+        [
+            "title",
+            "bayeslab-bench-the-rust-side",
+            "results-issue-8s-sizes",
+            "title-1",
+            "linked-part"
+        ]
+    );
+    assert_eq!(heading_id("1.2 Probit: λ > 0"), "12-probit-λ--0");
+}
+
+/// The pages docs/SUMMARY.md lists, relative to docs/, in order.
+fn summary_pages() -> Vec<String> {
+    let summary = std::fs::read_to_string("docs/SUMMARY.md").unwrap();
+    link_targets(&summary)
+        .into_iter()
+        .filter_map(|(_, t)| local_path(&t))
+        .collect()
+}
+
+#[test]
+fn the_book_lists_every_page_and_every_entry_exists() {
+    let pages = summary_pages();
+    assert!(pages.len() >= 15, "SUMMARY.md lists only {pages:?}");
+    for p in &pages {
+        assert!(
+            Path::new("docs").join(p).is_file(),
+            "docs/SUMMARY.md lists {p}, which does not exist"
+        );
+    }
+    let mut all = Vec::new();
+    files(Path::new("docs"), &mut all);
+    let unlisted: Vec<String> = all
+        .iter()
+        .filter(|f| f.extension().is_some_and(|e| e == "md"))
+        .map(|f| display(f.strip_prefix("docs").unwrap()))
+        .filter(|f| f != "SUMMARY.md" && !pages.contains(f))
+        .collect();
+    assert!(
+        unlisted.is_empty(),
+        "pages under docs/ that docs/SUMMARY.md does not list (mdBook would not build them; \
+         add each to SUMMARY.md under its part): {unlisted:?}"
+    );
+    let book = std::fs::read_to_string("docs/book.toml").unwrap();
+    let book: toml::Table = toml::from_str(&book).unwrap();
+    assert_eq!(
+        book["book"]["src"].as_str(),
+        Some("."),
+        "the book's sources are docs/ itself, so that docs/maths.md keeps its path"
+    );
+    assert_eq!(
+        book["output"]["html"]["mathjax-support"].as_bool(),
+        Some(true)
+    );
+}
+
+#[test]
+fn book_pages_link_only_inside_the_book() {
+    // mdBook turns a link to a page into a link to its HTML; a link that leaves docs/ would be
+    // dead in the built book (name such a file in a code span instead).
+    let mut bad = Vec::new();
+    let mut all = Vec::new();
+    files(Path::new("docs"), &mut all);
+    for f in all
+        .iter()
+        .filter(|f| f.extension().is_some_and(|e| e == "md"))
+    {
+        let text = std::fs::read_to_string(f).unwrap();
+        for (line, target) in link_targets(&text) {
+            let Some(path) = local_path(&target) else {
+                continue;
+            };
+            match resolve(f.parent().unwrap(), &path) {
+                Some(p) if p.starts_with("docs") => {}
+                _ => bad.push(format!("{}:{line}: {target}", display(f))),
+            }
+        }
+    }
+    assert!(
+        bad.is_empty(),
+        "book links that leave docs/:\n{}",
         bad.join("\n")
     );
 }

@@ -1,5 +1,5 @@
 //! The approximation lab end to end: the shipped lab experiments through the CLI, checked
-//! against the results.json contract of issue 5 (README.md, "The approximation lab").
+//! against the results.json contract of issue 5 (docs/guide/approximation-lab.md).
 
 use std::path::{Path, PathBuf};
 use std::process::Command;

@@ -3,13 +3,15 @@
 
 mod bench;
 mod check;
+mod docs;
+mod install;
 mod kinds;
 mod progress;
 mod synth;
 
 use std::path::{Path, PathBuf};
 
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, Parser, Subcommand};
 
 use bayeslab::record::Outcome;
 use bayeslab::run::{self, Monitor, Silent};
@@ -19,6 +21,7 @@ use bayeslab::{config, output, Error};
 #[command(
     name = "bayeslab",
     version,
+    long_version = install::long_version(),
     about = "A workbench for approximate Bayesian classification",
     long_about = "bayeslab fits the Bayesian classifiers described in an experiment TOML file and puts \
 their approximations side by side on held-out data: logistic regression by MLE, MAP and the Laplace \
@@ -29,7 +32,7 @@ Bayes) against LDA/QDA; evidence-based prior precision and feature maps. Every r
 log-loss, Brier score, accuracy, AUC and calibration and written as JSON, CSV, Markdown and a \
 self-contained HTML report. [[posterior]] tables compare exact one-parameter posteriors with their \
 normal, log-normal, logit-normal, t and mixture approximations (the approximation lab).",
-    after_help = format!("Examples:\n  bayeslab                      (the workbench on experiments/)\n  bayeslab tui experiments/digits_1v8.toml\n  bayeslab run experiments/quickstart.toml\n  bayeslab run experiments/quickstart.toml --out /tmp/qs --quiet\n  bayeslab check experiments/breast_cancer.toml\n  bayeslab compare runs/a runs/b\n\n{}\n\nThe experiment file format is documented in README.md.", kinds::pointer())
+    after_help = format!("Examples:\n  bayeslab                      (the workbench on experiments/)\n  bayeslab tui experiments/digits_1v8.toml\n  bayeslab run experiments/quickstart.toml\n  bayeslab run experiments/quickstart.toml --out /tmp/qs --quiet\n  bayeslab check experiments/breast_cancer.toml\n  bayeslab compare runs/a runs/b\n\n{}\n\n{EXIT_CODES}\n\nThe experiment file format is documented in docs/reference/experiment-keys.md (the book: mdbook build docs).", kinds::pointer())
 )]
 struct Cli {
     /// Without a command, the workbench opens on experiments/.
@@ -93,7 +96,20 @@ enum Command {
     /// Time loading, the Laplace fit, the Monte-Carlo predictive and the bound X^T X on files
     /// from `bayeslab synth`, with medians over repetitions and peak memory.
     Bench(bench::BenchArgs),
+    /// Write the reference pages generated from the code (the command line, the method kinds,
+    /// the experiment keys and the JSON Schema of results.json) into docs/reference/generated/.
+    Docs(docs::DocsArgs),
+    /// Print a shell completion script, e.g. `bayeslab completions bash > ~/.local/share/bash-completion/completions/bayeslab`.
+    Completions(install::CompletionsArgs),
+    /// Print the man page (roff), e.g. `bayeslab man | man -l -`; --out writes one page per command.
+    Man(install::ManArgs),
 }
+
+/// The exit codes, as `bayeslab --help` lists them.
+const EXIT_CODES: &str = "Exit codes:\n  0    success\n  1    the outputs could not be written (or the workbench's terminal failed)\n  2    bad input: the message names the file, key or column and the fix; nothing was run\n  3    the run wrote its results, but at least one method failed (its error is in results.json)\n  130  cancelled";
+
+/// `bayeslab run` wrote every output, but at least one method failed (see [`EXIT_CODES`]).
+pub const EXIT_SOME_METHOD_FAILED: i32 = 3;
 
 /// Parse the arguments, run the command, and return the process exit code.
 pub fn main() -> i32 {
@@ -117,6 +133,9 @@ pub fn main() -> i32 {
         }) => compare(&a, &b, &pairs, out, resamples, seed),
         Some(Command::Synth(args)) => synth::run(args),
         Some(Command::Bench(args)) => bench::run(args),
+        Some(Command::Docs(args)) => docs::run(args, &Cli::command()),
+        Some(Command::Completions(args)) => install::completions(args, Cli::command()),
+        Some(Command::Man(args)) => install::man(args, Cli::command()),
     };
     match result {
         Ok(code) => code,
@@ -169,7 +188,11 @@ fn run(path: &Path, out: Option<PathBuf>, quiet: bool) -> Result<i32, Error> {
             run.error.as_deref().unwrap_or("")
         );
     }
-    Ok(if failed.is_empty() { 0 } else { 2 })
+    Ok(if failed.is_empty() {
+        0
+    } else {
+        EXIT_SOME_METHOD_FAILED
+    })
 }
 
 /// The files `plan` reads: the experiment, its data and observation files.

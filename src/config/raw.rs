@@ -48,7 +48,7 @@ pub struct RawData {
     pub missing: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub split: Option<RawSplit>,
-    /// Read the file in chunks instead of loading it (see `streaming` in the README).
+    /// Read the file in chunks instead of loading it (see docs/guide/larger-than-memory.md).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub streaming: Option<bool>,
     #[serde(skip_serializing_if = "Option::is_none")]

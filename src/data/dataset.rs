@@ -42,7 +42,7 @@ impl Design {
 /// Summary statistics of one unstandardised design column (a numeric feature, filled as the
 /// encoding says, or an indicator) on the training rows; `missing` counts its source column's
 /// missing cells in the whole (training) file.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct FeatureSummary {
     pub name: String,
     pub mean: f64,

@@ -7,7 +7,7 @@ use serde::Serialize;
 
 /// Every categorical expansion and imputation of one dataset; empty for an all-numeric table
 /// without missing values.
-#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct EncodingInfo {
     pub categorical: Vec<CategoricalInfo>,
     pub imputed: Vec<ImputedInfo>,
@@ -20,7 +20,7 @@ impl EncodingInfo {
 }
 
 /// One categorical feature expanded into treatment-coded indicator columns.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct CategoricalInfo {
     pub column: String,
     /// Every level learned from the training rows, in sorted order, the reference included.
@@ -33,7 +33,7 @@ pub struct CategoricalInfo {
 }
 
 /// A level and its rows among the training and the test rows used.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct LevelCount {
     pub level: String,
     pub train: usize,
@@ -41,7 +41,7 @@ pub struct LevelCount {
 }
 
 /// One feature whose missing cells were filled from the training rows.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct ImputedInfo {
     pub column: String,
     /// `mean`, `median`, `most_frequent` (categorical) or `level` (missing as its own level).

@@ -40,7 +40,7 @@ pub enum Part {
 /// What one pass over a file cost: chunks read, rows delivered, and the wall time, of which
 /// `read_seconds` went to reading: polars and turning its columns into design rows, or, for a
 /// pass over the cache, waiting for the reading thread's next block.
-#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct PassStats {
     pub chunks: usize,
     pub rows: usize,
@@ -68,7 +68,7 @@ impl From<super::chunk_tables::ReadCount> for PassStats {
 
 /// Where a pass read its rows: the data file (decoded by polars), or the design cache the
 /// first pass over the training rows wrote (`[data] cache`).
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum ReadFrom {
     #[default]

@@ -43,12 +43,33 @@ fn owner(entry: &str, name: &str) -> Option<u32> {
         .flatten()
 }
 
-/// Whether process `pid` may still be running. Without /proc (not Linux) nobody can tell, and
-/// every process counts as alive, so nothing is removed.
+/// Whether process `pid` may still be running: on Linux, whether /proc has it (without a
+/// mounted /proc nobody can tell, and every process counts as alive, so nothing is removed).
+#[cfg(target_os = "linux")]
 fn alive(pid: u32) -> bool {
     pid == std::process::id()
         || !Path::new("/proc/self").exists()
         || Path::new("/proc").join(pid.to_string()).exists()
+}
+
+/// Whether process `pid` may still be running: on other Unix systems (macOS, the BSDs), whether
+/// `kill(pid, 0)` finds it (EPERM: it exists but belongs to another user).
+#[cfg(all(unix, not(target_os = "linux")))]
+fn alive(pid: u32) -> bool {
+    let Ok(id) = libc::pid_t::try_from(pid) else {
+        return true;
+    };
+    // SAFETY: signal 0 sends nothing; it only checks that the process exists.
+    pid == std::process::id()
+        || unsafe { libc::kill(id, 0) } == 0
+        || std::io::Error::last_os_error().raw_os_error() == Some(libc::EPERM)
+}
+
+/// Whether process `pid` may still be running: elsewhere (Windows) nobody can tell here, and
+/// every process counts as alive, so stale siblings are left rather than risk a live run's.
+#[cfg(not(unix))]
+fn alive(_pid: u32) -> bool {
+    true
 }
 
 /// Remove the siblings of `path` left by processes that are no longer running (a run killed
@@ -92,9 +113,27 @@ pub(super) fn lock_parent(path: &Path) -> Result<fs::File, Error> {
         path: parent.to_path_buf(),
         source,
     };
-    let f = fs::File::open(parent).map_err(err)?;
+    let f = lock_file(parent).map_err(err)?;
     f.lock().map_err(err)?;
     Ok(f)
+}
+
+/// The file whose lock stands for the folder `parent`: the folder itself on Unix.
+#[cfg(unix)]
+fn lock_file(parent: &Path) -> std::io::Result<fs::File> {
+    fs::File::open(parent)
+}
+
+/// The file whose lock stands for the folder `parent`: Windows does not open a folder as a
+/// file, so a hidden `.bayeslab-lock` file in it (created once, left in place, never holding
+/// anything).
+#[cfg(not(unix))]
+fn lock_file(parent: &Path) -> std::io::Result<fs::File> {
+    fs::OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(parent.join(".bayeslab-lock"))
 }
 
 /// A hidden directory beside the output `out` for files a run writes before its output

@@ -75,7 +75,7 @@ pub enum Dist {
     },
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, serde::Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, serde::Serialize, schemars::JsonSchema)]
 pub struct Component {
     pub weight: f64,
     pub mean: f64,

@@ -20,7 +20,7 @@ pub const TOLERANCE: f64 = 1e-6;
 /// p puts at most this mass on each side of the integration range.
 pub const TAIL: f64 = 1e-10;
 
-#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct Distances {
     pub kl: f64,
     pub tv: f64,

@@ -6,7 +6,7 @@ use serde::Serialize;
 
 /// How an integral was computed: the final number of grid intervals and the largest change
 /// of any figure at the last halving of the spacing (below the tolerance when converged).
-#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct Integration {
     pub intervals: usize,
     pub last_change: f64,

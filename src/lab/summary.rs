@@ -11,7 +11,7 @@ use super::distances::{distances, mass_outside, Distances};
 use super::integrate::Integration;
 use super::moments::{mean_sd, quantiles};
 
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 pub struct PosteriorResult {
     pub id: String,
     pub kind: String,
@@ -35,7 +35,7 @@ pub struct PosteriorResult {
     pub curves: Curves,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct Summary {
     pub mean: f64,
     pub sd: f64,
@@ -43,7 +43,7 @@ pub struct Summary {
     pub quantiles: [f64; 3],
 }
 
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 pub struct ApproxResult {
     pub name: String,
     /// The fitted approximation, e.g. "theta ~ N(1.83, 0.55^2)".
@@ -61,7 +61,7 @@ pub struct ApproxResult {
     pub distance_scale: String,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct GiniSummary {
     pub mean: f64,
     pub q025: f64,
@@ -70,14 +70,14 @@ pub struct GiniSummary {
     pub mcse: f64,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct GiniResult {
     pub draws: usize,
     pub approx: GiniSummary,
     pub exact: GiniSummary,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct ModeRecord {
     pub location: f64,
     pub sd: f64,

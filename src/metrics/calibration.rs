@@ -7,7 +7,7 @@ use rand::{Rng, RngExt};
 use serde::Serialize;
 
 /// How the calibration bins are formed.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "kebab-case")]
 pub enum Binning {
     #[default]
@@ -30,7 +30,7 @@ impl Binning {
     }
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct Bin {
     pub lower: f64,
     pub upper: f64,
@@ -41,7 +41,7 @@ pub struct Bin {
     pub observed_frequency: Option<f64>,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct Reliability {
     pub bins: Vec<Bin>,
     /// sum_b (n_b / N) |freq_b - meanp_b|

@@ -15,7 +15,7 @@ use serde::Serialize;
 /// mistake costs at most -ln(1e-15) = 34.5 instead of infinity.
 pub const CLIP: f64 = 1e-15;
 
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct Metrics {
     pub log_loss: f64,
     pub brier: f64,

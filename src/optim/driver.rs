@@ -5,7 +5,7 @@ use super::draws::DrawBatch;
 use crate::error::NumericError;
 
 /// One observed iteration. Iteration 0 is the starting point.
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, schemars::JsonSchema)]
 pub struct Iterate {
     pub iteration: usize,
     pub objective: f64,
@@ -38,7 +38,7 @@ impl<F: FnMut(&str, &Iterate)> Observer for F {
 }
 
 /// Why an optimisation stopped.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "kebab-case")]
 pub enum Termination {
     /// The gradient norm fell below the tolerance.

@@ -5,7 +5,7 @@ use serde::Serialize;
 
 /// One row of results.json `approximation_error`: a run's predictive against the gold run's
 /// `exact` predictive, and (same model only) its posterior moments against the gold draws'.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct ApproximationError {
     pub run: String,
     pub predictive: String,

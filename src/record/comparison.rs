@@ -4,7 +4,7 @@
 use serde::Serialize;
 
 /// Whether B's difference from A is outside the bootstrap noise, and in which direction.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "kebab-case")]
 pub enum Verdict {
     Improved,
@@ -24,7 +24,7 @@ impl Verdict {
 
 /// One line of comparison.json. Lower is better for all three metrics, so a negative `diff`
 /// is an improvement of B over A.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct Comparison {
     pub run: String,
     pub predictive: String,

@@ -5,7 +5,7 @@
 use serde::Serialize;
 
 /// One likelihood's estimate: the top-level `evidence` list of results.json.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct EvidenceEstimate {
     /// "logistic" or "probit".
     pub model: String,

@@ -1,6 +1,8 @@
 //! The run record: one serialisable value that every output (results.json, the CSVs, the
 //! Markdown report, the TUI tables) is a view of. Field names are part of the output
-//! contract documented in the README; keep them stable.
+//! contract documented in docs/reference/outputs.md and checked against the JSON Schema
+//! that `bayeslab docs` derives from these types (docs/reference/generated/results.schema.json);
+//! keep them stable.
 //!
 //! The record sits at the bottom of the house: it imports no module that builds it (`run/`)
 //! or shows it (`output/`, `tui/`), so every type a builder wants to store lives here.
@@ -35,7 +37,7 @@ use crate::metrics::Binning;
 
 pub const SCHEMA_VERSION: u32 = 1;
 
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 pub struct ExperimentRecord {
     pub schema_version: u32,
     pub experiment: ExperimentInfo,
@@ -65,7 +67,7 @@ pub struct ExperimentRecord {
     pub streaming: Option<StreamingRecord>,
 }
 
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 pub struct ComparisonRecord {
     /// The baseline run directory (A); this run is B.
     pub baseline: String,
@@ -73,7 +75,7 @@ pub struct ComparisonRecord {
     pub rows: Vec<Comparison>,
 }
 
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 pub struct ExperimentInfo {
     pub name: String,
     pub seed: u64,
@@ -88,7 +90,7 @@ pub struct ExperimentInfo {
     pub calibration_binning: Binning,
 }
 
-#[derive(Debug, Clone, Default, Serialize)]
+#[derive(Debug, Clone, Default, Serialize, schemars::JsonSchema)]
 pub struct DatasetInfo {
     pub files: Vec<String>,
     pub target: String,

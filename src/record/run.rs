@@ -5,7 +5,7 @@ use serde::Serialize;
 use crate::metrics::{Bin, Metrics};
 use crate::optim::{Iterate, Termination};
 
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 pub struct RunRecord {
     pub id: String,
     pub kind: String,
@@ -58,7 +58,7 @@ pub struct RunRecord {
 /// results.json `runs[].passes`: Newton's passes over rows in memory. A `hessian` pass computes
 /// E, g and X^T S X (O(N D^2)), as a streamed `fit` pass does; a `gradient` pass E and g only
 /// (O(N D)), as a streamed `fit-grad` pass does. The warm start's subsample fit is not a pass.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct FitPassTimes {
     pub hessian: usize,
     pub hessian_seconds: f64,
@@ -66,7 +66,7 @@ pub struct FitPassTimes {
     pub gradient_seconds: f64,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct EvidencePoint {
     pub precision: f64,
     /// `null` when the fit at this lambda did not converge (then it is not a candidate).
@@ -74,7 +74,7 @@ pub struct EvidencePoint {
     pub test_log_loss: f64,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct Diagnostics {
     pub rhat_max: f64,
     pub ess_min: f64,
@@ -89,14 +89,14 @@ impl Diagnostics {
     }
 }
 
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 pub struct PosteriorRecord {
     pub mean: Vec<f64>,
     pub cov_diag: Vec<f64>,
     pub log_evidence: Option<f64>,
 }
 
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 pub struct PredictiveRecord {
     pub name: String,
     pub metrics: Metrics,
@@ -105,7 +105,7 @@ pub struct PredictiveRecord {
     pub ece_ci: Option<[f64; 2]>,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct TraceRow {
     pub run: String,
     #[serde(flatten)]

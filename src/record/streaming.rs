@@ -5,7 +5,7 @@ use serde::Serialize;
 pub use crate::data::ReadFrom;
 
 /// results.json `streaming`: how the data were read and what each pass cost.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 pub struct StreamingRecord {
     pub chunk_rows: usize,
     /// `max_memory` in bytes, when set.
@@ -30,7 +30,7 @@ pub struct StreamingRecord {
 /// its columns into design rows (writing the design cache on the way), or for a pass over the
 /// cache the time spent waiting for its reading thread; the rest is the model's own work.
 /// `read_from` says which: `file` or `cache`.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 pub struct PassRecord {
     pub purpose: String,
     pub run: Option<String>,
@@ -45,7 +45,7 @@ pub struct PassRecord {
     pub reader_cpu_seconds: Option<f64>,
 }
 
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 pub struct RunPasses {
     pub run: String,
     /// Every fit pass (`fit` and `fit-grad`).

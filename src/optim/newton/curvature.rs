@@ -96,7 +96,7 @@ pub const POLISH: f64 = 1e-12;
 pub const FLOOR_RATIO: f64 = 0.9;
 
 /// The passes over the data an optimisation made, by kind.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct Passes {
     /// Passes that computed the Hessian (with E and g).
     pub hessian: usize,

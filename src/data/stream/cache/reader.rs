@@ -28,7 +28,11 @@ use std::path::Path;
 use std::sync::mpsc::{channel, sync_channel, Receiver, Sender};
 use std::time::Instant;
 
-use memmap2::{Advice, Mmap, UncheckedAdvice};
+use memmap2::Mmap;
+// Paging hints exist on Unix only (memmap2 has no `advise` elsewhere): on Windows the cache is
+// read through the same mapping without them.
+#[cfg(unix)]
+use memmap2::{Advice, UncheckedAdvice};
 
 use super::format::{self, Footer, BLOCK_HEAD_BYTES, HEADER_BYTES};
 use crate::data::stream::DesignRows;
@@ -86,6 +90,7 @@ pub(super) fn replay(
         return Err(corrupt("its length changed after it was opened".into()));
     }
     // Read-ahead for a front-to-back walk; only a hint, so a refusal changes nothing.
+    #[cfg(unix)]
     let _ = map.advise(Advice::Sequential);
     let bytes: &[u8] = &map;
     let map_ref = &map;
@@ -118,7 +123,15 @@ pub(super) fn replay(
 }
 
 /// The calling thread's CPU seconds (user and system) from /proc/thread-self/stat, in the
-/// kernel's fixed 100 ticks a second; `None` where there is no such file.
+/// kernel's fixed 100 ticks a second; `None` where there is no such file (not Linux).
+#[cfg(not(target_os = "linux"))]
+fn thread_cpu_seconds() -> Option<f64> {
+    None
+}
+
+/// The calling thread's CPU seconds (user and system) from /proc/thread-self/stat, in the
+/// kernel's fixed 100 ticks a second; `None` where the file cannot be read.
+#[cfg(target_os = "linux")]
 fn thread_cpu_seconds() -> Option<f64> {
     let stat = std::fs::read_to_string("/proc/thread-self/stat").ok()?;
     // Fields after the command name (which may hold spaces) in parentheses: the state is the
@@ -132,7 +145,15 @@ fn thread_cpu_seconds() -> Option<f64> {
 
 /// Release the pages of a block the fit is done with. `MADV_DONTNEED` unmaps them (with a TLB
 /// flush on every core the process runs on): done on the checking thread rather than between
-/// the fit's blocks, where both fit threads would wait for it.
+/// the fit's blocks, where both fit threads would wait for it. Unix only: elsewhere the pages
+/// stay mapped until the pass ends and drops the mapping.
+#[cfg(not(unix))]
+fn release(map: &Mmap, span: Span) {
+    let _ = (map, span);
+}
+
+/// Release the pages of a block the fit is done with (see the Unix version above).
+#[cfg(unix)]
 fn release(map: &Mmap, span: Span) {
     // SAFETY: a read-only mapping of a file: the next read of these pages maps them again
     // from the page cache, with the same bytes, so no reference into the mapping can see
