@@ -108,7 +108,10 @@ pub(super) fn numeric_values(path: &Path, col: &Column, first_row: usize) -> Res
     if let Some(i) = values.iter().position(|x| x.is_infinite()) {
         let shown = match col.str() {
             Ok(s) => s.get(i).unwrap_or_default().trim().to_string(),
-            Err(_) => values[i].to_string(),
+            // Parsed by polars: the cell as the file has it (`1e999`), when it can be found.
+            Err(_) => {
+                csv::raw_cell(path, first_row + i, &name).unwrap_or_else(|| values[i].to_string())
+            }
         };
         return Err(Error::data(
             path,
