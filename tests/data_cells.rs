@@ -287,3 +287,37 @@ fn train_and_test_files_must_agree_on_each_column_kind() {
         }
     }
 }
+
+#[test]
+fn a_folder_or_a_fifo_as_the_data_file_says_what_it_is() {
+    let tmp = tempfile::tempdir().unwrap();
+    let folder = tmp.path().join("folder.csv");
+    std::fs::create_dir(&folder).unwrap();
+    let fifo = tmp.path().join("pipe.csv");
+    let made = std::process::Command::new("mkfifo").arg(&fifo).status();
+    let mut cases = vec![(folder, "this is a folder, not a file")];
+    if made.is_ok_and(|s| s.success()) {
+        cases.push((fifo, "this is a FIFO (a named pipe), not a regular file"));
+    }
+    for (path, said) in cases {
+        for key in ["path", "train"] {
+            let exp = tmp.path().join("e.toml");
+            let test = match key {
+                "train" => format!("test = {:?}\n", path.display().to_string()),
+                _ => String::new(),
+            };
+            std::fs::write(
+                &exp,
+                format!(
+                    "[data]\n{key} = {:?}\n{test}target = \"y\"\n\n[[method]]\nkind = \"logistic-map\"\n",
+                    path.display().to_string()
+                ),
+            )
+            .unwrap();
+            let o = cmd("check", &exp);
+            let err = String::from_utf8_lossy(&o.stderr);
+            assert_eq!(o.status.code(), Some(2), "{err}");
+            assert!(err.contains(said) && !err.contains("no such file"), "{err}");
+        }
+    }
+}

@@ -246,3 +246,38 @@ fn a_byte_order_mark_does_not_hide_the_first_column() {
         assert_eq!(features(&r), ["a", "b"]);
     }
 }
+
+#[test]
+fn parquet_columns_of_types_bayeslab_cannot_read_are_left_out_by_name() {
+    // Small integers and a pandas category column (tests/fixtures/small_ints.py): named in the
+    // note with their types, in memory and streamed; the fit uses x alone.
+    let tmp = tempfile::tempdir().unwrap();
+    let data = cli_support::root().join("tests/fixtures/small_ints.parquet");
+    for streamed in ["", "streaming = true\nchunk_rows = 8"] {
+        let exp = tmp.path().join("p.toml");
+        std::fs::write(
+            &exp,
+            format!(
+                "[data]\npath = {:?}\ntarget = \"y\"\nsplit = {{ every = 4, offset = 1 }}\n{streamed}\n\n[[method]]\nkind = \"logistic-map\"\n",
+                data.display().to_string()
+            ),
+        )
+        .unwrap();
+        let said = check(&exp);
+        for (column, dtype) in [
+            ("i8", "int8"),
+            ("i16", "int16"),
+            ("u8", "uint8"),
+            ("u16", "uint16"),
+            ("colour", "dictionary (categorical)"),
+        ] {
+            assert!(
+                said.contains(&format!(
+                    "\"{column}\" (the Parquet type {dtype}, which bayeslab cannot read)"
+                )),
+                "{column}: {said}"
+            );
+        }
+        assert!(said.contains("intercept, x\n"), "{said}");
+    }
+}

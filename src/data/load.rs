@@ -35,7 +35,8 @@ pub fn load(plan: &DataPlan) -> Result<Dataset> {
         DataSource::TrainTest { train, test } => {
             let lt = load_file(train, plan, plan.features.as_deref(), categorical, None)?;
             let cats = lt.categorical();
-            let le = load_file(test, plan, Some(&lt.features), &cats, Some(&lt.classes))?;
+            let known = Some((train.as_path(), &lt.classes[..]));
+            let le = load_file(test, plan, Some(&lt.features), &cats, known)?;
             super::pair::check_same_kinds(train, test, &lt.features, &cats, &le.categorical())?;
             let rt = complete_rows(train, &lt, plan, &mut notes)?;
             let re = complete_rows(test, &le, plan, &mut notes)?;

@@ -24,23 +24,32 @@ pub(super) struct Loaded {
     pub(super) notes: Vec<String>,
 }
 
-/// Read one file; `known` are the training file's classes when this is the test file, and
+/// Read one file; `known` are the training file and its classes when this is the test file, and
 /// `categorical` the columns read as levels (the training file's, for the test file).
 pub(super) fn load_file(
     path: &Path,
     plan: &DataPlan,
     features: Option<&[String]>,
     categorical: &[String],
-    known: Option<&[String]>,
+    known: Option<(&Path, &[String])>,
 ) -> Result<Loaded> {
     let t = read_whole(path, plan, features, categorical, READ_CHUNK_ROWS)?;
+    // The test file's labels against the training file's classes, when they cannot be read:
+    // two spellings of the labels, said as such.
+    let explain = |m: String| match known {
+        Some((train, names)) => {
+            let seen = labels::label_names(&t.target);
+            super::pair::label_mismatch(train, path, &plan.target, names, &seen)
+                .unwrap_or_else(|| Error::data(path, m))
+        }
+        None => Error::data(path, m),
+    };
     let (y, classes) = match known {
-        Some(names) if names.len() > 2 => (
-            labels::by_name(&t.target, names, &plan.target).map_err(|m| Error::data(path, m))?,
+        Some((_, names)) if names.len() > 2 => (
+            labels::by_name(&t.target, names, &plan.target).map_err(explain)?,
             names.to_vec(),
         ),
-        _ => labels::classes(&t.target, plan.positive.as_deref(), &plan.target)
-            .map_err(|m| Error::data(path, m))?,
+        _ => labels::classes(&t.target, plan.positive.as_deref(), &plan.target).map_err(explain)?,
     };
     check_classes(path, plan, &classes)?;
     let (features, cols) = t.features.into_iter().unzip();

@@ -105,10 +105,20 @@ impl StreamedData {
             sources[1].check("during its statistics pass")?;
             notes.extend(said(test_path, &test.notes));
             preparation.push(("test labels".to_string(), test.stats.clone()));
+            let seen = test.labels.names();
             let test_classes = test
                 .labels
                 .resolve(plan.positive.as_deref(), Some(&classes))
-                .map_err(|m| Error::data(test_path, m))?;
+                .map_err(|m| {
+                    let pair = crate::data::pair::label_mismatch(
+                        &train_file,
+                        test_path,
+                        &plan.target,
+                        &classes,
+                        &seen,
+                    );
+                    pair.unwrap_or_else(|| Error::data(test_path, m))
+                })?;
             check_classes(test_path, plan, &test_classes)?;
             check_missing(test_path, plan, &test, &features, &mut notes)?;
             for (t, other) in train.tallies.iter_mut().zip(&test.tallies) {
