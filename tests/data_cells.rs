@@ -321,3 +321,29 @@ fn a_folder_or_a_fifo_as_the_data_file_says_what_it_is() {
         }
     }
 }
+
+#[test]
+fn levels_that_differ_only_in_surrounding_spaces_are_one_level_and_the_note_says_so() {
+    // " red" (quoted), "red " and red are one level: the note names the column and a value.
+    let tmp = tempfile::tempdir().unwrap();
+    let mut text = String::from("a,colour,y\n");
+    for i in 0..40 {
+        let colour = ["\" red\"", "red ", "red", "blue", "\"blue\""][i % 5];
+        text.push_str(&format!(
+            "{:.2},{colour},{}\n",
+            (i * 7 % 11) as f64 * 0.5,
+            (i * 3 + i / 7) % 2
+        ));
+    }
+    for read in ["", "streaming = true\nchunk_rows = 8"] {
+        let extra = format!("features = [\"a\", \"colour\"]\n{read}");
+        let o = cmd("check", &experiment(tmp.path(), "padded", &text, &extra));
+        let said = String::from_utf8_lossy(&o.stdout);
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        assert!(
+            said.contains("column \"colour\": levels are read without the spaces around them"),
+            "{said}"
+        );
+        assert!(said.contains("colour, 2 levels"), "{said}");
+    }
+}
