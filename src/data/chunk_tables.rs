@@ -52,9 +52,9 @@ impl Cut {
 
 /// Read `path` chunk by chunk, handing each chunk's columns to `f` with its first data row.
 /// `features` is filled from the first chunk when it is `None` (every numeric column, as
-/// [`super::table::frame_table`] chooses them), with the non-numeric columns in `skipped`. The
-/// columns read as levels in the first chunk are added to `categorical`, so that every later
-/// chunk reads them as levels too (polars infers each chunk's types on its own); a column of
+/// [`super::table::frame_table`] chooses them), with the columns left out, each with its
+/// reason, in `skipped`. The columns read as levels in the first chunk are added to
+/// `categorical`, so that every later chunk reads them as levels too (polars infers each chunk's types on its own); a column of
 /// numbers in the first chunk that is text in a later one is an error naming the value.
 ///
 /// After the first chunk, `ahead` chunks at a time are cut from the file in order and decoded
