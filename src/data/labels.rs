@@ -8,6 +8,7 @@ mod values;
 
 pub use classes::{by_name, classes, counted};
 pub use set::LabelSet;
+pub use values::label_names;
 
 #[cfg(test)]
 mod tests;

@@ -20,25 +20,36 @@ pub(super) struct Loaded {
     pub(super) cols: Vec<Cells>,
     pub(super) y: Vec<Option<f64>>,
     pub(super) skipped: Vec<String>,
+    /// What the read noticed, for the run's notes.
+    pub(super) notes: Vec<String>,
 }
 
-/// Read one file; `known` are the training file's classes when this is the test file, and
+/// Read one file; `known` are the training file and its classes when this is the test file, and
 /// `categorical` the columns read as levels (the training file's, for the test file).
 pub(super) fn load_file(
     path: &Path,
     plan: &DataPlan,
     features: Option<&[String]>,
     categorical: &[String],
-    known: Option<&[String]>,
+    known: Option<(&Path, &[String])>,
 ) -> Result<Loaded> {
     let t = read_whole(path, plan, features, categorical, READ_CHUNK_ROWS)?;
+    // The test file's labels against the training file's classes, when they cannot be read:
+    // two spellings of the labels, said as such.
+    let explain = |m: String| match known {
+        Some((train, names)) => {
+            let seen = labels::label_names(&t.target);
+            super::pair::label_mismatch(train, path, &plan.target, names, &seen)
+                .unwrap_or_else(|| Error::data(path, m))
+        }
+        None => Error::data(path, m),
+    };
     let (y, classes) = match known {
-        Some(names) if names.len() > 2 => (
-            labels::by_name(&t.target, names, &plan.target).map_err(|m| Error::data(path, m))?,
+        Some((_, names)) if names.len() > 2 => (
+            labels::by_name(&t.target, names, &plan.target).map_err(explain)?,
             names.to_vec(),
         ),
-        _ => labels::classes(&t.target, plan.positive.as_deref(), &plan.target)
-            .map_err(|m| Error::data(path, m))?,
+        _ => labels::classes(&t.target, plan.positive.as_deref(), &plan.target).map_err(explain)?,
     };
     check_classes(path, plan, &classes)?;
     let (features, cols) = t.features.into_iter().unzip();
@@ -48,6 +59,7 @@ pub(super) fn load_file(
         cols,
         y,
         skipped: t.skipped,
+        notes: t.notes,
     })
 }
 
@@ -99,7 +111,7 @@ pub(super) fn read_whole(
         chunk_rows: size.chunk_rows,
         csv_part_rows: size.csv_part_rows,
     };
-    each_table(
+    let count = each_table(
         path,
         cut,
         plan.separator,
@@ -120,6 +132,7 @@ pub(super) fn read_whole(
     )?;
     let mut t = whole.ok_or_else(|| Error::data(path, "the file has a header but no data rows"))?;
     t.skipped = skipped;
+    t.notes = count.notes;
     Ok(t)
 }
 
@@ -161,7 +174,15 @@ fn append(path: &Path, target: &str, whole: &mut Table, chunk: Table, first: usi
             }
         }
     }
-    match (&mut whole.target, chunk.target) {
+    // A chunk whose labels are all missing reads as numbers: it takes the kind of the rest.
+    if whole.target.all_missing() {
+        whole.target = chunk.target.missing_like(whole.target.rows());
+    }
+    let chunk_target = match chunk.target.all_missing() {
+        true => whole.target.missing_like(chunk.target.rows()),
+        false => chunk.target,
+    };
+    match (&mut whole.target, chunk_target) {
         (Labels::Numeric(w), Labels::Numeric(c)) => w.extend(c),
         (Labels::Text(w), Labels::Text(c)) => w.extend(c),
         (Labels::Bool(w), Labels::Bool(c)) => w.extend(c),
@@ -179,10 +200,12 @@ fn append(path: &Path, target: &str, whole: &mut Table, chunk: Table, first: usi
     Ok(())
 }
 
+/// The note naming the columns of `path` not taken as features, each with its reason (entries
+/// made by [`super::table::frame_table`] and [`super::roles::left_out_entry`]).
 pub(super) fn note_skipped(notes: &mut Vec<String>, path: &Path, skipped: &[String]) {
     if !skipped.is_empty() {
         notes.push(format!(
-            "{}: non-numeric columns not used as features: {} (list a text column in [data] features to use it as categorical)",
+            "{}: columns left out of the features: {}; list a column in [data] features to use it",
             path.display(),
             skipped.join(", ")
         ));

@@ -1,8 +1,10 @@
 //! Which columns of a Parquet file to read. bayeslab's polars build turns numbers, booleans,
-//! strings and lists of them into columns; a decimal, date, time, timestamp, duration, float16,
-//! dictionary or struct column would fail the whole read (or panic, for decimals). So the schema
-//! is read first and only the selected columns are read: an unreadable column that is not
-//! selected does not matter, and a selected one is an error naming it, its type and the fix.
+//! strings and lists of them into columns; an 8- or 16-bit integer (those types are not built
+//! in), a decimal, date, time, timestamp, duration, float16, dictionary or struct column would
+//! fail the whole read (or panic, for decimals). So the schema is read first and only the
+//! selected columns are read: an unreadable column that is not selected does not matter (left
+//! out with a note when the features are defaulted), and a selected one is an error naming it,
+//! its type and the conversion that makes it readable.
 
 use std::path::Path;
 
@@ -19,12 +21,8 @@ fn readable(dtype: &ArrowDataType) -> bool {
     match dtype {
         A::Null
         | A::Boolean
-        | A::Int8
-        | A::Int16
         | A::Int32
         | A::Int64
-        | A::UInt8
-        | A::UInt16
         | A::UInt32
         | A::UInt64
         | A::Float32
@@ -62,12 +60,23 @@ fn type_name(dtype: &ArrowDataType) -> String {
     }
 }
 
-/// The error for a selected column whose type cannot be read.
+/// The error for a selected column whose type cannot be read, with the conversion that makes
+/// it readable: a category (dictionary) column to strings, which a listed feature reads as
+/// levels; any other to 64-bit numbers.
 fn unreadable(path: &Path, role: &str, name: &str, dtype: &ArrowDataType) -> Error {
-    let fix = if role == "the target" {
-        "convert it to integers, booleans or strings (e.g. with pyarrow's Table.cast) or choose another [data] target"
-    } else {
-        "convert it to float64 (e.g. with pyarrow's Table.cast) or leave it out of [data] features"
+    let fix = match (role == "the target", dtype) {
+        (_, ArrowDataType::Dictionary(..)) => format!(
+            "convert it to strings (pandas: df[\"{name}\"] = df[\"{name}\"].astype(str); pyarrow: \
+             pyarrow.compute.cast(column, pyarrow.string())) and write the file again: listed in [data] features, a text \
+             column is read as categorical"
+        ),
+        (true, _) => "convert it to int64, booleans or strings (pandas: astype(\"int64\"); pyarrow: Table.cast) or \
+                      choose another [data] target"
+            .to_string(),
+        (false, _) => format!(
+            "convert it to int64 or float64 (pandas: df[\"{name}\"] = df[\"{name}\"].astype(\"float64\"); pyarrow: \
+             Table.cast) and write the file again, or leave it out of [data] features"
+        ),
     };
     Error::data(
         path,

@@ -151,6 +151,14 @@ impl LabelSet {
     }
 
     /// The class index of distinct value `d` (after [`LabelSet::resolve`]).
+    /// The distinct labels seen, as class names, in byte order.
+    pub fn names(&self) -> Vec<String> {
+        self.values
+            .as_ref()
+            .map(super::values::label_names)
+            .unwrap_or_default()
+    }
+
     pub fn class(&self, d: usize) -> f64 {
         self.class_of[d]
     }

@@ -17,6 +17,19 @@ pub(super) fn number_name(x: f64) -> String {
     (x + 0.0).to_string()
 }
 
+/// Every distinct label of a column as its class would be named, in byte order.
+pub fn label_names(labels: &crate::data::table::Labels) -> Vec<String> {
+    use crate::data::table::Labels;
+    let mut names: Vec<String> = match labels {
+        Labels::Numeric(v) => v.iter().flatten().map(|&x| number_name(x)).collect(),
+        Labels::Text(v) => distinct_strings(v).into_iter().map(String::from).collect(),
+        Labels::Bool(v) => v.iter().flatten().map(bool::to_string).collect(),
+    };
+    names.sort();
+    names.dedup();
+    names
+}
+
 /// Every distinct label of a text column, in byte order.
 pub(super) fn distinct_strings(v: &[Option<String>]) -> BTreeSet<&str> {
     v.iter().flatten().map(String::as_str).collect()
