@@ -49,6 +49,11 @@ pub enum Termination {
     Separable,
     /// No step along the search direction decreased the objective.
     Stalled,
+    /// [`STALL_WINDOW`] iterations in a row neither lowered the objective beyond its rounding
+    /// nor set a new smallest gradient norm (EP: site change): the iterates sit at their
+    /// rounding floor above the tolerance, which cannot be met. Not converged; the results are
+    /// the last iterate's.
+    NoProgress,
     /// The cancellation flag was raised.
     Cancelled,
 }
@@ -65,6 +70,7 @@ impl Termination {
             Termination::MaxIterations => "max-iterations",
             Termination::Separable => "separable",
             Termination::Stalled => "stalled",
+            Termination::NoProgress => "no-progress",
             Termination::Cancelled => "cancelled",
         }
     }
@@ -97,6 +103,47 @@ pub trait Solver {
     fn step(&mut self) -> Result<Step, NumericError>;
 }
 
+/// Iterations in a row without progress after which [`drive`] stops with
+/// [`Termination::NoProgress`]. A method still converging sets a new smallest gradient norm or
+/// objective at least this often; at the rounding floor new records of noise become rarer
+/// with every iteration, so the loop ends soon after reaching it.
+pub const STALL_WINDOW: usize = 100;
+
+/// The best objective and gradient norm seen, and how many iterations ago either improved.
+struct Progress {
+    objective: f64,
+    grad_norm: f64,
+    idle: usize,
+}
+
+impl Progress {
+    fn new(solver: &dyn Solver) -> Self {
+        Progress {
+            objective: solver.objective(),
+            grad_norm: solver.grad_norm(),
+            idle: 0,
+        }
+    }
+
+    /// Record the current iterate; true when [`STALL_WINDOW`] iterations passed without a new
+    /// best. A decrease within a few ulp of the objective is rounding, not progress.
+    fn stalled(&mut self, solver: &dyn Solver) -> bool {
+        let (value, norm) = (solver.objective(), solver.grad_norm());
+        let noise = 16.0 * f64::EPSILON * self.objective.abs();
+        let mut better = false;
+        if value < self.objective - noise {
+            self.objective = value;
+            better = true;
+        }
+        if norm < self.grad_norm {
+            self.grad_norm = norm;
+            better = true;
+        }
+        self.idle = if better { 0 } else { self.idle + 1 };
+        self.idle >= STALL_WINDOW
+    }
+}
+
 /// Budget and stopping rule for [`drive`].
 #[derive(Debug, Clone, Copy)]
 pub struct Control<'a> {
@@ -112,7 +159,8 @@ pub struct Outcome {
 }
 
 /// Run `solver` until it is [`Solver::settled`] at `control.tolerance`, the budget
-/// runs out, the solver stops, or the cancellation flag is raised. Every iterate,
+/// runs out, the solver stops, it makes no progress for [`STALL_WINDOW`] iterations, or the
+/// cancellation flag is raised. Every iterate,
 /// including the start, is passed to `observer` under the name `run`.
 pub fn drive(
     run: &str,
@@ -144,6 +192,7 @@ pub fn drive(
     };
     emit(0, 0.0, solver)?;
     let mut iterations = 0;
+    let mut progress = Progress::new(solver);
     let termination = loop {
         if solver.settled(control.tolerance) {
             break Termination::Converged;
@@ -158,6 +207,9 @@ pub fn drive(
             Step::Moved(step) => {
                 iterations += 1;
                 emit(iterations, step, solver)?;
+                if progress.stalled(solver) && !solver.settled(control.tolerance) {
+                    break Termination::NoProgress;
+                }
             }
             Step::Stop(reason) => break reason,
         }

@@ -40,11 +40,7 @@ pub fn collinear_message(
 /// optimiser that could not go further.
 pub fn termination_error(method: &MethodPlan, termination: Termination) -> Option<String> {
     match termination {
-        Termination::Separable => Some(format!(
-            "{}: the training data are perfectly separable, so the maximum-likelihood weights do not exist \
-             (they grow without bound). Use kind = \"logistic-map\" or \"logistic-laplace\": the prior keeps them finite",
-            method.id
-        )),
+        Termination::Separable => Some(separable_message(method)),
         Termination::Stalled => Some(format!(
             "{}: the optimiser could not decrease the objective any further before the gradient norm reached \
              the tolerance {:e}; the columns may be nearly collinear or the features badly scaled: standardise them, \
@@ -53,6 +49,31 @@ pub fn termination_error(method: &MethodPlan, termination: Termination) -> Optio
         )),
         _ => None,
     }
+}
+
+/// Why separable data stopped `method`, and the fix for its kind: a maximum-likelihood kind
+/// is pointed to the kinds with a prior, a kind with a prior at lambda = 0 to a proper prior.
+fn separable_message(method: &MethodPlan) -> String {
+    let fix = if method.kind.uses_prior() {
+        let evidence = if method.kind.laplace_evidence() {
+            ", or precision = \"evidence\" to choose it by the Laplace evidence"
+        } else {
+            ""
+        };
+        format!(
+            "[prior] precision = 0 is an improper (flat) prior, under which kind = \"{}\" has no posterior mode here. \
+             Set [prior] precision > 0 (e.g. 1){evidence}: the prior keeps the weights finite",
+            method.kind.name()
+        )
+    } else {
+        "Use kind = \"logistic-map\" or \"logistic-laplace\": the prior keeps them finite"
+            .to_string()
+    };
+    format!(
+        "{}: the training data are perfectly separable, so the weights that maximise the likelihood do not exist \
+         (they grow without bound). {fix}",
+        method.id
+    )
 }
 
 /// A predictive that produced NaN or infinite probabilities.
