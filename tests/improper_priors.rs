@@ -180,3 +180,58 @@ fn run_grad_norm(out: &Path, run: &str) -> f64 {
         .map(|c| c[g].parse().unwrap())
         .unwrap()
 }
+
+#[test]
+fn an_evidence_maximum_at_the_edge_of_its_grid_is_flagged_in_the_record_and_every_view() {
+    // Labels that alternate whatever x is: the evidence keeps rising with the prior precision,
+    // past the grid's upper end. Spector's has its maximum inside the grid.
+    let tmp = tempfile::tempdir().unwrap();
+    let noise = tmp.path().join("noise.csv");
+    let rows: String = (0..80)
+        .map(|i| {
+            let i = f64::from(i);
+            format!(
+                "{:.4},{:.4},{}\n",
+                (2.3 * i).sin(),
+                (1.1 * i).cos(),
+                i % 2.0
+            )
+        })
+        .collect();
+    std::fs::write(&noise, format!("x1,x2,y\n{rows}")).unwrap();
+    let spector = format!("{}/datasets/spector.csv", env!("CARGO_MANIFEST_DIR"));
+    for (data, edge) in [(noise.display().to_string(), Some("high")), (spector, None)] {
+        for kind in ["logistic-laplace", "probit-laplace"] {
+            let dir = tempfile::tempdir().unwrap();
+            let (o, results) = run(
+                dir.path(),
+                &data,
+                &format!("\n[prior]\nprecision = \"evidence\"\n\n[[method]]\nkind = \"{kind}\"\n"),
+            );
+            let err = String::from_utf8_lossy(&o.stderr);
+            assert!(o.status.success(), "{kind}: {err}");
+            let run = &results.unwrap()["runs"][0];
+            let out = dir.path().join("out");
+            let md = std::fs::read_to_string(out.join("report.md")).unwrap();
+            let html = std::fs::read_to_string(out.join("report.html")).unwrap();
+            match edge {
+                Some(e) => {
+                    assert_eq!(run["prior_precision_edge"], e, "{kind}");
+                    assert!(
+                        err.contains("WARNING") && err.contains("edge of the search grid"),
+                        "{err}"
+                    );
+                    for view in [&md, &html] {
+                        assert!(view.contains("(at the grid's upper edge)"), "{kind}");
+                        assert!(view.contains("may lie above the grid"), "{kind}");
+                    }
+                }
+                None => {
+                    assert!(run.get("prior_precision_edge").is_none(), "{kind}: {run}");
+                    assert!(!err.contains("edge of the search grid"), "{err}");
+                    assert!(!md.contains("grid's upper edge") && !md.contains("grid's lower edge"));
+                }
+            }
+        }
+    }
+}

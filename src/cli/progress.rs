@@ -125,7 +125,7 @@ impl Monitor for Printer {
         }
         if let (Some(edge), Some(lambda)) = (run.prior_precision_edge, run.prior_precision) {
             eprintln!(
-                "    WARNING: lambda = {lambda:e} chosen by evidence is {}",
+                "    WARNING: lambda = {lambda:.4e} chosen by evidence is {}",
                 bayeslab::optim::log_grid::edge_words(edge)
             );
         }
