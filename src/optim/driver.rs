@@ -219,3 +219,64 @@ pub fn drive(
         iterations,
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A solver whose gradient norm halves for `improving` steps and then repeats a fixed
+    /// cycle of values around its floor (rounding noise), with a level objective.
+    struct Floor {
+        step: usize,
+        improving: usize,
+    }
+
+    impl Solver for Floor {
+        fn objective(&self) -> f64 {
+            1.0
+        }
+        fn grad_norm(&self) -> f64 {
+            let k = self.step.min(self.improving);
+            let noise = [1.0, 1.3, 1.1, 1.2][self.step % 4];
+            0.5f64.powi(k as i32)
+                * if self.step > self.improving {
+                    noise
+                } else {
+                    1.0
+                }
+        }
+        fn step(&mut self) -> Result<Step, NumericError> {
+            self.step += 1;
+            Ok(Step::Moved(1.0))
+        }
+    }
+
+    fn run(solver: &mut dyn Solver, tolerance: f64) -> Outcome {
+        let control = Control {
+            max_iter: 1_000_000,
+            tolerance,
+            cancel: None,
+        };
+        drive("t", solver, &control, &mut |_: &str, _: &Iterate| {}).unwrap()
+    }
+
+    #[test]
+    fn a_solver_at_its_floor_stops_one_window_after_its_last_progress() {
+        for improving in [0, 5, 40] {
+            let out = run(&mut Floor { step: 0, improving }, 1e-300);
+            assert_eq!(out.termination, Termination::NoProgress);
+            // the last new smallest gradient norm is at step `improving`
+            assert_eq!(out.iterations, improving + STALL_WINDOW, "{improving}");
+        }
+        // a tolerance the solver reaches converges as before
+        let out = run(
+            &mut Floor {
+                step: 0,
+                improving: 40,
+            },
+            1e-9,
+        );
+        assert_eq!(out.termination, Termination::Converged);
+        assert_eq!(out.iterations, 30, "0.5^30 < 1e-9 <= 0.5^29");
+    }
+}

@@ -95,6 +95,20 @@ mod tests {
     use faer::Mat;
 
     #[test]
+    fn only_the_grid_s_ends_are_its_edges() {
+        use crate::record::GridEdge;
+        assert_eq!(edge(GRID_LOW), Some(GridEdge::Low));
+        assert_eq!(edge(GRID_HIGH * (1.0 + 1e-12)), Some(GridEdge::High));
+        // a maximum refined between the two lowest grid points is inside the grid
+        let second = grid()[1];
+        assert_eq!(edge((GRID_LOW * second).sqrt()), None);
+        assert_eq!(edge(1.0), None);
+        // a maximising function that rises without bound ends at the upper edge
+        let ((best, _), _) = maximise(|l| Ok(l.ln())).unwrap();
+        assert_eq!(edge(best), Some(GridEdge::High));
+    }
+
+    #[test]
     fn evidence_maximisation_agrees_with_a_fine_grid_search() {
         let x = Mat::<f64>::from_fn(40, 3, |i, j| match j {
             0 => 1.0,

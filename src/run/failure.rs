@@ -7,13 +7,36 @@ use crate::optim::Termination;
 /// Why maximum likelihood has no unique optimum when design column `column` is a combination of
 /// the ones before it, and what to do.
 pub fn collinear_message(
-    run: &str,
+    method: &MethodPlan,
     columns: &[String],
     column: usize,
     constant: bool,
     rows: usize,
 ) -> String {
+    let run = &method.id;
     let name = columns.get(column).map(String::as_str).unwrap_or("?");
+    // A kind with a prior met this only at precision = 0: the fix is a proper prior, not the
+    // kind already in use.
+    if method.kind.uses_prior() {
+        let why = if constant {
+            format!("design column \"{name}\" is constant on the training rows (it duplicates the intercept)")
+        } else if columns.len() > rows {
+            format!(
+                "the design has more columns ({}) than training rows ({rows})",
+                columns.len()
+            )
+        } else {
+            format!(
+                "design column \"{name}\" is a linear combination of the columns before it ({})",
+                columns[..column].join(", ")
+            )
+        };
+        return format!(
+            "{run}: {why}, so under [prior] precision = 0 (an improper, flat prior) kind = \"{}\" has no unique \
+             weights. Set [prior] precision > 0 (e.g. 1): the prior makes the optimum unique; or drop the column from [data] features",
+            method.kind.name()
+        );
+    }
     if constant {
         format!(
             "{run}: design column \"{name}\" is constant on the training rows, so under maximum likelihood its \

@@ -64,7 +64,7 @@ pub fn fit(
         Ok(fitted) => fitted,
         Err(Error::Numeric(NumericError::Collinear { column, constant })) => {
             let message = super::failure::collinear_message(
-                &method.id,
+                method,
                 source.columns(),
                 column,
                 constant,
