@@ -163,9 +163,9 @@ fn sweep_run(toml: &str) -> (tempfile::TempDir, std::process::Output) {
 fn distinct_values_get_distinct_directories_however_close_or_extreme() {
     // Two seeds one apart beyond 2^53 are one f64; 1e-300 and 1e300 print hundreds of digits
     // in plain notation. Every point must keep its own complete run directory.
-    // (Values spanning hundreds of decades in one sweep are not used here: the sweep figure's
-    // log axis then takes minutes to draw.)
-    let cases: [(&str, &str, &[&str]); 3] = [
+    // Values spanning 600 decades in one sweep (their figure is drawn against log10 of the
+    // value: a log axis over them took plotters minutes).
+    let cases: [(&str, &str, &[&str]); 4] = [
         (
             "seed",
             "[9007199254740992, 9007199254740993]",
@@ -180,6 +180,15 @@ fn distinct_values_get_distinct_directories_however_close_or_extreme() {
             "prior.precision",
             "[1e300, 3e300]",
             &["prior.precision=1e300", "prior.precision=3e300"],
+        ),
+        (
+            "prior.precision",
+            "[1e-300, 1e300, 0.5]",
+            &[
+                "prior.precision=1e-300",
+                "prior.precision=1e300",
+                "prior.precision=0.5",
+            ],
         ),
     ];
     for (key, values, dirs) in cases {
