@@ -78,6 +78,10 @@ fn separable_rows_under_a_flat_prior_are_refused_by_every_kind_with_its_own_fix(
             assert!(err.contains("perfectly separable"), "{what}: {err}");
             let run = &results.unwrap()["runs"][0];
             assert_eq!(run["converged"], false, "{what}");
+            assert_eq!(
+                run["termination"], "separable",
+                "{what}: the record says why"
+            );
             if kind == "logistic-mle" {
                 assert!(err.contains("Use kind = \"logistic-map\""), "{what}: {err}");
             } else {

@@ -77,10 +77,10 @@ pub fn fit(
         }
         Err(Error::Numeric(NumericError::Separable)) => {
             let message = super::failure::termination_error(method, Termination::Separable);
-            return Ok(FitOutcome {
-                passes,
-                ..failed(message.unwrap_or_default())
-            });
+            let mut outcome = failed(message.unwrap_or_default());
+            // the record says how the fit stopped, as for the kinds that report it as an outcome
+            outcome.record.termination = Some(Termination::Separable);
+            return Ok(FitOutcome { passes, ..outcome });
         }
         Err(Error::Numeric(e)) => {
             return Ok(FitOutcome {
