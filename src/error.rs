@@ -76,6 +76,12 @@ pub enum NumericError {
     /// rows (a multiple of the intercept).
     #[error("design column {column} is a linear combination of the columns before it")]
     Collinear { column: usize, constant: bool },
+
+    /// Under lambda = 0 the weights classify every training row correctly (or run away), so
+    /// the objective has no minimiser (model/glm.rs `runaway`); the runner words the fix for
+    /// the method's kind (run/failure.rs).
+    #[error("the training data are perfectly separable, so the weights grow without bound")]
+    Separable,
 }
 
 pub type Result<T, E = Error> = std::result::Result<T, E>;

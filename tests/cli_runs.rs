@@ -107,7 +107,7 @@ fn an_interrupted_run_leaves_the_previous_report_untouched() {
     std::fs::write(
         &exp,
         format!(
-            "[data]\npath = {:?}\ntarget = \"y\"\n\n[prior]\nprecision = 0.01\n\n[[method]]\nkind = \"logistic-map\"\noptimizer = \"gradient\"\nlearning_rate = 0.01\nmax_iter = 100000000\ntolerance = 1e-12\n",
+            "[data]\npath = {:?}\ntarget = \"y\"\n\n[prior]\nprecision = 0.01\n\n[[method]]\nkind = \"logistic-map\"\noptimizer = \"gradient\"\nlearning_rate = 0.01\nmax_iter = 1000000\ntolerance = 1e-12\n",
             data.display().to_string()
         ),
     )

@@ -9,6 +9,9 @@ use serde_json::Value;
 #[path = "compare/pairs.rs"]
 mod pairs;
 
+#[path = "compare/verdicts.rs"]
+mod verdicts;
+
 fn bin() -> Command {
     Command::new(env!("CARGO_BIN_EXE_bayeslab"))
 }

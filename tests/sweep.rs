@@ -134,3 +134,128 @@ fn a_sweep_reads_its_data_file_once() {
         assert_eq!(p.record.provenance.data_sha256.len(), 1);
     }
 }
+
+/// Writes `toml` into a fresh folder beside a copy of the Spector data and runs it into `out`.
+fn sweep_run(toml: &str) -> (tempfile::TempDir, std::process::Output) {
+    let tmp = tempfile::tempdir().unwrap();
+    std::fs::copy(
+        concat!(env!("CARGO_MANIFEST_DIR"), "/datasets/spector.csv"),
+        tmp.path().join("spector.csv"),
+    )
+    .unwrap();
+    let exp = tmp.path().join("sweep.toml");
+    std::fs::write(
+        &exp,
+        format!("name = \"s\"\n[data]\npath = \"spector.csv\"\ntarget = \"y\"\n\n{toml}"),
+    )
+    .unwrap();
+    let o = Command::new(env!("CARGO_BIN_EXE_bayeslab"))
+        .arg("run")
+        .arg(&exp)
+        .arg("--out")
+        .arg(tmp.path().join("out"))
+        .output()
+        .unwrap();
+    (tmp, o)
+}
+
+#[test]
+fn distinct_values_get_distinct_directories_however_close_or_extreme() {
+    // Two seeds one apart beyond 2^53 are one f64; 1e-300 and 1e300 print hundreds of digits
+    // in plain notation. Every point must keep its own complete run directory.
+    // Values spanning 600 decades in one sweep (their figure is drawn against log10 of the
+    // value: a log axis over them took plotters minutes).
+    let cases: [(&str, &str, &[&str]); 4] = [
+        (
+            "seed",
+            "[9007199254740992, 9007199254740993]",
+            &["seed=9007199254740992", "seed=9007199254740993"],
+        ),
+        (
+            "prior.precision",
+            "[1e-300, 2.5e-300]",
+            &["prior.precision=1e-300", "prior.precision=2.5e-300"],
+        ),
+        (
+            "prior.precision",
+            "[1e300, 3e300]",
+            &["prior.precision=1e300", "prior.precision=3e300"],
+        ),
+        (
+            "prior.precision",
+            "[1e-300, 1e300, 0.5]",
+            &[
+                "prior.precision=1e-300",
+                "prior.precision=1e300",
+                "prior.precision=0.5",
+            ],
+        ),
+    ];
+    for (key, values, dirs) in cases {
+        let (tmp, o) = sweep_run(&format!(
+            "[[method]]\nkind = \"logistic-map\"\n\n[sweep]\n{key} = {values}\n"
+        ));
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(o.status.success(), "{key} = {values}: {err}");
+        let out = tmp.path().join("out");
+        let sweep: Value =
+            serde_json::from_str(&std::fs::read_to_string(out.join("sweep.json")).unwrap())
+                .unwrap();
+        let rows = sweep["rows"].as_array().unwrap();
+        for dir in dirs {
+            let r: Value = serde_json::from_str(
+                &std::fs::read_to_string(out.join(dir).join("results.json")).unwrap(),
+            )
+            .unwrap_or_else(|e| panic!("{dir}: {e}"));
+            assert_eq!(r["runs"].as_array().unwrap().len(), 1, "{dir}");
+            assert!(
+                rows.iter().any(|row| row["dir"] == *dir),
+                "{dir} in sweep.json"
+            );
+        }
+        let written = std::fs::read_dir(&out)
+            .unwrap()
+            .filter(|e| e.as_ref().unwrap().path().is_dir())
+            .count();
+        assert_eq!(
+            written,
+            dirs.len() + 1,
+            "one directory per point, plus plots/"
+        );
+    }
+    // the seed is the point's own, not its neighbour's
+    let (tmp, _) = sweep_run(
+        "[[method]]\nkind = \"logistic-map\"\n\n[sweep]\nseed = [9007199254740992, 9007199254740993]\n",
+    );
+    let config = |dir: &str| {
+        let r: Value = serde_json::from_str(
+            &std::fs::read_to_string(tmp.path().join("out").join(dir).join("results.json"))
+                .unwrap(),
+        )
+        .unwrap();
+        r["provenance"]["config"].as_str().unwrap().to_string()
+    };
+    assert!(config("seed=9007199254740993").contains("seed = 9007199254740993"));
+    assert!(config("seed=9007199254740992").contains("seed = 9007199254740992"));
+}
+
+#[test]
+fn every_point_is_checked_against_the_data_before_any_point_runs() {
+    // Spector's default split leaves a handful of test rows; a million resamples of 100,000
+    // bins passes the bootstrap's step budget only for the first value.
+    let (tmp, o) = sweep_run(
+        "[evaluation]\ncalibration_bins = 100000\n\n[[method]]\nkind = \"logistic-map\"\n\n\
+         [sweep]\nevaluation.resamples = [100, 1000000]\n",
+    );
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("[sweep] evaluation.resamples = 1000000:") && err.contains("too many"),
+        "{err}"
+    );
+    assert!(
+        !err.contains("[sweep 1/2]") && !err.contains("logistic-map"),
+        "no point ran before the refusal:\n{err}"
+    );
+    assert!(!tmp.path().join("out").exists());
+}

@@ -2,7 +2,7 @@
 //! task runs in a child process of its own (`bayeslab bench --only TASK --json`), so that each
 //! peak-memory figure belongs to one measurement; with `--only`, the listed tasks run here.
 
-use std::path::Path;
+use std::path::PathBuf;
 
 use bayeslab::bench::{self, BenchRecord, FileSet, Settings, Task};
 use bayeslab::Error;
@@ -16,7 +16,13 @@ use args::flag_error;
 use child::child;
 
 pub fn run(args: BenchArgs) -> Result<i32, Error> {
-    let threads = args.threads.map_or_else(bench::cores, |t| t as usize);
+    use bayeslab::config::limits;
+    let threads = match args.threads {
+        None => bench::cores(),
+        Some(t) => limits::flag("--threads", t, 1, limits::bench_threads(bench::cores()))?,
+    };
+    let samples = limits::flag("--samples", args.samples, 1, limits::mc_samples())?;
+    let reps = limits::flag("--reps", args.reps, 1, limits::reps())?;
     // Before polars starts its pool; inherited by the child processes.
     std::env::set_var("POLARS_MAX_THREADS", threads.to_string());
     if !(args.lambda.is_finite() && args.lambda >= 0.0) {
@@ -30,8 +36,8 @@ pub fn run(args: BenchArgs) -> Result<i32, Error> {
     }
     let settings = Settings {
         lambda: args.lambda,
-        samples: args.samples as usize,
-        reps: args.reps as usize,
+        samples,
+        reps,
         seed: args.seed,
         threads,
     };
@@ -54,7 +60,9 @@ pub fn run(args: BenchArgs) -> Result<i32, Error> {
         }
     }
     if let Some(out) = &args.out {
-        refuse_input_as_out(out, [Some(&train), test.as_ref()].into_iter().flatten())?;
+        // Before any task runs: the record may replace only an earlier record, never a data file.
+        let inputs = input_files([Some(&train), test.as_ref()].into_iter().flatten());
+        bayeslab::files::check_file_out(out, "--out", &bayeslab::files::Own::Record, &inputs)?;
     }
     let mut record = BenchRecord::new(&settings, &train, test.as_ref());
     let quiet = args.quiet;
@@ -124,28 +132,12 @@ pub fn run(args: BenchArgs) -> Result<i32, Error> {
     Ok(0)
 }
 
-/// `--out` must not name one of the data files: the record would be written over them.
-fn refuse_input_as_out<'a>(
-    out: &Path,
-    sets: impl Iterator<Item = &'a FileSet>,
-) -> Result<(), Error> {
-    let Ok(out_c) = std::fs::canonicalize(out) else {
-        return Ok(()); // a new file: nothing to lose
-    };
+/// The data files of the benchmark's file sets, which `--out` must not name.
+fn input_files<'a>(sets: impl Iterator<Item = &'a FileSet>) -> Vec<PathBuf> {
+    let mut files = Vec::new();
     for set in sets {
         let npy = set.npy.iter().flat_map(|(x, y, _, _)| [x, y]);
-        for input in set.parquet.iter().chain(&set.csv).chain(npy) {
-            if std::fs::canonicalize(input).is_ok_and(|c| c == out_c) {
-                return Err(flag_error(
-                    "--out",
-                    format!(
-                        "{} is a data file of this benchmark and would be overwritten by its record; \
-                         choose another --out (e.g. bench.json)",
-                        out.display()
-                    ),
-                ));
-            }
-        }
+        files.extend(set.parquet.iter().chain(&set.csv).chain(npy).cloned());
     }
-    Ok(())
+    files
 }

@@ -221,6 +221,9 @@ fn compare(
     resamples: usize,
     seed: u64,
 ) -> Result<i32, Error> {
+    // Refused before anything is read or resampled.
+    let dir = out.unwrap_or_else(|| b.to_path_buf());
+    bayeslab::compare::check_out(&dir)?;
     let pa = bayeslab::compare::Predictions::from_dir(a)?;
     let pb = bayeslab::compare::Predictions::from_dir(b)?;
     let count = bayeslab::compare::Resamples {
@@ -234,15 +237,15 @@ fn compare(
         bayeslab::compare::compare_pairs(&pa, &pb, pairs, count, seed, a, b)?
     };
     let mut md = format!(
-        "# bayeslab comparison\n\nA = `{}`, B = `{}`; paired bootstrap over {} test rows ({resamples} resamples, seed {seed}); \
+        "{}\n\nA = `{}`, B = `{}`; paired bootstrap over {} test rows ({resamples} resamples, seed {seed}); \
          lower is better, so a negative B − A is an improvement.\n\n",
+        bayeslab::compare::MD_HEADING,
         a.display(),
         b.display(),
         pa.y.len()
     );
     output::markdown::table(&mut md, &output::tables::comparison(&rows));
     print!("{md}");
-    let dir = out.unwrap_or_else(|| b.to_path_buf());
     let json = serde_json::to_vec_pretty(&rows).expect("comparisons serialise to JSON");
     output::write_file(&dir.join("comparison.json"), &json)?;
     output::write_file(&dir.join("comparison.md"), md.as_bytes())?;
@@ -267,7 +270,7 @@ fn tui(experiment: Option<&Path>) -> Result<i32, Error> {
         return Ok(2);
     }
     match bayeslab::tui::run(experiment) {
-        Ok(()) => Ok(0),
+        Ok(code) => Ok(code),
         Err(e) => {
             eprintln!("error: the terminal workbench stopped: {e}");
             Ok(1)

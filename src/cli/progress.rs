@@ -123,6 +123,12 @@ impl Monitor for Printer {
             }
             (None, None) => {}
         }
+        if let (Some(edge), Some(lambda)) = (run.prior_precision_edge, run.prior_precision) {
+            eprintln!(
+                "    WARNING: lambda = {lambda:.4e} chosen by evidence is {}",
+                bayeslab::optim::log_grid::edge_words(edge)
+            );
+        }
     }
 
     /// The line stays open while the draws are scored: "… 0.41 s, k̂ = 0.62 (ok)" ends it.
@@ -170,6 +176,7 @@ impl Monitor for Printer {
     }
 
     fn sweep_point(&mut self, index: usize, total: usize, key: &str, value: f64) {
+        let value = bayeslab::config::sweep::label(&toml::Value::Float(value));
         eprintln!("[sweep {}/{total}] {key} = {value}", index + 1);
     }
 
@@ -203,7 +210,14 @@ fn outcome(run: &RunRecord, t: bayeslab::optim::Termination) -> String {
 
 /// For a fit that ran out of iterations, what to change: the fit has not reached its answer.
 fn not_converged_advice(run: &RunRecord) -> String {
-    use bayeslab::optim::Termination;
+    use bayeslab::optim::{Termination, STALL_WINDOW};
+    if run.termination == Some(Termination::NoProgress) {
+        return format!(
+            "\n    NOT CONVERGED: {STALL_WINDOW} iterations in a row made no progress, so the tolerance cannot be \
+             met at this precision; the results are those of the last iterate; raise tolerance (id \"{}\")",
+            run.id
+        );
+    }
     if run.termination != Some(Termination::MaxIterations) {
         return String::new();
     }

@@ -23,6 +23,10 @@ use crate::record::ExperimentRecord;
 /// The most bootstrap resamples, as for a run's `[evaluation] resamples`.
 pub const MAX_RESAMPLES: usize = crate::config::limits::MAX_RESAMPLES as usize;
 
+/// The fewest bootstrap resamples, as for a run's `[evaluation] resamples`: below this the 2.5 %
+/// and 97.5 % percentiles are a handful of draws, and no verdict is drawn from them.
+pub const MIN_RESAMPLES: usize = crate::config::limits::MIN_RESAMPLES as usize;
+
 /// The most row draws of one column's bootstrap (resamples x test rows): about a minute of
 /// work per column, where more only takes longer.
 pub const MAX_ROW_DRAWS: u64 = 10_000_000_000;
@@ -78,10 +82,11 @@ impl Resamples<'_> {
         MAX_RESAMPLES.min(usize::try_from(by_work).unwrap_or(usize::MAX))
     }
 
-    /// Refuse 0, or more resamples than [`Resamples::largest`] for `rows` test rows.
+    /// Refuse fewer than [`MIN_RESAMPLES`], or more than [`Resamples::largest`] for `rows`
+    /// test rows.
     pub fn check(&self, rows: usize) -> Result<()> {
         let largest = Self::largest(rows);
-        if (1..=largest).contains(&self.count) {
+        if (MIN_RESAMPLES..=largest).contains(&self.count) {
             return Ok(());
         }
         let what = if self.key.is_empty() {
@@ -89,9 +94,10 @@ impl Resamples<'_> {
         } else {
             format!("{} = {}", self.key, self.count)
         };
-        let message = if self.count == 0 {
+        let message = if self.count < MIN_RESAMPLES {
             format!(
-                "{what} is too few: the bootstrap needs at least 1 resample (the default is 2000)"
+                "{what} is too few: a 95 % interval from fewer than {MIN_RESAMPLES} resamples rests on a handful of \
+                 draws in each tail, too few for a verdict; use at least {MIN_RESAMPLES} (the default is 2000)"
             )
         } else {
             format!(
@@ -274,8 +280,11 @@ fn bootstrap(
         let (run, predictive) = m.a_name.split_once('/').unwrap_or((m.a_name, ""));
         // B's column is named only when it is not A's, so default comparisons read as before.
         let b_column = (m.b_name != m.a_name).then(|| m.b_name.to_string());
+        // ECE depends on the bins: both sides are scored on A's, and a line says so when B's
+        // run used others (two identical predictions must not differ in ECE).
         let ta = Terms::new(m.a, &a.y, a.bins, a.binning);
-        let tb = Terms::new(m.b, &b.y, b.bins, b.binning);
+        let tb = Terms::new(m.b, &b.y, a.bins, a.binning);
+        let rebinned = (a.bins, a.binning) != (b.bins, b.binning);
         // The same stream for every column: every column is scored on the same resamples,
         // drawn again rather than kept (resamples x rows indices would not fit).
         let mut stream = rng::stream(seed, "compare");
@@ -292,13 +301,16 @@ fn bootstrap(
             let (va, vb) = (ta.whole(m), tb.whole(m));
             diffs.sort_by(f64::total_cmp);
             let (ci_low, ci_high) = (percentile(&diffs, 0.025), percentile(&diffs, 0.975));
-            let verdict = if ci_high < 0.0 {
-                Verdict::Improved
-            } else if ci_low > 0.0 {
-                Verdict::Worse
-            } else {
-                Verdict::WithinNoise
-            };
+            let verdict = verdict(ci_low, ci_high, resamples.count);
+            let note = (rebinned && METRICS[m] == "ece").then(|| {
+                format!(
+                    "B's ECE rescored on A's {} {} bins (B's run used {} {}): ECE depends on the bins",
+                    a.bins,
+                    a.binning.name(),
+                    b.bins,
+                    b.binning.name()
+                )
+            });
             out.push(Comparison {
                 run: run.to_string(),
                 predictive: predictive.to_string(),
@@ -310,10 +322,50 @@ fn bootstrap(
                 ci_high,
                 verdict,
                 b_column: b_column.clone(),
+                note,
             });
         }
     }
     out
+}
+
+/// The verdict of a 95 % interval of B − A from `resamples` resamples: improved or worse only
+/// when it excludes zero, and never from fewer than [`MIN_RESAMPLES`].
+fn verdict(ci_low: f64, ci_high: f64, resamples: usize) -> Verdict {
+    if resamples < MIN_RESAMPLES {
+        Verdict::TooFewResamples
+    } else if ci_high < 0.0 {
+        Verdict::Improved
+    } else if ci_low > 0.0 {
+        Verdict::Worse
+    } else {
+        Verdict::WithinNoise
+    }
+}
+
+/// The heading that opens comparison.md, by which `compare` recognises its own file.
+pub const MD_HEADING: &str = "# bayeslab comparison";
+
+/// Refuse an output directory `dir` for comparison.json and comparison.md before any work:
+/// it must be a directory (or not exist yet, under a directory), and each of the two files
+/// absent or an earlier comparison (files/owned.rs).
+pub fn check_out(dir: &Path) -> Result<()> {
+    use crate::files::{check_ancestors, check_file_out, Own};
+    check_ancestors(&dir.join("comparison.json"), "--out")?;
+    if std::fs::metadata(dir).is_ok_and(|m| !m.is_dir()) {
+        return Err(Error::config(
+            dir,
+            "refusing to write --out here: it is a file, and compare writes comparison.json and comparison.md into a \
+             directory; choose another --out",
+        ));
+    }
+    check_file_out(&dir.join("comparison.json"), "--out", &Own::Comparison, &[])?;
+    check_file_out(
+        &dir.join("comparison.md"),
+        "--out",
+        &Own::Heading(MD_HEADING),
+        &[],
+    )
 }
 
 /// Group comparisons by run for display.

@@ -54,9 +54,16 @@ fn two_rows_give_the_enumerable_bootstrap_distribution() {
 fn different_test_rows_are_refused() {
     let a = preds(vec![1.0, 0.0], vec![0.5, 0.5]);
     let b = preds(vec![1.0, 1.0], vec![0.5, 0.5]);
-    let e = compare(&a, &b, resamples(10), 0, Path::new("A"), Path::new("B"))
-        .unwrap_err()
-        .to_string();
+    let e = compare(
+        &a,
+        &b,
+        resamples(MIN_RESAMPLES),
+        0,
+        Path::new("A"),
+        Path::new("B"),
+    )
+    .unwrap_err()
+    .to_string();
     assert!(e.contains("same test set"), "{e}");
 }
 
@@ -99,9 +106,16 @@ fn a_two_class_column_is_not_compared_with_a_three_class_one() {
     let a = preds(vec![1.0, 0.0], vec![0.5, 0.5]);
     let mut b = a.clone();
     b.columns[0].1 = Scores::Classes(vec![vec![0.2, 0.3, 0.5]; 2]);
-    let e = compare(&a, &b, resamples(10), 0, Path::new("A"), Path::new("B"))
-        .unwrap_err()
-        .to_string();
+    let e = compare(
+        &a,
+        &b,
+        resamples(MIN_RESAMPLES),
+        0,
+        Path::new("A"),
+        Path::new("B"),
+    )
+    .unwrap_err()
+    .to_string();
     assert!(e.contains("3 classes") && e.contains("m/plugin"), "{e}");
 }
 
@@ -152,9 +166,23 @@ fn a_named_pair_is_scored_as_the_namesakes_are() {
         assert_eq!(
             Comparison {
                 b_column: None,
+                note: None,
                 ..g.clone()
             },
             *w
         );
     }
+}
+
+#[test]
+fn no_verdict_comes_from_too_few_resamples() {
+    // an interval that excludes zero, drawn from fewer resamples than the least allowed
+    assert_eq!(
+        verdict(-0.2, -0.1, MIN_RESAMPLES - 1),
+        Verdict::TooFewResamples
+    );
+    assert_eq!(verdict(0.1, 0.2, 1), Verdict::TooFewResamples);
+    assert_eq!(verdict(-0.2, -0.1, MIN_RESAMPLES), Verdict::Improved);
+    assert_eq!(verdict(0.1, 0.2, MIN_RESAMPLES), Verdict::Worse);
+    assert_eq!(verdict(-0.1, 0.2, MIN_RESAMPLES), Verdict::WithinNoise);
 }

@@ -63,6 +63,66 @@ pub fn mc_samples() -> Bound {
 /// results.json: every resample's ECE walks every bin.
 pub const MAX_BINS: u64 = 100_000;
 
+/// The fewest bootstrap resamples (a run's ECE interval, `baseline`, `compare --resamples`):
+/// the 2.5 % and 97.5 % percentiles of fewer resampled values are a couple of draws each, too
+/// few to call a difference improved or worse.
+pub const MIN_RESAMPLES: u64 = 100;
+
+/// Iterations of one fit (`max_iter`): the trace keeps every iterate (about 40 bytes in memory,
+/// a line of trace.csv), and every iteration costs at least a pass over the training rows; the
+/// driver's stall check (optim/driver.rs) ends a fit that stops progressing long before.
+pub const MAX_ITER: u64 = 1_000_000;
+
+/// `bench --reps`: repetitions of each task, of which the median is reported.
+pub const MAX_REPS: u64 = 1_000;
+
+/// `max_iter` of every iterative kind.
+pub fn max_iter() -> Bound {
+    Bound {
+        max: MAX_ITER,
+        why: "the trace keeps every iterate and each costs a pass over the training rows; \
+              a fit that stops progressing ends by itself (no-progress)"
+            .into(),
+    }
+}
+
+/// `bench --threads`: more threads than a few per core measure only the scheduler.
+pub fn bench_threads(cores: usize) -> Bound {
+    Bound {
+        max: 4 * cores.max(1) as u64,
+        why: format!("this machine has {cores} logical cores, and more than 4 threads per core only measure the scheduler"),
+    }
+}
+
+/// `bench --reps`.
+pub fn reps() -> Bound {
+    Bound {
+        max: MAX_REPS,
+        why: "each repetition reruns the whole task, and the median of 1000 no longer moves".into(),
+    }
+}
+
+/// A count given as the command-line flag `flag`: `v` when `min <= v <= bound.max`, else the
+/// flag, the value, the limit and why (exit code 2), before any work is done.
+pub fn flag(flag: &str, v: u64, min: u64, bound: Bound) -> Result<usize> {
+    let refuse = |message: String| {
+        Err(crate::error::Error::Config {
+            file: flag.into(),
+            message,
+        })
+    };
+    if v < min {
+        return refuse(format!("{v} is too few: at least {min}"));
+    }
+    if v > bound.max {
+        return refuse(format!(
+            "{v} is too large; at most {}, as {}",
+            bound.max, bound.why
+        ));
+    }
+    Ok(v as usize)
+}
+
 /// The most bootstrap resamples (a run's ECE interval, `baseline`, `compare --resamples`): the
 /// 2.5 % and 97.5 % percentiles of a million resampled differences no longer move beyond
 /// Monte-Carlo noise of a thousandth of the interval.

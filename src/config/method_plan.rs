@@ -146,10 +146,11 @@ pub(super) fn method_plan(ctx: &Ctx<'_>, index: usize, raw: RawMethod) -> Result
         (_, Optimizer::Newton) => (NEWTON_MAX_ITER, NEWTON_TOLERANCE),
         (_, Optimizer::Gradient { .. }) => (GRADIENT_MAX_ITER, GRADIENT_TOLERANCE),
     };
-    let max_iter = ctx.count(
+    let max_iter = ctx.bounded(
         &format!("{at} max_iter"),
         raw.max_iter.unwrap_or(default_iter as u64),
         1,
+        limits::max_iter(),
     )?;
     let tolerance = ctx.positive_f64(
         &format!("{at} tolerance"),

@@ -35,6 +35,9 @@ pub const DEFAULT_RESAMPLES: usize = 2_000;
 pub struct Sweep {
     pub key: String,
     pub points: Vec<(f64, Plan)>,
+    /// Each value exactly as its run directory names it (config/sweep.rs `label`): distinct
+    /// for distinct values, so that no two points share a directory.
+    pub labels: Vec<String>,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -161,7 +164,7 @@ impl Plan {
         let resamples = ctx.bounded(
             "[evaluation] resamples",
             raw.evaluation.resamples.unwrap_or(DEFAULT_RESAMPLES as u64),
-            1,
+            limits::MIN_RESAMPLES,
             limits::resamples(),
         )?;
         let khat_draws = match raw.evaluation.khat_draws {
@@ -210,6 +213,16 @@ impl Plan {
                     "[prior] precision = 0 is an improper prior, but method \"{}\" ({}) needs the prior variance 1/precision; set [prior] precision > 0",
                     m.id,
                     m.kind.name()
+                )));
+            }
+            if let Some(m) = methods.iter().find(|m| {
+                m.kind.family() == Family::Softmax && !m.options.softmax().reference_class
+            }) {
+                return Err(ctx.err(format!(
+                    "[prior] precision = 0 is an improper prior, under which method \"{}\" (softmax-laplace) has no unique \
+                     weights: adding one vector to every class's weights changes no probability. Set reference_class = true \
+                     (class 0's weights fixed at zero) or [prior] precision > 0",
+                    m.id
                 )));
             }
         }

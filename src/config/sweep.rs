@@ -79,12 +79,24 @@ pub fn extract(doc: &mut Table, file: &Path) -> Result<Option<Sweep>> {
         return Err(err(format!("[sweep] {key} = []: give at least one value")));
     }
     let mut points = Vec::with_capacity(values.len());
+    let mut labels: Vec<String> = Vec::with_capacity(values.len());
     for v in values {
         let x = match v {
             Value::Integer(i) => *i as f64,
             Value::Float(f) => *f,
             other => return Err(err(format!("[sweep] {key}: {other} is not a number"))),
         };
+        let name = label(v);
+        let earlier = &values[..labels.len()];
+        if let Some(j) = (0..labels.len()).position(|j| labels[j] == name || same(v, &earlier[j])) {
+            return Err(err(format!(
+                "[sweep] {key}: the value {name} is listed twice (values #{} and #{}); each value is one run directory, \
+                 so list every value once",
+                j + 1,
+                labels.len() + 1
+            )));
+        }
+        labels.push(name.clone());
         let mut copy = doc.clone();
         let parts: Vec<&str> = key.split('.').collect();
         set(&mut copy, &parts, v).map_err(|m| err(format!("[sweep] {key}: {m}")))?;
@@ -92,14 +104,14 @@ pub fn extract(doc: &mut Table, file: &Path) -> Result<Option<Sweep>> {
             .try_into()
             .map_err(|e: toml::de::Error| {
                 err(format!(
-                    "[sweep] {key} = {x}: {}",
+                    "[sweep] {key} = {name}: {}",
                     super::suggest::enrich_unknown_field(&e.to_string(), doc)
                 ))
             })?;
         let plan = Plan::from_raw(raw, file).map_err(|e| match e {
             Error::Config { file, message } => Error::Config {
                 file,
-                message: format!("[sweep] {key} = {x}: {message}"),
+                message: format!("[sweep] {key} = {name}: {message}"),
             },
             other => other,
         })?;
@@ -108,7 +120,38 @@ pub fn extract(doc: &mut Table, file: &Path) -> Result<Option<Sweep>> {
     Ok(Some(Sweep {
         key: key.clone(),
         points,
+        labels,
     }))
+}
+
+/// The name of a swept value in its run directory `<key>=<label>`: an integer as written, a
+/// float in Rust's shortest round-trip form (so distinct floats never share a name), in
+/// exponent form when the plain one would be long (1e-300 is "1e-300", not 302 digits).
+pub fn label(v: &Value) -> String {
+    match v {
+        Value::Integer(i) => i.to_string(),
+        Value::Float(f) => {
+            let plain = format!("{f}");
+            if plain.len() <= 12 {
+                plain
+            } else {
+                format!("{f:e}")
+            }
+        }
+        other => other.to_string(),
+    }
+}
+
+/// Whether two swept values are the same number (1 and 1.0), so the same run.
+fn same(a: &Value, b: &Value) -> bool {
+    match (a, b) {
+        (Value::Integer(x), Value::Integer(y)) => x == y,
+        (Value::Float(x), Value::Float(y)) => x == y,
+        (Value::Integer(i), Value::Float(f)) | (Value::Float(f), Value::Integer(i)) => {
+            *f == *i as f64 && f.fract() == 0.0 && (*f as i64) == *i
+        }
+        _ => false,
+    }
 }
 
 #[cfg(test)]

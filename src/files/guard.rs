@@ -42,6 +42,7 @@ fn is_record(path: &Path) -> bool {
 /// directory [`check_replaceable`] refuses. A `dir` that does not exist is fine. Under the lock
 /// that writers of `dir` take ([`lock_parent`]), so that it never looks at one half-replaced.
 pub fn check_out(dir: &Path, inputs: &[PathBuf]) -> Result<(), Error> {
+    super::owned::check_ancestors(dir, "--out")?;
     if fs::symlink_metadata(dir).is_err() {
         return Ok(());
     }

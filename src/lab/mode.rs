@@ -170,7 +170,10 @@ pub fn find_mode(
     let value = objective.value(&x);
     let grad = norm2(&objective.gradient(&x));
     let accepted = outcome.termination == Termination::Converged
-        || (outcome.termination == Termination::Stalled && grad <= 1e-7 * (1.0 + value.abs()));
+        || (matches!(
+            outcome.termination,
+            Termination::Stalled | Termination::NoProgress
+        ) && grad <= 1e-7 * (1.0 + value.abs()));
     if !accepted {
         return Err(NumericError::NonFinite(format!(
             "{what}: Newton's method stopped ({}) after {} iterations with gradient norm {grad:e}; \

@@ -19,9 +19,16 @@ const RUNAWAY_WEIGHT: f64 = 1e6;
 pub trait GlmLink: Send + Sync {
     /// (l, dl/da, d2l/da2) at activation `a` for label `y` in {0, 1}.
     fn row_terms(a: f64, y: f64) -> (f64, f64, f64);
-    /// Whether the objective watches for separation under MLE (lambda = 0) and reports it as
-    /// divergence; the probit kinds have no MLE kind and never did.
-    const WATCHES_SEPARATION: bool;
+}
+
+/// Whether weights `w` under lambda = 0 prove that no minimiser exists: `margins` yields each
+/// row's margin (the activation of its own class minus the largest other one; for a binary
+/// GLM (2y - 1) a), and when every margin is positive the weights classify every row
+/// correctly, so scaling them up lowers E towards 0 without end; a weight beyond
+/// [`RUNAWAY_WEIGHT`] means the iterates run away (quasi-separation). Every kind whose
+/// likelihood is a product of per-row class probabilities (logistic, probit, softmax) shares it.
+pub fn runaway(mut margins: impl Iterator<Item = f64>, w: &[f64]) -> bool {
+    w.iter().any(|v| v.abs() > RUNAWAY_WEIGHT) || margins.all(|m| m > 0.0)
 }
 
 /// The negative log joint E(w) of a binary GLM under w ~ N(0, lambda^{-1} I); lambda = 0
@@ -78,18 +85,14 @@ impl<L: GlmLink> Objective for GlmObjective<'_, L> {
         (value, gradient, h.expect("a pass with the Hessian"), false)
     }
 
-    /// Under MLE a weight vector that classifies every row correctly proves the data separable:
-    /// scaling it up lowers E towards 0, so no minimiser exists.
+    /// Under lambda = 0 (MLE, or an improper flat prior) a weight vector that classifies every
+    /// row correctly proves the data separable: no minimiser exists ([`runaway`]).
     fn diverging(&self, w: &[f64]) -> bool {
-        if !L::WATCHES_SEPARATION || self.precision > 0.0 {
+        if self.precision > 0.0 {
             return false;
         }
         let a = mat_vec(self.x, w);
-        let separated = a
-            .iter()
-            .zip(self.y)
-            .all(|(&a, &y)| (2.0 * y - 1.0) * a > 0.0);
-        separated || w.iter().any(|v| v.abs() > RUNAWAY_WEIGHT)
+        runaway(a.iter().zip(self.y).map(|(&a, &y)| (2.0 * y - 1.0) * a), w)
     }
 
     fn scale(&self) -> f64 {

@@ -62,12 +62,23 @@ pub fn minimise(
             let what = format!("{run} ({})", method.kind.name());
             let mut solver = Newton::with_guess(objective, w0.w, w0.guess, what, curvature);
             let outcome = drive(run, &mut solver, &control, observer)?;
+            separable(outcome)?;
             Ok((solver.into_weights(), outcome))
         }
         Optimizer::Gradient { learning_rate } => {
             let mut solver = GradientDescent::new(objective, w0.w, learning_rate);
             let outcome = drive(run, &mut solver as &mut dyn Solver, &control, observer)?;
+            separable(outcome)?;
             Ok((solver.into_weights(), outcome))
         }
+    }
+}
+
+/// A fit that found the data separable under lambda = 0 has no mode to approximate: the
+/// error, before a Laplace factor at runaway weights could fail with a misleading reason.
+fn separable(outcome: crate::optim::Outcome) -> Result<(), NumericError> {
+    match outcome.termination {
+        crate::optim::Termination::Separable => Err(NumericError::Separable),
+        _ => Ok(()),
     }
 }

@@ -18,7 +18,6 @@ impl GlmLink for ProbitLink {
     fn row_terms(a: f64, y: f64) -> (f64, f64, f64) {
         row_terms(a, y)
     }
-    const WATCHES_SEPARATION: bool = false;
 }
 
 pub type ProbitObjective<'a> = GlmObjective<'a, ProbitLink>;

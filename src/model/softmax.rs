@@ -145,6 +145,24 @@ impl Objective for SoftmaxObjective<'_> {
     fn scale(&self) -> f64 {
         self.y.len() as f64
     }
+
+    /// Under lambda = 0, weights whose every row's own class beats every other class prove the
+    /// classes separable, as for the binary GLMs ([`super::glm::runaway`]).
+    fn diverging(&self, w: &[f64]) -> bool {
+        if self.precision > 0.0 {
+            return false;
+        }
+        let a = activations(self.x, w, self.classes, self.reference);
+        let margins = a.iter().zip(self.y).map(|(a, &y)| {
+            let own = a[y as usize];
+            let other = (0..a.len())
+                .filter(|&k| k != y as usize)
+                .map(|k| a[k])
+                .fold(f64::NEG_INFINITY, f64::max);
+            own - other
+        });
+        super::glm::runaway(margins, w)
+    }
 }
 
 pub struct SoftmaxPredictor {

@@ -49,6 +49,11 @@ pub enum Termination {
     Separable,
     /// No step along the search direction decreased the objective.
     Stalled,
+    /// [`STALL_WINDOW`] iterations in a row neither lowered the objective beyond its rounding
+    /// nor set a new smallest gradient norm (EP: site change): the iterates sit at their
+    /// rounding floor above the tolerance, which cannot be met. Not converged; the results are
+    /// the last iterate's.
+    NoProgress,
     /// The cancellation flag was raised.
     Cancelled,
 }
@@ -65,6 +70,7 @@ impl Termination {
             Termination::MaxIterations => "max-iterations",
             Termination::Separable => "separable",
             Termination::Stalled => "stalled",
+            Termination::NoProgress => "no-progress",
             Termination::Cancelled => "cancelled",
         }
     }
@@ -97,6 +103,47 @@ pub trait Solver {
     fn step(&mut self) -> Result<Step, NumericError>;
 }
 
+/// Iterations in a row without progress after which [`drive`] stops with
+/// [`Termination::NoProgress`]. A method still converging sets a new smallest gradient norm or
+/// objective at least this often; at the rounding floor new records of noise become rarer
+/// with every iteration, so the loop ends soon after reaching it.
+pub const STALL_WINDOW: usize = 100;
+
+/// The best objective and gradient norm seen, and how many iterations ago either improved.
+struct Progress {
+    objective: f64,
+    grad_norm: f64,
+    idle: usize,
+}
+
+impl Progress {
+    fn new(solver: &dyn Solver) -> Self {
+        Progress {
+            objective: solver.objective(),
+            grad_norm: solver.grad_norm(),
+            idle: 0,
+        }
+    }
+
+    /// Record the current iterate; true when [`STALL_WINDOW`] iterations passed without a new
+    /// best. A decrease within a few ulp of the objective is rounding, not progress.
+    fn stalled(&mut self, solver: &dyn Solver) -> bool {
+        let (value, norm) = (solver.objective(), solver.grad_norm());
+        let noise = 16.0 * f64::EPSILON * self.objective.abs();
+        let mut better = false;
+        if value < self.objective - noise {
+            self.objective = value;
+            better = true;
+        }
+        if norm < self.grad_norm {
+            self.grad_norm = norm;
+            better = true;
+        }
+        self.idle = if better { 0 } else { self.idle + 1 };
+        self.idle >= STALL_WINDOW
+    }
+}
+
 /// Budget and stopping rule for [`drive`].
 #[derive(Debug, Clone, Copy)]
 pub struct Control<'a> {
@@ -112,7 +159,8 @@ pub struct Outcome {
 }
 
 /// Run `solver` until it is [`Solver::settled`] at `control.tolerance`, the budget
-/// runs out, the solver stops, or the cancellation flag is raised. Every iterate,
+/// runs out, the solver stops, it makes no progress for [`STALL_WINDOW`] iterations, or the
+/// cancellation flag is raised. Every iterate,
 /// including the start, is passed to `observer` under the name `run`.
 pub fn drive(
     run: &str,
@@ -144,6 +192,7 @@ pub fn drive(
     };
     emit(0, 0.0, solver)?;
     let mut iterations = 0;
+    let mut progress = Progress::new(solver);
     let termination = loop {
         if solver.settled(control.tolerance) {
             break Termination::Converged;
@@ -158,6 +207,9 @@ pub fn drive(
             Step::Moved(step) => {
                 iterations += 1;
                 emit(iterations, step, solver)?;
+                if progress.stalled(solver) && !solver.settled(control.tolerance) {
+                    break Termination::NoProgress;
+                }
             }
             Step::Stop(reason) => break reason,
         }
@@ -166,4 +218,65 @@ pub fn drive(
         termination,
         iterations,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A solver whose gradient norm halves for `improving` steps and then repeats a fixed
+    /// cycle of values around its floor (rounding noise), with a level objective.
+    struct Floor {
+        step: usize,
+        improving: usize,
+    }
+
+    impl Solver for Floor {
+        fn objective(&self) -> f64 {
+            1.0
+        }
+        fn grad_norm(&self) -> f64 {
+            let k = self.step.min(self.improving);
+            let noise = [1.0, 1.3, 1.1, 1.2][self.step % 4];
+            0.5f64.powi(k as i32)
+                * if self.step > self.improving {
+                    noise
+                } else {
+                    1.0
+                }
+        }
+        fn step(&mut self) -> Result<Step, NumericError> {
+            self.step += 1;
+            Ok(Step::Moved(1.0))
+        }
+    }
+
+    fn run(solver: &mut dyn Solver, tolerance: f64) -> Outcome {
+        let control = Control {
+            max_iter: 1_000_000,
+            tolerance,
+            cancel: None,
+        };
+        drive("t", solver, &control, &mut |_: &str, _: &Iterate| {}).unwrap()
+    }
+
+    #[test]
+    fn a_solver_at_its_floor_stops_one_window_after_its_last_progress() {
+        for improving in [0, 5, 40] {
+            let out = run(&mut Floor { step: 0, improving }, 1e-300);
+            assert_eq!(out.termination, Termination::NoProgress);
+            // the last new smallest gradient norm is at step `improving`
+            assert_eq!(out.iterations, improving + STALL_WINDOW, "{improving}");
+        }
+        // a tolerance the solver reaches converges as before
+        let out = run(
+            &mut Floor {
+                step: 0,
+                improving: 40,
+            },
+            1e-9,
+        );
+        assert_eq!(out.termination, Termination::Converged);
+        assert_eq!(out.iterations, 30, "0.5^30 < 1e-9 <= 0.5^29");
+    }
 }

@@ -23,6 +23,24 @@ pub fn grid() -> Vec<f64> {
         .collect()
 }
 
+/// Which end of the grid `lambda` (a result of [`maximise`]) is at, if it is one: the search
+/// never looks beyond the grid, so a maximum there is only the grid's edge.
+pub fn edge(lambda: f64) -> Option<crate::record::GridEdge> {
+    let near = |end: f64| (lambda.ln() - end.ln()).abs() <= 2.0 * LOG_TOLERANCE;
+    if near(GRID_LOW) {
+        Some(crate::record::GridEdge::Low)
+    } else if near(GRID_HIGH) {
+        Some(crate::record::GridEdge::High)
+    } else {
+        None
+    }
+}
+
+/// The warning for a lambda at the grid's edge, in every view's words.
+pub fn edge_words(edge: crate::record::GridEdge) -> String {
+    edge.words(GRID_LOW, GRID_HIGH)
+}
+
 /// The maximiser of `log_evidence` over lambda: the best grid point, then golden-section search
 /// in ln lambda between its neighbours. Returns (lambda, ln evidence there) and the grid values.
 pub fn maximise(mut log_evidence: impl FnMut(f64) -> Result<f64>) -> Result<(Point, Vec<Point>)> {
@@ -75,6 +93,20 @@ mod tests {
     use crate::config::Optimizer;
     use crate::model::logistic::{fit, FitSettings};
     use faer::Mat;
+
+    #[test]
+    fn only_the_grid_s_ends_are_its_edges() {
+        use crate::record::GridEdge;
+        assert_eq!(edge(GRID_LOW), Some(GridEdge::Low));
+        assert_eq!(edge(GRID_HIGH * (1.0 + 1e-12)), Some(GridEdge::High));
+        // a maximum refined between the two lowest grid points is inside the grid
+        let second = grid()[1];
+        assert_eq!(edge((GRID_LOW * second).sqrt()), None);
+        assert_eq!(edge(1.0), None);
+        // a maximising function that rises without bound ends at the upper edge
+        let ((best, _), _) = maximise(|l| Ok(l.ln())).unwrap();
+        assert_eq!(edge(best), Some(GridEdge::High));
+    }
 
     #[test]
     fn evidence_maximisation_agrees_with_a_fine_grid_search() {

@@ -13,7 +13,9 @@ pub mod log_grid;
 mod newton;
 
 pub use draws::{DrawBatch, Schedule};
-pub use driver::{drive, Control, Iterate, Observer, Outcome, Solver, Step, Termination};
+pub use driver::{
+    drive, Control, Iterate, Observer, Outcome, Solver, Step, Termination, STALL_WINDOW,
+};
 pub use gradient::GradientDescent;
 pub use newton::{
     Curvature, Guess, Newton, Passes, Start, CHORD_MIN_COLUMNS, CHORD_RATIO, FLOOR_RATIO,

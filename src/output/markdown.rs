@@ -151,9 +151,11 @@ pub fn report(r: &ExperimentRecord, figures: &[Figure]) -> String {
         for (run, t) in curves {
             let _ = writeln!(
                 s,
-                "### {}: lambda = {:.4e}\n",
+                "### {}: lambda = {:.4e}{}\n",
                 run.id,
-                run.prior_precision.unwrap_or(f64::NAN)
+                run.prior_precision.unwrap_or(f64::NAN),
+                run.prior_precision_edge
+                    .map_or(String::new(), |e| format!(" (at the {})", e.mark()))
             );
             if let Some(words) = tables::evidence_choice(run) {
                 let _ = writeln!(s, "{words}\n");

@@ -31,9 +31,10 @@ struct SweepRow<'a> {
     metrics: &'a Metrics,
 }
 
-/// The sub-directory of one value, e.g. `prior.precision=0.1`.
-pub fn point_dir(key: &str, value: f64) -> String {
-    format!("{key}={value}")
+/// The sub-directory of one value, e.g. `prior.precision=0.1`, from the point's label
+/// (config/sweep.rs `label`: exact and distinct for every point, and short).
+pub fn point_dir(key: &str, label: &str) -> String {
+    format!("{key}={label}")
 }
 
 /// One line per point, run and predictive: the sweep's table (sweep.json `rows`).
@@ -44,7 +45,7 @@ fn sweep_rows(sweep: &SweepRecord) -> Vec<SweepRow<'_>> {
             for p in &run.predictives {
                 rows.push(SweepRow {
                     value: point.value,
-                    dir: point_dir(&sweep.key, point.value),
+                    dir: point_dir(&sweep.key, &point.label),
                     run: &run.id,
                     predictive: &p.name,
                     metrics: &p.metrics,
@@ -169,7 +170,7 @@ pub fn render_sweep(sweep: &SweepRecord) -> Vec<Artifact> {
         bytes: f.svg.into_bytes(),
     }));
     for point in points {
-        let dir = point_dir(key, point.value);
+        let dir = point_dir(key, &point.label);
         out.extend(render(&point.record).into_iter().map(|a| Artifact {
             name: format!("{dir}/{}", a.name),
             bytes: a.bytes,
@@ -185,7 +186,7 @@ pub fn sweep_files(sweep: &SweepRecord) -> Vec<(String, std::path::PathBuf)> {
         .points
         .iter()
         .flat_map(|p| {
-            let dir = point_dir(&sweep.key, p.value);
+            let dir = point_dir(&sweep.key, &p.label);
             streamed_files(&p.record)
                 .into_iter()
                 .map(move |(name, path)| (format!("{dir}/{name}"), path))

@@ -10,6 +10,9 @@ pub enum Verdict {
     Improved,
     Worse,
     WithinNoise,
+    /// The interval rests on too few resamples for either verdict (compare/ refuses such
+    /// counts; the verdict itself never claims one).
+    TooFewResamples,
 }
 
 impl Verdict {
@@ -18,6 +21,7 @@ impl Verdict {
             Verdict::Improved => "improved",
             Verdict::Worse => "worse",
             Verdict::WithinNoise => "within-noise",
+            Verdict::TooFewResamples => "too-few-resamples",
         }
     }
 }
@@ -39,4 +43,8 @@ pub struct Comparison {
     /// are A's. Absent otherwise, so that a comparison of namesakes reads as before.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub b_column: Option<String>,
+    /// What the reader must know to read this line: that B's ECE was rescored on A's bins
+    /// because the two runs used different `calibration_bins` or binning (absent otherwise).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
 }

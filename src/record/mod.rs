@@ -26,8 +26,8 @@ pub use predictions::{
 };
 pub use provenance::Provenance;
 pub use run::{
-    Diagnostics, EvidencePoint, FitPassTimes, PosteriorRecord, PredictiveRecord, RunRecord,
-    TraceRow,
+    Diagnostics, EvidencePoint, FitPassTimes, GridEdge, PosteriorRecord, PredictiveRecord,
+    RunRecord, TraceRow,
 };
 pub use streaming::{PassRecord, ReadFrom, RunPasses, StreamingRecord};
 pub use sweep::{Outcome, SweepPoint, SweepRecord};

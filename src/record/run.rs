@@ -31,6 +31,11 @@ pub struct RunRecord {
     /// log-loss (plug-in predictive) on a log grid of lambda.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub evidence_curve: Vec<EvidencePoint>,
+    /// Under `[prior] precision = "evidence"`: set when the chosen lambda is an end of the
+    /// search's grid, so that the evidence may rise further beyond it and the "maximum" is
+    /// only the grid's edge (absent when the maximum is inside the grid).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub prior_precision_edge: Option<GridEdge>,
     /// Sampler convergence (Gibbs kinds): the largest split-R-hat and smallest bulk ESS over
     /// the weights.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -112,6 +117,36 @@ pub struct TraceRow {
     pub iterate: Iterate,
 }
 
+/// Which end of the evidence search's lambda grid the chosen lambda sits at.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum GridEdge {
+    Low,
+    High,
+}
+
+impl GridEdge {
+    /// The warning every view shows beside the chosen lambda, with `low`..`high` the grid.
+    pub fn words(self, low: f64, high: f64) -> String {
+        let (end, beyond) = match self {
+            GridEdge::Low => (low, "below"),
+            GridEdge::High => (high, "above"),
+        };
+        format!(
+            "at the edge of the search grid ({low:e} to {high:e}): the evidence still rises towards {end:e}, so its \
+             maximum may lie {beyond} the grid and this lambda is only the grid's end"
+        )
+    }
+
+    /// The short mark beside a lambda in tables and headings.
+    pub fn mark(self) -> &'static str {
+        match self {
+            GridEdge::Low => "grid's lower edge",
+            GridEdge::High => "grid's upper edge",
+        }
+    }
+}
+
 impl RunRecord {
     /// A run that failed before producing results.
     pub fn failed(id: &str, kind: &str, fit_seconds: f64, error: String) -> Self {
@@ -130,6 +165,7 @@ impl RunRecord {
             predictives: Vec::new(),
             prior_precision: None,
             evidence_curve: Vec::new(),
+            prior_precision_edge: None,
             diagnostics: None,
             khat: None,
             mean_field: false,

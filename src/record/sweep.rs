@@ -5,6 +5,8 @@
 #[derive(Debug, Clone)]
 pub struct SweepPoint {
     pub value: f64,
+    /// The value as its run directory `<key>=<label>` names it (distinct for every point).
+    pub label: String,
     pub record: super::ExperimentRecord,
 }
 

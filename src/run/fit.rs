@@ -64,7 +64,7 @@ pub fn fit(
         Ok(fitted) => fitted,
         Err(Error::Numeric(NumericError::Collinear { column, constant })) => {
             let message = super::failure::collinear_message(
-                &method.id,
+                method,
                 source.columns(),
                 column,
                 constant,
@@ -75,6 +75,13 @@ pub fn fit(
                 ..failed(message)
             });
         }
+        Err(Error::Numeric(NumericError::Separable)) => {
+            let message = super::failure::termination_error(method, Termination::Separable);
+            let mut outcome = failed(message.unwrap_or_default());
+            // the record says how the fit stopped, as for the kinds that report it as an outcome
+            outcome.record.termination = Some(Termination::Separable);
+            return Ok(FitOutcome { passes, ..outcome });
+        }
         Err(Error::Numeric(e)) => {
             return Ok(FitOutcome {
                 passes,
@@ -84,6 +91,7 @@ pub fn fit(
         Err(e) => return Err(e),
     };
     let uses_prior = method.kind.uses_prior();
+    let searched = !evidence_curve.is_empty();
     let mut record = fit_record(
         method,
         &fitted,
@@ -91,6 +99,9 @@ pub fn fit(
         uses_prior.then_some(precision),
         evidence_curve,
     )?;
+    if searched {
+        record.prior_precision_edge = crate::optim::log_grid::edge(precision);
+    }
     if record.error.is_some() {
         return Ok(FitOutcome {
             record,
@@ -165,6 +176,7 @@ fn fit_record(
         predictives: Vec::new(),
         prior_precision,
         evidence_curve,
+        prior_precision_edge: None,
         diagnostics: fitted
             .predictor
             .diagnostics()

@@ -19,25 +19,17 @@ pub fn run(
     cancel: Option<&AtomicBool>,
     out: Option<&Path>,
 ) -> Result<SweepRecord> {
-    let mut loaded: Vec<(DataPlan, Loaded)> = Vec::new();
+    let loaded = load_and_check(sweep, out)?;
     let mut points = Vec::with_capacity(sweep.points.len());
     for (i, (value, point)) in sweep.points.iter().enumerate() {
         monitor.sweep_point(i, sweep.points.len(), &sweep.key, *value);
-        let record = match &point.data {
-            Some(data) if !point.methods.is_empty() => {
-                let at = match loaded.iter().position(|(d, _)| d == data) {
-                    Some(at) => at,
-                    None => {
-                        loaded.push((data.clone(), Loaded::load(data, out)?));
-                        loaded.len() - 1
-                    }
-                };
-                super::run_loaded(point, &loaded[at].1, monitor, cancel, out)?
-            }
-            _ => super::run_for(point, monitor, cancel, out)?,
+        let record = match data_of(point).and_then(|d| loaded.iter().find(|(l, _)| l == d)) {
+            Some((_, data)) => super::run_loaded(point, data, monitor, cancel, out)?,
+            None => super::run_for(point, monitor, cancel, out)?,
         };
         points.push(SweepPoint {
             value: *value,
+            label: sweep.labels[i].clone(),
             record,
         });
     }
@@ -46,4 +38,39 @@ pub fn run(
         key: sweep.key.clone(),
         points,
     })
+}
+
+/// The data a point fits on, when it fits anything.
+fn data_of(point: &Plan) -> Option<&DataPlan> {
+    point.data.as_ref().filter(|_| !point.methods.is_empty())
+}
+
+/// Load every distinct `[data]` of the sweep and check every point against the data it will
+/// run on (config/limits.rs `check_design`) before any point runs: a value the data refuse
+/// fails at once, not after every point before it has run.
+fn load_and_check(
+    sweep: &crate::config::sweep::Sweep,
+    out: Option<&Path>,
+) -> Result<Vec<(DataPlan, Loaded)>> {
+    let mut loaded: Vec<(DataPlan, Loaded)> = Vec::new();
+    for (label, (_, point)) in sweep.labels.iter().zip(&sweep.points) {
+        let Some(data) = data_of(point) else { continue };
+        let at = match loaded.iter().position(|(d, _)| d == data) {
+            Some(at) => at,
+            None => {
+                loaded.push((data.clone(), Loaded::load(data, out)?));
+                loaded.len() - 1
+            }
+        };
+        let source = loaded[at].1.source();
+        crate::config::limits::check_design(point, source.columns().len(), source.rows_test())
+            .map_err(|e| match e {
+                crate::error::Error::Config { file, message } => crate::error::Error::Config {
+                    file,
+                    message: format!("[sweep] {} = {label}: {message}", sweep.key),
+                },
+                other => other,
+            })?;
+    }
+    Ok(loaded)
 }

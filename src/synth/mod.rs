@@ -49,6 +49,7 @@ pub fn generate(spec: &Spec, progress: Progress<'_>) -> Result<Summary> {
         ));
     }
     check_sizes(spec)?;
+    check_outputs(spec, &stem)?;
     let d = spec.features;
     let chunk = spec
         .chunk_rows
@@ -105,6 +106,45 @@ pub fn generate(spec: &Spec, progress: Progress<'_>) -> Result<Summary> {
         p.commit()?;
     }
     Ok(summary)
+}
+
+/// Every file `spec` writes: each part's Parquet file (and .X.npy, .y.npy, .csv when asked),
+/// then STEM.synth.json.
+fn outputs(spec: &Spec, stem: &Path) -> Vec<PathBuf> {
+    let named = |suffix: &str| {
+        let mut s = stem.as_os_str().to_owned();
+        s.push(suffix);
+        PathBuf::from(s)
+    };
+    let mut parts = vec![""];
+    if spec.test_rows.is_some() {
+        parts.push(".test");
+    }
+    let mut files = Vec::new();
+    for part in parts {
+        files.push(named(&format!("{part}.parquet")));
+        if spec.npy {
+            files.push(named(&format!("{part}.X.npy")));
+            files.push(named(&format!("{part}.y.npy")));
+        }
+        if spec.csv {
+            files.push(named(&format!("{part}.csv")));
+        }
+    }
+    files
+}
+
+/// Refuse, before anything is generated, to write over a file that is not an earlier synth's
+/// output: a data file must be listed in the STEM.synth.json beside it, which must itself be a
+/// bayeslab record (files/owned.rs).
+fn check_outputs(spec: &Spec, stem: &Path) -> Result<()> {
+    use crate::files::{check_file_out, Own};
+    let meta = sink::meta_path(stem);
+    check_file_out(&meta, "--out", &Own::Record, &[])?;
+    for file in outputs(spec, stem) {
+        check_file_out(&file, "--out", &Own::ListedIn(meta.clone()), &[])?;
+    }
+    Ok(())
 }
 
 #[cfg(test)]

@@ -142,7 +142,8 @@ impl App {
     pub fn update(&mut self, event: Event) -> Option<Command> {
         match event {
             Event::Key(key) => self.key(key),
-            Event::Resize(..) | Event::Tick => None,
+            // the loop ends on a signal before asking the app (tui/mod.rs)
+            Event::Resize(..) | Event::Tick | Event::Signal(_) => None,
             Event::Progress { job, progress } => {
                 if let Some(s) = self.session.as_mut().filter(|s| s.job == job) {
                     s.apply(progress);

@@ -43,6 +43,9 @@ pub enum Event {
         path: PathBuf,
         dataset: Result<Box<DatasetInfo>, String>,
     },
+    /// The process was sent this signal (SIGTERM, SIGHUP, SIGINT, SIGQUIT): the loop ends, the
+    /// terminal is restored and the process exits with 128 + the signal (tui/signals.rs).
+    Signal(i32),
 }
 
 /// Owned snapshots of a running experiment, in the order the engine produces them.

@@ -5,7 +5,8 @@
 //! ticks come from an input thread, progress from the [`worker`] thread, the selected
 //! experiment's dataset from the [`preview`] thread; all send on the same channel, so the UI
 //! never blocks on the engine. `ratatui::init` installs a panic hook that restores the
-//! terminal, and [`run`] restores it on every other exit path. With `BAYESLAB_FAULT=tui-panic`
+//! terminal, [`run`] restores it on every other exit path, and a signal (SIGTERM, SIGHUP,
+//! SIGINT, SIGQUIT) ends the loop so that it is restored then too (signals.rs). With `BAYESLAB_FAULT=tui-panic`
 //! in the environment the loop panics after its first frame, so that the scripted tmux
 //! session (tests/tmux_session.sh) can check the panic path too.
 
@@ -20,6 +21,7 @@ pub mod picks;
 pub mod preview;
 pub mod screen;
 pub mod session;
+mod signals;
 pub mod sweep;
 pub mod widget;
 pub mod worker;
@@ -47,22 +49,30 @@ pub fn has_terminal() -> bool {
 }
 
 /// Open the workbench on `experiments/` (relative to the working directory) plus `extra`.
-/// Without a terminal ([`has_terminal`]) it returns an error instead of drawing.
-pub fn run(extra: Option<&Path>) -> std::io::Result<()> {
+/// Without a terminal ([`has_terminal`]) it returns an error instead of drawing. The exit
+/// code: 0 when the user quits, 128 + the signal when a signal ended it.
+pub fn run(extra: Option<&Path>) -> std::io::Result<i32> {
     if !has_terminal() {
         return Err(std::io::Error::other(
             "stdin or stdout is not a terminal; use `bayeslab run <experiment>`",
         ));
     }
     let app = App::new(catalog::Catalog::discover(Path::new("experiments"), extra));
+    let (tx, rx) = mpsc::channel();
+    // Before the terminal goes raw, so that no signal finds it raw without a handler.
+    signals::watch(tx.clone())?;
     let mut terminal = ratatui::init();
-    let result = event_loop(&mut terminal, app);
+    let result = event_loop(&mut terminal, app, tx, rx);
     ratatui::restore();
     result
 }
 
-fn event_loop(terminal: &mut DefaultTerminal, mut app: App) -> std::io::Result<()> {
-    let (tx, rx) = mpsc::channel();
+fn event_loop(
+    terminal: &mut DefaultTerminal,
+    mut app: App,
+    tx: Sender<Event>,
+    rx: Receiver<Event>,
+) -> std::io::Result<i32> {
     spawn_input(tx.clone());
     let mut worker: Option<Worker> = None;
     let describer = Describer::spawn(tx.clone());
@@ -77,6 +87,10 @@ fn event_loop(terminal: &mut DefaultTerminal, mut app: App) -> std::io::Result<(
             "BAYESLAB_FAULT=tui-panic: a deliberate panic after the first frame"
         );
         for event in next_events(&rx)? {
+            if let Event::Signal(signal) = event {
+                worker.iter().for_each(Worker::cancel);
+                return Ok(128 + signal);
+            }
             let command = app.update(event);
             match command {
                 Some(Command::Start { job, plan }) => {
@@ -95,7 +109,7 @@ fn event_loop(terminal: &mut DefaultTerminal, mut app: App) -> std::io::Result<(
                 // the process ends (taking the thread with it) right after the terminal is
                 // restored.
                 worker.iter().for_each(Worker::cancel);
-                return Ok(());
+                return Ok(0);
             }
         }
     }

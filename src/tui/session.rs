@@ -52,6 +52,8 @@ pub struct LiveRun {
     pub khat_draws: Option<usize>,
     /// Under `[prior] precision = "evidence"`, once done: the lambda its evidence chose.
     pub evidence_lambda: Option<f64>,
+    /// Set when that lambda is an end of the search's grid (record/run.rs `GridEdge`).
+    pub evidence_edge: Option<crate::record::GridEdge>,
     /// While ln p(y | X) is estimated around this run's Gaussian: the model and the draws
     /// (after every fit, so the gauge would otherwise look idle).
     pub evidence_draws: Option<(String, usize)>,
@@ -124,6 +126,7 @@ impl Session {
                 diagnostics: None,
                 khat_draws: None,
                 evidence_lambda: None,
+                evidence_edge: None,
                 evidence_draws: None,
                 estimate: None,
             })
@@ -238,6 +241,7 @@ impl Session {
             r.evidence_lambda = run
                 .prior_precision
                 .filter(|_| !run.evidence_curve.is_empty());
+            r.evidence_edge = run.prior_precision_edge;
             // Every draw has arrived: the live R-hat ends on all of them.
             if let Some(t) = &mut r.traces {
                 t.update_rhat();

@@ -179,6 +179,7 @@ pub fn fit_method(input: &FitInput<'_>) -> Result<Fitted> {
             input.y,
             k,
             m.kind == MethodKind::Lda,
+            names,
             &m.id,
         )?),
         other => unreachable!("{} is not generative", other.name()),

@@ -7,7 +7,7 @@ use faer::{Mat, MatRef};
 
 use super::{rows_by_class, ClassDensity};
 use crate::error::NumericError;
-use crate::numeric::linalg::Cholesky;
+use crate::numeric::linalg::{gram_dependent_column, Cholesky, COLLINEAR_TOL};
 use crate::numeric::special::LN_SQRT_2PI;
 
 pub struct PluginGaussians {
@@ -20,6 +20,7 @@ pub fn fit(
     y: &[f64],
     k: usize,
     pooled: bool,
+    names: &[String],
     run: &str,
 ) -> Result<PluginGaussians, NumericError> {
     let d = x.ncols();
@@ -58,6 +59,7 @@ pub fn fit(
             s += scatter(c);
         }
         let s = Mat::<f64>::from_fn(d, d, |a, b| s[(a, b)] / n);
+        full_rank(s.as_ref(), names, run, "pooled over the classes")?;
         let chol = Cholesky::factor(s.as_ref(), "pooled covariance")
             .map_err(singular("pooled over the classes".into()))?;
         vec![chol; k]
@@ -67,12 +69,56 @@ pub fn fit(
                 let n = groups[c].len().max(1) as f64;
                 let s = scatter(c);
                 let s = Mat::<f64>::from_fn(d, d, |a, b| s[(a, b)] / n);
+                let rows = groups[c].len();
+                let which = match rows <= d {
+                    true => format!("of class {c} (only {rows} training rows for {d} features)"),
+                    false => format!("of class {c}"),
+                };
+                full_rank(s.as_ref(), names, run, &which)?;
                 Cholesky::factor(s.as_ref(), "class covariance")
                     .map_err(singular(format!("of class {c}")))
             })
             .collect::<Result<Vec<_>, _>>()?
     };
     Ok(PluginGaussians { means, covs })
+}
+
+/// Refuse a covariance `s` of rank below its size. A Cholesky factorisation succeeds on an
+/// exactly singular matrix whenever rounding leaves its last pivot a hair above zero, and the
+/// classifier then divides by that rounding: so the rank is judged as the design's collinearity
+/// is, by pivots relative to each feature's variance ([`gram_dependent_column`] at
+/// [`COLLINEAR_TOL`]). `which` says which covariance ("pooled over the classes", "of class 1").
+fn full_rank(
+    s: MatRef<'_, f64>,
+    names: &[String],
+    run: &str,
+    which: &str,
+) -> Result<(), NumericError> {
+    let Some(j) = gram_dependent_column(s, COLLINEAR_TOL) else {
+        return Ok(());
+    };
+    let name = |j: usize| {
+        names
+            .get(j)
+            .map_or_else(|| format!("#{}", j + 1), |n| format!("\"{n}\""))
+    };
+    let scale = (0..s.ncols()).map(|i| s[(i, i)].abs()).fold(0.0, f64::max);
+    let why = if s[(j, j)] <= COLLINEAR_TOL * scale {
+        format!("feature {} is constant within the classes", name(j))
+    } else {
+        let before: Vec<String> = (0..j).map(name).collect();
+        format!(
+            "feature {} is, within the classes, a linear combination of {} (relative pivot below {COLLINEAR_TOL:e})",
+            name(j),
+            before.join(", ")
+        )
+    };
+    Err(NumericError::NonFinite(format!(
+        "{run}: the maximum-likelihood covariance {which} is singular: {why}, so the class densities \
+         are degenerate and every prediction would be 0 or 1. Drop feature {} from [data] features, or use \
+         kind = \"gaussian-generative\", whose prior keeps the covariance positive definite",
+        name(j)
+    )))
 }
 
 impl ClassDensity for PluginGaussians {

@@ -27,7 +27,6 @@ impl GlmLink for LogitLink {
     fn row_terms(a: f64, y: f64) -> (f64, f64, f64) {
         row_terms(a, y)
     }
-    const WATCHES_SEPARATION: bool = true;
 }
 
 /// The negative log joint E(w) of logistic regression under w ~ N(0, lambda^{-1} I);

@@ -145,9 +145,11 @@ pub(super) fn classification(s: &mut String, r: &ExperimentRecord, figures: &[Fi
         for (run, t) in curves {
             let _ = writeln!(
                 s,
-                "<h3>{}: lambda = {:.4e}</h3>",
+                "<h3>{}: lambda = {:.4e}{}</h3>",
                 escape(&run.id),
-                run.prior_precision.unwrap_or(f64::NAN)
+                run.prior_precision.unwrap_or(f64::NAN),
+                run.prior_precision_edge
+                    .map_or(String::new(), |e| format!(" (at the {})", e.mark()))
             );
             if let Some(words) = tables::evidence_choice(run) {
                 let _ = writeln!(s, "<p>{}</p>", prose(&words));

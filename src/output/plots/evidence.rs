@@ -9,7 +9,13 @@ use crate::record::RunRecord;
 /// The Laplace log evidence and the held-out log-loss against lambda (log axis), on two
 /// panels sharing the axis, with the chosen lambda marked.
 pub fn evidence(run: &RunRecord) -> Figure {
-    let caption = format!("Evidence and held-out log-loss against lambda: {}", run.id);
+    let edge = run.prior_precision_edge.map_or(String::new(), |e| {
+        format!(" (chosen lambda at the {})", e.mark())
+    });
+    let caption = format!(
+        "Evidence and held-out log-loss against lambda: {}{edge}",
+        run.id
+    );
     let ev: Vec<(f64, f64)> = run
         .evidence_curve
         .iter()

@@ -6,9 +6,28 @@ use super::axis::nice_ticks;
 use super::canvas::{draw_lines, svg, Figure, FONT};
 use super::legend::{self, line_keys};
 
+/// The most decades a log x axis spans; wider sweeps are drawn against log10 of the value.
+const MAX_LOG_DECADES: f64 = 30.0;
+
 /// A metric against a swept value, one line per run and predictive; a log x axis when the
 /// values are positive and span two decades or more.
 pub fn against(key: &str, metric: &str, series: &[(String, Vec<(f64, f64)>)]) -> Figure {
+    let positive = series.iter().flat_map(|(_, p)| p.iter()).all(|p| p.0 > 0.0);
+    let (lo, hi) = series
+        .iter()
+        .flat_map(|(_, p)| p.iter())
+        .fold((f64::INFINITY, 0.0f64), |(a, b), p| {
+            (a.min(p.0), b.max(p.0))
+        });
+    if positive && (hi.log10() - lo.log10()) > MAX_LOG_DECADES {
+        // A log axis over hundreds of decades (1e-300 to 1e300) takes plotters minutes to lay
+        // out: plot log10 of the value on a linear axis instead, and say so in its name.
+        let logged: Vec<(String, Vec<(f64, f64)>)> = series
+            .iter()
+            .map(|(n, p)| (n.clone(), p.iter().map(|&(x, y)| (x.log10(), y)).collect()))
+            .collect();
+        return against(&format!("log10 {key}"), metric, &logged);
+    }
     let caption = format!("{metric} against {key}");
     let all = series.iter().flat_map(|(_, p)| p.iter());
     let (x0, x1) = all

@@ -30,7 +30,8 @@ pub fn comparison(rows: &[crate::compare::Comparison]) -> Table {
                     mark: match c.verdict {
                         crate::compare::Verdict::Improved => Mark::Best,
                         crate::compare::Verdict::Worse => Mark::Warn,
-                        crate::compare::Verdict::WithinNoise => Mark::Plain,
+                        crate::compare::Verdict::WithinNoise
+                        | crate::compare::Verdict::TooFewResamples => Mark::Plain,
                     },
                 },
             ]
@@ -42,7 +43,20 @@ pub fn comparison(rows: &[crate::compare::Comparison]) -> Table {
         rows: cells,
     };
     name_b_columns(&mut table, rows);
+    add_notes(&mut table, rows);
     table
+}
+
+/// A last "note" column when some line carries one (B's ECE rescored on A's bins).
+fn add_notes(table: &mut Table, rows: &[crate::compare::Comparison]) {
+    if rows.iter().all(|c| c.note.is_none()) {
+        return;
+    }
+    table.headers.push("note".to_string());
+    table.numeric.push(false);
+    for (cells, c) in table.rows.iter_mut().zip(rows) {
+        cells.push(c.note.clone().unwrap_or_default().into());
+    }
 }
 
 /// When some row compares A's column with a differently named one of B (`compare --pair`),

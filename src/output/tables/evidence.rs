@@ -35,7 +35,10 @@ pub fn evidence(r: &ExperimentRecord) -> Vec<(&RunRecord, Table)> {
                 };
                 let plugin = run.predictives.iter().find(|p| p.name == "plugin");
                 let cells = vec![
-                    best(format!("{chosen:.3e} (chosen)")),
+                    best(match run.prior_precision_edge {
+                        None => format!("{chosen:.3e} (chosen)"),
+                        Some(e) => format!("{chosen:.3e} (chosen, {})", e.mark()),
+                    }),
                     best(num(run.posterior.as_ref().and_then(|p| p.log_evidence))),
                     best(num(plugin.map(|p| p.metrics.log_loss))),
                 ];
@@ -69,8 +72,14 @@ pub fn evidence_choice(run: &RunRecord) -> Option<String> {
         .as_ref()
         .and_then(|p| p.log_evidence)
         .map_or(String::new(), |v| format!(" (log evidence {v:.4})"));
+    let edge = run.prior_precision_edge.map_or(String::new(), |e| {
+        format!(
+            " Warning: this lambda is {}.",
+            crate::optim::log_grid::edge_words(e)
+        )
+    });
     Some(format!(
-        "`{}`: lambda = {} maximises the Laplace evidence{evidence}, found by golden-section search in ln lambda between the neighbours of the best grid point, {:.3e}; it is the highlighted row.",
+        "`{}`: lambda = {} maximises the Laplace evidence{evidence}, found by golden-section search in ln lambda between the neighbours of the best grid point, {:.3e}; it is the highlighted row.{edge}",
         run.id,
         significant(chosen),
         grid_best.0

@@ -13,7 +13,12 @@ pub fn evidence_line(record: &ExperimentRecord) -> Option<Line<'static>> {
         .runs
         .iter()
         .filter(|r| !r.evidence_curve.is_empty())
-        .filter_map(|r| Some(format!("{} λ = {}", r.id, lambda(r.prior_precision?))))
+        .filter_map(|r| {
+            let edge = r
+                .prior_precision_edge
+                .map_or(String::new(), |e| format!(" (at the {}!)", e.mark()));
+            Some(format!("{} λ = {}{edge}", r.id, lambda(r.prior_precision?)))
+        })
         .collect();
     (!chosen.is_empty()).then(|| {
         Line::from(format!(

@@ -47,7 +47,12 @@ pub(super) fn legend(session: &Session, width: u16) -> Vec<Line<'static>> {
         }
         let lambda = run
             .evidence_lambda
-            .map(|l| format!(", λ = {} by evidence", lambda(l)))
+            .map(|l| {
+                let edge = run
+                    .evidence_edge
+                    .map_or(String::new(), |e| format!(" (at the {}!)", e.mark()));
+                format!(", λ = {} by evidence{edge}", lambda(l))
+            })
             .unwrap_or_default();
         chunks.push(vec![
             Span::from("━━ ").fg(COLORS[i % COLORS.len()]),
