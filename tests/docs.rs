@@ -456,3 +456,27 @@ fn book_pages_link_only_inside_the_book() {
         bad.join("\n")
     );
 }
+
+#[test]
+fn the_readme_is_a_front_door() {
+    // Issue 33: at most about 300 lines, and the first screenful (40 lines) holds the two
+    // set-up commands and a whole minimal experiment.
+    let readme = std::fs::read_to_string("README.md").unwrap();
+    let lines: Vec<&str> = readme.lines().collect();
+    assert!(lines.len() <= 300, "README.md has {} lines", lines.len());
+    let first = lines[..40.min(lines.len())].join("\n");
+    for needle in [
+        "cargo run ",
+        "cargo test ",
+        "[data]",
+        "path = \"datasets/",
+        "target = ",
+        "[[method]]",
+        "kind = \"",
+    ] {
+        assert!(
+            first.contains(needle),
+            "the README's first 40 lines lack {needle:?}"
+        );
+    }
+}
