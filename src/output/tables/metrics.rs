@@ -45,7 +45,21 @@ pub fn versus_best_text(v: &VersusBest) -> String {
     ) {
         (Standing::Best, _) => "best".into(),
         (Standing::Tied, true) => "≈ best".into(),
-        _ => format!("{:+.4} [{:+.4}, {:+.4}]", v.diff, v.ci_low, v.ci_high),
+        _ => format!(
+            "{} [{}, {}]",
+            signed(v.diff),
+            signed(v.ci_low),
+            signed(v.ci_high)
+        ),
+    }
+}
+
+/// `+0.0123`; a value that four decimals would show as ±0.0000 in scientific form
+/// (`+3.2e-5`), so that an interval just above zero never reads as one touching it.
+fn signed(v: f64) -> String {
+    match v.abs() {
+        a if a > 0.0 && a < 5e-5 => format!("{v:+.1e}"),
+        _ => format!("{v:+.4}"),
     }
 }
 

@@ -180,7 +180,13 @@ pub fn fit_labels(labels: &[String], width: usize) -> Vec<String> {
 
 impl Widget for LabelTable<'_> {
     fn render(self, area: Rect, buf: &mut Buffer) {
-        let mut block = Block::bordered().title(self.title);
+        // a title wider than the border loses its middle to `…`, never its end silently
+        let room = usize::from(area.width.saturating_sub(2));
+        let title = match self.title.width() > room {
+            true => Line::from(elide_middle(&self.title.to_string(), room)).style(self.title.style),
+            false => self.title,
+        };
+        let mut block = Block::bordered().title(title);
         let inner = block.inner(area);
         let visible = usize::from(inner.height.saturating_sub(1));
         let n = self.rows.len();
