@@ -109,7 +109,7 @@ fn best_is_marked_only_beyond_noise_and_ties_as_ties() {
     terminal.draw(|f| f.render_widget(&app, f.area())).unwrap();
     let screen = terminal.backend().to_string();
     assert!(
-        screen.contains("green: best beyond noise, ≈ tied"),
+        screen.contains("green: best beyond noise, ≈ tie"),
         "{screen}"
     );
     assert!(screen.contains('≈'), "{screen}");

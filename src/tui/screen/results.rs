@@ -274,11 +274,11 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
         .collect();
     LabelTable {
         title: Line::from(format!(
-            " {} — {} test rows; green: best beyond noise, ≈ tied{} ",
+            " {} — {} test rows; green: best beyond noise, ≈ tie{} ",
             record.experiment.name,
             record.dataset.rows_test,
             match rows.iter().any(|r| r.flag.is_some()) {
-                true => "; ! not converged or not mixed",
+                true => "; ! see below",
                 false => "",
             }
         )),
