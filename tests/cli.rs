@@ -200,11 +200,11 @@ fn quickstart_writes_every_file_of_the_contract() {
     );
 
     // report.html: self-contained, one inline SVG per promised figure: a reliability diagram
-    // per run and predictive (1 + 1 + 5), two convergence plots, the weights.
+    // per run with its predictives overlaid (3), two convergence plots, the weights.
     let html = std::fs::read_to_string(out.join("report.html")).unwrap();
     assert!(html.starts_with("<!DOCTYPE html>") && html.trim_end().ends_with("</html>"));
-    assert_eq!(html.matches("<svg").count(), 10);
-    assert_eq!(html.matches("</svg>").count(), 10);
+    assert_eq!(html.matches("<svg").count(), 6);
+    assert_eq!(html.matches("</svg>").count(), 6);
     let without_ns = html.replace("xmlns=\"http://www.w3.org/2000/svg\"", "");
     for external in [
         "http://", "https://", "<script", "<link", " src=", "url(", "@import",
@@ -215,7 +215,7 @@ fn quickstart_writes_every_file_of_the_contract() {
         );
     }
     for id in [
-        "reliability-logistic-laplace-exact",
+        "reliability-logistic-laplace",
         "convergence-gradient",
         "convergence-objective",
         "weights",
@@ -230,7 +230,7 @@ fn quickstart_writes_every_file_of_the_contract() {
         .unwrap()
         .map(|e| e.unwrap().file_name().to_string_lossy().into())
         .collect();
-    assert_eq!(plots.len(), 10);
+    assert_eq!(plots.len(), 6);
     for p in &plots {
         assert!(
             report.contains(&format!("(plots/{p})")),

@@ -147,7 +147,7 @@ fn iris_weights_are_labelled_by_class_in_both_reports_and_drawn_per_class() {
         cell(softmax, 0)
     );
     assert!(r.md.contains(&row0), "no {row0}");
-    // the figure: a panel per class, a mark per weight (15 + 10) and the legend's two
+    // the figure: a panel per class, a mark per weight (15 + 10) and a legend swatch per run
     let svg = std::fs::read_to_string(r.dir.join("plots/weights.svg")).unwrap();
     let doc = roxmltree::Document::parse(&svg).unwrap();
     let text = |n: &roxmltree::Node| n.text().unwrap_or("").trim().to_string();
@@ -163,11 +163,18 @@ fn iris_weights_are_labelled_by_class_in_both_reports_and_drawn_per_class() {
         );
     }
     assert!(texts.iter().any(|t| t == "softmax-reference"));
+    // softmax (first run with weights) in circles, the reference run in triangles
     assert_eq!(
         doc.descendants()
             .filter(|n| n.has_tag_name("circle"))
             .count(),
-        27
+        15 + 1
+    );
+    assert_eq!(
+        doc.descendants()
+            .filter(|n| n.has_tag_name("polygon"))
+            .count(),
+        10 + 1
     );
     // report.html draws the same figure inline
     assert!(r.html.contains("id=\"weights\""));

@@ -60,9 +60,10 @@ fn prior_sweep_writes_one_report_over_every_value() {
     let html = std::fs::read_to_string(out.join("report.html")).unwrap();
     assert_eq!(
         html.matches("<svg").count(),
-        3,
-        "log-loss, accuracy and ECE against the swept value"
+        4,
+        "log-loss, accuracy and ECE against the swept value, and each run's log evidence"
     );
+    assert!(html.contains("log evidence ln p(y|X) against prior.precision"));
     assert!(std::fs::read_to_string(out.join("report.md"))
         .unwrap()
         .contains("| prior.precision | run | predictive |"));

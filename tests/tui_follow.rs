@@ -44,11 +44,18 @@ fn a_sweep_runs_every_point_says_which_and_shows_its_table() {
     assert!(!app.status.error, "{}", app.status.text);
     assert!(app.status.text.contains("4 shows the sweep"));
 
-    // The other screens show one point: the first, then as [ and ] pick.
+    // The other screens show one point: the last, which Live drew and names (one current
+    // point everywhere, issue 28), then as [ and ] pick.
     let shown = |app: &bayeslab::tui::App| {
         let r = app.session.as_ref().unwrap().record.as_ref().unwrap();
         r.runs[0].predictives[0].metrics.log_loss
     };
+    assert_eq!(shown(&app), log_loss(6));
+    let s = app.session.as_ref().unwrap();
+    assert_eq!(s.shown_label(), s.point.as_ref().map(|p| p.label()));
+    for _ in 0..10 {
+        app.update(ch('['));
+    }
     assert_eq!(shown(&app), log_loss(0));
     app.update(ch(']'));
     app.update(ch(']'));

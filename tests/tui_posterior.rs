@@ -39,7 +39,10 @@ fn long_names_stay_distinct_scroll_and_every_run_shares_one_scale() {
     let narrow = screen(&app, 80, 24);
     assert!(!narrow.contains("worst_concav "), "{narrow}");
     assert!(narrow.contains("rows 14–31 of 31"), "{narrow}");
-    assert!(narrow.contains("one scale for 2 runs"), "{narrow}");
+    assert!(
+        narrow.contains("standardised scale, shared by 2 runs"),
+        "{narrow}"
+    );
     snap(&app, "posterior_logistic");
     // EP on the same scale: its scale row is the logistic run's.
     let scale = |s: &str| {

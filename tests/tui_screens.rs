@@ -83,7 +83,8 @@ fn results_sorted_by_log_loss_put_the_best_first() {
     assert!(rows
         .windows(2)
         .all(|w| w[0].metrics.log_loss <= w[1].metrics.log_loss));
-    assert_eq!(bayeslab::tui::screen::best_rows(&rows)[0], Some(0));
+    // quickstart's log-losses tie within noise: none is marked best (issue 28)
+    assert_eq!(bayeslab::tui::screen::best_rows(record, &rows)[0], None);
     snap(&app, "results_sorted");
 }
 

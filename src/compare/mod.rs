@@ -3,6 +3,7 @@
 //! interval of the difference (B − A) in log-loss, Brier score and ECE. Rows are resampled with replacement and both runs are scored on the
 //! same resample, so row-to-row difficulty cancels out of the difference.
 
+mod best;
 mod pairs;
 mod read;
 
@@ -15,6 +16,7 @@ use crate::error::{Error, Result};
 use crate::metrics::{self, multiclass, percentile, Binning};
 use crate::numeric::rng;
 pub use crate::record::{Comparison, Scores, Verdict};
+pub use best::versus_best;
 use pairs::Matched;
 pub use pairs::Pair;
 

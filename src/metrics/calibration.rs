@@ -58,17 +58,31 @@ pub fn reliability(p: &[f64], y: &[f64], bins: usize, binning: Binning) -> Relia
     }
 }
 
-/// Percentile bootstrap interval (2.5 %, 97.5 %) of the ECE over rows resampled with
-/// replacement, `resamples` times from `rng`.
-pub fn ece_interval<R: Rng + ?Sized>(
+/// The binned ECE corrected for its bias, and an interval around it, from a bootstrap over
+/// rows (docs/maths.md §13.1).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct EceBootstrap {
+    /// 2 ECE − mean of the resampled ECEs, at least 0: the binned ECE minus its bootstrap
+    /// estimate of bias (a binned ECE is biased upward: noise in a bin's frequency only adds).
+    pub debiased: f64,
+    /// The 95 % basic bootstrap interval [2 ECE − q97.5, 2 ECE − q2.5], at least 0: it
+    /// corrects the same bias, so it brackets `debiased` where the percentile interval of the
+    /// resampled ECEs would sit above the estimate.
+    pub interval: [f64; 2],
+}
+
+/// [`EceBootstrap`] of predictions `p` for labels `y` over rows resampled with replacement,
+/// `resamples` times from `rng`.
+pub fn ece_bootstrap<R: Rng + ?Sized>(
     p: &[f64],
     y: &[f64],
     bins: usize,
     binning: Binning,
     resamples: usize,
     rng: &mut R,
-) -> [f64; 2] {
+) -> EceBootstrap {
     let n = p.len();
+    let ece = reliability(p, y, bins, binning).ece;
     let mut eces: Vec<f64> = (0..resamples)
         .map(|_| {
             let idx: Vec<usize> = (0..n).map(|_| rng.random_range(0..n)).collect();
@@ -78,7 +92,24 @@ pub fn ece_interval<R: Rng + ?Sized>(
         })
         .collect();
     eces.sort_by(f64::total_cmp);
-    [percentile(&eces, 0.025), percentile(&eces, 0.975)]
+    let mean = eces.iter().sum::<f64>() / eces.len().max(1) as f64;
+    let reflect = |q: f64| (2.0 * ece - percentile(&eces, q)).max(0.0);
+    EceBootstrap {
+        debiased: (2.0 * ece - mean).max(0.0),
+        interval: [reflect(0.975), reflect(0.025)],
+    }
+}
+
+/// The interval of [`ece_bootstrap`].
+pub fn ece_interval<R: Rng + ?Sized>(
+    p: &[f64],
+    y: &[f64],
+    bins: usize,
+    binning: Binning,
+    resamples: usize,
+    rng: &mut R,
+) -> [f64; 2] {
+    ece_bootstrap(p, y, bins, binning, resamples, rng).interval
 }
 
 /// The q-quantile of sorted values by linear interpolation between order statistics.

@@ -5,8 +5,8 @@ pub mod multiclass;
 pub mod running;
 
 pub use calibration::{
-    ece_interval, equal_width_bin, equal_width_edges, percentile, reliability, Bin, BinSums,
-    Binning, Reliability,
+    ece_bootstrap, ece_interval, equal_width_bin, equal_width_edges, percentile, reliability, Bin,
+    BinSums, Binning, EceBootstrap, Reliability,
 };
 
 use serde::Serialize;

@@ -39,6 +39,7 @@ pub fn record(columns: &[&str], classes: &[&str], runs: Vec<RunRecord>) -> Exper
             cores: 1,
         },
         comparison: None,
+        versus_best: Vec::new(),
         approximation_error: Vec::new(),
         evidence: Vec::new(),
         posteriors: Vec::new(),
@@ -92,6 +93,7 @@ pub fn run(id: &str, weights: &[f64], sd: Option<f64>, khat: Option<f64>) -> Run
             },
         ],
         ece_ci: None,
+        ece_debiased: None,
     }];
     run
 }

@@ -37,6 +37,123 @@ pub fn report(r: &ExperimentRecord, figures: &[Figure]) -> String {
     }
     let _ = writeln!(s, "- calibration bins: {}\n", e.calibration_bins);
 
+    let _ = writeln!(s, "## Test-set metrics\n");
+    if tables::predictive_rows(r).is_empty() {
+        let _ = writeln!(s, "No run produced predictions.\n");
+    } else {
+        table(&mut s, &tables::metrics(r));
+        let _ = writeln!(s, "{}\n", tables::METRICS_NOTE);
+        let _ = writeln!(s, "{}\n", tables::ECE_NOTE);
+    }
+
+    if let Some(c) = &r.comparison {
+        let _ = writeln!(s, "## Comparison with the baseline\n");
+        let _ = writeln!(s, "A = `{}`, B = this run; paired bootstrap over test rows ({} resamples); lower is better, so a negative B − A is an improvement.\n", c.baseline, c.resamples);
+        table(&mut s, &tables::comparison(&c.rows));
+    }
+
+    let _ = writeln!(s, "## Calibration\n");
+    let _ = writeln!(s, "{}\n", super::plots::RELIABILITY_GUIDE);
+    for run in r.runs.iter().filter(|run| !run.predictives.is_empty()) {
+        let _ = writeln!(s, "### {}\n", run.id);
+        figure(&mut s, figures, &format!("reliability-{}", run.id));
+        for p in &run.predictives {
+            let _ = writeln!(
+                s,
+                "{} / {}: ECE {:.4}, MCE {:.4}, debiased ECE {}\n",
+                run.id,
+                p.name,
+                p.metrics.ece,
+                p.metrics.mce,
+                tables::ece_debiased_text(p)
+            );
+            table(&mut s, &tables::calibration(p));
+        }
+    }
+
+    if let Some(e) = tables::log_evidence_table(r) {
+        let _ = writeln!(s, "## Log evidence against the truth\n");
+        for line in &e.sentences {
+            let _ = writeln!(s, "{line}\n");
+        }
+        table(&mut s, &e.table);
+        let _ = writeln!(s, "Estimates: {}.\n", e.sources.join("; "));
+        let _ = writeln!(s, "{}\n", tables::LOG_EVIDENCE_NOTE);
+    }
+
+    if let Some(t) = tables::approximation_error(r) {
+        let _ = writeln!(s, "## Approximation error against the gold standard\n");
+        table(&mut s, &t);
+        let _ = writeln!(s, "{}\n", tables::APPROXIMATION_ERROR_NOTE);
+    }
+
+    if let Some(t) = tables::weights(r) {
+        let _ = writeln!(
+            s,
+            "## Weights\n\nPoint estimates; for runs with a posterior, mean ± 2 sd. On the {}.\n",
+            r.dataset.weights_scale()
+        );
+        table(&mut s, &t);
+        figure(&mut s, figures, "weights");
+        for run in &r.runs {
+            figure(&mut s, figures, &format!("heatmaps-{}", run.id));
+        }
+    }
+
+    let curves = tables::evidence(r);
+    if !curves.is_empty() {
+        let _ = writeln!(
+            s,
+            "## Evidence\n\nThe Laplace log evidence and the held-out log-loss (plug-in) over lambda; the chosen lambda maximises the evidence.\n"
+        );
+        for (run, t) in curves {
+            let _ = writeln!(
+                s,
+                "### {}: lambda = {:.4e}{}\n",
+                run.id,
+                run.prior_precision.unwrap_or(f64::NAN),
+                run.prior_precision_edge
+                    .map_or(String::new(), |e| format!(" (at the {})", e.mark()))
+            );
+            if let Some(words) = tables::evidence_choice(run) {
+                let _ = writeln!(s, "{words}\n");
+            }
+            figure(&mut s, figures, &format!("evidence-{}", run.id));
+            table(&mut s, &t);
+        }
+    }
+
+    let _ = writeln!(s, "## Convergence\n");
+    table(&mut s, &tables::convergence(r));
+    if tables::any_posterior(r) {
+        let _ = writeln!(s, "{}\n", tables::KHAT_NOTE);
+    }
+    for run in r.failed_runs() {
+        let _ = writeln!(
+            s,
+            "**{} failed:** {}\n",
+            run.id,
+            run.error.as_deref().unwrap_or("")
+        );
+    }
+    for (line, bad) in tables::sampler_diagnostics(r) {
+        let _ = writeln!(
+            s,
+            "{}\n",
+            if bad {
+                format!("**{line}**")
+            } else {
+                format!("- {line}")
+            }
+        );
+    }
+    for f in figures
+        .iter()
+        .filter(|f| f.stem.starts_with("convergence-"))
+    {
+        figure(&mut s, figures, &f.stem);
+    }
+
     let d = &r.dataset;
     let _ = writeln!(s, "## Dataset\n");
     let _ = writeln!(
@@ -76,111 +193,6 @@ pub fn report(r: &ExperimentRecord, figures: &[Figure]) -> String {
     if !d.encoding.imputed.is_empty() {
         let _ = writeln!(s, "Filled missing values: {}.\n", tables::IMPUTED_CAPTION);
         table(&mut s, &tables::imputed(&d.encoding));
-    }
-
-    let _ = writeln!(s, "## Test-set metrics\n");
-    if tables::predictive_rows(r).is_empty() {
-        let _ = writeln!(s, "No run produced predictions.\n");
-    } else {
-        table(&mut s, &tables::metrics(r));
-        let _ = writeln!(s, "Bold marks the best value per column. Log-loss clips p to [1e-15, 1 - 1e-15]. The ECE interval is a bootstrap percentile interval over test rows.\n");
-    }
-
-    let _ = writeln!(s, "## Convergence\n");
-    table(&mut s, &tables::convergence(r));
-    if tables::any_posterior(r) {
-        let _ = writeln!(s, "{}\n", tables::KHAT_NOTE);
-    }
-    for run in r.failed_runs() {
-        let _ = writeln!(
-            s,
-            "**{} failed:** {}\n",
-            run.id,
-            run.error.as_deref().unwrap_or("")
-        );
-    }
-    for (line, bad) in tables::sampler_diagnostics(r) {
-        let _ = writeln!(
-            s,
-            "{}\n",
-            if bad {
-                format!("**{line}**")
-            } else {
-                format!("- {line}")
-            }
-        );
-    }
-    figure(&mut s, figures, "convergence-gradient");
-    figure(&mut s, figures, "convergence-objective");
-    figure(&mut s, figures, "convergence-sampler");
-
-    if let Some(t) = tables::approximation_error(r) {
-        let _ = writeln!(s, "## Approximation error against the gold standard\n");
-        table(&mut s, &t);
-        let _ = writeln!(s, "{}\n", tables::APPROXIMATION_ERROR_NOTE);
-    }
-
-    if let Some(e) = tables::log_evidence_table(r) {
-        let _ = writeln!(s, "## Log evidence against the truth\n");
-        for line in &e.sentences {
-            let _ = writeln!(s, "{line}\n");
-        }
-        table(&mut s, &e.table);
-        let _ = writeln!(s, "Estimates: {}.\n", e.sources.join("; "));
-        let _ = writeln!(s, "{}\n", tables::LOG_EVIDENCE_NOTE);
-    }
-
-    if let Some(t) = tables::weights(r) {
-        let _ = writeln!(
-            s,
-            "## Weights\n\nPoint estimates; for runs with a posterior, mean ± 2 sd.\n"
-        );
-        table(&mut s, &t);
-        figure(&mut s, figures, "weights");
-        for run in &r.runs {
-            figure(&mut s, figures, &format!("heatmaps-{}", run.id));
-        }
-    }
-
-    let curves = tables::evidence(r);
-    if !curves.is_empty() {
-        let _ = writeln!(
-            s,
-            "## Evidence\n\nThe Laplace log evidence and the held-out log-loss (plug-in) over lambda; the chosen lambda maximises the evidence.\n"
-        );
-        for (run, t) in curves {
-            let _ = writeln!(
-                s,
-                "### {}: lambda = {:.4e}{}\n",
-                run.id,
-                run.prior_precision.unwrap_or(f64::NAN),
-                run.prior_precision_edge
-                    .map_or(String::new(), |e| format!(" (at the {})", e.mark()))
-            );
-            if let Some(words) = tables::evidence_choice(run) {
-                let _ = writeln!(s, "{words}\n");
-            }
-            figure(&mut s, figures, &format!("evidence-{}", run.id));
-            table(&mut s, &t);
-        }
-    }
-
-    let _ = writeln!(s, "## Calibration\n");
-    for (run, p) in tables::predictive_rows(r) {
-        let _ = writeln!(s, "### {} / {}\n", run.id, p.name);
-        figure(
-            &mut s,
-            figures,
-            &format!("reliability-{}-{}", run.id, p.name),
-        );
-        table(&mut s, &tables::calibration(p));
-        let _ = writeln!(s, "ECE {:.4}, MCE {:.4}\n", p.metrics.ece, p.metrics.mce);
-    }
-
-    if let Some(c) = &r.comparison {
-        let _ = writeln!(s, "## Comparison with the baseline\n");
-        let _ = writeln!(s, "A = `{}`, B = this run; paired bootstrap over test rows ({} resamples); lower is better, so a negative B − A is an improvement.\n", c.baseline, c.resamples);
-        table(&mut s, &tables::comparison(&c.rows));
     }
 
     super::lab_markdown::approximation_lab(&mut s, &r.posteriors);

@@ -15,12 +15,12 @@ mod tests;
 mod weights;
 
 pub use canvas::Figure;
-pub use convergence::{convergence, Trace};
+pub use convergence::{convergence, Objective, Trace};
 pub use density::density;
 pub use evidence::evidence;
 pub use heatmaps::heatmaps;
-pub use reliability::reliability;
-pub use sweep::against;
+pub use reliability::{reliability, wilson, GUIDE as RELIABILITY_GUIDE};
+pub use sweep::{against, coincide};
 pub use weights::weights;
 
 use crate::record::ExperimentRecord;
@@ -28,10 +28,8 @@ use crate::record::ExperimentRecord;
 /// Every figure of a record, in report order.
 pub fn figures(r: &ExperimentRecord) -> Vec<Figure> {
     let mut out = Vec::new();
-    for run in &r.runs {
-        for p in &run.predictives {
-            out.push(reliability(run, p));
-        }
+    for run in r.runs.iter().filter(|run| !run.predictives.is_empty()) {
+        out.push(reliability(run));
     }
     let sampler = |id: &str| {
         r.runs
@@ -43,7 +41,19 @@ pub fn figures(r: &ExperimentRecord) -> Vec<Figure> {
         .any(|t| t.iterate.iteration > 0 && !sampler(&t.run))
     {
         out.push(convergence(r, Trace::Gradient));
-        out.push(convergence(r, Trace::Objective));
+        let mut kinds: Vec<Objective> = r
+            .runs
+            .iter()
+            .filter(|run| run.diagnostics.is_none() && r.trace.iter().any(|t| t.run == run.id))
+            .map(Objective::of)
+            .collect();
+        kinds.sort();
+        kinds.dedup();
+        out.extend(
+            kinds
+                .into_iter()
+                .map(|o| convergence(r, Trace::Objective(o))),
+        );
     }
     if r.trace.iter().any(|t| sampler(&t.run)) {
         out.push(convergence(r, Trace::Sampler));

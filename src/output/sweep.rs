@@ -88,16 +88,47 @@ fn series(
         .collect::<Vec<(String, Vec<(f64, f64)>)>>()
 }
 
+/// Per run with its own ln p(y | X) (the Laplace evidence, ln Z_EP, a bound: named by its
+/// kind's catalogue row), and per model with an importance-sampling estimate of the true one,
+/// that value against the swept value: what every point computed.
+pub fn log_evidence_series(sweep: &SweepRecord) -> Vec<(String, Vec<(f64, f64)>)> {
+    let mut out: Vec<(String, Vec<(f64, f64)>)> = Vec::new();
+    let mut push = |name: String, point: (f64, f64)| match out.iter_mut().find(|s| s.0 == name) {
+        Some(s) => s.1.push(point),
+        None => out.push((name, vec![point])),
+    };
+    for point in &sweep.points {
+        for run in point.record.runs.iter().filter(|r| r.error.is_none()) {
+            let Some(v) = run.posterior.as_ref().and_then(|p| p.log_evidence) else {
+                continue;
+            };
+            let label = crate::catalog::MethodKind::parse(&run.kind)
+                .and_then(|k| k.log_evidence())
+                .map_or("own ln p(y|X)", |e| e.label(run.mean_field));
+            push(format!("{} ({label})", run.id), (point.value, v));
+        }
+        for e in &point.record.evidence {
+            let name = format!("true ln p(y|X), {} (importance sampling)", e.model);
+            push(name, (point.value, e.log_evidence));
+        }
+    }
+    out
+}
+
 /// sweep.json, report.md, report.html and plots/ of the sweep, and each point's own run
 /// directory `<key>=<value>/`.
 pub fn render_sweep(sweep: &SweepRecord) -> Vec<Artifact> {
     let (name, key, points) = (&sweep.name, &sweep.key, &sweep.points);
     let rows = sweep_rows(sweep);
-    let figures: Vec<Figure> = METRICS
+    let mut figures: Vec<Figure> = METRICS
         .iter()
-        .filter(|(h, _, _)| matches!(*h, "log-loss" | "ECE" | "accuracy"))
-        .map(|(h, get, _)| plots::against(key, h, &series(&rows, *get)))
+        .filter(|(h, _, _, _)| matches!(*h, "log-loss" | "ECE" | "accuracy"))
+        .map(|(h, get, _, _)| plots::against(key, h, &series(&rows, *get)))
         .collect();
+    let evidence = log_evidence_series(sweep);
+    if !evidence.is_empty() {
+        figures.push(plots::against(key, "log evidence ln p(y|X)", &evidence));
+    }
     let mut table = Table {
         headers: vec![key.to_string(), "run".into(), "predictive".into()],
         numeric: vec![true, false, false],
@@ -105,7 +136,7 @@ pub fn render_sweep(sweep: &SweepRecord) -> Vec<Artifact> {
     };
     table
         .headers
-        .extend(METRICS.iter().map(|(h, _, _)| h.to_string()));
+        .extend(METRICS.iter().map(|(h, _, _, _)| h.to_string()));
     table.numeric.extend([true; 6]);
     for row in &rows {
         let mut cells: Vec<Cell> = vec![
@@ -116,7 +147,7 @@ pub fn render_sweep(sweep: &SweepRecord) -> Vec<Artifact> {
         cells.extend(
             METRICS
                 .iter()
-                .map(|(_, get, _)| Cell::from(num(get(row.metrics)))),
+                .map(|(_, get, _, _)| Cell::from(num(get(row.metrics)))),
         );
         table.rows.push(cells);
     }

@@ -31,6 +31,9 @@ pub use khat::{khat_cell, khat_text, KHAT_NOTE};
 pub use log_evidence::{
     log_evidence_table, LogEvidenceTable, HEADERS as LOG_EVIDENCE_HEADERS, LOG_EVIDENCE_NOTE,
 };
-pub use metrics::{calibration, metrics, predictive_rows, METRICS, RELIABILITY_GUIDE};
+pub use metrics::{
+    calibration, ece_debiased_text, metrics, predictive_rows, run_cell, versus_best_text, ECE_NOTE,
+    METRICS, METRICS_NOTE,
+};
 pub use table::{num, Cell, Mark, Table};
 pub use weights::weights;

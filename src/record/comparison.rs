@@ -48,3 +48,32 @@ pub struct Comparison {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub note: Option<String>,
 }
+
+/// Where a predictive stands against the best one of the same experiment on one metric.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, schemars::JsonSchema)]
+#[serde(rename_all = "kebab-case")]
+pub enum Standing {
+    /// The best value, and every other is worse beyond the bootstrap noise.
+    Best,
+    /// The best value or within noise of it: the interval of the difference includes zero.
+    Tied,
+    /// Worse than the best beyond noise.
+    Behind,
+}
+
+/// results.json `versus_best`: one predictive (`<run>/<predictive>`) against the best one on
+/// `metric` (lower is better), by the paired bootstrap over the test rows that `compare` uses.
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
+pub struct VersusBest {
+    pub run: String,
+    pub predictive: String,
+    pub metric: String,
+    /// The `<run>/<predictive>` with the best value of `metric`.
+    pub best: String,
+    /// This value minus the best one (zero for the best itself).
+    pub diff: f64,
+    /// The 95 % percentile interval of the difference over resamples of the test rows.
+    pub ci_low: f64,
+    pub ci_high: f64,
+    pub standing: Standing,
+}

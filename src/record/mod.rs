@@ -19,7 +19,7 @@ mod streaming;
 mod sweep;
 
 pub use approximation::ApproximationError;
-pub use comparison::{Comparison, Verdict};
+pub use comparison::{Comparison, Standing, Verdict, VersusBest};
 pub use evidence::EvidenceEstimate;
 pub use predictions::{
     csv_header, csv_rows, PredictionColumn, PredictionTable, PredictionsFile, Scores,
@@ -46,6 +46,10 @@ pub struct ExperimentRecord {
     pub provenance: Provenance,
     /// The paired comparison with `baseline`, when the experiment names one.
     pub comparison: Option<ComparisonRecord>,
+    /// Every predictive against the best one per metric (log-loss, Brier, ECE), by the paired
+    /// bootstrap over the test rows: what a "best" mark in a view rests on. Empty with fewer
+    /// than two predictives or predictions not held in memory (a streamed run).
+    pub versus_best: Vec<VersusBest>,
     /// Each approximation against the gold standard (a `gibbs-*` run) of the same experiment;
     /// empty without a successful gold run.
     pub approximation_error: Vec<ApproximationError>,
@@ -113,9 +117,37 @@ pub struct DatasetInfo {
     /// without missing values.
     pub encoding: EncodingInfo,
     pub notes: Vec<String>,
+    /// `[data] standardize`: each numeric design column was centred and divided by its
+    /// training standard deviation, so the weights are per standard deviation of their column.
+    pub standardized: bool,
+}
+
+impl DatasetInfo {
+    /// The scale every weight is on, for each view that shows weights.
+    pub fn weights_scale(&self) -> &'static str {
+        match self.standardized {
+            true => "standardised scale: per training standard deviation of each numeric column",
+            false => "original units of each design column",
+        }
+    }
+
+    /// [`Self::weights_scale`] in two words, for a title or a border.
+    pub fn weights_scale_short(&self) -> &'static str {
+        match self.standardized {
+            true => "standardised scale",
+            false => "original units",
+        }
+    }
 }
 
 impl ExperimentRecord {
+    /// The standing of `<run>/<predictive>` on `metric` (a name of `compare::METRICS`).
+    pub fn standing(&self, run: &str, predictive: &str, metric: &str) -> Option<&VersusBest> {
+        self.versus_best
+            .iter()
+            .find(|v| v.run == run && v.predictive == predictive && v.metric == metric)
+    }
+
     pub fn failed_runs(&self) -> impl Iterator<Item = &RunRecord> {
         self.runs.iter().filter(|r| r.error.is_some())
     }

@@ -106,8 +106,11 @@ pub struct PredictiveRecord {
     pub name: String,
     pub metrics: Metrics,
     pub calibration: Vec<Bin>,
-    /// 95 % percentile-bootstrap interval of the ECE over test rows (binary targets).
+    /// 95 % basic-bootstrap interval of the ECE over test rows, corrected for the upward bias
+    /// of a binned ECE (docs/maths.md §13.1); it brackets `ece_debiased`.
     pub ece_ci: Option<[f64; 2]>,
+    /// The ECE minus its bootstrap estimate of bias (2 ECE − mean resampled ECE, at least 0).
+    pub ece_debiased: Option<f64>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
@@ -118,7 +121,7 @@ pub struct TraceRow {
 }
 
 /// Which end of the evidence search's lambda grid the chosen lambda sits at.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "kebab-case")]
 pub enum GridEdge {
     Low,
@@ -148,6 +151,23 @@ impl GridEdge {
 }
 
 impl RunRecord {
+    /// Why this run's numbers are not those of a finished fit, for every view that shows them:
+    /// `NOT CONVERGED (max-iterations)` for a fit that stopped short of its tolerance,
+    /// `NOT MIXED` for a sampler whose chains have not mixed; `None` otherwise and for a failed
+    /// run (which has no numbers, and says why in its `error`).
+    pub fn flag(&self) -> Option<String> {
+        if self.error.is_some() {
+            return None;
+        }
+        if let Some(d) = self.diagnostics {
+            return (!d.mixed()).then(|| "NOT MIXED".to_string());
+        }
+        match self.termination {
+            Some(t) if !t.converged() => Some(format!("NOT CONVERGED ({})", t.name())),
+            _ => None,
+        }
+    }
+
     /// A run that failed before producing results.
     pub fn failed(id: &str, kind: &str, fit_seconds: f64, error: String) -> Self {
         RunRecord {

@@ -54,11 +54,31 @@ pub fn record(plan: &Plan, parts: Parts) -> Result<ExperimentRecord> {
         runs: parts.runs,
         provenance: super::provenance::collect(plan, parts.digests, &lab_files(plan))?,
         comparison: None,
+        versus_best: versus_best(plan, &parts.predictions),
         posteriors: crate::lab::run_all(&plan.posteriors, plan.seed)?,
         predictions: parts.predictions,
         trace: parts.trace,
         streaming: parts.streaming,
     })
+}
+
+/// Every predictive against the best per metric, on `[evaluation] resamples` resamples (fewer
+/// when the test rows are so many that compare would refuse them); nothing for predictions
+/// streamed to a file.
+fn versus_best(plan: &Plan, table: &PredictionTable) -> Vec<crate::record::VersusBest> {
+    let predictions = crate::compare::Predictions {
+        y: table.y.clone(),
+        columns: table
+            .columns
+            .iter()
+            .map(|c| (c.name(), c.scores.clone()))
+            .collect(),
+        bins: plan.evaluation.calibration_bins,
+        binning: plan.evaluation.binning,
+    };
+    let largest = crate::compare::Resamples::largest(table.y.len());
+    let resamples = plan.evaluation.resamples.min(largest);
+    crate::compare::versus_best(&predictions, resamples, plan.seed)
 }
 
 /// The data files of the `[[posterior]]` tables (for the provenance digests).

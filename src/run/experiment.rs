@@ -31,6 +31,7 @@ pub fn run_on(
 ) -> Result<ExperimentRecord> {
     let source = loaded.source();
     let mut info = source.info();
+    info.standardized = plan.data.as_ref().is_some_and(|d| d.standardize);
     let mut passes: Vec<PassRecord> = match source.streamed() {
         Some(d) => d
             .preparation

@@ -23,7 +23,7 @@ pub fn evaluate(
         Scores::Binary(p) => {
             let (metrics, reliability) = metrics::evaluate(p, y, bins, binning);
             let ece_ci =
-                stream.map(|s| metrics::ece_interval(p, y, bins, binning, eval.resamples, s));
+                stream.map(|s| metrics::ece_bootstrap(p, y, bins, binning, eval.resamples, s));
             (metrics, reliability, ece_ci)
         }
         Scores::Classes(rows) => {
@@ -33,8 +33,8 @@ pub fn evaluate(
                 .zip(y)
                 .map(|(r, &y)| metrics::multiclass::top_hit(r, y))
                 .unzip();
-            let ece_ci =
-                stream.map(|s| metrics::ece_interval(&top, &hit, bins, binning, eval.resamples, s));
+            let ece_ci = stream
+                .map(|s| metrics::ece_bootstrap(&top, &hit, bins, binning, eval.resamples, s));
             (metrics, reliability, ece_ci)
         }
     };
@@ -42,7 +42,8 @@ pub fn evaluate(
         name: kind.name().to_string(),
         metrics,
         calibration: reliability.bins,
-        ece_ci,
+        ece_ci: ece_ci.map(|b| b.interval),
+        ece_debiased: ece_ci.map(|b| b.debiased),
     }
 }
 
@@ -54,5 +55,6 @@ pub fn running(kind: PredictiveKind, running: Running) -> PredictiveRecord {
         metrics,
         calibration: reliability.bins,
         ece_ci: None,
+        ece_debiased: None,
     }
 }

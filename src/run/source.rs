@@ -41,6 +41,8 @@ impl<'a> Source<'a> {
                 summaries: d.summaries.clone(),
                 encoding: d.encoding.clone(),
                 notes: d.notes.clone(),
+                // the plan's `[data] standardize`, which the caller fills in (run/experiment.rs)
+                standardized: false,
             },
             Source::Streamed(d) => DatasetInfo {
                 files: files(&d.files),
@@ -57,6 +59,8 @@ impl<'a> Source<'a> {
                 summaries: d.summaries.clone(),
                 encoding: d.encoding.clone(),
                 notes: d.notes.clone(),
+                // the plan's `[data] standardize`, which the caller fills in (run/experiment.rs)
+                standardized: false,
             },
         }
     }

@@ -37,7 +37,11 @@ pub fn describe(data: &DataPlan) -> Result<DatasetInfo, String> {
         Some(_) => StreamedData::open(data).map(|d| Source::Streamed(&d).info()),
         None => crate::data::load(data).map(|d| Source::Memory(&d).info()),
     };
-    info.map_err(|e| e.to_string())
+    info.map(|mut i| {
+        i.standardized = data.standardize;
+        i
+    })
+    .map_err(|e| e.to_string())
 }
 
 /// The background thread that loads selected experiments' datasets.

@@ -29,7 +29,8 @@ impl Session {
     pub(super) fn finish_sweep(&mut self, sweep: SweepRecord) {
         self.state = JobState::Finished;
         self.sweep = Some(sweep);
-        self.show(0);
+        // the point Live has just drawn, so that Live, the status line and 4-7 name one point
+        self.show(usize::MAX);
     }
 
     /// Show point `index` (clamped) on the results screens.

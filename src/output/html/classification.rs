@@ -10,6 +10,114 @@ use crate::record::ExperimentRecord;
 /// The classification sections: dataset, metrics, calibration, convergence, weights, evidence,
 /// baseline comparison.
 pub(super) fn classification(s: &mut String, r: &ExperimentRecord, figures: &[Figure]) {
+    let _ = writeln!(s, "<h2>Test-set metrics</h2>");
+    if tables::predictive_rows(r).is_empty() {
+        s.push_str("<p>No run produced predictions.</p>\n");
+    } else {
+        table(s, &tables::metrics(r));
+        let _ = writeln!(s, "<p>{}</p>", prose(tables::METRICS_NOTE));
+        let _ = writeln!(s, "<p>{}</p>", prose(tables::ECE_NOTE));
+    }
+
+    if let Some(c) = &r.comparison {
+        let _ = writeln!(s, "<h2>Comparison with the baseline</h2>");
+        let _ = writeln!(s, "<p>A = <code>{}</code>, B = this run; paired bootstrap over test rows ({} resamples); lower is better, so a negative B − A is an improvement.</p>", escape(&c.baseline), c.resamples);
+        table(s, &tables::comparison(&c.rows));
+    }
+
+    let _ = writeln!(s, "<h2>Calibration</h2>");
+    let _ = writeln!(s, "<p>{}</p>", crate::output::plots::RELIABILITY_GUIDE);
+    figures_with_prefix(s, figures, "reliability-");
+    for (run, p) in tables::predictive_rows(r) {
+        let _ = writeln!(
+            s,
+            "<details><summary>bins of {} / {} (ECE {:.4}, MCE {:.4}, debiased ECE {})</summary>",
+            escape(&run.id),
+            escape(&p.name),
+            p.metrics.ece,
+            p.metrics.mce,
+            escape(&tables::ece_debiased_text(p))
+        );
+        table(s, &tables::calibration(p));
+        s.push_str("</details>\n");
+    }
+
+    if let Some(e) = tables::log_evidence_table(r) {
+        let _ = writeln!(s, "<h2>Log evidence against the truth</h2>");
+        for line in &e.sentences {
+            let _ = writeln!(s, "<p>{}</p>", prose(line));
+        }
+        table(s, &e.table);
+        let _ = writeln!(s, "<p>Estimates: {}.</p>", prose(&e.sources.join("; ")));
+        let _ = writeln!(s, "<p>{}</p>", prose(tables::LOG_EVIDENCE_NOTE));
+    }
+
+    if let Some(t) = tables::approximation_error(r) {
+        let _ = writeln!(s, "<h2>Approximation error against the gold standard</h2>");
+        table(s, &t);
+        let _ = writeln!(s, "<p>{}</p>", prose(tables::APPROXIMATION_ERROR_NOTE));
+    }
+
+    if let Some(t) = tables::weights(r) {
+        let _ = writeln!(
+            s,
+            "<h2>Weights</h2><p>Point estimates; for runs with a posterior, mean ± 2 sd. On the {}.</p>",
+            r.dataset.weights_scale()
+        );
+        figures_with_prefix(s, figures, "weights");
+        figures_with_prefix(s, figures, "heatmaps-");
+        let _ = writeln!(s, "<details><summary>table of weights</summary>");
+        table(s, &t);
+        s.push_str("</details>\n");
+    }
+
+    let curves = tables::evidence(r);
+    if !curves.is_empty() {
+        let _ = writeln!(s, "<h2>Evidence</h2><p>The Laplace log evidence and the held-out log-loss (plug-in) over lambda; the chosen lambda (vertical line, highlighted row) maximises the evidence.</p>");
+        for (run, t) in curves {
+            let _ = writeln!(
+                s,
+                "<h3>{}: lambda = {:.4e}{}</h3>",
+                escape(&run.id),
+                run.prior_precision.unwrap_or(f64::NAN),
+                run.prior_precision_edge
+                    .map_or(String::new(), |e| format!(" (at the {})", e.mark()))
+            );
+            if let Some(words) = tables::evidence_choice(run) {
+                let _ = writeln!(s, "<p>{}</p>", prose(&words));
+            }
+            // the figure and its table side by side: the highlighted row is in view
+            s.push_str("<div class=\"figs\">\n");
+            if let Some(f) = figures
+                .iter()
+                .find(|f| f.stem == format!("evidence-{}", run.id))
+            {
+                figure(s, f);
+            }
+            table(s, &t);
+            s.push_str("</div>\n");
+        }
+    }
+
+    let _ = writeln!(s, "<h2>Convergence</h2>");
+    table(s, &tables::convergence(r));
+    if tables::any_posterior(r) {
+        let _ = writeln!(s, "<p>{}</p>", prose(tables::KHAT_NOTE));
+    }
+    for run in r.failed_runs() {
+        let _ = writeln!(
+            s,
+            "<p class=\"failed\"><b>{} failed:</b> {}</p>",
+            escape(&run.id),
+            escape(run.error.as_deref().unwrap_or(""))
+        );
+    }
+    for (line, bad) in tables::sampler_diagnostics(r) {
+        let class = if bad { " class=\"failed\"" } else { "" };
+        let _ = writeln!(s, "<p{class}>{}</p>", prose(&line));
+    }
+    figures_with_prefix(s, figures, "convergence-");
+
     let d = &r.dataset;
     let _ = writeln!(s, "<h2>Dataset</h2><ul>");
     let files: Vec<String> = d
@@ -54,116 +162,5 @@ pub(super) fn classification(s: &mut String, r: &ExperimentRecord, figures: &[Fi
             tables::IMPUTED_CAPTION
         );
         table(s, &tables::imputed(&d.encoding));
-    }
-
-    let _ = writeln!(s, "<h2>Test-set metrics</h2>");
-    if tables::predictive_rows(r).is_empty() {
-        s.push_str("<p>No run produced predictions.</p>\n");
-    } else {
-        table(s, &tables::metrics(r));
-        s.push_str("<p>Highlighted: the best value per column. Log-loss clips p to [1e-15, 1 − 1e-15]; the ECE interval is a bootstrap percentile interval over test rows.</p>\n");
-    }
-
-    let _ = writeln!(s, "<h2>Calibration</h2>");
-    let _ = writeln!(s, "<p>{}</p>", tables::RELIABILITY_GUIDE);
-    s.push_str("<div class=\"figs\">\n");
-    for (run, p) in tables::predictive_rows(r) {
-        if let Some(f) = figures
-            .iter()
-            .find(|f| f.stem == format!("reliability-{}-{}", run.id, p.name))
-        {
-            figure(s, f);
-        }
-    }
-    s.push_str("</div>\n");
-    for (run, p) in tables::predictive_rows(r) {
-        let _ = writeln!(
-            s,
-            "<details><summary>bins of {} / {} (ECE {:.4}, MCE {:.4})</summary>",
-            escape(&run.id),
-            escape(&p.name),
-            p.metrics.ece,
-            p.metrics.mce
-        );
-        table(s, &tables::calibration(p));
-        s.push_str("</details>\n");
-    }
-
-    let _ = writeln!(s, "<h2>Convergence</h2>");
-    table(s, &tables::convergence(r));
-    if tables::any_posterior(r) {
-        let _ = writeln!(s, "<p>{}</p>", prose(tables::KHAT_NOTE));
-    }
-    for run in r.failed_runs() {
-        let _ = writeln!(
-            s,
-            "<p class=\"failed\"><b>{} failed:</b> {}</p>",
-            escape(&run.id),
-            escape(run.error.as_deref().unwrap_or(""))
-        );
-    }
-    for (line, bad) in tables::sampler_diagnostics(r) {
-        let class = if bad { " class=\"failed\"" } else { "" };
-        let _ = writeln!(s, "<p{class}>{}</p>", prose(&line));
-    }
-    figures_with_prefix(s, figures, "convergence-");
-
-    if let Some(t) = tables::approximation_error(r) {
-        let _ = writeln!(s, "<h2>Approximation error against the gold standard</h2>");
-        table(s, &t);
-        let _ = writeln!(s, "<p>{}</p>", prose(tables::APPROXIMATION_ERROR_NOTE));
-    }
-
-    if let Some(e) = tables::log_evidence_table(r) {
-        let _ = writeln!(s, "<h2>Log evidence against the truth</h2>");
-        for line in &e.sentences {
-            let _ = writeln!(s, "<p>{}</p>", prose(line));
-        }
-        table(s, &e.table);
-        let _ = writeln!(s, "<p>Estimates: {}.</p>", prose(&e.sources.join("; ")));
-        let _ = writeln!(s, "<p>{}</p>", prose(tables::LOG_EVIDENCE_NOTE));
-    }
-
-    if let Some(t) = tables::weights(r) {
-        let _ = writeln!(s, "<h2>Weights</h2>");
-        figures_with_prefix(s, figures, "weights");
-        figures_with_prefix(s, figures, "heatmaps-");
-        let _ = writeln!(s, "<details><summary>table of weights</summary>");
-        table(s, &t);
-        s.push_str("</details>\n");
-    }
-
-    if let Some(c) = &r.comparison {
-        let _ = writeln!(s, "<h2>Comparison with the baseline</h2>");
-        let _ = writeln!(s, "<p>A = <code>{}</code>, B = this run; paired bootstrap over test rows ({} resamples); lower is better, so a negative B − A is an improvement.</p>", escape(&c.baseline), c.resamples);
-        table(s, &tables::comparison(&c.rows));
-    }
-
-    let curves = tables::evidence(r);
-    if !curves.is_empty() {
-        let _ = writeln!(s, "<h2>Evidence</h2><p>The Laplace log evidence and the held-out log-loss (plug-in) over lambda; the chosen lambda (vertical line, highlighted row) maximises the evidence.</p>");
-        for (run, t) in curves {
-            let _ = writeln!(
-                s,
-                "<h3>{}: lambda = {:.4e}{}</h3>",
-                escape(&run.id),
-                run.prior_precision.unwrap_or(f64::NAN),
-                run.prior_precision_edge
-                    .map_or(String::new(), |e| format!(" (at the {})", e.mark()))
-            );
-            if let Some(words) = tables::evidence_choice(run) {
-                let _ = writeln!(s, "<p>{}</p>", prose(&words));
-            }
-            // the figure and its table side by side: the highlighted row is in view
-            s.push_str("<div class=\"figs\">\n");
-            if let Some(f) = figures
-                .iter()
-                .find(|f| f.stem == format!("evidence-{}", run.id))
-            {
-                figure(s, f);
-            }
-            table(s, &t);
-            s.push_str("</div>\n");
-        }
     }
 }

@@ -10,7 +10,7 @@ pub const STYLE: &str = "body{font-family:system-ui,-apple-system,'Segoe UI',san
 h1{font-size:1.6em;border-bottom:2px solid #1f77b4;padding-bottom:.2em}h2{margin-top:2em;border-bottom:1px solid #ddd}\
 .table{overflow-x:auto;margin:.6em 0 1.2em}table{border-collapse:collapse;font-size:.9em}th,td{border:1px solid #ccc;padding:.25em .6em}\
 td{white-space:nowrap}td.wrap{white-space:normal;min-width:20em}\
-th{background:#f3f6fa}td.num{text-align:right;font-variant-numeric:tabular-nums}td.best{font-weight:bold;background:#e8f4e8}td.warn{font-weight:bold;background:#fbe9e9;color:#a00}\
+th{background:#f3f6fa}td.num{text-align:right;font-variant-numeric:tabular-nums}td.best{font-weight:bold;background:#e8f4e8}td.tie{font-style:italic}td.warn{font-weight:bold;background:#fbe9e9;color:#a00}\
 .figs{display:flex;flex-wrap:wrap;gap:1em;margin:1em 0}.fig{margin:0;max-width:100%}.fig svg{max-width:100%;height:auto}.fig figcaption{font-size:.85em;color:#555}\
 pre{background:#f6f8fa;padding:1em;overflow:auto;font-size:.85em}.failed{color:#b00}code{background:#f3f3f3;padding:0 .2em}";
 
@@ -61,6 +61,7 @@ pub fn table(s: &mut String, t: &Table) {
             }
             match c.mark {
                 Mark::Best => class.push("best"),
+                Mark::Tie => class.push("tie"),
                 Mark::Warn => class.push("warn"),
                 Mark::Plain => {}
             }

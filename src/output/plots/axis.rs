@@ -1,12 +1,6 @@
 //! Axis ticks every figure shares: "nice" steps (1, 2 or 5 × 10^k) that are whole numbers on
-//! an axis of whole numbers (iterations, sweeps), so that no two ticks read the same, and
-//! category labels (design columns) that turn upright below the axis when they do not fit.
-
-use plotters::coord::Shift;
-use plotters::prelude::*;
-use plotters::style::text_anchor::{HPos, Pos, VPos};
-
-use super::canvas::{DrawResult, FONT};
+//! an axis of whole numbers (iterations, sweeps), so that no two ticks read the same, and the
+//! width a label takes.
 
 /// Ticks over [lo, hi]: at most `max` multiples of a step 1, 2 or 5 × 10^k; with `integer`,
 /// the step is at least 1, so an axis of iterations 0..5 reads 0 1 2 3 4 5 and never
@@ -55,46 +49,4 @@ pub(crate) fn whole(v: &f64) -> String {
 /// sans-serif face).
 pub(crate) fn text_width(chars: usize, size: u32) -> u32 {
     (chars as f64 * size as f64 * 0.55).ceil() as u32
-}
-
-/// Whether level category labels, centred `spacing` pixels apart in this order, would touch
-/// a neighbour, so they must turn upright.
-pub(crate) fn upright<S: AsRef<str>>(labels: &[S], size: u32, spacing: u32) -> bool {
-    let width = |l: &S| text_width(l.as_ref().chars().count(), size);
-    labels
-        .windows(2)
-        .any(|w| (width(&w[0]) + width(&w[1])) / 2 + 6 > spacing)
-        || labels.iter().any(|l| width(l) > 2 * spacing)
-}
-
-/// Draw `labels` centred under their pixel x positions, 8 pixels below `y` (the axis): level
-/// when they fit `spacing` pixels apart, else upright, reading downwards from the axis so
-/// that no label crosses it.
-pub(crate) fn category_labels<DB: DrawingBackend>(
-    area: &DrawingArea<DB, Shift>,
-    labels: &[(i32, String)],
-    y: i32,
-    spacing: u32,
-    size: u32,
-) -> DrawResult
-where
-    DB::ErrorType: 'static,
-{
-    let texts: Vec<&str> = labels.iter().map(|(_, l)| l.as_str()).collect();
-    let font = (FONT, size).into_font();
-    let style = if upright(&texts, size, spacing) {
-        TextStyle::from(font.transform(FontTransform::Rotate90))
-            .pos(Pos::new(HPos::Left, VPos::Center))
-    } else {
-        TextStyle::from(font).pos(Pos::new(HPos::Center, VPos::Top))
-    };
-    let (bx, by) = area.get_base_pixel();
-    for (x, text) in labels {
-        area.draw(&Text::new(
-            text.clone(),
-            (x - bx, y - by + 8),
-            style.clone(),
-        ))?;
-    }
-    Ok(())
 }

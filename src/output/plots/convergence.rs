@@ -4,7 +4,7 @@ use plotters::coord::ranged1d::{AsRangedCoord, ValueFormatter};
 use plotters::prelude::*;
 
 use super::axis::{nice_ticks, whole};
-use super::canvas::{draw_lines, svg, DrawResult, Figure, FONT};
+use super::canvas::{draw_lines, svg, DrawResult, Figure, FONT, TEXT, TITLE, WIDTH};
 use super::legend::{self, line_keys};
 use crate::record::ExperimentRecord;
 
@@ -34,6 +34,8 @@ impl Axes<'_> {
         let mut chart = builder.build_cartesian_2d(x, y)?;
         let mut mesh = chart.configure_mesh();
         mesh.x_desc(self.x_desc)
+            .label_style((FONT, TEXT))
+            .axis_desc_style((FONT, TEXT))
             .x_labels(self.ticks)
             .x_label_formatter(x_format)
             .y_desc(self.y_desc);
@@ -55,8 +57,53 @@ fn plain(v: &f64) -> String {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Trace {
     Gradient,
-    Objective,
+    /// The objectives of one kind only: E(w), −ln Z_EP, −ELBO and the JJ bound are different
+    /// quantities and never share an axis.
+    Objective(Objective),
     Sampler,
+}
+
+/// What a run's trace calls its objective, from its kind's catalogue row.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Objective {
+    /// E(w), the negative log joint (the negative log-likelihood for an MLE).
+    Energy,
+    /// −ln Z_EP per sweep (EP and ADF).
+    Ep,
+    /// −ELBO of the KL-optimal Gaussian.
+    Elbo,
+    /// −(the Jaakkola–Jordan bound).
+    JjBound,
+}
+
+impl Objective {
+    pub fn of(run: &crate::record::RunRecord) -> Objective {
+        use crate::catalog::{LogEvidence, MethodKind};
+        match MethodKind::parse(&run.kind).and_then(|k| k.log_evidence()) {
+            Some(LogEvidence::Ep | LogEvidence::Adf) => Objective::Ep,
+            Some(LogEvidence::Elbo) => Objective::Elbo,
+            Some(LogEvidence::JjBound) => Objective::JjBound,
+            _ => Objective::Energy,
+        }
+    }
+
+    fn label(self) -> &'static str {
+        match self {
+            Objective::Energy => "E(w)",
+            Objective::Ep => "−ln Z_EP",
+            Objective::Elbo => "−ELBO",
+            Objective::JjBound => "−JJ bound",
+        }
+    }
+
+    fn stem(self) -> &'static str {
+        match self {
+            Objective::Energy => "convergence-objective",
+            Objective::Ep => "convergence-objective-ep",
+            Objective::Elbo => "convergence-objective-elbo",
+            Objective::JjBound => "convergence-objective-jj",
+        }
+    }
 }
 
 /// Gradient norm (log scale: it falls over many decades under Newton) or objective per
@@ -64,15 +111,18 @@ pub enum Trace {
 pub fn convergence(r: &ExperimentRecord, which: Trace) -> Figure {
     let gradient = which == Trace::Gradient;
     let caption = match which {
-        Trace::Gradient => "Convergence: gradient norm",
-        Trace::Objective => "Convergence: objective E(w)",
-        Trace::Sampler => "Samplers: E(w) at each sweep's draw (chain 0)",
-    }
-    .to_string();
+        Trace::Gradient => "Convergence: gradient norm".to_string(),
+        Trace::Objective(o) => format!("Convergence: objective {}", o.label()),
+        Trace::Sampler => "Samplers: E(w) at each sweep's draw (chain 0)".to_string(),
+    };
     let series: Vec<(String, Vec<(f64, f64)>)> = r
         .runs
         .iter()
         .filter(|run| run.diagnostics.is_some() == (which == Trace::Sampler))
+        .filter(|run| match which {
+            Trace::Objective(o) => Objective::of(run) == o,
+            _ => true,
+        })
         .map(|run| {
             let pts = r
                 .trace
@@ -90,7 +140,11 @@ pub fn convergence(r: &ExperimentRecord, which: Trace) -> Figure {
                 })
                 .filter(|(_, v)| v.is_finite() && (!gradient || *v > 0.0))
                 .collect();
-            (run.id.clone(), pts)
+            let name = match run.flag() {
+                Some(f) => format!("{} ({f})", run.id),
+                None => run.id.clone(),
+            };
+            (name, pts)
         })
         .filter(|(_, pts): &(String, Vec<(f64, f64)>)| !pts.is_empty())
         .collect();
@@ -128,21 +182,21 @@ pub fn convergence(r: &ExperimentRecord, which: Trace) -> Figure {
     // iterations and sweeps are whole numbers: whole ticks, never a label twice
     let x_max = x_max.max(1.0);
     let ticks = nice_ticks(0.0, x_max, 11, true).len();
-    let text = svg((640, 360), |root| {
+    let text = svg((WIDTH, 480), |root| {
         root.fill(&WHITE)?;
         let area = legend::split(&root, &keys)?;
         let mut builder = ChartBuilder::on(&area);
         builder
-            .caption(&caption, (FONT, 16))
-            .margin(12)
-            .x_label_area_size(36)
-            .y_label_area_size(64);
+            .caption(&caption, (FONT, TITLE))
+            .margin(14)
+            .x_label_area_size(50)
+            .y_label_area_size(90);
         let axes = Axes {
             x_desc: &x_desc,
-            y_desc: if gradient {
-                "‖g‖ (log scale)"
-            } else {
-                "E(w)"
+            y_desc: match which {
+                Trace::Gradient => "‖g‖ (log scale)",
+                Trace::Objective(o) => o.label(),
+                Trace::Sampler => "E(w)",
             },
             ticks,
             series: &series,
@@ -168,14 +222,17 @@ pub fn convergence(r: &ExperimentRecord, which: Trace) -> Figure {
     });
     let guide = match which {
         Trace::Gradient => "One line per optimising run; iteration 0 is the start w = 0. Newton's norm falls by orders of magnitude in its last steps.",
-        Trace::Objective => "The objective each run minimises, per iteration: E(w), the negative log joint (the negative log-likelihood for an MLE); for EP and ADF, −ln Z_EP per sweep.",
+        Trace::Objective(Objective::Energy) => "E(w), the negative log joint each run minimises (the negative log-likelihood for an MLE), per iteration.",
+        Trace::Objective(Objective::Ep) => "−ln Z_EP per sweep of EP (one pass for ADF).",
+        Trace::Objective(Objective::Elbo) => "−ELBO of the KL-optimal Gaussian per iteration: a bound, not E(w).",
+        Trace::Objective(Objective::JjBound) => "The negative Jaakkola–Jordan bound per iteration: a bound, not E(w).",
         Trace::Sampler => "E(w) at the draw after each sweep of the first chain, burn-in included: a chain that has mixed wanders around a level band.",
     }
     .to_string();
     Figure {
         stem: match which {
             Trace::Gradient => "convergence-gradient".into(),
-            Trace::Objective => "convergence-objective".into(),
+            Trace::Objective(o) => o.stem().into(),
             Trace::Sampler => "convergence-sampler".into(),
         },
         caption,

@@ -2,7 +2,7 @@
 
 use plotters::prelude::*;
 
-use super::canvas::{draw_lines, svg, Figure, FONT};
+use super::canvas::{draw_lines, svg, Figure, FONT, TEXT, TITLE, WIDTH};
 use super::legend::{self, line_keys};
 
 /// The exact posterior density and each approximation's, overlaid on the parameter's scale.
@@ -32,8 +32,15 @@ pub fn density(p: &crate::lab::PosteriorResult) -> Figure {
         .flat_map(|(_, p)| p.iter().map(|q| q.1))
         .filter(finite)
         .fold(0.0, f64::max);
-    let keys = line_keys(&series);
-    let text = svg((560, 380), |root| {
+    // the truth last, on top, in its own style: thick black, no marker
+    let exact = series.remove(0);
+    let mut keys = line_keys(&series);
+    keys.push(super::legend::Key {
+        label: "exact (the truth)".into(),
+        colour: BLACK,
+        swatch: super::legend::Swatch::Truth,
+    });
+    let text = svg((WIDTH, 520), |root| {
         root.fill(&WHITE)?;
         let drawable = x0 < x1 && y1 > 0.0;
         if !drawable {
@@ -41,17 +48,20 @@ pub fn density(p: &crate::lab::PosteriorResult) -> Figure {
         }
         let area = legend::split(&root, &keys)?;
         let mut chart = ChartBuilder::on(&area)
-            .caption(&caption, (FONT, 13))
+            .caption(&caption, (FONT, TITLE))
             .margin(12)
-            .x_label_area_size(36)
-            .y_label_area_size(56)
+            .x_label_area_size(50)
+            .y_label_area_size(90)
             .build_cartesian_2d(x0..x1, 0.0..y1 * 1.08)?;
         chart
             .configure_mesh()
+            .label_style((FONT, TEXT))
+            .axis_desc_style((FONT, TEXT))
             .x_desc(p.parameter.as_str())
             .y_desc("density")
             .draw()?;
         draw_lines(&mut chart, &series)?;
+        chart.draw_series(LineSeries::new(exact.1.clone(), BLACK.stroke_width(3)))?;
         root.present()?;
         Ok(())
     });

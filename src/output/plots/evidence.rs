@@ -3,7 +3,7 @@
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
-use super::canvas::{colour, svg, DrawResult, Figure, FONT};
+use super::canvas::{colour, svg, DrawResult, Figure, FONT, TEXT, TITLE, WIDTH};
 use crate::record::RunRecord;
 
 /// The Laplace log evidence and the held-out log-loss against lambda (log axis), on two
@@ -32,9 +32,9 @@ pub fn evidence(run: &RunRecord) -> Figure {
             (a.min(p.0), b.max(p.0))
         });
     let chosen = run.prior_precision;
-    let text = svg((640, 480), |root| {
+    let text = svg((WIDTH, 640), |root| {
         root.fill(&WHITE)?;
-        let root = root.titled(&caption, (FONT, 15))?;
+        let root = root.titled(&caption, (FONT, TITLE))?;
         let (top, bottom) = root.split_vertically(220);
         for (area, pts, name, c) in [
             (&top, &ev, "log evidence", colour(0)),
@@ -51,11 +51,13 @@ pub fn evidence(run: &RunRecord) -> Figure {
             let pad = ((y1 - y0) * 0.08).max(1e-6);
             let mut chart = ChartBuilder::on(area)
                 .margin(10)
-                .x_label_area_size(30)
-                .y_label_area_size(60)
+                .x_label_area_size(44)
+                .y_label_area_size(90)
                 .build_cartesian_2d((x0.max(1e-300)..x1).log_scale(), (y0 - pad)..(y1 + pad))?;
             chart
                 .configure_mesh()
+                .label_style((FONT, TEXT))
+                .axis_desc_style((FONT, TEXT))
                 .x_desc("lambda")
                 .y_desc(name)
                 .x_label_formatter(&|v| format!("{v:.0e}"))
@@ -113,7 +115,7 @@ where
     area.draw(&Text::new(
         format!("chosen λ = {l:.3}"),
         (px - bx + dx, py - by + dy),
-        TextStyle::from((FONT, 11).into_font()).pos(Pos::new(h, v)),
+        TextStyle::from((FONT, TEXT).into_font()).pos(Pos::new(h, v)),
     ))?;
     Ok(())
 }

@@ -2,7 +2,7 @@
 
 use plotters::prelude::*;
 
-use super::canvas::{svg, DrawResult, Figure, FONT};
+use super::canvas::{svg, DrawResult, Figure, FONT, TEXT, TITLE, WIDTH};
 use crate::record::{ExperimentRecord, RunRecord};
 
 /// For 8x8 pixel data (columns p0..p63), the posterior mean and variance of the pixel
@@ -18,9 +18,9 @@ pub fn heatmaps(r: &ExperimentRecord, run: &RunRecord) -> Option<Figure> {
         "Pixel weights of {}: posterior mean (left) and variance (right)",
         run.id
     );
-    let text = svg((640, 340), |root| {
+    let text = svg((WIDTH, 520), |root| {
         root.fill(&WHITE)?;
-        let root = root.titled(&caption, (FONT, 15))?;
+        let root = root.titled(&caption, (FONT, TITLE))?;
         let [left, right] = {
             let parts = root.split_evenly((1, 2));
             [parts[0].clone(), parts[1].clone()]
@@ -59,7 +59,7 @@ where
     DB::ErrorType: 'static,
 {
     let mut chart = ChartBuilder::on(area)
-        .caption(label, (FONT, 12))
+        .caption(label, (FONT, TEXT))
         .margin(14)
         .build_cartesian_2d(0f64..8f64, 0f64..8f64)?;
     chart.draw_series((0..64).map(|k| {

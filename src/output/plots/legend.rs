@@ -5,15 +5,17 @@ use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
-use super::canvas::{colour, DrawResult, FONT};
+use super::canvas::{look, DrawResult, Look, Marker, FONT, TEXT};
 
 /// How a key shows its series.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq)]
 pub(crate) enum Swatch {
-    Line,
-    Dot,
+    /// A series of [`super::canvas::draw_lines`]: its line (dashed or not) and its marker.
+    Series(Look),
     /// A thin grey reference line (the diagonal, a chosen value).
     Guide,
+    /// The truth (an exact density): a thick black line.
+    Truth,
 }
 
 /// One key of a legend: a label beside its colour.
@@ -24,9 +26,9 @@ pub(crate) struct Key {
     pub swatch: Swatch,
 }
 
-const FONT_SIZE: u32 = 11;
-const ROW: u32 = 18;
-const SWATCH: i32 = 18;
+const FONT_SIZE: u32 = TEXT;
+const ROW: u32 = 24;
+const SWATCH: i32 = 30;
 
 /// The width a key takes: swatch, gap, text (about 0.6 em a character) and spacing.
 fn key_width(k: &Key) -> u32 {
@@ -86,11 +88,11 @@ where
     for (k, (row, x)) in keys.iter().zip(layout(keys, w.saturating_sub(24))) {
         let (x, y) = (12 + x as i32, 4 + (row * ROW + ROW / 2) as i32);
         match k.swatch {
-            Swatch::Line => area.draw(&PathElement::new(
+            Swatch::Series(look) => series_swatch(area, look, x, y)?,
+            Swatch::Truth => area.draw(&PathElement::new(
                 [(x, y), (x + SWATCH, y)],
-                k.colour.stroke_width(2),
+                BLACK.stroke_width(3),
             ))?,
-            Swatch::Dot => area.draw(&Circle::new((x + SWATCH / 2, y), 4, k.colour.filled()))?,
             Swatch::Guide => {
                 area.draw(&PathElement::new([(x, y), (x + SWATCH, y)], BLACK.mix(0.5)))?
             }
@@ -104,15 +106,46 @@ where
     Ok(())
 }
 
-/// One legend key per series of [`super::canvas::draw_lines`], in the same colours.
+/// A series' swatch at pixel (x, y): its line, dashed as the series is, and its marker.
+fn series_swatch<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    look: Look,
+    x: i32,
+    y: i32,
+) -> DrawResult
+where
+    DB::ErrorType: 'static,
+{
+    let style = look.colour.stroke_width(2);
+    match look.dashed {
+        true => {
+            area.draw(&PathElement::new([(x, y), (x + 10, y)], style))?;
+            area.draw(&PathElement::new([(x + 20, y), (x + SWATCH, y)], style))?;
+        }
+        false => area.draw(&PathElement::new([(x, y), (x + SWATCH, y)], style))?,
+    }
+    let (cx, c) = (x + SWATCH / 2, look.colour);
+    match look.marker {
+        Marker::Circle => area.draw(&Circle::new((cx, y), 4, c.filled()))?,
+        Marker::Triangle => area.draw(&TriangleMarker::new((cx, y), 5, c.filled()))?,
+        Marker::Square => area.draw(&Rectangle::new(
+            [(cx - 4, y - 4), (cx + 4, y + 4)],
+            c.filled(),
+        ))?,
+        Marker::Cross => area.draw(&Cross::new((cx, y), 5, c.stroke_width(2)))?,
+    }
+    Ok(())
+}
+
+/// One legend key per series of [`super::canvas::draw_lines`], in the same looks.
 pub(crate) fn line_keys(series: &[(String, Vec<(f64, f64)>)]) -> Vec<Key> {
     series
         .iter()
         .enumerate()
         .map(|(i, (id, _))| Key {
             label: id.clone(),
-            colour: colour(i),
-            swatch: Swatch::Line,
+            colour: look(i).colour,
+            swatch: Swatch::Series(look(i)),
         })
         .collect()
 }

@@ -43,7 +43,7 @@ fn an_iteration_axis_reads_each_whole_number_once() {
         vec![run("logistic", &[0.1, 0.2], Some(0.1), Some(0.2))],
     );
     r.trace = trace("logistic", 5);
-    for which in [Trace::Gradient, Trace::Objective] {
+    for which in [Trace::Gradient, Trace::Objective(Objective::Energy)] {
         let f = convergence(&r, which);
         assert_eq!(
             x_tick_labels(&f.svg),
@@ -65,7 +65,7 @@ fn newton_beside_thousands_of_gradient_steps_gets_a_log_iteration_axis_and_its_o
     );
     r.trace = trace("newton", 5);
     r.trace.extend(trace("gradient", 2000));
-    let f = convergence(&r, Trace::Objective);
+    let f = convergence(&r, Trace::Objective(Objective::Energy));
     assert!(f.svg.contains("iteration + 1 (log scale)"), "{}", f.svg);
     let labels = x_tick_labels(&f.svg);
     for decade in ["1", "10", "100", "1000"] {
@@ -80,7 +80,7 @@ fn newton_beside_thousands_of_gradient_steps_gets_a_log_iteration_axis_and_its_o
     // Runs of like lengths keep the linear axis.
     r.trace = trace("newton", 5);
     r.trace.extend(trace("gradient", 8));
-    let f = convergence(&r, Trace::Objective);
+    let f = convergence(&r, Trace::Objective(Objective::Energy));
     assert!(!f.svg.contains("log scale)"));
 }
 
@@ -104,6 +104,14 @@ fn iris_like() -> crate::record::ExperimentRecord {
     )
 }
 
+/// The `<polygon>` elements of an SVG (plotters' triangle markers), as their first point.
+fn svg_polygons(svg: &str) -> usize {
+    let doc = roxmltree::Document::parse(svg).unwrap();
+    doc.descendants()
+        .filter(|n| n.has_tag_name("polygon"))
+        .count()
+}
+
 #[test]
 fn every_class_of_a_softmax_is_drawn_in_a_named_panel_with_a_legend_clear_of_the_marks() {
     let f = weights(&iris_like());
@@ -113,14 +121,15 @@ fn every_class_of_a_softmax_is_drawn_in_a_named_panel_with_a_legend_clear_of_the
         assert!(has(class), "no panel {class}");
     }
     assert!(has("reference class of softmax-reference: fixed at 0"));
-    // the y axis spans the weights, not "0.0" at every tick
+    // the x axis spans the weights, not "0.0" at every tick
     let ticks: std::collections::BTreeSet<&str> = texts
         .iter()
         .filter(|t| t.2.parse::<f64>().is_ok())
         .map(|t| t.2.as_str())
         .collect();
     assert!(ticks.len() > 3, "{ticks:?}");
-    // a mark per weight: 15 of softmax, 10 of the reference run; the legend's two dots
+    // a mark per weight: softmax's 15 as circles, the reference run's 10 as triangles, and
+    // each one's legend swatch under the panels
     let circles = svg_circles(&f.svg);
     let legend_y = texts
         .iter()
@@ -128,19 +137,20 @@ fn every_class_of_a_softmax_is_drawn_in_a_named_panel_with_a_legend_clear_of_the
         .map(|t| t.1)
         .fold(f64::MAX, f64::min);
     let marks: Vec<&(f64, f64)> = circles.iter().filter(|c| c.1 < legend_y - 8.0).collect();
-    assert_eq!(marks.len(), 25);
-    assert_eq!(circles.len(), 27);
+    assert_eq!(marks.len(), 15);
+    assert_eq!(circles.len(), 16);
+    assert_eq!(svg_polygons(&f.svg), 11);
     assert!(!has("lda"), "a run without weights has no key");
 }
 
 #[test]
-fn many_weights_wrap_into_panels_that_fit_the_page() {
+fn weights_are_a_forest_plot_with_every_name_level_on_the_y_axis() {
     let cols: Vec<String> = std::iter::once("intercept".to_string())
         .chain((0..64).map(|k| format!("p{k}")))
         .collect();
     let cols: Vec<&str> = cols.iter().map(String::as_str).collect();
     let w: Vec<f64> = (0..65).map(|i| (i as f64).sin()).collect();
-    let r = record(
+    let mut r = record(
         &cols,
         &["1", "8"],
         vec![
@@ -148,7 +158,9 @@ fn many_weights_wrap_into_panels_that_fit_the_page() {
             run("logistic-laplace", &w, Some(0.5), Some(1.33)),
         ],
     );
+    r.dataset.standardized = true;
     let f = weights(&r);
+    assert!(f.caption.contains("standardised scale"), "{}", f.caption);
     let doc = roxmltree::Document::parse(&f.svg).unwrap();
     let width: f64 = doc
         .root_element()
@@ -156,20 +168,41 @@ fn many_weights_wrap_into_panels_that_fit_the_page() {
         .unwrap()
         .parse()
         .unwrap();
-    assert!(width <= 1040.0, "{width}");
-    let texts = svg_texts(&f.svg);
-    for label in [
-        "intercept",
-        "p0",
-        "p31",
-        "p63",
-        "columns 1–33 of 65",
-        "columns 34–65 of 65",
-    ] {
-        assert!(texts.iter().any(|t| t.2 == label), "no {label}");
+    assert_eq!(width, 1000.0);
+    // every name once, level (no rotation), left of the plot, one row each, top to bottom
+    let names: Vec<roxmltree::Node> = doc
+        .descendants()
+        .filter(|n| n.has_tag_name("text") && cols.contains(&n.text().unwrap_or("").trim()))
+        .collect();
+    assert_eq!(names.len(), 65);
+    assert!(names.iter().all(|n| n.attribute("transform").is_none()));
+    let y = |n: &roxmltree::Node| n.attribute("y").unwrap().parse::<f64>().unwrap();
+    assert!(names.windows(2).all(|w| y(&w[0]) < y(&w[1])));
+    // a mark per weight and run: the MAP's circles, Laplace's triangles, and their swatches
+    assert_eq!(svg_circles(&f.svg).len(), 65 + 1);
+    assert_eq!(svg_polygons(&f.svg), 65 + 1);
+}
+
+#[test]
+fn sixteen_series_differ_in_colour_and_in_marker_or_dash() {
+    use super::canvas::look;
+    let looks: Vec<_> = (0..16).map(look).collect();
+    for i in 0..16 {
+        for j in 0..i {
+            let (a, b) = (looks[i], looks[j]);
+            assert_ne!(a.colour, b.colour, "{i} and {j} share a colour");
+        }
     }
-    // a mark per weight and run, and the legend's two dots
-    assert_eq!(svg_circles(&f.svg).len(), 2 * 65 + 2);
+    // without colour, every series still has a marker, and the looks repeat no sooner than
+    // every fourth series among the first eight
+    let shapes: std::collections::BTreeSet<String> = looks
+        .iter()
+        .map(|l| format!("{:?} {}", l.marker, l.dashed))
+        .collect();
+    assert_eq!(shapes.len(), 8);
+    // a 17th series shares the first's colour but not its marker
+    assert_eq!(look(16).colour, look(0).colour);
+    assert_ne!(look(16).marker, look(0).marker);
 }
 
 #[test]
@@ -177,10 +210,11 @@ fn a_sweep_legend_covers_no_point() {
     let series: Vec<(String, Vec<(f64, f64)>)> =
         ["laplace/plugin", "laplace/mackay", "laplace/exact"]
             .iter()
-            .map(|id| {
+            .enumerate()
+            .map(|(i, id)| {
                 let pts = [1e-3, 1e-2, 1e-1, 1.0, 10.0, 100.0, 1e3]
                     .iter()
-                    .map(|&l: &f64| (l, 0.43 + 0.07 * l.log10().max(0.0)))
+                    .map(|&l: &f64| (l, 0.43 + 0.07 * l.log10().max(0.0) + 0.01 * i as f64))
                     .collect();
                 (id.to_string(), pts)
             })
@@ -195,7 +229,26 @@ fn a_sweep_legend_covers_no_point() {
     // the x axis title lies between the plot and the legend, and every point above both
     let axis_title = texts.iter().find(|t| t.2 == "prior.precision").unwrap().1;
     assert!(axis_title < legend_top);
-    let points = svg_circles(&f.svg);
-    assert_eq!(points.len(), 3 * 7);
-    assert!(points.iter().all(|p| p.1 < axis_title), "{points:?}");
+    let points: Vec<(f64, f64)> = svg_circles(&f.svg)
+        .into_iter()
+        .filter(|p| p.1 < axis_title)
+        .collect();
+    assert_eq!(points.len(), 7, "the first series' circles");
+}
+
+#[test]
+fn a_series_hidden_under_an_identical_one_says_so_in_the_legend() {
+    let pts: Vec<(f64, f64)> = (0..5).map(|i| (i as f64, 0.4 + 0.01 * i as f64)).collect();
+    let series = vec![
+        ("laplace/mackay".to_string(), pts.clone()),
+        ("laplace/plugin".to_string(), pts),
+    ];
+    let f = against("prior.precision", "log-loss", &series);
+    let texts = svg_texts(&f.svg);
+    assert!(
+        texts
+            .iter()
+            .any(|t| t.2 == "laplace/plugin (= laplace/mackay, under it)"),
+        "{texts:?}"
+    );
 }

@@ -28,8 +28,9 @@ pub fn approximation_error(r: &ExperimentRecord) -> Option<Table> {
         .approximation_error
         .iter()
         .map(|e| {
+            let run = r.runs.iter().find(|run| run.id == e.run);
             vec![
-                e.run.as_str().into(),
+                run.map_or(e.run.as_str().into(), super::metrics::run_cell),
                 e.predictive.as_str().into(),
                 e.reference.as_str().into(),
                 num(Some(e.mean_abs_diff)).into(),

@@ -59,6 +59,7 @@ pub fn convergence(r: &ExperimentRecord) -> Table {
             let termination = match (sampled, run.termination) {
                 (Some(d), _) if d.mixed() => "sampled, mixed".to_string(),
                 (Some(_), _) => "sampled, NOT MIXED".to_string(),
+                (None, Some(t)) if !t.converged() => format!("NOT CONVERGED: {t}"),
                 (None, Some(t)) => t.to_string(),
                 (None, None) => "failed".to_string(),
             };
@@ -74,7 +75,7 @@ pub fn convergence(r: &ExperimentRecord) -> Table {
                 run.kind.as_str().into(),
                 Cell {
                     text: termination,
-                    mark: Mark::warn_if(sampled.is_some_and(|d| !d.mixed())),
+                    mark: Mark::warn_if(run.flag().is_some()),
                 },
                 iterations.into(),
                 num(run.objective).into(),

@@ -123,10 +123,10 @@ fn both_reports_show_the_levels_and_the_filled_cells() {
     ] {
         assert!(md.contains(line), "{line} not in\n{md}");
     }
-    // In the dataset section, after the features and before the metrics.
+    // In the dataset section (after the results, issue 28), after the features.
     let at = |needle: &str| md.find(needle).unwrap_or_else(|| panic!("{needle}"));
     assert!(at("## Dataset") < at("Categorical columns: each categorical column"));
-    assert!(at("Filled missing values:") < at("## Test-set metrics"));
+    assert!(at("Filled missing values:") < at("## Reproducibility"));
     let html = crate::output::html::report(&r, &[]);
     for row in [
         "<tr><td>species</td><td>Gentoo</td><td class=\"num\">89</td><td class=\"num\">30</td><td>(reference)</td></tr>",
@@ -140,7 +140,7 @@ fn both_reports_show_the_levels_and_the_filled_cells() {
     assert!(md.contains(
         "missing: cells of `fixture.csv` without a value in the feature's column, either imputed (listed below)"
     ));
-    assert!(html.find("<p>Filled missing values:") < html.find("<h2>Test-set metrics</h2>"));
+    assert!(html.find("<h2>Dataset</h2>") < html.find("<p>Filled missing values:"));
 }
 
 #[test]

@@ -146,7 +146,7 @@ fn run_row(
     verdict: Cell,
 ) -> Vec<Cell> {
     vec![
-        run.id.as_str().into(),
+        super::metrics::run_cell(run),
         est.model.as_str().into(),
         label.into(),
         format!("{value:.4}").into(),

@@ -19,7 +19,7 @@ pub fn table(s: &mut String, t: &Table) {
         let cells: Vec<String> = row
             .iter()
             .map(|c| {
-                if c.mark != Mark::Plain {
+                if matches!(c.mark, Mark::Best | Mark::Warn) {
                     format!("**{}**", c.text)
                 } else {
                     c.text.replace('|', "\\|")

@@ -15,12 +15,15 @@ pub struct Cell {
     pub mark: Mark,
 }
 
-/// What a marked cell says: report.md makes both bold; report.html colours the best value
-/// green and a warning (k-hat above 0.7, chains not mixed, a worse verdict) red.
+/// What a marked cell says: report.md makes best and warnings bold; report.html colours the
+/// best value green, a tie with it pale green and a warning (k-hat above 0.7, chains not
+/// mixed, a fit not converged, a worse verdict) red.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Mark {
     Plain,
     Best,
+    /// Within noise of the best (the cell's text says `≈`).
+    Tie,
     Warn,
 }
 

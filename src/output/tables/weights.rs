@@ -22,7 +22,10 @@ pub fn weights(r: &ExperimentRecord) -> Option<Table> {
         headers.push("class".to_string());
     }
     headers.push("column".to_string());
-    headers.extend(runs.iter().map(|run| run.id.clone()));
+    headers.extend(runs.iter().map(|run| match run.flag() {
+        Some(flag) => format!("{} ({flag})", run.id),
+        None => run.id.clone(),
+    }));
     let mut rows = Vec::new();
     for class in blocks.shown() {
         for (j, col) in blocks.columns.iter().enumerate() {

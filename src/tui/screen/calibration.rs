@@ -77,6 +77,8 @@ fn render_chart(pred: &PredictiveRecord, title: &str, area: Rect, buf: &mut Buff
     Chart::new(datasets)
         .block(Block::bordered().title(title.to_string()))
         .legend_position(Some(LegendPosition::TopLeft))
+        // the legend always, however small the chart (ratatui hides it past a quarter)
+        .hidden_legend_constraints((Constraint::Percentage(100), Constraint::Percentage(100)))
         .x_axis(axis("mean predicted"))
         .y_axis(axis("observed"))
         .render(area, buf);

@@ -77,8 +77,31 @@ fn render_dataset(d: &DatasetInfo, picks: &Picks, area: Rect, buf: &mut Buffer) 
             .iter()
             .map(|n| Line::from(format!("note: {n}")).fg(Color::Yellow)),
     );
-    let caption = tables::features_caption(d, |f| f.to_string());
-    head.push(Line::from(format!("features: {caption}")).fg(Color::Gray));
+    // On a short terminal (80x24) the prose keeps one row a line, shortened with a visible
+    // `…`, so the table keeps the rows; the full caption is in the reports.
+    let compact = area.height < 30;
+    let caption = match compact {
+        true => "features: over the training rows used; dropped: rows without the value".into(),
+        false => format!(
+            "features: {}",
+            tables::features_caption(d, |f| f.to_string())
+        ),
+    };
+    head.push(Line::from(caption).fg(Color::Gray));
+    if compact {
+        // the split and class counts wrap whole: numbers are not cut
+        head = head
+            .into_iter()
+            .enumerate()
+            .map(|(i, l)| match i {
+                1 => l,
+                _ => {
+                    let text = crate::tui::widget::table::elide_middle(&l.to_string(), width);
+                    Line::from(text).style(l.style)
+                }
+            })
+            .collect();
+    }
     let rows: usize = head.iter().map(|l| wrap(&l.to_string(), width).len()).sum();
     let [top, tables] =
         Layout::vertical([Constraint::Length(rows as u16), Constraint::Min(0)]).areas(area);

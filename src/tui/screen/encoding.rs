@@ -15,7 +15,7 @@ use ratatui::widgets::{Cell, Widget};
 
 use crate::data::EncodingInfo;
 use crate::output::tables::fill_phrase;
-use crate::tui::widget::table::{elide_middle, LabelRow, LabelTable};
+use crate::tui::widget::table::{elide_middle, LabelRow, LabelTable, Value};
 
 /// One row of the panel: a design-column-like label, two counts and what the row is.
 pub struct EncodingRow {
@@ -98,9 +98,9 @@ pub fn render(e: &EncodingInfo, first: usize, area: Rect, buf: &mut Buffer) {
                 Style::new()
             },
             cells: vec![
-                Cell::from(Line::from(r.train.to_string()).right_aligned()),
-                Cell::from(Line::from(r.test.to_string()).right_aligned()),
-                Cell::from(elide_middle(&r.note, usize::from(note))),
+                Value::from(r.train.to_string()).right_aligned(),
+                Value::from(r.test.to_string()).right_aligned(),
+                Value::from(elide_middle(&r.note, usize::from(note))),
             ],
         })
         .collect();

@@ -5,13 +5,13 @@
 
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
-use ratatui::style::{Color, Modifier, Style, Stylize};
+use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::Line;
 use ratatui::widgets::{Cell, Widget};
 
 use crate::model::importance::khat_verdict;
 use crate::record::ApproximationError;
-use crate::tui::widget::table::{LabelRow, LabelTable};
+use crate::tui::widget::table::{LabelRow, LabelTable, Value};
 
 /// Width from which every column is shown; narrower screens get the compact set.
 const WIDE: u16 = 110;
@@ -51,20 +51,20 @@ pub fn render(
         .iter()
         .map(|e| {
             let mut cells = vec![
-                Cell::from(e.reference.clone()),
-                Cell::from(format!("{:.4}", e.mean_abs_diff)),
+                Value::from(e.reference.clone()),
+                Value::from(format!("{:.4}", e.mean_abs_diff)),
             ];
             if wide {
                 cells.extend([
-                    Cell::from(format!("{:.4}", e.max_abs_diff)),
-                    Cell::from(format!("{:.1e}", e.mean_kl)),
-                    Cell::from(signed(e.ece_diff)),
+                    Value::from(format!("{:.4}", e.max_abs_diff)),
+                    Value::from(format!("{:.1e}", e.mean_kl)),
+                    Value::from(signed(e.ece_diff)),
                 ]);
             }
             cells.extend([
-                Cell::from(signed(e.log_loss_diff)),
-                Cell::from(super::num(e.mean_err_sd_units)),
-                Cell::from(super::num(e.sd_ratio_max)),
+                Value::from(signed(e.log_loss_diff)),
+                Value::from(super::num(e.mean_err_sd_units)),
+                Value::from(super::num(e.sd_ratio_max)),
                 khat_cell(e.khat),
             ]);
             LabelRow {
@@ -92,16 +92,18 @@ pub fn render(
 }
 
 /// k-hat with its PSIS verdict: green below 0.5, yellow to 0.7, beyond that `BAD` in bold red.
-pub(super) fn khat_cell(k: Option<f64>) -> Cell<'static> {
+pub(super) fn khat_cell(k: Option<f64>) -> Value {
     let Some(k) = k else {
-        return Cell::from("–");
+        return Value::from("–");
     };
     let text = format!("{k:.2} {}", khat_verdict(k));
     match khat_verdict(k) {
-        "good" => Cell::from(text).fg(Color::Green),
-        "ok" => Cell::from(text).fg(Color::Yellow),
-        _ => Cell::from(text)
-            .fg(Color::LightRed)
-            .add_modifier(Modifier::BOLD),
+        "good" => Value::from(text).style(Style::new().fg(Color::Green)),
+        "ok" => Value::from(text).style(Style::new().fg(Color::Yellow)),
+        _ => Value::from(text).style(
+            Style::new()
+                .fg(Color::LightRed)
+                .add_modifier(Modifier::BOLD),
+        ),
     }
 }

@@ -5,8 +5,9 @@
 //! estimate against its number of samples. For a sampler, the trace panel (traces.rs) shows
 //! its chains: below it the convergence plots when there is room, instead of them otherwise.
 //! A sweep's point and a streamed run's passes over its file come first (passes.rs). After
-//! the fits, the gauge of the run whose Gaussian proposes the draws of ln p(y | X) says the
-//! estimate is under way, then shows it (log_evidence.rs).
+//! the fits, a line under the gauges says the estimate of the true ln p(y | X) is under way,
+//! then shows it, apart from every run (log_evidence.rs). A fit that stopped short of its
+//! tolerance reads NOT CONVERGED on its gauge, in red.
 
 mod gauge;
 mod khat;
@@ -33,12 +34,15 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
         return;
     };
     let n = session.runs.len() as u16;
-    let [head, gauges, plots] = Layout::vertical([
+    let evidence = log_evidence::lines(session, area.width);
+    let [head, gauges, estimates, plots] = Layout::vertical([
         Constraint::Length(super::passes::head_height(session)),
         Constraint::Length(n.min(area.height / 3)),
+        Constraint::Length(evidence.len() as u16),
         Constraint::Min(0),
     ])
     .areas(area);
+    ratatui::widgets::Widget::render(ratatui::widgets::Paragraph::new(evidence), estimates, buf);
     super::passes::render_head(session, head, buf);
     let plots = super::passes::render_done(session, plots, buf);
     // Not every gauge fits: the last row says which are shown and how to see the others.
@@ -97,14 +101,14 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
 }
 
 /// The first gauge shown when not all fit (a third of the screen at most): while a run is at
-/// work (fitting, or proposing the draws of ln p(y | X)) the window ends on it if it would be
+/// work the window ends on it if it would be
 /// below the last row, so the work in progress is always in view; once nothing runs, where
 /// PgUp/PgDn put it (`picked`), so every finished gauge can be read.
 fn first_gauge(session: &crate::tui::session::Session, visible: usize, picked: usize) -> usize {
     let active = session
         .runs
         .iter()
-        .rposition(|r| r.state == RunState::Running || r.evidence_draws.is_some());
+        .rposition(|r| r.state == RunState::Running);
     match active {
         Some(i) if visible > 0 && i >= visible => i + 1 - visible,
         Some(_) => 0,

@@ -7,12 +7,12 @@
 
 use ratatui::buffer::Buffer;
 use ratatui::layout::{Constraint, Layout, Rect};
-use ratatui::style::{Color, Modifier, Style, Stylize};
+use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::Line;
 use ratatui::widgets::{Cell, Paragraph, Widget};
 
 use crate::output::tables::{LogEvidenceTable, Mark};
-use crate::tui::widget::table::{LabelRow, LabelTable};
+use crate::tui::widget::table::{LabelRow, LabelTable, Value};
 use crate::tui::widget::wrap::wrap;
 
 /// Width from which the model column and the gaps' ± se are shown.
@@ -86,10 +86,16 @@ pub fn render(
                         5 if !wide => row[c].text.replace(": not reliable", ""),
                         _ => row[c].text.clone(),
                     };
-                    let cell = Cell::from(text);
+                    let cell = Value::from(text);
                     match row[c].mark {
-                        Mark::Warn => cell.fg(Color::LightRed).add_modifier(Modifier::BOLD),
-                        _ if c == 5 && row[c].text == "within error" => cell.fg(Color::Green),
+                        Mark::Warn => cell.style(
+                            Style::new()
+                                .fg(Color::LightRed)
+                                .add_modifier(Modifier::BOLD),
+                        ),
+                        _ if c == 5 && row[c].text == "within error" => {
+                            cell.style(Style::new().fg(Color::Green))
+                        }
                         _ => cell,
                     }
                 })

@@ -26,7 +26,16 @@ pub fn render_head(session: &Session, area: Rect, buf: &mut Buffer) {
         .as_ref()
         .and_then(|at| Some((at, rows.next()?)))
     {
-        Line::from(format!("sweep {}", at.label()))
+        // after the sweep, [ ] may show another point on 4-7: say which, beside the curves'
+        let other = match &session.sweep {
+            Some(w) if session.shown != at.index => format!(
+                " (its curves); 4-7 show point {}/{}",
+                session.shown + 1,
+                w.points.len()
+            ),
+            _ => String::new(),
+        };
+        Line::from(format!("sweep {}{other}", at.label()))
             .style(Style::new().fg(Color::Cyan).add_modifier(Modifier::BOLD))
             .render(row, buf);
     }

@@ -63,6 +63,10 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
         (Some(_), None) if run.diagnostics.is_some_and(|d| !d.mixed()) => {
             format!("{head} — posterior from chains NOT MIXED (R-hat > 1.01) ")
         }
+        (_, None) if run.flag().is_some() => format!(
+            "{head} — {}: the last iterate's weights ",
+            run.flag().unwrap_or_default()
+        ),
         (Some(p), None) => format!(
             "{head} — posterior, {} {} ",
             evidence_name(run),
@@ -73,7 +77,7 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
         (None, None) if no_weights => format!("{head} — a generative classifier: no weights "),
         (None, None) => format!("{head} — point estimate (no posterior) "),
     };
-    let title = match run.diagnostics.is_some_and(|d| !d.mixed()) {
+    let title = match run.flag().is_some() {
         true => Line::from(title).fg(Color::LightRed),
         false => Line::from(title),
     };
@@ -102,9 +106,12 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
     let shown = visible(list.height);
     let offset = app.picks.scroll.min(rows.len().saturating_sub(shown));
     let drawn = record.runs.iter().filter(|r| !r.weights.is_empty()).count();
+    // which scale the weights are on: standardised or original units
+    let scale = record.dataset.weights_scale_short();
     let mut bottom = match drawn {
-        1 => " one run with weights (↑/↓ run) ".to_string(),
-        _ => format!(" one scale for {drawn} runs (↑/↓ run) "),
+        _ if app.sweep().is_some() => format!(" {scale}, one scale for every point (↑/↓ run) "),
+        1 => format!(" {scale}; one run with weights (↑/↓ run) "),
+        _ => format!(" {scale}, shared by {drawn} runs (↑/↓ run) "),
     };
     if rows.len() > shown {
         let last = (offset + shown).min(rows.len());
@@ -116,10 +123,21 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
     }
     block = block.title_bottom(Line::from(bottom).right_aligned().fg(Color::Cyan));
     block.render(area, buf);
+    // a sweep's points share one scale, so that the shrinkage it exists to show is visible
+    let extent = match app.sweep() {
+        Some(sweep) => sweep
+            .points
+            .iter()
+            .map(|p| weights::shared_extent(&p.record))
+            .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), (lo, hi)| {
+                (a.min(lo), b.max(hi))
+            }),
+        None => weights::shared_extent(record),
+    };
     Whiskers {
         rows: &rows,
         offset,
-        extent: weights::shared_extent(record),
+        extent,
         label,
     }
     .render(list, buf);

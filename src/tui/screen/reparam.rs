@@ -106,9 +106,12 @@ fn render_chart(p: &PosteriorResult, title: &str, area: Rect, buf: &mut Buffer) 
     let [plot, legend] =
         Layout::horizontal([Constraint::Min(0), Constraint::Length(legend_width)]).areas(inner);
     render_legend(&names, legend, buf);
+    // the truth (index 0) drawn last, on top of the approximations
     let datasets = series
         .iter()
         .enumerate()
+        .skip(1)
+        .chain(series.iter().enumerate().take(1))
         .map(|(i, (name, pts))| {
             Dataset::default()
                 .name(name.to_string())
@@ -154,11 +157,17 @@ fn render_legend(names: &[&str], area: Rect, buf: &mut Buffer) {
 }
 
 fn render_table(p: &PosteriorResult, area: Rect, buf: &mut Buffer) {
-    let q = |q: &[f64; 3]| format!("{:.3} {:.3} {:.3}", q[0], q[1], q[2]);
+    // the three quantiles right-aligned under their own headers, six characters each
+    let q = |q: &[f64; 3]| format!("{:>6.3} {:>6.3} {:>6.3}", q[0], q[1], q[2]);
     let four = |v: f64| format!("{v:.4}");
+    // at most six characters (the KL and TV columns): fewer decimals as the value grows
     let small = |v: f64| {
         if v != 0.0 && v.abs() < 1e-3 {
             format!("{v:.1e}")
+        } else if v.abs() >= 100.0 {
+            format!("{v:.0}")
+        } else if v.abs() >= 10.0 {
+            format!("{v:.2}")
         } else {
             format!("{v:.4}")
         }
@@ -189,12 +198,12 @@ fn render_table(p: &PosteriorResult, area: Rect, buf: &mut Buffer) {
         rows,
         [
             // 78 columns in all with the spacing, so "Hellinger" is whole at 80x24.
-            Constraint::Length(10),
+            Constraint::Length(9),
             Constraint::Length(7),
             Constraint::Length(7),
-            Constraint::Min(17),
-            Constraint::Length(7),
-            Constraint::Length(7),
+            Constraint::Min(20),
+            Constraint::Length(6),
+            Constraint::Length(6),
             Constraint::Length(9),
             Constraint::Length(7),
         ],
@@ -204,7 +213,7 @@ fn render_table(p: &PosteriorResult, area: Rect, buf: &mut Buffer) {
             "",
             "mean",
             "sd",
-            "2.5% 50% 97.5%",
+            "  2.5%    50%  97.5%",
             "KL",
             "TV",
             "Hellinger",

@@ -1,7 +1,10 @@
 //! The Results screen: one row per run and predictive with every metric and the PSIS k-hat
-//! of the run's Gaussian posterior (BAD in bold red), sortable by any column, the best value
-//! of each column in bold green, failed runs listed under the table — and so are samplers
-//! whose chains have not mixed (R-hat > 1.01), their rows marked `!`. Under `[prior]
+//! of the run's Gaussian posterior (BAD in bold red), sortable by any column. A value is bold
+//! green only when it is the best beyond noise (record `versus_best`: the paired bootstrap
+//! against the best), green with `≈` when tied with the best; with room, a Δ column gives the
+//! picked metric's difference to the best with its 95 % interval. Failed runs are listed under
+//! the table — and so are fits that did not converge and samplers whose chains have not mixed
+//! (R-hat > 1.01), their rows marked `!`. Under `[prior]
 //! precision = "evidence"` a line above it names the lambda each run chose (evidence.rs).
 //! Rows that do not fit scroll (j/k) with their position on the border (widget/table.rs).
 //! With a gold-standard run, the approximation-error table follows (screen/gold.rs), and with
@@ -15,16 +18,20 @@ use ratatui::text::Line;
 use ratatui::widgets::{Cell, Paragraph, Widget, Wrap};
 
 use crate::metrics::Metrics;
-use crate::record::{Diagnostics, ExperimentRecord};
+use crate::record::{Diagnostics, ExperimentRecord, Standing};
 use crate::tui::app::App;
 use crate::tui::picks::{Metric, Picks};
-use crate::tui::widget::table::{LabelRow, LabelTable};
+use crate::tui::widget::table::{LabelRow, LabelTable, Value};
 
 pub struct ResultRow<'a> {
     pub label: String,
+    pub run: &'a str,
+    pub predictive: &'a str,
     pub metrics: &'a Metrics,
     /// The run is a sampler whose chains have not mixed.
     pub unmixed: bool,
+    /// `NOT CONVERGED (max-iterations)` or `NOT MIXED` (RunRecord::flag).
+    pub flag: Option<String>,
     /// The PSIS k-hat of the run's Gaussian posterior.
     pub khat: Option<f64>,
 }
@@ -40,8 +47,11 @@ pub fn result_rows<'a>(record: &'a ExperimentRecord, picks: &Picks) -> Vec<Resul
         .flat_map(|run| {
             run.predictives.iter().map(move |p| ResultRow {
                 label: format!("{}/{}", run.id, p.name),
+                run: &run.id,
+                predictive: &p.name,
                 metrics: &p.metrics,
                 unmixed: run.diagnostics.is_some_and(|d| !d.mixed()),
+                flag: run.flag(),
                 khat: run.khat,
             })
         })
@@ -61,28 +71,62 @@ pub fn result_rows<'a>(record: &'a ExperimentRecord, picks: &Picks) -> Vec<Resul
     rows
 }
 
-/// For each metric, the index of the best row (ties: the first), `None` without values.
-pub fn best_rows(rows: &[ResultRow]) -> [Option<usize>; 6] {
-    Metric::ALL.map(|m| {
-        let vals = rows
-            .iter()
-            .enumerate()
-            .filter_map(|(i, r)| m.of(r.metrics).filter(|v| v.is_finite()).map(|v| (i, v)));
-        vals.reduce(|a, b| {
-            let better = if m.higher_is_better() {
-                b.1 > a.1
-            } else {
-                b.1 < a.1
-            };
-            if better {
-                b
-            } else {
-                a
-            }
+/// The paired bootstrap behind a metric's marks (a name of `compare::METRICS`), if it has one.
+fn bootstrap_name(m: Metric) -> Option<&'static str> {
+    match m {
+        Metric::LogLoss => Some("log_loss"),
+        Metric::Brier => Some("brier"),
+        Metric::Ece => Some("ece"),
+        _ => None,
+    }
+}
+
+/// For each row and metric, where the row stands against the best (the record's paired
+/// bootstrap); `None` for metrics without one (accuracy, AUC, MCE), which are never marked.
+pub fn standings(record: &ExperimentRecord, rows: &[ResultRow]) -> Vec<[Option<Standing>; 6]> {
+    rows.iter()
+        .map(|r| {
+            Metric::ALL.map(|m| {
+                let name = bootstrap_name(m)?;
+                Some(record.standing(r.run, r.predictive, name)?.standing)
+            })
         })
-        .map(|(i, _)| i)
+        .collect()
+}
+
+/// For each metric, the row that is best beyond noise; `None` when it is tied or unmarked.
+pub fn best_rows(record: &ExperimentRecord, rows: &[ResultRow]) -> [Option<usize>; 6] {
+    let s = standings(record, rows);
+    std::array::from_fn(|c| s.iter().position(|r| r[c] == Some(Standing::Best)))
+}
+
+/// A metric's cell: bold green when best beyond noise, green with `≈` when tied with it.
+fn metric_cell(value: Option<f64>, standing: Option<Standing>) -> Value {
+    let text = super::num(value);
+    match standing {
+        Some(Standing::Best) => {
+            Value::from(text).style(Style::new().fg(Color::Green).add_modifier(Modifier::BOLD))
+        }
+        Some(Standing::Tied) => {
+            Value::from(format!("{text}≈")).style(Style::new().fg(Color::Green))
+        }
+        _ => Value::from(text),
+    }
+}
+
+/// The Δ column of the picked metric: `+0.004…+0.020` (the 95 % interval of the difference to
+/// the best), `best` or `≈ best`; `None` for a metric without a paired bootstrap.
+fn delta_text(record: &ExperimentRecord, row: &ResultRow, m: Metric) -> Option<String> {
+    let v = record.standing(row.run, row.predictive, bootstrap_name(m)?)?;
+    let own = v.best == format!("{}/{}", v.run, v.predictive);
+    Some(match (v.standing, own) {
+        (Standing::Best, _) => "best".into(),
+        (Standing::Tied, true) => "≈ best".into(),
+        _ => format!("{:+.3}…{:+.3}", v.ci_low, v.ci_high),
     })
 }
+
+const DELTA_WIDTH: u16 = 13;
 
 pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
     if let Some(sweep) = app.sweep() {
@@ -96,8 +140,16 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
         );
         return;
     };
+    if record.runs.is_empty() {
+        super::placeholder(
+            "an approximation-lab experiment: no classifier runs to score here; 7 Reparam shows its approximations against the exact posteriors",
+            area,
+            buf,
+        );
+        return;
+    }
     let rows = result_rows(record, &app.picks);
-    let best = best_rows(&rows);
+    let marks = standings(record, &rows);
     let unmixed = record.runs.iter().filter_map(|r| {
         let d = r.diagnostics.filter(|d| !d.mixed())?;
         Some(Line::from(format!(
@@ -105,10 +157,18 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
             r.id, d.rhat_max, Diagnostics::RHAT_LIMIT, d.ess_min
         )))
     });
+    let unconverged = record.runs.iter().filter_map(|r| {
+        let flag = r.flag().filter(|_| r.diagnostics.is_none())?;
+        Some(Line::from(format!(
+            "{}: {flag} after {} iterations — its numbers are those of the last iterate; raise max_iter",
+            r.id, r.iterations
+        )))
+    });
     let failed: Vec<Line> = record
         .failed_runs()
         .map(|r| Line::from(format!("{}: {}", r.id, r.error.as_deref().unwrap_or(""))))
         .chain(unmixed)
+        .chain(unconverged)
         .map(|l| l.fg(Color::LightRed))
         .collect();
     let fail_height = if failed.is_empty() {
@@ -177,41 +237,48 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
             (cell, if i == 0 { 8 } else { 7 })
         })
         .chain([(Cell::from("k-hat"), KHAT_WIDTH)])
+        .collect::<Vec<_>>();
+    let picked = Metric::ALL[app.picks.column.min(Metric::ALL.len() - 1)];
+    // The Δ column when the labels keep at least 14 characters beside it.
+    let fixed: u16 = columns.iter().map(|(_, w)| w + 1).sum::<u16>() + 2;
+    let delta = bootstrap_name(picked).is_some()
+        && !record.versus_best.is_empty()
+        && table.width >= fixed + DELTA_WIDTH + 1 + 14;
+    let mut columns = columns;
+    if delta {
+        let header = format!("Δ{} 95%", picked.label());
+        columns.push((Cell::from(header), DELTA_WIDTH));
+    }
+    let body = rows
+        .iter()
+        .enumerate()
+        .map(|(r, row)| LabelRow {
+            label: match row.flag.is_some() {
+                true => format!("{} !", row.label),
+                false => row.label.clone(),
+            },
+            label_style: match row.flag.is_some() {
+                true => Style::new().fg(Color::LightRed),
+                false => Style::new(),
+            },
+            cells: Metric::ALL
+                .iter()
+                .enumerate()
+                .map(|(c, m)| metric_cell(m.of(row.metrics), marks[r][c]))
+                .chain([super::gold::khat_cell(row.khat)])
+                .chain(
+                    delta.then(|| Value::from(delta_text(record, row, picked).unwrap_or_default())),
+                )
+                .collect(),
+        })
         .collect();
-    let body =
-        rows.iter()
-            .enumerate()
-            .map(|(r, row)| LabelRow {
-                label: match row.unmixed {
-                    true => format!("{} !", row.label),
-                    false => row.label.clone(),
-                },
-                label_style: match row.unmixed {
-                    true => Style::new().fg(Color::LightRed),
-                    false => Style::new(),
-                },
-                cells: Metric::ALL
-                    .iter()
-                    .enumerate()
-                    .map(|(c, m)| {
-                        let cell = Cell::from(super::num(m.of(row.metrics)));
-                        match best[c] == Some(r) {
-                            true => cell
-                                .style(Style::new().fg(Color::Green).add_modifier(Modifier::BOLD)),
-                            false => cell,
-                        }
-                    })
-                    .chain([super::gold::khat_cell(row.khat)])
-                    .collect(),
-            })
-            .collect();
     LabelTable {
         title: Line::from(format!(
-            " {} — {} test rows; best per column in green{} ",
+            " {} — {} test rows; green: best beyond noise, ≈ tie{} ",
             record.experiment.name,
             record.dataset.rows_test,
-            match rows.iter().any(|r| r.unmixed) {
-                true => "; ! chains not mixed",
+            match rows.iter().any(|r| r.flag.is_some()) {
+                true => "; ! see below",
                 false => "",
             }
         )),

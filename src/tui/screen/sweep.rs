@@ -99,7 +99,7 @@ fn log_axis(values: &[f64]) -> bool {
 }
 
 fn render_plot(sweep: &SweepRecord, metric: usize, area: Rect, buf: &mut Buffer) {
-    let (name, get, _) = METRICS[metric % METRICS.len()];
+    let (name, get, _, _) = METRICS[metric % METRICS.len()];
     let values: Vec<f64> = sweep.points.iter().map(|p| p.value).collect();
     let log = log_axis(&values);
     let x = |v: f64| if log { v.log10() } else { v };
@@ -112,9 +112,17 @@ fn render_plot(sweep: &SweepRecord, metric: usize, area: Rect, buf: &mut Buffer)
         series
             .iter()
             .enumerate()
-            .flat_map(|(i, (n, _))| {
+            .flat_map(|(i, (n, pts))| {
                 let c = colors[i % colors.len()];
-                [Span::from(" ── ").fg(c), Span::from(n.clone()).fg(c)]
+                // a series drawn under an identical one says so, or it would be invisible
+                let under = (0..i)
+                    .find(|&j| crate::output::plots::coincide(pts, &series[j].1))
+                    .map(|j| format!(" (= {})", series[j].0))
+                    .unwrap_or_default();
+                [
+                    Span::from(" ── ").fg(c),
+                    Span::from(format!("{n}{under}")).fg(c),
+                ]
             })
             .chain([Span::from(" ")])
             .collect::<Vec<_>>(),

@@ -1,7 +1,7 @@
 //! The Live screen's trace panel for a sampler: a legend of the chains, the split-R-hat of
 //! each traced weight over the kept draws so far (flagged when above 1.01: the chains have
 //! not mixed), and one chart per traced weight with a line per chain over every sweep, the
-//! end of the burn-in marked by a grey vertical line.
+//! end of the burn-in marked by a grey vertical line and the y axis scaled to the kept draws.
 
 use ratatui::buffer::Buffer;
 use ratatui::layout::{Constraint, Layout, Rect};
@@ -53,7 +53,7 @@ pub fn render(run: &LiveRun, area: Rect, buf: &mut Buffer) {
         t.names.len(),
         match t.schedule.burn_in {
             0 => "",
-            _ => " (grey line: end of burn-in)",
+            _ => " (grey: end of burn-in; y: kept draws)",
         }
     ));
     let inner = block.inner(area);
@@ -183,9 +183,14 @@ fn render_weight(t: &ChainTraces, j: usize, area: Rect, buf: &mut Buffer) {
             thin(&pts, budget)
         })
         .collect();
+    // the y axis spans the kept draws once there are any: the over-dispersed starts of the
+    // burn-in would squash them into a row or two (the burn-in runs off the chart instead)
+    let burn = t.schedule.burn_in as f64;
+    let kept = lines.iter().flatten().any(|p| p.0 > burn);
     let (lo, hi) = lines
         .iter()
         .flatten()
+        .filter(|p| !kept || p.0 > burn)
         .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), p| {
             (a.min(p.1), b.max(p.1))
         });

@@ -13,10 +13,57 @@ use ratatui::text::Line;
 use ratatui::widgets::{Block, Cell, Row, Table, Widget};
 
 /// One row: its label (elided to fit when needed) and its value cells.
-pub struct LabelRow<'a> {
+pub struct LabelRow {
     pub label: String,
     pub label_style: Style,
-    pub cells: Vec<Cell<'a>>,
+    pub cells: Vec<Value>,
+}
+
+/// A value cell: its text, its style and whether it is right-aligned. Text wider than its
+/// column is shortened in the middle with `…`, never cut silently (`-28.3649 ± 0.080` for a
+/// standard error of 0.0805 would read as a different number).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Value {
+    pub text: String,
+    pub style: Style,
+    pub right: bool,
+}
+
+impl Value {
+    pub fn style(mut self, style: Style) -> Self {
+        self.style = style;
+        self
+    }
+
+    pub fn right_aligned(mut self) -> Self {
+        self.right = true;
+        self
+    }
+
+    fn cell(self, width: u16) -> Cell<'static> {
+        let line = Line::from(elide_middle(&self.text, usize::from(width)));
+        let line = match self.right {
+            true => line.right_aligned(),
+            false => line,
+        };
+        Cell::from(line).style(self.style)
+    }
+}
+
+impl From<String> for Value {
+    fn from(text: String) -> Self {
+        Value {
+            text,
+            style: Style::new(),
+            right: false,
+        }
+    }
+}
+
+impl From<&str> for Value {
+    fn from(text: &str) -> Self {
+        Value::from(text.to_string())
+    }
 }
 
 pub struct LabelTable<'a> {
@@ -24,7 +71,7 @@ pub struct LabelTable<'a> {
     pub label_header: &'a str,
     /// The value columns' headers and widths, in order.
     pub columns: Vec<(Cell<'a>, u16)>,
-    pub rows: Vec<LabelRow<'a>>,
+    pub rows: Vec<LabelRow>,
     /// The first row asked for; drawn as late as keeps the last page full.
     pub first: usize,
     /// The keys that scroll this table, named in the position note.
@@ -133,7 +180,13 @@ pub fn fit_labels(labels: &[String], width: usize) -> Vec<String> {
 
 impl Widget for LabelTable<'_> {
     fn render(self, area: Rect, buf: &mut Buffer) {
-        let mut block = Block::bordered().title(self.title);
+        // a title wider than the border loses its middle to `…`, never its end silently
+        let room = usize::from(area.width.saturating_sub(2));
+        let title = match self.title.width() > room {
+            true => Line::from(elide_middle(&self.title.to_string(), room)).style(self.title.style),
+            false => self.title,
+        };
+        let mut block = Block::bordered().title(title);
         let inner = block.inner(area);
         let visible = usize::from(inner.height.saturating_sub(1));
         let n = self.rows.len();
@@ -177,7 +230,12 @@ impl Widget for LabelTable<'_> {
             .skip(first)
             .take(visible)
             .map(|(row, label)| {
-                Row::new(std::iter::once(Cell::from(label).style(row.label_style)).chain(row.cells))
+                let cells = row
+                    .cells
+                    .into_iter()
+                    .zip(&self.columns)
+                    .map(|(v, (_, w))| v.cell(*w));
+                Row::new(std::iter::once(Cell::from(label).style(row.label_style)).chain(cells))
             });
         Table::new(body, widths)
             .header(header)
@@ -254,7 +312,7 @@ mod tests {
             .map(|i| LabelRow {
                 label: format!("probit-laplace/p{i}"),
                 label_style: Style::new(),
-                cells: vec![Cell::from(format!("{i}"))],
+                cells: vec![Value::from(format!("{i}"))],
             })
             .collect();
         let table = LabelTable {
@@ -273,5 +331,26 @@ mod tests {
         // 3 rows in view: rows 4-6, labels shortened in the run part.
         assert!(text[2].starts_with("│probi…place/p3 3"), "{text:?}");
         assert!(text[5].ends_with("rows 4–6 of 12 ↑↓ ┘"), "{text:?}");
+    }
+
+    #[test]
+    fn a_value_wider_than_its_column_is_shortened_with_a_mark() {
+        let table = LabelTable {
+            title: Line::from(" t "),
+            label_header: "run",
+            columns: vec![(Cell::from("ln p"), 16)],
+            rows: vec![LabelRow {
+                label: "estimate".into(),
+                label_style: Style::new(),
+                cells: vec![Value::from("-28.3649 ± 0.0805")],
+            }],
+            first: 0,
+            keys: "",
+        };
+        let mut buf = Buffer::empty(Rect::new(0, 0, 28, 4));
+        table.render(buf.area, &mut buf);
+        let row: String = (0..28).map(|x| buf[(x, 2)].symbol()).collect();
+        // 17 characters in 16: the middle (" ±") gives way to `…`, both numbers stay whole
+        assert!(row.contains("-28.3649… 0.0805"), "{row}");
     }
 }

@@ -15,9 +15,6 @@ pub(super) fn label(run: &LiveRun) -> String {
     if let Some(khat) = super::khat::label(run) {
         return khat;
     }
-    if let Some(estimating) = super::log_evidence::label(run) {
-        return estimating;
-    }
     if let Some(t) = &run.traces {
         return sampler_label(run, t);
     }
@@ -41,8 +38,12 @@ pub(super) fn label(run: &LiveRun) -> String {
             format!("{} — {doing}", run.id)
         }
         RunState::Done(t) => format!(
-            "{} — {}",
+            "{} — {}{}",
             run.id,
+            match not_converged(run) {
+                true => "NOT CONVERGED: ",
+                false => "",
+            },
             run.fitting.outcome(t, it, last.map(|i| i.grad_norm))
         ),
         RunState::Failed(e) => format!("{} — {e}", run.id),
@@ -81,6 +82,11 @@ pub(super) fn sampler_label(run: &LiveRun, t: &ChainTraces) -> String {
     }
 }
 
+/// A finished fit that stopped short of its tolerance (a sampler's flag is its R-hat).
+fn not_converged(run: &LiveRun) -> bool {
+    matches!(&run.state, RunState::Done(t) if t != "converged") && run.traces.is_none()
+}
+
 pub(super) fn render_gauge(run: &LiveRun, color: Color, area: Rect, buf: &mut Buffer) {
     let color = match run.state {
         RunState::Failed(_) => Color::LightRed,
@@ -92,16 +98,18 @@ pub(super) fn render_gauge(run: &LiveRun, color: Color, area: Rect, buf: &mut Bu
             .rhat_max()
             .is_some_and(crate::tui::screen::traces::unmixed),
         (None, None) => false,
-    } || run.estimate.as_ref().is_some_and(|e| !e.reliable);
-    // chains not mixed, or an estimate of ln p(y | X) that is not reliable: in red
+    } || not_converged(run);
+    // never cut silently: a label wider than the gauge loses its middle to `…`
+    let text = crate::tui::widget::table::elide_middle(&label(run), usize::from(area.width));
+    // chains not mixed, or a fit that did not converge: in red
     let label = match unmixed {
         true => Span::styled(
-            label(run),
+            text,
             Style::new()
                 .fg(Color::LightRed)
                 .add_modifier(Modifier::BOLD),
         ),
-        false => Span::from(label(run)),
+        false => Span::from(text),
     };
     Gauge::default()
         .ratio(run.ratio())

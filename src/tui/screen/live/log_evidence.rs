@@ -1,39 +1,57 @@
-//! The evidence phase on a run's gauge: after every fit, ln p(y | X) is estimated by
-//! importance sampling from a Student-t around one run's Gaussian (run/true_evidence.rs),
-//! seconds of work in which every gauge would otherwise read "done". The proposal run's gauge
-//! says so while it runs, then carries the estimate.
+//! The estimates of the true evidence ln p(y | X) on the Live screen. After every fit, ln p(y |
+//! X) is estimated by importance sampling from a Student-t around one run's Gaussian
+//! (run/true_evidence.rs). The estimate belongs to no run: it is the yardstick for every run's
+//! own ln p(y | X), so it gets its own line under the gauges, named as the true evidence, and
+//! the run whose Gaussian proposed the draws is only named as the proposal.
+
+use ratatui::style::{Color, Modifier, Style};
+use ratatui::text::Line;
 
 use crate::catalog::thousands;
 use crate::model::importance::khat_verdict;
-use crate::tui::session::{LiveRun, RunState};
+use crate::tui::session::{LiveRun, Session};
 
-/// "estimating ln p(y|X) (logistic): 20,000 draws from a Student-t around ep…" while the
-/// estimate around this run is under way; once done, the run's termination and the estimate
-/// ("ep — converged; ln p(y|X) = -205.523 ± 0.004, k̂ -0.15 good"); `None` otherwise.
-pub(super) fn label(run: &LiveRun) -> Option<String> {
+/// One line per estimate under way or done, in run order, each at most `width` wide
+/// (shortened in the middle with `…`, never cut).
+pub(super) fn lines(session: &Session, width: u16) -> Vec<Line<'static>> {
+    let fit = |l: Line<'static>| {
+        let text = crate::tui::widget::table::elide_middle(&l.to_string(), usize::from(width));
+        Line::from(text).style(l.style)
+    };
+    session.runs.iter().filter_map(line).map(fit).collect()
+}
+
+/// "true ln p(y|X) logistic: estimating by IS, 4,000 draws around ep…" while the
+/// estimate around this run is under way; once done "true ln p(y|X) logistic = -205.523 ±
+/// 0.004 (IS around ep; k̂ -0.15 good)", in red when not reliable.
+fn line(run: &LiveRun) -> Option<Line<'static>> {
     if let Some((model, draws)) = &run.evidence_draws {
-        return Some(format!(
-            "estimating ln p(y|X) ({model}): {} draws from a Student-t around {}…",
+        return Some(Line::from(format!(
+            "true ln p(y|X) {model}: estimating by IS, {} draws around {}…",
             thousands(*draws),
             run.id
-        ));
+        )));
     }
     let e = run.estimate.as_ref()?;
-    let RunState::Done(termination) = &run.state else {
-        return None;
+    let verdict = |k: f64| match e.reliable {
+        true => khat_verdict(k).to_string(),
+        false => "UNRELIABLE".to_string(),
     };
     let khat = match e.khat {
-        Some(k) => format!("k̂ {k:.2} {}", khat_verdict(k)),
+        Some(k) => format!("k̂ {k:.2} {}", verdict(k)),
         None => "k̂ –".into(),
     };
-    Some(format!(
-        "{} — {termination}; ln p(y|X) = {:.3} ± {:.3}, {khat}{}",
-        run.id,
-        e.log_evidence,
-        e.mcse,
-        match e.reliable {
-            true => "",
-            false => " (not reliable)",
-        }
-    ))
+    // at most 80 characters: "IS" is importance sampling, named in full on Results
+    let text = format!(
+        "true ln p(y|X) {} = {:.3} ± {:.3} (IS around {}; {khat})",
+        e.model, e.log_evidence, e.mcse, run.id
+    );
+    Some(match e.reliable {
+        true => Line::from(text).style(Style::new().fg(Color::Cyan)),
+        false => Line::from(text).style(
+            Style::new()
+                .fg(Color::LightRed)
+                .add_modifier(Modifier::BOLD),
+        ),
+    })
 }

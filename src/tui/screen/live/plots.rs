@@ -65,8 +65,10 @@ pub(super) fn render_mc(session: &Session, area: Rect, buf: &mut Buffer) {
         .render(area, buf);
 }
 
-/// Each run's points of `pick` against its share of its own iterations: x = k / K for its
-/// iterate k of K so far, so every run spans the width whatever its number of iterations.
+/// Each optimising run's points of `pick` against its share of its own iterations: x = k / K
+/// for its iterate k of K so far, so every run spans the width whatever its number of
+/// iterations. Samplers are left out: the gradient at each draw is not a convergence curve
+/// (their chains are on the trace panel).
 pub(super) fn series<'a>(
     session: &'a Session,
     pick: fn(&crate::optim::Iterate) -> f64,
@@ -75,7 +77,7 @@ pub(super) fn series<'a>(
         .runs
         .iter()
         .enumerate()
-        .filter(|(_, r)| !r.iterates.is_empty())
+        .filter(|(_, r)| !r.iterates.is_empty() && r.traces.is_none())
         .map(|(i, r)| {
             let last = r.iterates.last().map_or(0, |it| it.iteration).max(1) as f64;
             Series {
