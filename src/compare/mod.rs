@@ -3,6 +3,7 @@
 //! interval of the difference (B − A) in log-loss, Brier score and ECE. Rows are resampled with replacement and both runs are scored on the
 //! same resample, so row-to-row difficulty cancels out of the difference.
 
+pub mod loo;
 mod pairs;
 mod read;
 

@@ -41,6 +41,7 @@ pub fn record(columns: &[&str], classes: &[&str], runs: Vec<RunRecord>) -> Exper
         comparison: None,
         approximation_error: Vec::new(),
         evidence: Vec::new(),
+        loo_comparison: Vec::new(),
         posteriors: Vec::new(),
         predictions: Default::default(),
         trace: Vec::new(),

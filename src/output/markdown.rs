@@ -86,6 +86,12 @@ pub fn report(r: &ExperimentRecord, figures: &[Figure]) -> String {
         let _ = writeln!(s, "Bold marks the best value per column. Log-loss clips p to [1e-15, 1 - 1e-15]. The ECE interval is a bootstrap percentile interval over test rows.\n");
     }
 
+    if let Some(t) = tables::loo::loo_table(r) {
+        let _ = writeln!(s, "## Leave-one-out cross-validation\n");
+        table(&mut s, &t);
+        let _ = writeln!(s, "{}\n", tables::loo::LOO_NOTE);
+    }
+
     let _ = writeln!(s, "## Convergence\n");
     table(&mut s, &tables::convergence(r));
     if tables::any_posterior(r) {

@@ -40,6 +40,9 @@ pub struct RunRecord {
     /// posterior or when the importance ratios have no tail to fit.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub khat: Option<f64>,
+    /// The draws k-hat was computed from, which set its threshold for "good".
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub khat_draws: Option<usize>,
     /// `mean_field = true` of a variational kind: q(w) has a diagonal covariance, so its ELBO
     /// bounds ln p(y | X) from further below than the full-rank one (absent when false).
     #[serde(skip_serializing_if = "std::ops::Not::not")]
@@ -53,6 +56,10 @@ pub struct RunRecord {
     /// streamed Hessian pass is compared with (benches/streaming.sh).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub passes: Option<FitPassTimes>,
+    /// Leave-one-out cross-validation on the training rows (PSIS-LOO); `null` for kinds
+    /// without posterior draws or a Gaussian posterior, for streamed data, and under
+    /// `[evaluation] loo_draws = 0`.
+    pub loo: Option<super::LooRecord>,
 }
 
 /// results.json `runs[].passes`: Newton's passes over rows in memory. A `hessian` pass computes
@@ -132,9 +139,11 @@ impl RunRecord {
             evidence_curve: Vec::new(),
             diagnostics: None,
             khat: None,
+            khat_draws: None,
             mean_field: false,
             noise: None,
             passes: None,
+            loo: None,
         }
     }
 }

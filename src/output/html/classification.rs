@@ -64,6 +64,12 @@ pub(super) fn classification(s: &mut String, r: &ExperimentRecord, figures: &[Fi
         s.push_str("<p>Highlighted: the best value per column. Log-loss clips p to [1e-15, 1 − 1e-15]; the ECE interval is a bootstrap percentile interval over test rows.</p>\n");
     }
 
+    if let Some(t) = tables::loo::loo_table(r) {
+        let _ = writeln!(s, "<h2>Leave-one-out cross-validation</h2>");
+        table(s, &t);
+        let _ = writeln!(s, "<p>{}</p>", prose(tables::loo::LOO_NOTE));
+    }
+
     let _ = writeln!(s, "<h2>Calibration</h2>");
     let _ = writeln!(s, "<p>{}</p>", tables::RELIABILITY_GUIDE);
     s.push_str("<div class=\"figs\">\n");

@@ -9,7 +9,7 @@ use ratatui::style::{Color, Modifier, Style, Stylize};
 use ratatui::text::Line;
 use ratatui::widgets::{Cell, Widget};
 
-use crate::model::importance::khat_verdict;
+use crate::numeric::psis::KClass;
 use crate::record::ApproximationError;
 use crate::tui::widget::table::{LabelRow, LabelTable};
 
@@ -65,7 +65,7 @@ pub fn render(
                 Cell::from(signed(e.log_loss_diff)),
                 Cell::from(super::num(e.mean_err_sd_units)),
                 Cell::from(super::num(e.sd_ratio_max)),
-                khat_cell(e.khat),
+                khat_cell(e.khat, e.khat_draws),
             ]);
             LabelRow {
                 label: format!("{}/{}", e.run, e.predictive),
@@ -76,7 +76,7 @@ pub fn render(
         .collect();
     LabelTable {
         title: Line::from(match other {
-            None => " vs the exact posterior (Gibbs); k-hat > 0.7: distrust the Gaussian ".into(),
+            None => " vs the exact posterior (Gibbs); k-hat > 0.7: distrust the Gaussian (2024 thresholds) ".into(),
             Some(key) => format!(" vs the exact posterior (Gibbs); k-hat > 0.7: distrust · {key} "),
         }),
         label_header: "run/predictive",
@@ -91,15 +91,17 @@ pub fn render(
     .render(area, buf);
 }
 
-/// k-hat with its PSIS verdict: green below 0.5, yellow to 0.7, beyond that `BAD` in bold red.
-pub(super) fn khat_cell(k: Option<f64>) -> Cell<'static> {
+/// k-hat with its PSIS verdict for its draws (Vehtari et al. 2024): green when good, yellow
+/// when more draws are needed, beyond 0.7 `BAD` in bold red.
+pub(super) fn khat_cell(k: Option<f64>, draws: Option<usize>) -> Cell<'static> {
     let Some(k) = k else {
         return Cell::from("–");
     };
-    let text = format!("{k:.2} {}", khat_verdict(k));
-    match khat_verdict(k) {
-        "good" => Cell::from(text).fg(Color::Green),
-        "ok" => Cell::from(text).fg(Color::Yellow),
+    let class = KClass::of(k, draws.unwrap_or(crate::model::importance::KHAT_DRAWS));
+    let text = format!("{k:.2} {}", class.label());
+    match class {
+        KClass::Good => Cell::from(text).fg(Color::Green),
+        KClass::MoreDraws => Cell::from(text).fg(Color::Yellow),
         _ => Cell::from(text)
             .fg(Color::LightRed)
             .add_modifier(Modifier::BOLD),

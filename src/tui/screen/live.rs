@@ -12,6 +12,7 @@ mod gauge;
 mod khat;
 mod legend;
 mod log_evidence;
+mod loo;
 mod plots;
 
 use ratatui::buffer::Buffer;

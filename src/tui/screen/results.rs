@@ -27,6 +27,7 @@ pub struct ResultRow<'a> {
     pub unmixed: bool,
     /// The PSIS k-hat of the run's Gaussian posterior.
     pub khat: Option<f64>,
+    pub khat_draws: Option<usize>,
 }
 
 /// "k-hat" values read like `0.62 ok` or `1.33 BAD`.
@@ -43,6 +44,7 @@ pub fn result_rows<'a>(record: &'a ExperimentRecord, picks: &Picks) -> Vec<Resul
                 metrics: &p.metrics,
                 unmixed: run.diagnostics.is_some_and(|d| !d.mixed()),
                 khat: run.khat,
+                khat_draws: run.khat_draws,
             })
         })
         .collect();
@@ -151,6 +153,13 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
         let first = app.picks.evidence_row;
         super::log_evidence::render(e, first, ev, buf, hint("v: vs gold"));
     }
+    // The LOO ranking keeps at most a third of what is left under the metrics.
+    let loo_height = super::loo::height(record).min(table.height / 3);
+    let [table, loo] =
+        Layout::vertical([Constraint::Min(0), Constraint::Length(loo_height)]).areas(table);
+    if loo_height > 0 {
+        super::loo::render(record, loo, buf);
+    }
     let table = match super::evidence::evidence_line(record) {
         Some(line) => {
             let [top, rest] =
@@ -201,7 +210,7 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
                             false => cell,
                         }
                     })
-                    .chain([super::gold::khat_cell(row.khat)])
+                    .chain([super::gold::khat_cell(row.khat, row.khat_draws)])
                     .collect(),
             })
             .collect();

@@ -15,6 +15,9 @@ pub(super) fn label(run: &LiveRun) -> String {
     if let Some(khat) = super::khat::label(run) {
         return khat;
     }
+    if let Some(loo) = super::loo::label(run) {
+        return loo;
+    }
     if let Some(estimating) = super::log_evidence::label(run) {
         return estimating;
     }

@@ -23,7 +23,7 @@ pub(super) fn label(run: &LiveRun) -> Option<String> {
         return None;
     };
     let khat = match e.khat {
-        Some(k) => format!("k̂ {k:.2} {}", khat_verdict(k)),
+        Some(k) => format!("k̂ {k:.2} {}", khat_verdict(k, e.draws)),
         None => "k̂ –".into(),
     };
     Some(format!(

@@ -1,0 +1,90 @@
+//! The leave-one-out table under the Results screen's metrics: the runs ranked by elpd_loo
+//! (record field `loo_comparison`), each with its difference to the best and the paired
+//! standard error, and its Pareto k's; the same numbers as the reports' LOO table.
+
+use ratatui::buffer::Buffer;
+use ratatui::layout::Rect;
+use ratatui::style::{Color, Modifier, Style, Stylize};
+use ratatui::text::Line;
+use ratatui::widgets::{Cell, Widget};
+
+use crate::record::ExperimentRecord;
+use crate::tui::widget::table::{LabelRow, LabelTable};
+
+/// Lines the table needs (borders and header included); 0 without a LOO.
+pub fn height(record: &ExperimentRecord) -> u16 {
+    match record.loo_comparison.len() {
+        0 => 0,
+        n => n as u16 + 3,
+    }
+}
+
+pub fn render(record: &ExperimentRecord, area: Rect, buf: &mut Buffer) {
+    let rows = &record.loo_comparison;
+    let tied = rows.iter().skip(1).any(|c| !c.worse_beyond_noise);
+    let body = rows
+        .iter()
+        .enumerate()
+        .map(|(i, c)| {
+            let loo = record
+                .runs
+                .iter()
+                .find(|r| r.id == c.run)
+                .and_then(|r| r.loo.as_ref());
+            let k = loo
+                .map(crate::output::tables::loo::k_summary)
+                .unwrap_or_default();
+            let reliable = loo.is_none_or(|l| l.reliable());
+            let diff = match i {
+                0 => "0".to_string(),
+                _ => format!("{:.2} ± {:.2}", c.elpd_diff, c.se_diff),
+            };
+            let verdict = match (i, tied, c.worse_beyond_noise) {
+                (0, false, _) => Cell::from("best")
+                    .fg(Color::Green)
+                    .add_modifier(Modifier::BOLD),
+                (0, true, _) => Cell::from("best, tied"),
+                (_, _, true) => Cell::from("worse").fg(Color::LightRed),
+                _ => Cell::from("tied"),
+            };
+            let k_cell = match reliable {
+                true => Cell::from(k),
+                false => Cell::from(k)
+                    .fg(Color::LightRed)
+                    .add_modifier(Modifier::BOLD),
+            };
+            LabelRow {
+                label: c.run.clone(),
+                label_style: Style::new(),
+                cells: vec![
+                    Cell::from(format!("{:.2} ± {:.2}", c.elpd_loo, c.se)),
+                    Cell::from(diff),
+                    Cell::from(format!("{:.1}", c.p_loo)),
+                    verdict,
+                    k_cell,
+                ],
+            }
+        })
+        .collect();
+    let columns = [
+        ("elpd_loo", 15),
+        ("Δ elpd", 14),
+        ("p_loo", 6),
+        ("verdict", 10),
+        ("Pareto k", 22),
+    ];
+    LabelTable {
+        title: Line::from(
+            " leave-one-out (PSIS, training rows): higher elpd is better; worse = Δ below −2 se ",
+        ),
+        label_header: "run",
+        columns: columns
+            .into_iter()
+            .map(|(h, w)| (Cell::from(h), w))
+            .collect(),
+        rows: body,
+        first: 0,
+        keys: "",
+    }
+    .render(area, buf);
+}
