@@ -90,6 +90,9 @@ pub fn report(r: &ExperimentRecord, figures: &[Figure]) -> String {
         let _ = writeln!(s, "## Leave-one-out cross-validation\n");
         table(&mut s, &t);
         let _ = writeln!(s, "{}\n", tables::loo::LOO_NOTE);
+        if let Some(line) = tables::loo::missing(r) {
+            let _ = writeln!(s, "{line}\n");
+        }
     }
 
     let _ = writeln!(s, "## Convergence\n");

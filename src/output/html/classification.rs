@@ -68,6 +68,9 @@ pub(super) fn classification(s: &mut String, r: &ExperimentRecord, figures: &[Fi
         let _ = writeln!(s, "<h2>Leave-one-out cross-validation</h2>");
         table(s, &t);
         let _ = writeln!(s, "<p>{}</p>", prose(tables::loo::LOO_NOTE));
+        if let Some(line) = tables::loo::missing(r) {
+            let _ = writeln!(s, "<p>{}</p>", prose(&line));
+        }
     }
 
     let _ = writeln!(s, "<h2>Calibration</h2>");

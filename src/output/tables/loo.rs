@@ -12,6 +12,24 @@ Pareto k per row (Vehtari et al. 2024): good up to min(1 − 1/log10 S, 0.7) for
 rows above 0.7 are refitted without the row up to `[evaluation] loo_refits` per run, and an estimate with rows left above 0.7 is marked unreliable. \
 Draws: the sampler's own, or an approximation's corrected by importance weights p(y, w) / q(w), so every row estimates the exact model.";
 
+/// "No leave-one-out for logistic-mle, logistic-map: ..." naming the successful runs without
+/// one; `None` when every run has one.
+pub fn missing(r: &ExperimentRecord) -> Option<String> {
+    let ids: Vec<&str> = r
+        .runs
+        .iter()
+        .filter(|run| run.error.is_none() && run.loo.is_none())
+        .map(|run| run.id.as_str())
+        .collect();
+    (!ids.is_empty()).then(|| {
+        format!(
+            "No leave-one-out for {}: it needs posterior draws (a sampler) or a Gaussian posterior over a binary linear \
+             model's weights, the rows in memory, and `[evaluation] loo_draws` above 0.",
+            ids.join(", ")
+        )
+    })
+}
+
 /// "30 good, 2 more draws" (the non-empty classes).
 pub fn k_summary(loo: &LooRecord) -> String {
     let c = loo.k_counts;
@@ -44,7 +62,7 @@ pub fn loo_table(r: &ExperimentRecord) -> Option<Table> {
         .enumerate()
         .filter_map(|(i, c)| {
             let loo = r.runs.iter().find(|run| run.id == c.run)?.loo.as_ref()?;
-            Some(row(i, c, loo, tied))
+            Some(row(i, c, loo, tied, r.loo_comparison.len() == 1))
         })
         .collect();
     let headers = [
@@ -57,8 +75,9 @@ pub fn loo_table(r: &ExperimentRecord) -> Option<Table> {
     })
 }
 
-fn row(i: usize, c: &LooComparison, loo: &LooRecord, tied: bool) -> Vec<Cell> {
+fn row(i: usize, c: &LooComparison, loo: &LooRecord, tied: bool, single: bool) -> Vec<Cell> {
     let verdict = match (i, tied, c.worse_beyond_noise) {
+        (0, false, _) if single => "only run".into(),
         (0, false, _) => Cell {
             text: "best".into(),
             mark: Mark::Best,

@@ -40,6 +40,7 @@ pub fn render(record: &ExperimentRecord, area: Rect, buf: &mut Buffer) {
                 _ => format!("{:.2} ± {:.2}", c.elpd_diff, c.se_diff),
             };
             let verdict = match (i, tied, c.worse_beyond_noise) {
+                (0, false, _) if rows.len() == 1 => Cell::from("only run"),
                 (0, false, _) => Cell::from("best")
                     .fg(Color::Green)
                     .add_modifier(Modifier::BOLD),
