@@ -89,3 +89,23 @@ pub fn render(record: &ExperimentRecord, area: Rect, buf: &mut Buffer) {
     }
     .render(area, buf);
 }
+
+/// The table in one line, where it does not fit: "leave-one-out: best gibbs -196.68 ± 11.71;
+/// 4 tied, 0 worse; 1 unreliable".
+pub fn summary_line(record: &ExperimentRecord) -> Line<'static> {
+    let rows = &record.loo_comparison;
+    let Some(best) = rows.first() else {
+        return Line::from("");
+    };
+    let worse = rows.iter().filter(|c| c.worse_beyond_noise).count();
+    let tied = rows.len() - 1 - worse;
+    let unreliable = rows.iter().filter(|c| c.unreliable_rows > 0).count();
+    let mut text = format!(
+        "leave-one-out: first {} {:.2} ± {:.2}; {tied} tied with it, {worse} worse",
+        best.run, best.elpd_loo, best.se
+    );
+    if unreliable > 0 {
+        text.push_str(&format!("; {unreliable} with rows k > 0.7 left"));
+    }
+    Line::from(text)
+}

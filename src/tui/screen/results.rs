@@ -153,12 +153,20 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
         let first = app.picks.evidence_row;
         super::log_evidence::render(e, first, ev, buf, hint("v: vs gold"));
     }
-    // The LOO ranking keeps at most a third of what is left under the metrics.
-    let loo_height = super::loo::height(record).min(table.height / 3);
+    // The LOO ranking keeps at most a third of what is left under the metrics; where that
+    // would show fewer than two of its rows, one line sums it up instead.
+    let loo_want = super::loo::height(record);
+    let loo_height = match loo_want.min(table.height / 3) {
+        0 => 0,
+        h if h >= loo_want.min(5) => h,
+        _ => 1,
+    };
     let [table, loo] =
         Layout::vertical([Constraint::Min(0), Constraint::Length(loo_height)]).areas(table);
-    if loo_height > 0 {
-        super::loo::render(record, loo, buf);
+    match loo_height {
+        0 => {}
+        1 => super::loo::summary_line(record).render(loo, buf),
+        _ => super::loo::render(record, loo, buf),
     }
     let table = match super::evidence::evidence_line(record) {
         Some(line) => {
