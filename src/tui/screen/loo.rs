@@ -32,7 +32,13 @@ pub fn render(record: &ExperimentRecord, area: Rect, buf: &mut Buffer) {
                 .find(|r| r.id == c.run)
                 .and_then(|r| r.loo.as_ref());
             let k = loo
-                .map(crate::output::tables::loo::k_summary)
+                .map(|l| match l.refitted_rows.len() {
+                    0 => crate::output::tables::loo::k_summary(l),
+                    n => format!(
+                        "{} ({n} refitted)",
+                        crate::output::tables::loo::k_summary(l)
+                    ),
+                })
                 .unwrap_or_default();
             let reliable = loo.is_none_or(|l| l.reliable());
             let diff = match i {
@@ -72,7 +78,7 @@ pub fn render(record: &ExperimentRecord, area: Rect, buf: &mut Buffer) {
         ("Δ elpd", 14),
         ("p_loo", 6),
         ("verdict", 10),
-        ("Pareto k", 22),
+        ("Pareto k", 30),
     ];
     LabelTable {
         title: Line::from(
