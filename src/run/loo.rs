@@ -8,14 +8,12 @@
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
-use faer::Mat;
-
 use super::monitor::{Monitor, Silent};
 use crate::config::{MethodPlan, Plan};
 use crate::data::Dataset;
 use crate::error::{Error, Result};
 use crate::metrics::loo::{log_predictive, posterior_log_weights, psis_loo, Loo};
-use crate::model::loglik::{log_lik, log_lik_values, PosteriorDraws};
+use crate::model::loglik::{log_lik, log_lik_values, without_row, PosteriorDraws};
 use crate::model::method::{fit_matrix, FitInput, Predictor};
 use crate::model::Likelihood;
 use crate::numeric::rng;
@@ -199,11 +197,4 @@ pub fn refit_row(
     let held_out = train.x.as_ref().subrows(row, 1);
     let values = log_lik_values(likelihood, held_out, &train.y[row..=row], w.w.as_ref());
     Ok(Some(log_predictive(&weights, &values)))
-}
-
-/// The design and labels without row `row`.
-pub fn without_row(x: &Mat<f64>, y: &[f64], row: usize) -> (Mat<f64>, Vec<f64>) {
-    let keep: Vec<usize> = (0..y.len()).filter(|&i| i != row).collect();
-    let xm = Mat::from_fn(keep.len(), x.ncols(), |i, j| x[(keep[i], j)]);
-    (xm, keep.iter().map(|&i| y[i]).collect())
 }

@@ -76,7 +76,7 @@ pub fn render(
         .collect();
     LabelTable {
         title: Line::from(match other {
-            None => " vs the exact posterior (Gibbs); k-hat > 0.7: distrust the Gaussian (2024 thresholds) ".into(),
+            None => " vs the exact posterior (Gibbs); k-hat > 0.7: distrust the Gaussian ".into(),
             Some(key) => format!(" vs the exact posterior (Gibbs); k-hat > 0.7: distrust · {key} "),
         }),
         label_header: "run/predictive",

@@ -22,6 +22,8 @@ pub fn height(record: &ExperimentRecord) -> u16 {
 pub fn render(record: &ExperimentRecord, area: Rect, buf: &mut Buffer) {
     let rows = &record.loo_comparison;
     let tied = rows.iter().skip(1).any(|c| !c.worse_beyond_noise);
+    // p_loo and the whole Pareto-k text from this width; narrower, the run names keep room.
+    let wide = area.width >= 110;
     let body = rows
         .iter()
         .enumerate()
@@ -31,15 +33,7 @@ pub fn render(record: &ExperimentRecord, area: Rect, buf: &mut Buffer) {
                 .iter()
                 .find(|r| r.id == c.run)
                 .and_then(|r| r.loo.as_ref());
-            let k = loo
-                .map(|l| match l.refitted_rows.len() {
-                    0 => crate::output::tables::loo::k_summary(l),
-                    n => format!(
-                        "{} ({n} refitted)",
-                        crate::output::tables::loo::k_summary(l)
-                    ),
-                })
-                .unwrap_or_default();
+            let k = loo.map(|l| k_text(l, wide)).unwrap_or_default();
             let reliable = loo.is_none_or(|l| l.reliable());
             let diff = match i {
                 0 => "0".to_string(),
@@ -60,30 +54,38 @@ pub fn render(record: &ExperimentRecord, area: Rect, buf: &mut Buffer) {
                     .fg(Color::LightRed)
                     .add_modifier(Modifier::BOLD),
             };
+            let mut cells = vec![
+                Cell::from(format!("{:.2} ± {:.2}", c.elpd_loo, c.se)),
+                Cell::from(diff),
+            ];
+            if wide {
+                cells.push(Cell::from(format!("{:.1}", c.p_loo)));
+            }
+            cells.extend([verdict, k_cell]);
             LabelRow {
                 label: c.run.clone(),
                 label_style: Style::new(),
-                cells: vec![
-                    Cell::from(format!("{:.2} ± {:.2}", c.elpd_loo, c.se)),
-                    Cell::from(diff),
-                    Cell::from(format!("{:.1}", c.p_loo)),
-                    verdict,
-                    k_cell,
-                ],
+                cells,
             }
         })
         .collect();
-    let columns = [
-        ("elpd_loo", 15),
-        ("Δ elpd", 14),
-        ("p_loo", 6),
-        ("verdict", 10),
-        ("Pareto k", 30),
-    ];
+    let columns: Vec<(&str, u16)> = match wide {
+        true => vec![
+            ("elpd_loo", 15),
+            ("Δ elpd", 14),
+            ("p_loo", 6),
+            ("verdict", 10),
+            ("Pareto k", 44),
+        ],
+        false => vec![
+            ("elpd_loo", 15),
+            ("Δ elpd", 13),
+            ("verdict", 10),
+            ("Pareto k", 18),
+        ],
+    };
     LabelTable {
-        title: Line::from(
-            " leave-one-out (PSIS, training rows): higher elpd is better; worse = Δ below −2 se ",
-        ),
+        title: Line::from(" leave-one-out elpd (PSIS, training rows); worse: Δ < −2 se "),
         label_header: "run",
         columns: columns
             .into_iter()
@@ -103,6 +105,12 @@ pub fn summary_line(record: &ExperimentRecord) -> Line<'static> {
     let Some(best) = rows.first() else {
         return Line::from("");
     };
+    if rows.len() == 1 {
+        return Line::from(format!(
+            "leave-one-out: {} {:.2} ± {:.2} (the only run with one)",
+            best.run, best.elpd_loo, best.se
+        ));
+    }
     let worse = rows.iter().filter(|c| c.worse_beyond_noise).count();
     let tied = rows.len() - 1 - worse;
     let unreliable = rows.iter().filter(|c| c.unreliable_rows > 0).count();
@@ -114,4 +122,21 @@ pub fn summary_line(record: &ExperimentRecord) -> Line<'static> {
         text.push_str(&format!("; {unreliable} with rows k > 0.7 left"));
     }
     Line::from(text)
+}
+
+/// The rows' Pareto k's: every class with the refits where wide ("390 good, 8 BAD (8
+/// refitted)"), only those above 0.7 otherwise ("k>0.7: 8, refit 8", or "all k ≤ 0.7").
+fn k_text(l: &crate::record::LooRecord, wide: bool) -> String {
+    let refitted = l.refitted_rows.len();
+    if wide {
+        let all = crate::output::tables::loo::k_summary(l);
+        return match refitted {
+            0 => all,
+            n => format!("{all} ({n} refitted)"),
+        };
+    }
+    match l.k_counts.bad + l.k_counts.very_bad {
+        0 => "all k ≤ 0.7".to_string(),
+        n => format!("k>0.7: {n}, refit {refitted}"),
+    }
 }
