@@ -49,7 +49,8 @@ fn the_khat_phase_has_its_own_progress_line_and_its_seconds_in_the_record() {
         run["khat"].as_f64().unwrap(),
         run["khat_seconds"].as_f64().unwrap(),
     );
-    let verdict = bayeslab::model::importance::khat_verdict(khat);
+    let draws = run["khat_draws"].as_u64().unwrap() as usize;
+    let verdict = bayeslab::model::importance::khat_verdict(khat, draws);
     assert!(
         lines[phase].ends_with(&format!(" s, k̂ = {khat:.2} ({verdict})")),
         "{}",

@@ -245,6 +245,16 @@ fn compare(
         pa.y.len()
     );
     output::markdown::table(&mut md, &output::tables::comparison(&rows));
+    let loo = bayeslab::compare::loo::differences(
+        &bayeslab::compare::loo::LooRuns::from_dir(a)?,
+        &bayeslab::compare::loo::LooRuns::from_dir(b)?,
+        pairs,
+    );
+    if !loo.is_empty() {
+        md.push_str("\n## Leave-one-out\n\nelpd_loo on the training rows (higher is better); B − A ± its standard error paired over rows, \
+                     beyond noise when more than two standard errors from zero.\n\n");
+        output::markdown::table(&mut md, &output::tables::loo::loo_differences(&loo));
+    }
     print!("{md}");
     let json = serde_json::to_vec_pretty(&rows).expect("comparisons serialise to JSON");
     output::write_file(&dir.join("comparison.json"), &json)?;

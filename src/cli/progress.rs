@@ -20,6 +20,8 @@ pub struct Printer {
     samplers: Vec<(String, Schedule)>,
     /// The schedule of the running run, when it is a sampler.
     sampling: Option<Schedule>,
+    /// The draws of the k-hat being computed, which set its threshold for "good".
+    khat_draws: usize,
     last: Instant,
 }
 
@@ -35,6 +37,7 @@ impl Printer {
                 .filter_map(|m| Some((m.id.clone(), m.schedule()?)))
                 .collect(),
             sampling: None,
+            khat_draws: 0,
             last: Instant::now(),
         }
     }
@@ -133,6 +136,7 @@ impl Monitor for Printer {
 
     /// The line stays open while the draws are scored: "… 0.41 s, k̂ = 0.62 (ok)" ends it.
     fn khat_started(&mut self, _run: &str, draws: usize) {
+        self.khat_draws = draws;
         eprint!("{}   k̂: {} draws …", self.label, thousands(draws));
     }
 
@@ -140,9 +144,48 @@ impl Monitor for Printer {
         match khat {
             Some(k) => eprintln!(
                 " {seconds:.2} s, k̂ = {k:.2} ({})",
-                bayeslab::model::importance::khat_verdict(k)
+                bayeslab::model::importance::khat_verdict(k, self.khat_draws)
             ),
             None => eprintln!(" {seconds:.2} s, no k̂ (the importance ratios have no tail to fit)"),
+        }
+    }
+
+    /// "   leave-one-out: 4,000 draws × 32 rows …", one line per refit, and the result line:
+    /// "… 0.12 s, elpd_loo = -12.85 ± 3.05, p_loo = 3.9, k: 32 good".
+    fn loo_started(&mut self, _run: &str, draws: usize, rows: usize) {
+        eprintln!(
+            "{}   leave-one-out: {} draws × {} rows …",
+            self.label,
+            thousands(draws),
+            thousands(rows)
+        );
+    }
+
+    fn loo_refit(&mut self, _run: &str, row: usize, done: usize, total: usize) {
+        eprintln!(
+            "{}   leave-one-out: refitting without training row {row} (k > 0.7; {} of {total})",
+            self.label,
+            done + 1
+        );
+    }
+
+    fn loo_finished(&mut self, _run: &str, loo: &bayeslab::record::LooRecord) {
+        eprintln!(
+            "{}   leave-one-out: {:.2} s, elpd_loo = {:.2} ± {:.2}, p_loo = {:.1}, k: {}",
+            self.label,
+            loo.seconds,
+            loo.elpd_loo,
+            loo.se,
+            loo.p_loo,
+            bayeslab::output::tables::loo::k_summary(loo)
+        );
+        if !loo.reliable() {
+            eprintln!(
+                "{}   leave-one-out: NOT RELIABLE: {} rows have Pareto k above 0.7 and were not refitted \
+                 (raise [evaluation] loo_refits, or use K-fold cross-validation)",
+                self.label,
+                loo.unrefitted_rows.len()
+            );
         }
     }
 
@@ -159,7 +202,7 @@ impl Monitor for Printer {
         let khat = match e.khat {
             Some(k) => format!(
                 "k̂ = {k:.2} ({})",
-                bayeslab::model::importance::khat_verdict(k)
+                bayeslab::model::importance::khat_verdict(k, e.draws)
             ),
             None => "no k̂".to_string(),
         };

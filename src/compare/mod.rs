@@ -4,6 +4,7 @@
 //! same resample, so row-to-row difficulty cancels out of the difference.
 
 mod best;
+pub mod loo;
 mod pairs;
 mod read;
 

@@ -79,6 +79,10 @@ pub enum Split {
     /// Each row independently, with probability test_fraction, decided by a hash of
     /// (seed, row index): one pass, no row count needed (the form streaming uses).
     Hash { test_fraction: f64, seed: u64 },
+    /// K-fold cross-validation (config/folds.rs): the rows are dealt into `folds` folds by a
+    /// seeded shuffle (within each class when `stratify`), `repeats` times with different
+    /// shuffles, and fold `fold` (0..folds x repeats; repeat fold / folds) is the test set.
+    Folds(super::folds::Folds),
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -224,8 +228,12 @@ fn separator(ctx: &Ctx<'_>, raw: Option<&str>) -> Result<u8> {
 }
 
 fn split_plan(ctx: &Ctx<'_>, raw: RawSplit, seed: u64) -> Result<Split> {
+    if raw.folds.is_some() || raw.fold.is_some() || raw.stratify.is_some() || raw.repeats.is_some()
+    {
+        return super::folds::folds_plan(ctx, raw, seed).map(Split::Folds);
+    }
     match raw {
-        RawSplit { every: Some(every), offset, test_fraction: None, seed: None, draw: None } => {
+        RawSplit { every: Some(every), offset, test_fraction: None, seed: None, draw: None, .. } => {
             let every = ctx.count("[data] split.every", every, 2)?;
             let offset = offset.unwrap_or(0) as usize;
             if offset >= every {
@@ -235,7 +243,7 @@ fn split_plan(ctx: &Ctx<'_>, raw: RawSplit, seed: u64) -> Result<Split> {
             }
             Ok(Split::Every { every, offset })
         }
-        RawSplit { every: None, offset: None, test_fraction, seed: split_seed, draw } => {
+        RawSplit { every: None, offset: None, test_fraction, seed: split_seed, draw, .. } => {
             let f = test_fraction.unwrap_or(DEFAULT_TEST_FRACTION);
             if !(f > 0.0 && f < 1.0) {
                 return Err(ctx.err(format!(

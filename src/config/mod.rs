@@ -6,7 +6,9 @@ mod ctx;
 mod data_plan;
 pub mod encoding;
 mod features;
+pub mod folds;
 pub mod limits;
+mod loo_keys;
 mod method_options;
 mod method_plan;
 pub mod plan;
@@ -45,6 +47,7 @@ pub fn parse(text: &str, path: &Path) -> Result<Plan> {
     };
     let mut doc: toml::Table = toml::from_str(text).map_err(|e| bad(e, &empty))?;
     brackets::check(&doc, text, path)?;
+    folds::inject_sweep(&mut doc, &ctx::Ctx::new(path))?;
     let sweep = sweep::extract(&mut doc, path)?;
     // Re-parse the text without [sweep] (rather than converting `doc`) so that errors keep
     // their line and column.

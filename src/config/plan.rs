@@ -84,6 +84,13 @@ pub struct Evaluation {
     /// `None`: [`crate::model::importance::evidence::EVIDENCE_DRAWS`] when the experiment has a
     /// gold run, none otherwise.
     pub evidence_draws: Option<usize>,
+    /// Draws from each Gaussian posterior for its PSIS-LOO (0: no LOO for any run); `None`:
+    /// as many as the data size allows ([`crate::model::loglik::default_draws`]). A sampler's
+    /// LOO uses its kept draws.
+    pub loo_draws: Option<usize>,
+    /// The most training rows with Pareto k above 0.7 that each run refits without the row
+    /// (exact LOO for those rows); 0: none.
+    pub loo_refits: usize,
 }
 
 impl Plan {
@@ -187,6 +194,7 @@ impl Plan {
                 "[evaluation] evidence_draws = {k}: the importance-sampling evidence needs at least 1000 draws for its standard error and k-hat to mean anything (20000 gives Pima's ln p(y | X) to about ±0.005); use 0 to skip it"
             )));
         }
+        let (loo_draws, loo_refits) = super::loo_keys::loo_keys(&ctx, &raw.evaluation)?;
         if raw.methods.is_empty() && posteriors.is_empty() {
             return Err(ctx.err(
                 "no [[method]] tables: add at least one, e.g.\n[[method]]\nkind = \"logistic-laplace\"\n(or a [[posterior]] table for the approximation lab)",
@@ -270,6 +278,8 @@ impl Plan {
                 resamples,
                 khat_draws,
                 evidence_draws,
+                loo_draws,
+                loo_refits,
             },
             methods,
             sweep: None,

@@ -143,6 +143,18 @@ pub struct RawSplit {
     /// `"shuffle"` (default) or `"hash"`: how `test_fraction` picks the test rows.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub draw: Option<String>,
+    /// K-fold cross-validation: the number of folds K (config/folds.rs).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub folds: Option<u64>,
+    /// Which fold is the test set (0..K x repeats); absent: every fold, one run each.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub fold: Option<u64>,
+    /// Whether each fold keeps the classes' proportions (default true).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub stratify: Option<bool>,
+    /// Repeated K-fold: this many different partitions into K folds (default 1).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub repeats: Option<u64>,
 }
 
 #[derive(Debug, Clone, Default, Deserialize, Serialize)]
@@ -190,6 +202,10 @@ pub struct RawEvaluation {
     pub resamples: Option<u64>,
     pub khat_draws: Option<u64>,
     pub evidence_draws: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub loo_draws: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub loo_refits: Option<u64>,
 }
 
 #[derive(Debug, Clone, Deserialize, Serialize)]

@@ -106,6 +106,8 @@ impl Plan {
                 resamples: Some(self.evaluation.resamples as u64),
                 khat_draws: self.evaluation.khat_draws.map(|k| k as u64),
                 evidence_draws: self.evaluation.evidence_draws.map(|k| k as u64),
+                loo_draws: self.evaluation.loo_draws.map(|k| k as u64),
+                loo_refits: Some(self.evaluation.loo_refits as u64),
             },
             features: self
                 .data
@@ -147,6 +149,7 @@ impl Plan {
                         draw: Some("hash".into()),
                         ..RawSplit::default()
                     },
+                    Split::Folds(f) => f.to_raw(),
                 };
                 (Some(relative(self, path)), None, None, Some(split))
             }

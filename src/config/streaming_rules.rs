@@ -50,6 +50,16 @@ pub(super) fn check(
              split = {{ every = 5, offset = 4 }}"
         )));
     }
+    if let DataSource::Single {
+        split: Split::Folds(_),
+        ..
+    } = source
+    {
+        return Err(ctx.err(format!(
+            "[data] split.folds deals the rows into folds by a shuffle of the whole file, which {WHY} cannot do \
+             in one pass; set streaming = false (K-fold needs the rows in memory) or use split = {{ every = 5, offset = 4 }}"
+        )));
+    }
     if evidence {
         return Err(ctx.err(format!(
             "[prior] precision = \"evidence\" refits every method at 40 values of lambda, 40 times the passes over the file; \

@@ -25,7 +25,7 @@ pub fn load(plan: &DataPlan) -> Result<Dataset> {
         DataSource::Single { path, split } => {
             let l = load_file(path, plan, plan.features.as_deref(), categorical, None)?;
             let rows = complete_rows(path, &l, plan, &mut notes)?;
-            let is_test = prepare::test_rows(l.y.len(), *split);
+            let is_test = prepare::test_rows_of(&l.y, *split);
             let train: Vec<usize> = rows.iter().copied().filter(|&i| !is_test[i]).collect();
             let test: Vec<usize> = rows.iter().copied().filter(|&i| is_test[i]).collect();
             note_skipped(&mut notes, path, &l.skipped);

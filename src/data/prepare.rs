@@ -5,13 +5,14 @@ use faer::Mat;
 use rand::seq::SliceRandom;
 
 use super::moments::Moments;
+use crate::config::folds::Folds;
 use crate::config::Split;
 use crate::numeric::rng;
 
 /// Test-row flags for `n` rows under `split`.
 pub fn test_rows(n: usize, split: Split) -> Vec<bool> {
     match split {
-        Split::Every { .. } | Split::Hash { .. } => (0..n)
+        Split::Every { .. } | Split::Hash { .. } | Split::Folds(_) => (0..n)
             .map(|i| row_is_test(i, split) == Some(true))
             .collect(),
         Split::Fraction {
@@ -31,6 +32,46 @@ pub fn test_rows(n: usize, split: Split) -> Vec<bool> {
     }
 }
 
+/// Test-row flags for the rows with labels `y` (`None`: missing) under `split`: K-fold splits
+/// read the labels to stratify; the others only count the rows ([`test_rows`]).
+pub fn test_rows_of(y: &[Option<f64>], split: Split) -> Vec<bool> {
+    let Split::Folds(f) = split else {
+        return test_rows(y.len(), split);
+    };
+    let labels: Vec<f64> = y.iter().map(|v| v.unwrap_or(f64::NEG_INFINITY)).collect();
+    let fold = fold_of_rows(&labels, &f, f.fold / f.folds);
+    fold.iter().map(|&k| k == f.fold % f.folds).collect()
+}
+
+/// Which fold (0..folds) each of the rows with labels `y` falls in, for repeat `repeat`: a
+/// shuffle of the rows from the seed's stream `folds/<repeat>`, dealt out in turn; with
+/// `stratify` each class is shuffled and dealt on its own, continuing where the last class
+/// stopped, so every fold holds each class to within one row.
+pub fn fold_of_rows(y: &[f64], folds: &Folds, repeat: usize) -> Vec<usize> {
+    let mut stream = crate::numeric::rng::stream(folds.seed, &format!("folds/{repeat}"));
+    let mut groups: Vec<Vec<usize>> = if folds.stratify {
+        let mut classes: Vec<f64> = y.to_vec();
+        classes.sort_by(f64::total_cmp);
+        classes.dedup();
+        classes
+            .iter()
+            .map(|c| (0..y.len()).filter(|&i| y[i] == *c).collect())
+            .collect()
+    } else {
+        vec![(0..y.len()).collect()]
+    };
+    let mut fold = vec![0; y.len()];
+    let mut next = 0;
+    for group in groups.iter_mut() {
+        group.shuffle(&mut stream);
+        for &i in group.iter() {
+            fold[i] = next % folds.folds;
+            next += 1;
+        }
+    }
+    fold
+}
+
 /// Whether data row `i` (0-based, file order) is a test row, for the splits that decide each row
 /// on its own: `i % every == offset`, or a hash of (seed, i) below `test_fraction`. `None` for
 /// the shuffle split, which needs the number of rows first.
@@ -41,7 +82,7 @@ pub fn row_is_test(i: usize, split: Split) -> Option<bool> {
             test_fraction,
             seed,
         } => Some(unit_hash(seed, i as u64) < test_fraction),
-        Split::Fraction { .. } => None,
+        Split::Fraction { .. } | Split::Folds(_) => None,
     }
 }
 

@@ -59,7 +59,7 @@ pub fn reliability(p: &[f64], y: &[f64], bins: usize, binning: Binning) -> Relia
 }
 
 /// The binned ECE corrected for its bias, and an interval around it, from a bootstrap over
-/// rows (docs/maths.md §13.1).
+/// rows (docs/maths.md §12.1).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct EceBootstrap {
     /// 2 ECE − mean of the resampled ECEs, at least 0: the binned ECE minus its bootstrap

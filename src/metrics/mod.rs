@@ -1,6 +1,7 @@
 //! Held-out evaluation of binary predictive probabilities (docs/maths.md section 5).
 
 mod calibration;
+pub mod loo;
 pub mod multiclass;
 pub mod running;
 

@@ -49,6 +49,12 @@ pub trait Predictor {
     fn gaussian(&self) -> Option<(Vec<f64>, Mat<f64>)> {
         None
     }
+
+    /// A sampler's kept draws of the weights, as the columns of a D x S matrix (chain after
+    /// chain): draws from the exact posterior, which PSIS-LOO (model/loglik.rs) reads as they are.
+    fn draws(&self) -> Option<Mat<f64>> {
+        None
+    }
 }
 
 /// Mean, marginal variances and log evidence of an approximate posterior over the weights.

@@ -22,18 +22,11 @@ use crate::numeric::linalg::Cholesky;
 /// from 4,000 draws varies by +-0.15 between seeds on Pima; 20,000 bring that to about +-0.05.
 pub const KHAT_DRAWS: usize = 20_000;
 
-/// k-hat below which importance sampling from the approximation has finite variance.
-pub const KHAT_GOOD: f64 = 0.5;
-
-/// The PSIS verdict on a k-hat: "good" up to 0.5, "ok" up to 0.7, "BAD" beyond.
-pub fn khat_verdict(k: f64) -> &'static str {
-    if k <= KHAT_GOOD {
-        "good"
-    } else if k <= KHAT_LIMIT {
-        "ok"
-    } else {
-        "BAD"
-    }
+/// The PSIS verdict on a k-hat from `draws` draws, by the thresholds of Vehtari et al. (2024,
+/// section 3.2.4) that PSIS-LOO uses too ([`crate::numeric::psis::KClass`]): "good" up to
+/// min(1 - 1/log10 S, 0.7), "more draws" up to 0.7, "BAD" up to 1, "VERY BAD" beyond.
+pub fn khat_verdict(k: f64, draws: usize) -> &'static str {
+    crate::numeric::psis::KClass::of(k, draws).label()
 }
 
 /// Each k-hat draw evaluates the log posterior on every training row: the default number of
@@ -56,47 +49,9 @@ pub fn default_draws(rows: usize, cols: usize) -> usize {
 pub const KHAT_LIMIT: f64 = 0.7;
 
 /// The shape k of a generalised Pareto distribution fitted to `exceedances` (positive, sorted
-/// ascending) by the profile-posterior method of Zhang & Stephens (2009), with the weakly
-/// informative prior that PSIS puts on k (shrinking towards 1/2 with weight 10 / (n + 10)).
+/// ascending): PSIS's fit ([`crate::numeric::psis::gpd_fit`]).
 pub fn gpd_shape(exceedances: &[f64]) -> f64 {
-    let x = exceedances;
-    let n = x.len();
-    let nf = n as f64;
-    let m = 30 + (nf.sqrt() as usize);
-    let quartile = x[((nf / 4.0 + 0.5).floor() as usize).clamp(1, n) - 1];
-    let largest = x[n - 1];
-    // Candidate theta = -b on a grid that Zhang & Stephens derive from the sample quartile.
-    let thetas: Vec<f64> = (1..=m)
-        .map(|j| {
-            let b = 1.0 - (m as f64 / (j as f64 - 0.5)).sqrt();
-            b / (3.0 * quartile) + 1.0 / largest
-        })
-        .collect();
-    // For each theta the profile k(theta) = mean ln(1 - theta x) and the profile log likelihood.
-    let profile: Vec<(f64, f64)> = thetas
-        .iter()
-        .map(|&b| {
-            let k = x.iter().map(|&v| (-b * v).ln_1p()).sum::<f64>() / nf;
-            let log_lik = nf * ((-b / k).ln() - k - 1.0);
-            (k, log_lik)
-        })
-        .collect();
-    // Posterior weights of the thetas, w_j = 1 / sum_i exp(L_i - L_j), computed stably.
-    let weights: Vec<f64> = profile
-        .iter()
-        .map(|&(_, lj)| 1.0 / profile.iter().map(|&(_, li)| (li - lj).exp()).sum::<f64>())
-        .collect();
-    let kept: Vec<(f64, f64)> = thetas
-        .iter()
-        .zip(&weights)
-        .filter(|(_, &w)| w >= 10.0 * f64::EPSILON)
-        .map(|(&b, &w)| (b, w))
-        .collect();
-    let total: f64 = kept.iter().map(|(_, w)| w).sum();
-    let theta: f64 = kept.iter().map(|(b, w)| b * w / total).sum();
-    let k = x.iter().map(|&v| (-theta * v).ln_1p()).sum::<f64>() / nf;
-    let a = 10.0;
-    k * nf / (nf + a) + a * 0.5 / (nf + a)
+    crate::numeric::psis::gpd_fit(exceedances).0
 }
 
 /// The Pareto k-hat of log importance ratios `log_ratios` (any additive constant). `None`

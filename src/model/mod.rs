@@ -13,6 +13,7 @@ pub mod importance;
 pub mod laplace;
 pub mod linear;
 pub mod logistic;
+pub mod loglik;
 pub mod method;
 #[cfg(test)]
 pub(crate) mod one_weight;

@@ -4,6 +4,7 @@ pub mod glm;
 pub mod linalg;
 pub mod logistic_sums;
 pub mod polya_gamma;
+pub mod psis;
 pub mod quadrature;
 pub mod rng;
 pub mod special;

@@ -42,6 +42,7 @@ pub fn record(columns: &[&str], classes: &[&str], runs: Vec<RunRecord>) -> Exper
         versus_best: Vec::new(),
         approximation_error: Vec::new(),
         evidence: Vec::new(),
+        loo_comparison: Vec::new(),
         posteriors: Vec::new(),
         predictions: Default::default(),
         trace: Vec::new(),

@@ -52,6 +52,15 @@ pub fn report(r: &ExperimentRecord, figures: &[Figure]) -> String {
         table(&mut s, &tables::comparison(&c.rows));
     }
 
+    if let Some(t) = tables::loo::loo_table(r) {
+        let _ = writeln!(s, "## Leave-one-out cross-validation\n");
+        table(&mut s, &t);
+        let _ = writeln!(s, "{}\n", tables::loo::LOO_NOTE);
+        if let Some(line) = tables::loo::missing(r) {
+            let _ = writeln!(s, "{line}\n");
+        }
+    }
+
     let _ = writeln!(s, "## Calibration\n");
     let _ = writeln!(s, "{}\n", super::plots::RELIABILITY_GUIDE);
     for run in r.runs.iter().filter(|run| !run.predictives.is_empty()) {

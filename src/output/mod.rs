@@ -5,6 +5,7 @@ mod blocks;
 mod csv;
 #[cfg(test)]
 mod fixture;
+pub mod folds;
 pub mod html;
 mod lab_markdown;
 pub mod markdown;

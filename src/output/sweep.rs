@@ -19,6 +19,9 @@ struct SweepJson<'a> {
     key: &'a str,
     values: Vec<f64>,
     rows: Vec<SweepRow<'a>>,
+    /// K-fold cross-validation (`[data] split.folds`): each run and predictive over the folds.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    cross_validation: Vec<super::folds::FoldSummary>,
 }
 
 #[derive(Serialize)]
@@ -155,7 +158,13 @@ pub fn render_sweep(sweep: &SweepRecord) -> Vec<Artifact> {
         "The experiment `{name}` run once per value of `{key}` ({} values). Each value's full report is in its folder `{key}=<value>/`.",
         points.len()
     );
+    let cv = super::folds::summaries(sweep);
     let mut md = format!("# bayeslab sweep: {name} over {key}\n\n{intro}\n\n");
+    if !cv.is_empty() {
+        let _ = writeln!(md, "## Cross-validation\n");
+        markdown::table(&mut md, &super::folds::table(&cv));
+        let _ = writeln!(md, "{}\n\n## Each fold\n", super::folds::note(&cv));
+    }
     for f in &figures {
         let _ = writeln!(md, "![{}](plots/{}.svg)\n", f.caption, f.stem);
     }
@@ -172,6 +181,15 @@ pub fn render_sweep(sweep: &SweepRecord) -> Vec<Artifact> {
         html::figure(&mut page, f);
     }
     page.push_str("</div>\n");
+    if !cv.is_empty() {
+        page.push_str("<h2>Cross-validation</h2>\n");
+        html::table(&mut page, &super::folds::table(&cv));
+        let _ = writeln!(
+            page,
+            "<p>{}</p><h2>Each fold</h2>",
+            html::prose(&super::folds::note(&cv))
+        );
+    }
     html::table(&mut page, &table);
     page.push_str("</body></html>\n");
 
@@ -181,6 +199,7 @@ pub fn render_sweep(sweep: &SweepRecord) -> Vec<Artifact> {
         key,
         values: points.iter().map(|p| p.value).collect(),
         rows,
+        cross_validation: cv,
     };
     let mut out = vec![
         Artifact {

@@ -11,6 +11,7 @@ mod encoding_tests;
 mod evidence;
 mod khat;
 mod log_evidence;
+pub mod loo;
 pub mod markdown;
 mod metrics;
 mod table;

@@ -26,4 +26,7 @@ pub struct ApproximationError {
     pub sd_ratio_max: Option<f64>,
     /// The run's Pareto k-hat as an importance-sampling proposal ([`RunRecord::khat`]).
     pub khat: Option<f64>,
+    /// The draws of that k-hat ([`RunRecord::khat_draws`]).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub khat_draws: Option<usize>,
 }

@@ -12,6 +12,7 @@ use serde::Serialize;
 mod approximation;
 mod comparison;
 mod evidence;
+mod loo;
 mod predictions;
 mod provenance;
 mod run;
@@ -21,6 +22,7 @@ mod sweep;
 pub use approximation::ApproximationError;
 pub use comparison::{Comparison, Standing, Verdict, VersusBest};
 pub use evidence::EvidenceEstimate;
+pub use loo::{compare_loo, KCounts, LooComparison, LooDifference, LooDraws, LooPoint, LooRecord};
 pub use predictions::{
     csv_header, csv_rows, PredictionColumn, PredictionTable, PredictionsFile, Scores,
 };
@@ -57,6 +59,9 @@ pub struct ExperimentRecord {
     /// fitted with a Gaussian posterior; empty when `[evaluation] evidence_draws` is 0 (the
     /// default without a gold run).
     pub evidence: Vec<EvidenceEstimate>,
+    /// The runs with a leave-one-out estimate, best elpd_loo first, each with its difference to
+    /// the best and the paired standard error of that difference.
+    pub loo_comparison: Vec<LooComparison>,
     /// The approximation lab: one entry per `[[posterior]]` and subset size.
     pub posteriors: Vec<crate::lab::PosteriorResult>,
     /// Every test row's label and predictions (predictions.csv), which the CSV writer,

@@ -45,6 +45,9 @@ pub struct RunRecord {
     /// posterior or when the importance ratios have no tail to fit.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub khat: Option<f64>,
+    /// The draws k-hat was computed from, which set its threshold for "good".
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub khat_draws: Option<usize>,
     /// `mean_field = true` of a variational kind: q(w) has a diagonal covariance, so its ELBO
     /// bounds ln p(y | X) from further below than the full-rank one (absent when false).
     #[serde(skip_serializing_if = "std::ops::Not::not")]
@@ -58,6 +61,10 @@ pub struct RunRecord {
     /// streamed Hessian pass is compared with (benches/streaming.sh).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub passes: Option<FitPassTimes>,
+    /// Leave-one-out cross-validation on the training rows (PSIS-LOO); `null` for kinds
+    /// without posterior draws or a Gaussian posterior, for streamed data, and under
+    /// `[evaluation] loo_draws = 0`.
+    pub loo: Option<super::LooRecord>,
 }
 
 /// results.json `runs[].passes`: Newton's passes over rows in memory. A `hessian` pass computes
@@ -107,7 +114,7 @@ pub struct PredictiveRecord {
     pub metrics: Metrics,
     pub calibration: Vec<Bin>,
     /// 95 % basic-bootstrap interval of the ECE over test rows, corrected for the upward bias
-    /// of a binned ECE (docs/maths.md §13.1); it brackets `ece_debiased`.
+    /// of a binned ECE (docs/maths.md §12.1); it brackets `ece_debiased`.
     pub ece_ci: Option<[f64; 2]>,
     /// The ECE minus its bootstrap estimate of bias (2 ECE − mean resampled ECE, at least 0).
     pub ece_debiased: Option<f64>,
@@ -188,9 +195,11 @@ impl RunRecord {
             prior_precision_edge: None,
             diagnostics: None,
             khat: None,
+            khat_draws: None,
             mean_field: false,
             noise: None,
             passes: None,
+            loo: None,
         }
     }
 }

@@ -51,6 +51,13 @@ pub fn record(plan: &Plan, parts: Parts) -> Result<ExperimentRecord> {
             &parts.predictions,
         ),
         evidence: parts.evidence,
+        loo_comparison: crate::record::compare_loo(
+            &parts
+                .runs
+                .iter()
+                .filter_map(|r| r.loo.as_ref().map(|l| (r.id.as_str(), l)))
+                .collect::<Vec<_>>(),
+        ),
         runs: parts.runs,
         provenance: super::provenance::collect(plan, parts.digests, &lab_files(plan))?,
         comparison: None,

@@ -1,5 +1,5 @@
 //! Fitting one method from its source: the prior precision (given, or chosen by evidence), the
-//! fit itself, the run record of the fit, and its k-hat. A fit that fails on these data is a
+//! fit itself, the run record of the fit, its k-hat and its leave-one-out estimate (run/loo.rs). A fit that fails on these data is a
 //! failed run with its reason; bad input aborts the experiment.
 
 use std::sync::atomic::AtomicBool;
@@ -116,7 +116,18 @@ pub fn fit(
     let phase = super::khat::khat(plan, method, &rows, shape, precision, predictor, monitor)?;
     record.khat = phase.khat;
     record.khat_seconds = phase.seconds;
+    record.khat_draws = phase.draws;
     passes.extend(rows.take_passes());
+    if let Some(dataset) = source.whole() {
+        let input = super::loo::LooInput {
+            plan,
+            method,
+            dataset,
+            precision,
+            cancel,
+        };
+        record.loo = super::loo::loo(&input, predictor, &mut *recorder.monitor)?;
+    }
     Ok(FitOutcome {
         record,
         fitted: Some(fitted),
@@ -182,6 +193,7 @@ fn fit_record(
             .diagnostics()
             .map(|(rhat_max, ess_min)| crate::record::Diagnostics { rhat_max, ess_min }),
         khat: None,
+        khat_draws: None,
         mean_field: method.options.variational().mean_field,
         noise: method.kind.accepts("noise").then(|| method.options.noise()),
         passes: fitted.pass_times.map(|t| FitPassTimes {
@@ -190,6 +202,7 @@ fn fit_record(
             gradient: t.gradient,
             gradient_seconds: t.gradient_seconds,
         }),
+        loo: None,
     };
     record.error = super::failure::termination_error(method, termination);
     Ok(record)

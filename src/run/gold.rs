@@ -86,6 +86,7 @@ pub fn approximation_errors(
                 mean_err_sd_units,
                 sd_ratio_max,
                 khat: run.khat,
+                khat_draws: run.khat_draws,
             });
         }
     }

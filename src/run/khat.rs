@@ -18,6 +18,7 @@ use crate::numeric::rng;
 pub struct KhatPhase {
     pub khat: Option<f64>,
     pub seconds: Option<f64>,
+    pub draws: Option<usize>,
 }
 
 /// The run's k-hat, when it has a Gaussian posterior over the weights of a binary linear
@@ -67,5 +68,6 @@ pub fn khat(
     Ok(KhatPhase {
         khat,
         seconds: Some(seconds),
+        draws: Some(draws),
     })
 }

@@ -13,6 +13,7 @@ mod gold;
 mod keep;
 mod khat;
 mod loaded;
+pub mod loo;
 mod mc_curve;
 mod metrics;
 mod monitor;

@@ -2,7 +2,7 @@
 //! [`Monitor`]; [`Recorder`] keeps every iterate for trace.csv on the way through.
 
 use crate::optim::{DrawBatch, Iterate, Observer};
-use crate::record::{DatasetInfo, EvidenceEstimate, PassRecord, RunRecord, TraceRow};
+use crate::record::{DatasetInfo, EvidenceEstimate, LooRecord, PassRecord, RunRecord, TraceRow};
 
 /// Receives the progress of an experiment: iterations (as an [`Observer`]) plus the start
 /// and end of each run, each pass over a streamed file, and each point of a sweep.
@@ -18,6 +18,14 @@ pub trait Monitor: Observer {
     /// The run's k-hat took `seconds`; `None` when the importance ratios had no tail to fit or
     /// the covariance was not positive definite.
     fn khat_finished(&mut self, _run: &str, _khat: Option<f64>, _seconds: f64) {}
+    /// The run's leave-one-out cross-validation starts: `draws` draws (the sampler's, or from
+    /// its Gaussian posterior), each scored on each of `rows` training rows.
+    fn loo_started(&mut self, _run: &str, _draws: usize, _rows: usize) {}
+    /// Refit `done` of `total` starts: the run fitted again without training row `row`,
+    /// whose Pareto k was above 0.7.
+    fn loo_refit(&mut self, _run: &str, _row: usize, _done: usize, _total: usize) {}
+    /// The run's leave-one-out estimate is done.
+    fn loo_finished(&mut self, _run: &str, _loo: &LooRecord) {}
     /// After the fits, ln p(y | X) of the `model` ("logistic" or "probit") starts: `draws`
     /// draws from the Student-t built on run `proposal`'s Gaussian, each scored on every row.
     fn evidence_started(&mut self, _model: &str, _proposal: &str, _draws: usize) {}

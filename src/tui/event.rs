@@ -81,6 +81,13 @@ pub enum Progress {
         khat: Option<f64>,
         seconds: f64,
     },
+    /// The run's leave-one-out cross-validation: its draws scored on every training row, then
+    /// refit `done` of `total` (`refit` = Some) without a row whose Pareto k was above 0.7.
+    Loo(LooProgress),
+    /// The run's leave-one-out estimate is done.
+    LooFinished {
+        run: String,
+    },
     /// After the fits, ln p(y | X) of `model` starts: `draws` draws from a Student-t around
     /// run `proposal`'s Gaussian, each scored on every training row.
     EvidenceStarted {
@@ -124,4 +131,14 @@ impl SweepAt {
             self.value
         )
     }
+}
+
+/// How far a run's leave-one-out cross-validation has got.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LooProgress {
+    pub run: String,
+    pub draws: usize,
+    pub rows: usize,
+    /// (training row, refits done, refits in all) while a row is refitted.
+    pub refit: Option<(usize, usize, usize)>,
 }

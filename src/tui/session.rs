@@ -50,6 +50,8 @@ pub struct LiveRun {
     /// The draws of the k-hat being computed now, after the fit (the gauge says so instead of
     /// leaving the last iteration on show).
     pub khat_draws: Option<usize>,
+    /// While the run's leave-one-out cross-validation runs: its draws, rows and refit.
+    pub loo: Option<super::event::LooProgress>,
     /// Under `[prior] precision = "evidence"`, once done: the lambda its evidence chose.
     pub evidence_lambda: Option<f64>,
     /// Set when that lambda is an end of the search's grid (record/run.rs `GridEdge`).
@@ -125,6 +127,7 @@ impl Session {
                 traces: None,
                 diagnostics: None,
                 khat_draws: None,
+                loo: None,
                 evidence_lambda: None,
                 evidence_edge: None,
                 evidence_draws: None,
@@ -164,6 +167,7 @@ impl Session {
                     r.traces = None;
                     r.diagnostics = None;
                     r.khat_draws = None;
+                    r.loo = None;
                     r.evidence_lambda = None;
                     r.evidence_draws = None;
                     r.estimate = None;
@@ -201,6 +205,16 @@ impl Session {
             Progress::KhatFinished { run, .. } => {
                 if let Some(r) = self.run_mut(&run) {
                     r.khat_draws = None;
+                }
+            }
+            Progress::Loo(p) => {
+                if let Some(r) = self.run_mut(&p.run.clone()) {
+                    r.loo = Some(p);
+                }
+            }
+            Progress::LooFinished { run } => {
+                if let Some(r) = self.run_mut(&run) {
+                    r.loo = None;
                 }
             }
             Progress::EvidenceStarted {

@@ -9,12 +9,12 @@ use std::thread::JoinHandle;
 
 use crate::config::Plan;
 use crate::optim::{DrawBatch, Iterate, Observer};
-use crate::record::{DatasetInfo, EvidenceEstimate, Outcome, PassRecord, RunRecord};
+use crate::record::{DatasetInfo, EvidenceEstimate, LooRecord, Outcome, PassRecord, RunRecord};
 use crate::run::{self, Monitor, PassProbe, PassProgress};
 use crate::Error;
 
 use super::chains::traced_weights;
-use super::event::{Event, Progress, SweepAt};
+use super::event::{Event, LooProgress, Progress, SweepAt};
 
 /// A running job: dropping it does not stop the thread; [`Worker::cancel`] does.
 pub struct Worker {
@@ -54,6 +54,8 @@ struct Channel<'a> {
     tx: &'a Sender<Event>,
     /// The design columns whose draws the Live screen traces (chosen when the data load).
     traced: Vec<usize>,
+    /// The leave-one-out cross-validation in progress, whose refits update it.
+    loo: Option<LooProgress>,
 }
 
 impl Channel<'_> {
@@ -147,6 +149,30 @@ impl Monitor for Channel<'_> {
         });
     }
 
+    fn loo_started(&mut self, run: &str, draws: usize, rows: usize) {
+        self.loo = Some(LooProgress {
+            run: run.to_string(),
+            draws,
+            rows,
+            refit: None,
+        });
+        self.send(Progress::Loo(self.loo.clone().expect("just set")));
+    }
+
+    fn loo_refit(&mut self, _run: &str, row: usize, done: usize, total: usize) {
+        if let Some(mut p) = self.loo.clone() {
+            p.refit = Some((row, done, total));
+            self.send(Progress::Loo(p));
+        }
+    }
+
+    fn loo_finished(&mut self, run: &str, _loo: &LooRecord) {
+        self.loo = None;
+        self.send(Progress::LooFinished {
+            run: run.to_string(),
+        });
+    }
+
     fn evidence_started(&mut self, model: &str, proposal: &str, draws: usize) {
         self.send(Progress::EvidenceStarted {
             model: model.to_string(),
@@ -187,6 +213,7 @@ fn work(job: u64, plan: &Plan, tx: &Sender<Event>, cancel: &AtomicBool) {
         job,
         tx,
         traced: Vec::new(),
+        loo: None,
     };
     // A streamed run's predictions wait beside runs/<name>/, where the export (e) puts them.
     let out = std::path::Path::new("runs").join(&plan.name);

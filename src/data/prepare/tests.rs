@@ -157,3 +157,45 @@ fn a_column_without_values_is_named() {
         "{e}"
     );
 }
+
+fn folds(stratify: bool, fold: usize) -> Folds {
+    Folds {
+        folds: 5,
+        repeats: 2,
+        fold,
+        seed: 3,
+        stratify,
+    }
+}
+
+#[test]
+fn stratified_folds_hold_each_class_to_within_one_row_and_repeats_differ() {
+    // 23 rows of class 0 and 12 of class 1.
+    let y: Vec<f64> = (0..35)
+        .map(|i| if i % 3 == 0 { 1.0 } else { 0.0 })
+        .collect();
+    let first = fold_of_rows(&y, &folds(true, 0), 0);
+    for c in [0.0, 1.0] {
+        let counts: Vec<usize> = (0..5)
+            .map(|k| (0..35).filter(|&i| y[i] == c && first[i] == k).count())
+            .collect();
+        let (lo, hi) = (counts.iter().min().unwrap(), counts.iter().max().unwrap());
+        assert!(hi - lo <= 1, "class {c}: {counts:?}");
+    }
+    assert_ne!(first, fold_of_rows(&y, &folds(true, 0), 1));
+    // Fold 7 is fold 2 of repeat 1: its test rows are that repeat's fold 2.
+    let labels: Vec<Option<f64>> = y.iter().map(|&v| Some(v)).collect();
+    let test = test_rows_of(&labels, Split::Folds(folds(true, 7)));
+    let second = fold_of_rows(&y, &folds(true, 7), 1);
+    assert!((0..35).all(|i| test[i] == (second[i] == 2)));
+    // Every row is tested once over the five folds of a repeat.
+    let tested: usize = (0..5)
+        .map(|k| {
+            test_rows_of(&labels, Split::Folds(folds(false, k)))
+                .iter()
+                .filter(|&&t| t)
+                .count()
+        })
+        .sum();
+    assert_eq!(tested, 35);
+}

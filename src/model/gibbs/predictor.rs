@@ -133,4 +133,9 @@ impl Predictor for GibbsPredictor {
     fn diagnostics(&self) -> Option<(f64, f64)> {
         Some((self.rhat_max, self.ess_min))
     }
+
+    fn draws(&self) -> Option<Mat<f64>> {
+        let d = self.mean.len();
+        Some(Mat::from_fn(d, self.draws.len(), |j, s| self.draws[s][j]))
+    }
 }

@@ -25,6 +25,15 @@ pub(super) fn classification(s: &mut String, r: &ExperimentRecord, figures: &[Fi
         table(s, &tables::comparison(&c.rows));
     }
 
+    if let Some(t) = tables::loo::loo_table(r) {
+        let _ = writeln!(s, "<h2>Leave-one-out cross-validation</h2>");
+        table(s, &t);
+        let _ = writeln!(s, "<p>{}</p>", prose(tables::loo::LOO_NOTE));
+        if let Some(line) = tables::loo::missing(r) {
+            let _ = writeln!(s, "<p>{}</p>", prose(&line));
+        }
+    }
+
     let _ = writeln!(s, "<h2>Calibration</h2>");
     let _ = writeln!(s, "<p>{}</p>", crate::output::plots::RELIABILITY_GUIDE);
     figures_with_prefix(s, figures, "reliability-");

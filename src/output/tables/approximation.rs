@@ -40,7 +40,7 @@ pub fn approximation_error(r: &ExperimentRecord) -> Option<Table> {
                 signed(e.ece_diff).into(),
                 num(e.mean_err_sd_units).into(),
                 num(e.sd_ratio_max).into(),
-                khat_cell(e.khat),
+                khat_cell(e.khat, e.khat_draws),
             ]
         })
         .collect();

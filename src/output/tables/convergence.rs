@@ -85,7 +85,7 @@ pub fn convergence(r: &ExperimentRecord) -> Table {
                     .into(),
                 format!("{:.3}", run.fit_seconds).into(),
                 own_evidence(run).into(),
-                khat_cell(run.khat),
+                khat_cell(run.khat, run.khat_draws),
             ]
         })
         .collect();

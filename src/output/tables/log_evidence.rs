@@ -172,7 +172,7 @@ fn verdict(est: &EvidenceEstimate, kind: LogEvidence, gap: f64) -> Cell {
 
 fn estimate_row(est: &EvidenceEstimate) -> Vec<Cell> {
     let reliable = est.reliable;
-    let khat = format!("k-hat {}", khat_text(est.khat));
+    let khat = format!("k-hat {}", khat_text(est.khat, Some(est.draws)));
     vec![
         "estimate".into(),
         est.model.as_str().into(),

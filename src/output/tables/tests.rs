@@ -14,27 +14,46 @@ fn column<'a>(t: &'a Table, header: &str) -> Vec<&'a Cell> {
 
 #[test]
 fn every_run_with_a_gaussian_posterior_shows_its_khat_and_verdict() {
-    let r = record(
+    // The 2024 thresholds: good up to min(1 - 1/log10 S, 0.7), so 0.69 is good from 20,000
+    // draws but needs more from 1,000 (threshold 2/3); BAD above 0.7, VERY BAD above 1.
+    let mut r = record(
         &["intercept", "x"],
         &["0", "1"],
         vec![
             run("map", &[0.1, 0.2], None, None),
             run("good", &[0.1, 0.2], Some(0.1), Some(0.31)),
             run("ok", &[0.1, 0.2], Some(0.1), Some(0.69)),
-            run("bad", &[0.1, 0.2], Some(0.1), Some(1.327)),
+            run("few", &[0.1, 0.2], Some(0.1), Some(0.69)),
+            run("bad", &[0.1, 0.2], Some(0.1), Some(0.85)),
+            run("worse", &[0.1, 0.2], Some(0.1), Some(1.327)),
         ],
     );
+    for run in r.runs.iter_mut().skip(1) {
+        run.khat_draws = Some(20_000);
+    }
+    r.runs[3].khat_draws = Some(1000);
     let t = convergence(&r);
     let k = column(&t, "k-hat");
     let texts: Vec<&str> = k.iter().map(|c| c.text.as_str()).collect();
-    assert_eq!(texts, ["–", "0.31 good", "0.69 ok", "1.33 BAD"]);
+    assert_eq!(
+        texts,
+        [
+            "–",
+            "0.31 good",
+            "0.69 good",
+            "0.69 more draws",
+            "0.85 BAD",
+            "1.33 VERY BAD"
+        ]
+    );
     let marks: Vec<Mark> = k.iter().map(|c| c.mark).collect();
-    assert_eq!(marks, [Mark::Plain, Mark::Plain, Mark::Plain, Mark::Warn]);
+    let plain = Mark::Plain;
+    assert_eq!(marks, [plain, plain, plain, plain, Mark::Warn, Mark::Warn]);
     // report.md bolds the warning
     let mut md = String::new();
     markdown::table(&mut md, &t);
-    assert!(md.contains("| **1.33 BAD** |"), "{md}");
-    assert!(md.contains("| 0.69 ok |"), "{md}");
+    assert!(md.contains("| **1.33 VERY BAD** |"), "{md}");
+    assert!(md.contains("| 0.69 more draws |"), "{md}");
 }
 
 #[test]

@@ -9,7 +9,7 @@ use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::Line;
 use ratatui::widgets::{Cell, Widget};
 
-use crate::model::importance::khat_verdict;
+use crate::numeric::psis::KClass;
 use crate::record::ApproximationError;
 use crate::tui::widget::table::{LabelRow, LabelTable, Value};
 
@@ -65,7 +65,7 @@ pub fn render(
                 Value::from(signed(e.log_loss_diff)),
                 Value::from(super::num(e.mean_err_sd_units)),
                 Value::from(super::num(e.sd_ratio_max)),
-                khat_cell(e.khat),
+                khat_cell(e.khat, e.khat_draws),
             ]);
             LabelRow {
                 label: format!("{}/{}", e.run, e.predictive),
@@ -91,15 +91,17 @@ pub fn render(
     .render(area, buf);
 }
 
-/// k-hat with its PSIS verdict: green below 0.5, yellow to 0.7, beyond that `BAD` in bold red.
-pub(super) fn khat_cell(k: Option<f64>) -> Value {
+/// k-hat with its PSIS verdict for its draws (Vehtari et al. 2024): green when good, yellow
+/// when more draws are needed, beyond 0.7 `BAD` in bold red.
+pub(super) fn khat_cell(k: Option<f64>, draws: Option<usize>) -> Value {
     let Some(k) = k else {
         return Value::from("–");
     };
-    let text = format!("{k:.2} {}", khat_verdict(k));
-    match khat_verdict(k) {
-        "good" => Value::from(text).style(Style::new().fg(Color::Green)),
-        "ok" => Value::from(text).style(Style::new().fg(Color::Yellow)),
+    let class = KClass::of(k, draws.unwrap_or(crate::model::importance::KHAT_DRAWS));
+    let text = format!("{k:.2} {}", class.label());
+    match class {
+        KClass::Good => Value::from(text).style(Style::new().fg(Color::Green)),
+        KClass::MoreDraws => Value::from(text).style(Style::new().fg(Color::Yellow)),
         _ => Value::from(text).style(
             Style::new()
                 .fg(Color::LightRed)

@@ -13,6 +13,7 @@ mod gauge;
 mod khat;
 mod legend;
 mod log_evidence;
+mod loo;
 mod plots;
 
 use ratatui::buffer::Buffer;

@@ -11,6 +11,7 @@ mod gold;
 mod help;
 mod live;
 mod log_evidence;
+mod loo;
 mod passes;
 mod posterior;
 mod reparam;

@@ -34,6 +34,7 @@ pub struct ResultRow<'a> {
     pub flag: Option<String>,
     /// The PSIS k-hat of the run's Gaussian posterior.
     pub khat: Option<f64>,
+    pub khat_draws: Option<usize>,
 }
 
 /// "k-hat" values read like `0.62 ok` or `1.33 BAD`.
@@ -53,6 +54,7 @@ pub fn result_rows<'a>(record: &'a ExperimentRecord, picks: &Picks) -> Vec<Resul
                 unmixed: run.diagnostics.is_some_and(|d| !d.mixed()),
                 flag: run.flag(),
                 khat: run.khat,
+                khat_draws: run.khat_draws,
             })
         })
         .collect();
@@ -211,6 +213,21 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
         let first = app.picks.evidence_row;
         super::log_evidence::render(e, first, ev, buf, hint("v: vs gold"));
     }
+    // The LOO ranking keeps at most a third of what is left under the metrics; where that
+    // would show fewer than two of its rows, one line sums it up instead.
+    let loo_want = super::loo::height(record);
+    let loo_height = match loo_want.min(table.height / 3) {
+        0 => 0,
+        h if h >= loo_want.min(5) => h,
+        _ => 1,
+    };
+    let [table, loo] =
+        Layout::vertical([Constraint::Min(0), Constraint::Length(loo_height)]).areas(table);
+    match loo_height {
+        0 => {}
+        1 => super::loo::summary_line(record).render(loo, buf),
+        _ => super::loo::render(record, loo, buf),
+    }
     let table = match super::evidence::evidence_line(record) {
         Some(line) => {
             let [top, rest] =
@@ -265,7 +282,7 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
                 .iter()
                 .enumerate()
                 .map(|(c, m)| metric_cell(m.of(row.metrics), marks[r][c]))
-                .chain([super::gold::khat_cell(row.khat)])
+                .chain([super::gold::khat_cell(row.khat, row.khat_draws)])
                 .chain(
                     delta.then(|| Value::from(delta_text(record, row, picked).unwrap_or_default())),
                 )

@@ -21,7 +21,7 @@ pub(super) fn sentence(est: &EvidenceEstimate, compared: &[Compared]) -> String 
     if !est.reliable {
         return format!(
             "{model}: the estimate is not reliable (k-hat {} above {KHAT_LIMIT}), so the approximations are not ranked against it.",
-            khat_text(est.khat)
+            khat_text(est.khat, Some(est.draws))
         );
     }
     let by_gap = |a: &&Compared, b: &&Compared| a.gap.abs().total_cmp(&b.gap.abs());

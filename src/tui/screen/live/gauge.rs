@@ -15,6 +15,9 @@ pub(super) fn label(run: &LiveRun) -> String {
     if let Some(khat) = super::khat::label(run) {
         return khat;
     }
+    if let Some(loo) = super::loo::label(run) {
+        return loo;
+    }
     if let Some(t) = &run.traces {
         return sampler_label(run, t);
     }
@@ -33,6 +36,7 @@ pub(super) fn label(run: &LiveRun) -> String {
             let doing = match run.fitting {
                 Fitting::ClosedForm => "computing its closed form",
                 Fitting::OnePass => "one pass over the training rows",
+                Fitting::Quadrature => "integrating on a grid",
                 _ => "sampling",
             };
             format!("{} — {doing}", run.id)

@@ -34,7 +34,7 @@ fn line(run: &LiveRun) -> Option<Line<'static>> {
     }
     let e = run.estimate.as_ref()?;
     let verdict = |k: f64| match e.reliable {
-        true => khat_verdict(k).to_string(),
+        true => khat_verdict(k, e.draws).to_string(),
         false => "UNRELIABLE".to_string(),
     };
     let khat = match e.khat {

@@ -1,0 +1,143 @@
+//! The leave-one-out table under the Results screen's metrics: the runs ranked by elpd_loo
+//! (record field `loo_comparison`), each with its difference to the best and the paired
+//! standard error, and its Pareto k's; the same numbers as the reports' LOO table.
+
+use ratatui::buffer::Buffer;
+use ratatui::layout::Rect;
+use ratatui::style::{Color, Modifier, Style};
+use ratatui::text::Line;
+use ratatui::widgets::{Cell, Widget};
+
+use crate::record::ExperimentRecord;
+use crate::tui::widget::table::{LabelRow, LabelTable, Value};
+
+/// Lines the table needs (borders and header included); 0 without a LOO.
+pub fn height(record: &ExperimentRecord) -> u16 {
+    match record.loo_comparison.len() {
+        0 => 0,
+        n => n as u16 + 3,
+    }
+}
+
+pub fn render(record: &ExperimentRecord, area: Rect, buf: &mut Buffer) {
+    let rows = &record.loo_comparison;
+    let tied = rows.iter().skip(1).any(|c| !c.worse_beyond_noise);
+    // p_loo and the whole Pareto-k text from this width; narrower, the run names keep room.
+    let wide = area.width >= 110;
+    let body = rows
+        .iter()
+        .enumerate()
+        .map(|(i, c)| {
+            let loo = record
+                .runs
+                .iter()
+                .find(|r| r.id == c.run)
+                .and_then(|r| r.loo.as_ref());
+            let k = loo.map(|l| k_text(l, wide)).unwrap_or_default();
+            let reliable = loo.is_none_or(|l| l.reliable());
+            let diff = match i {
+                0 => "0".to_string(),
+                _ => format!("{:.2} ± {:.2}", c.elpd_diff, c.se_diff),
+            };
+            let verdict = match (i, tied, c.worse_beyond_noise) {
+                (0, false, _) if rows.len() == 1 => Value::from("only run"),
+                (0, false, _) => Value::from("best")
+                    .style(Style::new().fg(Color::Green).add_modifier(Modifier::BOLD)),
+                (0, true, _) => Value::from("best, tied"),
+                (_, _, true) => Value::from("worse").style(Style::new().fg(Color::LightRed)),
+                _ => Value::from("tied"),
+            };
+            let k_cell = match reliable {
+                true => Value::from(k),
+                false => Value::from(k).style(
+                    Style::new()
+                        .fg(Color::LightRed)
+                        .add_modifier(Modifier::BOLD),
+                ),
+            };
+            let mut cells = vec![
+                Value::from(format!("{:.2} ± {:.2}", c.elpd_loo, c.se)),
+                Value::from(diff),
+            ];
+            if wide {
+                cells.push(Value::from(format!("{:.1}", c.p_loo)));
+            }
+            cells.extend([verdict, k_cell]);
+            LabelRow {
+                label: c.run.clone(),
+                label_style: Style::new(),
+                cells,
+            }
+        })
+        .collect();
+    let columns: Vec<(&str, u16)> = match wide {
+        true => vec![
+            ("elpd_loo", 15),
+            ("Δ elpd", 14),
+            ("p_loo", 6),
+            ("verdict", 10),
+            ("Pareto k", 44),
+        ],
+        false => vec![
+            ("elpd_loo", 15),
+            ("Δ elpd", 13),
+            ("verdict", 10),
+            ("Pareto k", 18),
+        ],
+    };
+    LabelTable {
+        title: Line::from(" leave-one-out elpd (PSIS, training rows); worse: Δ < −2 se "),
+        label_header: "run",
+        columns: columns
+            .into_iter()
+            .map(|(h, w)| (Cell::from(h), w))
+            .collect(),
+        rows: body,
+        first: 0,
+        keys: "",
+    }
+    .render(area, buf);
+}
+
+/// The table in one line, where it does not fit: "leave-one-out: best gibbs -196.68 ± 11.71;
+/// 4 tied, 0 worse; 1 unreliable".
+pub fn summary_line(record: &ExperimentRecord) -> Line<'static> {
+    let rows = &record.loo_comparison;
+    let Some(best) = rows.first() else {
+        return Line::from("");
+    };
+    if rows.len() == 1 {
+        return Line::from(format!(
+            "leave-one-out: {} {:.2} ± {:.2} (the only run with one)",
+            best.run, best.elpd_loo, best.se
+        ));
+    }
+    let worse = rows.iter().filter(|c| c.worse_beyond_noise).count();
+    let tied = rows.len() - 1 - worse;
+    let unreliable = rows.iter().filter(|c| c.unreliable_rows > 0).count();
+    let mut text = format!(
+        "leave-one-out: first {} {:.2} ± {:.2}; {tied} tied with it, {worse} worse",
+        best.run, best.elpd_loo, best.se
+    );
+    if unreliable > 0 {
+        text.push_str(&format!("; {unreliable} with rows k > 0.7 left"));
+    }
+    Line::from(text)
+}
+
+/// The rows' Pareto k's: every class with the refits where wide ("390 good, 8 BAD (8
+/// refitted)"), only those above 0.7 otherwise ("k>0.7: 8, refit 8", or "all k ≤ 0.7").
+fn k_text(l: &crate::record::LooRecord, wide: bool) -> String {
+    let refitted = l.refitted_rows.len();
+    if wide {
+        let all = crate::output::tables::loo::k_summary(l);
+        return match refitted {
+            0 => all,
+            n => format!("{all} ({n} refitted)"),
+        };
+    }
+    match l.k_counts.bad + l.k_counts.very_bad {
+        0 => "all k ≤ 0.7".to_string(),
+        n => format!("k>0.7: {n}, refit {refitted}"),
+    }
+}
