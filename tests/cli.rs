@@ -57,7 +57,7 @@ fn quickstart_writes_every_file_of_the_contract() {
     let runs = r["runs"].as_array().unwrap();
     let ids: Vec<&str> = runs.iter().map(|r| r["id"].as_str().unwrap()).collect();
     assert_eq!(ids, ["logistic-mle", "logistic-map", "logistic-laplace"]);
-    let mut columns_expected = vec!["row".to_string(), "y".to_string()];
+    let mut columns_expected = vec!["row".to_string(), "y".to_string(), "data_row".to_string()];
     for run in runs {
         assert_eq!(run["converged"], true, "{run}");
         assert!(run["iterations"].as_u64().unwrap() >= 1);

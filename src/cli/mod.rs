@@ -4,6 +4,7 @@
 mod bench;
 mod check;
 mod kinds;
+mod predict;
 mod progress;
 mod synth;
 
@@ -87,6 +88,18 @@ enum Command {
         #[arg(long, default_value_t = 0)]
         seed: u64,
     },
+    /// Score a new table (CSV or Parquet) with the stored posterior of every run in RUN_DIR,
+    /// prepared exactly as the run prepared its training rows; prints CSV or writes --out FILE.
+    #[command(after_long_help = predict::HELP)]
+    Predict {
+        /// A run directory written by `bayeslab run` (it holds results.json).
+        run_dir: PathBuf,
+        /// The table to score: the run's feature columns (the target may be absent).
+        data: PathBuf,
+        /// Write the predictions to FILE (never overwritten) instead of standard output.
+        #[arg(long, short)]
+        out: Option<PathBuf>,
+    },
     /// Write seeded synthetic logistic data (x ~ N(0, I), w ~ N(0, 0.25 I), y ~ Bernoulli(sigma(x^T w)))
     /// as Parquet, and as .npy and CSV when asked, for the benchmark harness.
     Synth(synth::SynthArgs),
@@ -115,6 +128,7 @@ pub fn main() -> i32 {
             resamples,
             seed,
         }) => compare(&a, &b, &pairs, out, resamples, seed),
+        Some(Command::Predict { run_dir, data, out }) => predict::predict(&run_dir, &data, out),
         Some(Command::Synth(args)) => synth::run(args),
         Some(Command::Bench(args)) => bench::run(args),
     };

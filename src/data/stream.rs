@@ -23,6 +23,7 @@ use std::path::PathBuf;
 use faer::{Mat, MatRef};
 use serde::Serialize;
 
+use super::dataset::effective_scaling;
 use super::encode::Encoder;
 use super::features::FittedMap;
 use super::labels::LabelSet;
@@ -164,6 +165,26 @@ pub struct StreamedData {
     /// The training rows' design cache, once the runner gave it a directory
     /// ([`StreamedData::keep_cache_in`]); shared by clones, removed with the last of them.
     cache: Option<std::sync::Arc<cache::PassCache>>,
+}
+
+impl StreamedData {
+    /// Each raw feature's code, in `features` order.
+    pub fn codes(&self) -> &[crate::record::ColumnCode] {
+        &self.encoder.codes
+    }
+
+    /// Per design column but the intercept, (centre, scale) with design = (x - centre) /
+    /// scale; `None` when a feature map made the design columns.
+    pub fn scaling(&self) -> Option<Vec<(f64, f64)>> {
+        if !matches!(self.plan.feature_map, crate::config::FeatureMap::Identity) {
+            return None;
+        }
+        let n = self.summaries.len();
+        Some(match &self.stats {
+            Some(stats) => stats.iter().map(|&s| effective_scaling(Some(s))).collect(),
+            None => vec![effective_scaling(None); n],
+        })
+    }
 }
 
 /// A consumer of a chunk's complete rows in one part: raw feature columns, class indices and

@@ -12,7 +12,7 @@ use std::path::Path;
 use polars::prelude::*;
 
 pub use cells::{not_a_number, Cells};
-pub use column::{read_column, Labels};
+pub use column::{feature_cells, read_column, read_key, Labels};
 pub(super) use frame::{read_frame, read_frame_with};
 
 use crate::data::files::no_column;

@@ -20,6 +20,7 @@ pub mod options;
 pub mod pass_clock;
 pub mod predictive;
 pub mod probit;
+pub mod restore;
 pub mod softmax;
 pub mod spec;
 pub mod streaming;

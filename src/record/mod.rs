@@ -11,6 +11,7 @@ mod approximation;
 mod comparison;
 mod evidence;
 mod predictions;
+mod preparation;
 mod provenance;
 mod run;
 mod streaming;
@@ -20,12 +21,13 @@ pub use approximation::ApproximationError;
 pub use comparison::{Comparison, Verdict};
 pub use evidence::EvidenceEstimate;
 pub use predictions::{
-    csv_header, csv_rows, PredictionColumn, PredictionTable, PredictionsFile, Scores,
+    csv_header, csv_rows, PredictionColumn, PredictionTable, PredictionsFile, Rows, Scores,
 };
+pub use preparation::{ColumnCode, FeatureCode, Preparation};
 pub use provenance::Provenance;
 pub use run::{
     Diagnostics, EvidencePoint, FitPassTimes, PosteriorRecord, PredictiveRecord, RunRecord,
-    TraceRow,
+    TraceRow, WeightDiagnostics,
 };
 pub use streaming::{PassRecord, ReadFrom, RunPasses, StreamingRecord};
 pub use sweep::{Outcome, SweepPoint, SweepRecord};
@@ -110,7 +112,23 @@ pub struct DatasetInfo {
     /// Categorical expansions and imputations (issue 17); empty lists for an all-numeric table
     /// without missing values.
     pub encoding: EncodingInfo,
+    /// How each design column but the intercept was standardised: design = (x - centre) /
+    /// scale, the training rows' mean and sd (an unstandardised column has centre 0, scale 1;
+    /// a constant one is only centred). `null` when a feature map made the design columns, which
+    /// then have no original units.
+    pub standardisation: Option<Vec<ColumnScaling>>,
+    /// The preparation's learned state, for `bayeslab predict` (absent with a feature map).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub preparation: Option<Preparation>,
     pub notes: Vec<String>,
+}
+
+/// One design column's standardisation: design = (x - centre) / scale.
+#[derive(Debug, Clone, PartialEq, Serialize, serde::Deserialize)]
+pub struct ColumnScaling {
+    pub column: String,
+    pub centre: f64,
+    pub scale: f64,
 }
 
 impl ExperimentRecord {

@@ -31,6 +31,7 @@ pub fn run_on(
 ) -> Result<ExperimentRecord> {
     let source = loaded.source();
     let mut info = source.info();
+    info.preparation = plan.data.as_ref().and_then(|d| source.preparation(d));
     let mut passes: Vec<PassRecord> = match source.streamed() {
         Some(d) => d
             .preparation

@@ -132,6 +132,7 @@ pub(super) fn classification(s: &mut String, r: &ExperimentRecord, figures: &[Fi
         table(s, &t);
         s.push_str("</details>\n");
     }
+    coefficients(s, r);
 
     if let Some(c) = &r.comparison {
         let _ = writeln!(s, "<h2>Comparison with the baseline</h2>");
@@ -163,5 +164,40 @@ pub(super) fn classification(s: &mut String, r: &ExperimentRecord, figures: &[Fi
             table(s, &t);
             s.push_str("</div>\n");
         }
+    }
+}
+
+/// The coefficient tables, each under a heading that names its run and scale; the first run's
+/// shown, the others folded.
+fn coefficients(s: &mut String, r: &ExperimentRecord) {
+    let all = tables::coefficient_tables(r);
+    if all.is_empty() {
+        return;
+    }
+    let _ = writeln!(
+        s,
+        "<h2>Coefficients</h2><p>{}</p>",
+        prose(tables::COEFFICIENTS_NOTE)
+    );
+    let first = all[0]
+        .heading
+        .split(" — ")
+        .next()
+        .unwrap_or_default()
+        .to_string();
+    for t in &all {
+        let open = if t.heading.starts_with(&format!("{first} — ")) {
+            " open"
+        } else {
+            ""
+        };
+        let _ = writeln!(
+            s,
+            "<details{open}><summary>{}</summary><p>{}.</p>",
+            escape(&t.heading),
+            escape(&t.caption)
+        );
+        table(s, &t.table);
+        s.push_str("</details>\n");
     }
 }
