@@ -26,8 +26,9 @@ impl<'a> Ctx<'a> {
     pub(super) fn path(&self, key: &str, value: &str) -> Result<PathBuf> {
         let p = self.dir.join(value);
         if !p.is_file() {
+            let what = not_a_file(&p);
             return Err(self.err(format!(
-                "{key} = \"{value}\": no such file ({}); paths are relative to the experiment file's folder",
+                "{key} = \"{value}\": {what} ({}); paths are relative to the experiment file's folder",
                 p.display()
             )));
         }
@@ -64,4 +65,31 @@ pub(super) fn validate_name(ctx: &Ctx<'_>, key: &str, name: &str) -> Result<Stri
         )));
     }
     Ok(name.to_string())
+}
+
+/// What is at `p`, which is not a regular file: "no such file", or what it is instead (a
+/// folder, a FIFO, a device or a socket), which bayeslab cannot read as data.
+pub(in crate::config) fn not_a_file(p: &Path) -> &'static str {
+    #[cfg(unix)]
+    use std::os::unix::fs::FileTypeExt;
+    let Ok(meta) = std::fs::metadata(p) else {
+        return "no such file";
+    };
+    let t = meta.file_type();
+    if t.is_dir() {
+        return "this is a folder, not a file";
+    }
+    #[cfg(unix)]
+    {
+        if t.is_fifo() {
+            return "this is a FIFO (a named pipe), not a regular file; bayeslab reads a data file more than once";
+        }
+        if t.is_socket() {
+            return "this is a socket, not a regular file";
+        }
+        if t.is_block_device() || t.is_char_device() {
+            return "this is a device, not a regular file";
+        }
+    }
+    "this is not a regular file"
 }

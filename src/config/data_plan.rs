@@ -288,6 +288,10 @@ fn split_plan(ctx: &Ctx<'_>, raw: RawSplit, seed: u64) -> Result<Split> {
         RawSplit { every: Some(_), draw: Some(_), .. } => Err(ctx.err(
             "[data] split.draw only applies with test_fraction; { every = K, offset = J } is already decided row by row",
         )),
+        RawSplit { every: None, offset: Some(offset), test_fraction: None, .. } => Err(ctx.err(format!(
+            "[data] split.offset = {offset} only applies with split.every: write {{ every = K, offset = {offset} }} \
+             (test rows are those whose row number modulo K is {offset})"
+        ))),
         _ => Err(ctx.err(
             "[data] split: use either { every = K, offset = J } or { test_fraction = F, seed = S }, not both",
         )),

@@ -70,7 +70,7 @@ pub struct RawData {
     pub categorical: Option<Vec<String>>,
     /// The reference level (no indicator column) per categorical column.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub reference: Option<std::collections::BTreeMap<String, Label>>,
+    pub reference: Option<std::collections::BTreeMap<String, Level>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub max_levels: Option<u64>,
     /// "error" or "zero": a level seen only in the test rows.
@@ -100,6 +100,31 @@ impl std::fmt::Display for Label {
             Label::Text(s) => f.write_str(s),
             Label::Integer(i) => write!(f, "{i}"),
             Label::Bool(b) => write!(f, "{b}"),
+        }
+    }
+}
+
+/// A reference level as written in TOML: `colour = "red"`, `code = 2` or `flag = true`. Its own
+/// type so that a wrong one is explained in terms of `[data] reference`, not `positive`.
+#[derive(Debug, Clone, Deserialize, Serialize)]
+#[serde(untagged)]
+#[serde(
+    expecting = "[data] reference names each column's reference level as text, a whole number or a boolean, \
+                 e.g. reference = { colour = \"red\", code = 2 }; write a level with a decimal point as text, as it \
+                 is listed by `bayeslab check`: { dose = \"1.5\" }"
+)]
+pub enum Level {
+    Text(String),
+    Integer(i64),
+    Bool(bool),
+}
+
+impl std::fmt::Display for Level {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Level::Text(s) => f.write_str(s),
+            Level::Integer(i) => write!(f, "{i}"),
+            Level::Bool(b) => write!(f, "{b}"),
         }
     }
 }

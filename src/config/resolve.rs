@@ -6,8 +6,8 @@ use std::path::Path;
 use super::encoding::{Unseen, DEFAULT_MAX_LEVELS};
 use super::plan::{Centres, DataSource, FeatureMap, MethodPlan, Optimizer, Plan, Split};
 use super::raw::{
-    Label, RawData, RawEvaluation, RawExperiment, RawFeatures, RawMethod, RawPrecision, RawPrior,
-    RawSplit,
+    Label, Level, RawData, RawEvaluation, RawExperiment, RawFeatures, RawMethod, RawPrecision,
+    RawPrior, RawSplit,
 };
 
 /// A method with its defaults written out: only the keys its kind uses, so the result
@@ -181,7 +181,7 @@ impl Plan {
             reference: (!e.reference.is_empty()).then(|| {
                 e.reference
                     .iter()
-                    .map(|(k, v)| (k.clone(), Label::Text(v.clone())))
+                    .map(|(k, v)| (k.clone(), Level::Text(v.clone())))
                     .collect()
             }),
             max_levels: (e.max_levels != DEFAULT_MAX_LEVELS).then_some(e.max_levels as u64),

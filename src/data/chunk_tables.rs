@@ -29,6 +29,8 @@ pub(super) struct ReadCount {
     pub(super) rows: usize,
     pub(super) seconds: f64,
     pub(super) read_seconds: f64,
+    /// What the read noticed (a column's padded levels), each once, in the order first met.
+    pub(super) notes: Vec<String>,
 }
 
 /// How a file is cut: rows per chunk and, for a CSV, records per part of a chunk
@@ -90,6 +92,11 @@ pub(super) fn each_table(
             return Err(no_column(path, role, name, &names));
         }
     }
+    // Defaulted features: the row-number columns, from a sample the chunking does not change.
+    let sequences = match features {
+        None => super::roles::sequences(path, separator, target)?,
+        Some(_) => Vec::new(),
+    };
     let mut count = ReadCount::default();
     let (mut next_row, mut consumer) = (0, 0.0);
     let mut cut_error = None;
@@ -127,7 +134,15 @@ pub(super) fn each_table(
             }
             let first = next_row;
             next_row += df.height();
-            let table = frame_table(path, &df, target, features.as_deref(), categorical, first)?;
+            let table = frame_table(
+                path,
+                &df,
+                target,
+                features.as_deref(),
+                categorical,
+                &sequences,
+                first,
+            )?;
             drop(df);
             for (name, cells) in &table.features {
                 if let Cells::Levels(v) = cells {
@@ -143,9 +158,16 @@ pub(super) fn each_table(
             if features.is_none() {
                 *features = Some(table.features.iter().map(|(n, _)| n.clone()).collect());
                 *skipped = table.skipped.clone();
-                let unread = reader.unread.iter().map(|(n, t)| format!("{n} ({t})"));
+                let unread = reader.unread.iter().map(|(n, t)| {
+                    format!("\"{n}\" (the Parquet type {t}, which bayeslab cannot read)")
+                });
                 skipped.extend(unread);
                 reader.project(selection(target, features.as_deref().unwrap_or_default()));
+            }
+            for note in &table.notes {
+                if !count.notes.contains(note) {
+                    count.notes.push(note.clone());
+                }
             }
             count.chunks += 1;
             count.rows += table.features.first().map_or(0, |(_, v)| v.len());

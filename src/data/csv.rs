@@ -10,7 +10,7 @@ mod quotes;
 mod record;
 
 pub(super) use header::{check_header, check_header_names};
-pub(super) use lines::row_at;
+pub(super) use lines::{raw_cell, row_at};
 pub(super) use parse_error::read_error;
 pub(super) use quotes::{check_tail, unclosed_at_end};
 pub(super) use record::{options, read_record, take_records};

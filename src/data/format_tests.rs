@@ -72,12 +72,12 @@ fn unreadable_parquet_columns_that_are_not_selected_do_not_matter() {
     let got = load(&plan(fixture("odd_types.parquet"), None, b',')).unwrap();
     let note = got.notes.join("\n");
     for column in [
-        "dec (decimal128(10, 2))",
-        "day (date)",
-        "stamp (timestamp)",
-        "wait (duration)",
-        "half (float16)",
-        "pair (struct)",
+        "\"dec\" (the Parquet type decimal128(10, 2)",
+        "\"day\" (the Parquet type date",
+        "\"stamp\" (the Parquet type timestamp",
+        "\"wait\" (the Parquet type duration",
+        "\"half\" (the Parquet type float16",
+        "\"pair\" (the Parquet type struct",
     ] {
         assert!(note.contains(column), "{column}: {note}");
     }

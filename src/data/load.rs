@@ -30,6 +30,7 @@ pub fn load(plan: &DataPlan) -> Result<Dataset> {
             let train: Vec<usize> = rows.iter().copied().filter(|&i| !is_test[i]).collect();
             let test: Vec<usize> = rows.iter().copied().filter(|&i| is_test[i]).collect();
             note_skipped(&mut notes, path, &l.skipped);
+            notes.extend(l.notes.iter().map(|n| format!("{}: {n}", path.display())));
             (vec![path.clone()], l, None, train, test)
         }
         DataSource::TrainTest { train, test } => {
@@ -37,9 +38,13 @@ pub fn load(plan: &DataPlan) -> Result<Dataset> {
             drop_key(&mut lt, plan);
             let cats = lt.categorical();
             let le = load_file(test, plan, Some(&lt.features), &cats, Some(&lt.classes))?;
+            super::pair::check_same_kinds(train, test, &lt.features, &cats, &le.categorical())?;
             let rt = complete_rows(train, &lt, plan, &mut notes)?;
             let re = complete_rows(test, &le, plan, &mut notes)?;
             note_skipped(&mut notes, train, &lt.skipped);
+            for (path, l) in [(train, &lt), (test, &le)] {
+                notes.extend(l.notes.iter().map(|n| format!("{}: {n}", path.display())));
+            }
             (vec![train.clone(), test.clone()], lt, Some(le), rt, re)
         }
     };
@@ -79,12 +84,10 @@ pub fn load(plan: &DataPlan) -> Result<Dataset> {
     features::check_names(&plan.feature_map, design_names, plan.intercept)
         .map_err(|m| Error::data(train_file, m))?;
     let identity = matches!(plan.feature_map, FeatureMap::Identity);
-    if !identity {
-        // Refused before a matrix is filled, as features::apply would refuse it after.
-        let rows = train_rows.len().max(test_rows.len());
-        features::check_width(&plan.feature_map, design_names.len(), rows)
-            .map_err(|m| Error::data(train_file, m))?;
-    }
+    // Refused before a matrix is filled, as features::apply would refuse a map after.
+    let rows = train_rows.len().max(test_rows.len());
+    features::check_width(&plan.feature_map, design_names.len(), rows)
+        .map_err(|m| Error::data(train_file, m))?;
     let layout = Layout {
         standardize: plan.standardize,
         standardise_indicators: plan.encoding.standardise_indicators,

@@ -20,6 +20,8 @@ pub(super) struct Loaded {
     pub(super) cols: Vec<Cells>,
     pub(super) y: Vec<Option<f64>>,
     pub(super) skipped: Vec<String>,
+    /// What the read noticed, for the run's notes.
+    pub(super) notes: Vec<String>,
 }
 
 /// Read one file; `known` are the training file's classes when this is the test file, and
@@ -48,6 +50,7 @@ pub(super) fn load_file(
         cols,
         y,
         skipped: t.skipped,
+        notes: t.notes,
     })
 }
 
@@ -99,7 +102,7 @@ pub(super) fn read_whole(
         chunk_rows: size.chunk_rows,
         csv_part_rows: size.csv_part_rows,
     };
-    each_table(
+    let count = each_table(
         path,
         cut,
         plan.separator,
@@ -120,6 +123,7 @@ pub(super) fn read_whole(
     )?;
     let mut t = whole.ok_or_else(|| Error::data(path, "the file has a header but no data rows"))?;
     t.skipped = skipped;
+    t.notes = count.notes;
     Ok(t)
 }
 
@@ -161,7 +165,15 @@ fn append(path: &Path, target: &str, whole: &mut Table, chunk: Table, first: usi
             }
         }
     }
-    match (&mut whole.target, chunk.target) {
+    // A chunk whose labels are all missing reads as numbers: it takes the kind of the rest.
+    if whole.target.all_missing() {
+        whole.target = chunk.target.missing_like(whole.target.rows());
+    }
+    let chunk_target = match chunk.target.all_missing() {
+        true => whole.target.missing_like(chunk.target.rows()),
+        false => chunk.target,
+    };
+    match (&mut whole.target, chunk_target) {
         (Labels::Numeric(w), Labels::Numeric(c)) => w.extend(c),
         (Labels::Text(w), Labels::Text(c)) => w.extend(c),
         (Labels::Bool(w), Labels::Bool(c)) => w.extend(c),
@@ -179,10 +191,12 @@ fn append(path: &Path, target: &str, whole: &mut Table, chunk: Table, first: usi
     Ok(())
 }
 
+/// The note naming the columns of `path` not taken as features, each with its reason (entries
+/// made by [`super::table::frame_table`] and [`super::roles::left_out_entry`]).
 pub(super) fn note_skipped(notes: &mut Vec<String>, path: &Path, skipped: &[String]) {
     if !skipped.is_empty() {
         notes.push(format!(
-            "{}: non-numeric columns not used as features: {} (list a text column in [data] features to use it as categorical)",
+            "{}: columns left out of the features: {}; list a column in [data] features to use it",
             path.display(),
             skipped.join(", ")
         ));

@@ -19,10 +19,12 @@ mod load;
 mod loaded;
 mod missing;
 mod moments;
+mod pair;
 mod parquet_columns;
 pub mod parquet_sink;
 mod prepare;
 mod release;
+pub mod roles;
 mod score;
 mod stream;
 #[cfg(test)]

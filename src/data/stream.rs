@@ -17,6 +17,7 @@ mod missing;
 mod open;
 mod pass;
 mod scan;
+mod source;
 
 use std::path::PathBuf;
 
@@ -165,6 +166,8 @@ pub struct StreamedData {
     /// The training rows' design cache, once the runner gave it a directory
     /// ([`StreamedData::keep_cache_in`]); shared by clones, removed with the last of them.
     cache: Option<std::sync::Arc<cache::PassCache>>,
+    /// The data file(s) as the statistics pass read them (train first), checked by every pass.
+    sources: Vec<source::Source>,
 }
 
 impl StreamedData {

@@ -6,6 +6,7 @@
 mod cells;
 mod column;
 mod frame;
+mod number;
 
 use std::path::Path;
 
@@ -14,8 +15,10 @@ use polars::prelude::*;
 pub use cells::{not_a_number, Cells};
 pub use column::{feature_cells, read_column, read_key, Labels};
 pub(super) use frame::{read_frame, read_frame_with};
+pub use number::{all_numbers, read_cell, TextCell};
 
 use crate::data::files::no_column;
+use crate::data::roles;
 use crate::error::{Error, Result};
 use column::{labels, numeric_values};
 
@@ -27,18 +30,22 @@ pub struct Table {
     pub target: Labels,
     /// Columns present in the file but not used (text ones when features are defaulted).
     pub skipped: Vec<String>,
+    /// What reading the columns noticed, for the run's notes (levels written with spaces).
+    pub notes: Vec<String>,
 }
 
 /// The columns of one frame of `path` (the whole file, or a chunk of it whose first row is data
 /// row `first_row`, so that errors name the row in the file). Text and boolean features, and
 /// those listed in `categorical`, are read as levels; a text column that is mostly numbers is
 /// an error even when the features are defaulted (it would otherwise be skipped unseen).
+#[allow(clippy::too_many_arguments)]
 pub(super) fn frame_table(
     path: &Path,
     df: &DataFrame,
     target: &str,
     features: Option<&[String]>,
     categorical: &[String],
+    sequences: &[String],
     first_row: usize,
 ) -> Result<Table> {
     let names: Vec<String> = df
@@ -53,44 +60,19 @@ pub(super) fn frame_table(
     let target_col = column(target, "the target")?;
     let (feature_names, skipped) = match features {
         Some(list) => (list.to_vec(), Vec::new()),
-        None => {
-            let mut use_ = Vec::new();
-            let mut skip = Vec::new();
-            for c in df.columns() {
-                let name = c.name().to_string();
-                if name == target {
-                    continue;
-                }
-                if c.dtype().is_primitive_numeric()
-                    || c.dtype().is_bool()
-                    || categorical.contains(&name)
-                {
-                    use_.push(name);
-                } else {
-                    if cells::is_text(c) {
-                        let values = cells::level_cells(path, c)?;
-                        cells::check_stray_text(path, &name, &values, first_row)?;
-                    }
-                    skip.push(name);
-                }
-            }
-            if use_.is_empty() {
-                return Err(Error::data(
-                    path,
-                    format!("no numeric feature columns besides the target \"{target}\"; list them in [data] features"),
-                ));
-            }
-            (use_, skip)
-        }
+        None => default_features(path, df, target, categorical, sequences, first_row)?,
     };
     let mut out = Vec::with_capacity(feature_names.len());
+    let mut notes = Vec::new();
     for name in feature_names {
         let col = column(&name, "feature")?;
-        let cells = if categorical.contains(&name) || col.dtype().is_bool() {
-            Cells::Levels(cells::level_cells(path, col)?)
-        } else if cells::is_text(col) {
+        let levels = categorical.contains(&name) || col.dtype().is_bool();
+        let cells = if levels || (cells::is_text(col) && !cells::reads_as_numbers(col)) {
             let values = cells::level_cells(path, col)?;
-            cells::check_stray_text(path, &name, &values, first_row)?;
+            if !levels {
+                cells::check_stray_text(path, &name, &values, first_row)?;
+            }
+            notes.extend(cells::padded_levels(&name, col));
             Cells::Levels(values)
         } else {
             Cells::Numbers(numeric_values(path, col, first_row)?)
@@ -101,5 +83,64 @@ pub(super) fn frame_table(
         features: out,
         target: labels(path, target_col)?,
         skipped,
+        notes,
     })
+}
+
+/// The features when `[data] features` is not set: every numeric and boolean column (a text
+/// column whose cells all read as numbers is numeric) and those listed in `categorical`, but
+/// not the target nor a column [`roles::left_out`] names (an index, an identifier, a date;
+/// `sequences` are the row-number columns of the file's first rows, [`roles::sequences`]).
+/// The columns not taken come back as notes' entries, each with its reason.
+fn default_features(
+    path: &Path,
+    df: &DataFrame,
+    target: &str,
+    categorical: &[String],
+    sequences: &[String],
+    first_row: usize,
+) -> Result<(Vec<String>, Vec<String>)> {
+    let mut use_ = Vec::new();
+    let mut skip = Vec::new();
+    for c in df.columns() {
+        let name = c.name().to_string();
+        if name == target {
+            continue;
+        }
+        let numbers = c.dtype().is_primitive_numeric() || c.dtype().is_bool();
+        if categorical.contains(&name) {
+            use_.push(name);
+        } else if numbers || (cells::is_text(c) && cells::reads_as_numbers(c)) {
+            match roles::left_out(c, sequences) {
+                Some(role) => skip.push(roles::left_out_entry(&name, &role)),
+                None => use_.push(name),
+            }
+        } else if !cells::is_text(c) {
+            skip.push(format!("\"{name}\" (type {}: not numbers)", c.dtype()));
+        } else {
+            let values = cells::level_cells(path, c)?;
+            cells::check_stray_text(path, &name, &values, first_row)?;
+            skip.push(
+                match roles::all_dates(values.iter().map(Option::as_deref)) {
+                    true => roles::left_out_entry(&name, &roles::Role::Date),
+                    false => format!(
+                        "\"{name}\" (text: listed in [data] features, it is read as categorical)"
+                    ),
+                },
+            );
+        }
+    }
+    if use_.is_empty() {
+        return Err(Error::data(
+            path,
+            format!(
+                "no numeric feature columns besides the target \"{target}\"{}; list them in [data] features",
+                match skip.is_empty() {
+                    true => String::new(),
+                    false => format!(" (not taken: {})", skip.join(", ")),
+                }
+            ),
+        ));
+    }
+    Ok((use_, skip))
 }

@@ -246,8 +246,9 @@ fn source(at: &At<'_>, dir: &Path, r: &RawPosterior, kind: &str) -> Result<Poste
             let path = dir.join(&c.path);
             if !path.is_file() {
                 return Err(at.err(format!(
-                    "data.path = \"{}\": no such file ({}); paths are relative to the experiment file's folder",
+                    "data.path = \"{}\": {} ({}); paths are relative to the experiment file's folder",
                     c.path,
+                    crate::config::ctx::not_a_file(&path),
                     path.display()
                 )));
             }

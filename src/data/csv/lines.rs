@@ -5,7 +5,7 @@ use std::fs::File;
 use std::io::BufReader;
 use std::path::Path;
 
-use super::record::read_record;
+use super::record::{read_record, split_record};
 
 /// Records after the header, in order, with the file line each starts on, until `f` returns
 /// `Some`. `None` when the file ends first or cannot be read.
@@ -47,4 +47,23 @@ pub(in crate::data) fn row_at(path: &Path, row: usize) -> String {
         Some(line) => format!("data row {row} (line {line})"),
         None => format!("data row {row}"),
     }
+}
+
+/// The text of column `name` in data row `row` of a CSV as written (trimmed), for a message
+/// about a value polars has already parsed (`1e999` read as infinity); `None` for Parquet. The
+/// separator is the one that splits the header into names holding `name`.
+pub(in crate::data) fn raw_cell(path: &Path, row: usize, name: &str) -> Option<String> {
+    if crate::data::files::is_parquet(path) {
+        return None;
+    }
+    let mut header = Vec::new();
+    read_record(&mut BufReader::new(File::open(path).ok()?), &mut header).ok()?;
+    let (separator, column) = [b',', b';', b'\t', b'|'].into_iter().find_map(|sep| {
+        let names = split_record(&header, sep);
+        names.iter().position(|n| n == name).map(|c| (sep, c))
+    })?;
+    find_record(path, |r, _, record| {
+        (r == row).then(|| split_record(record, separator).get(column).cloned())
+    })
+    .flatten()
 }

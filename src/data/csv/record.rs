@@ -40,9 +40,13 @@ pub(in crate::data) fn read_record(
 }
 
 /// The fields of one record: split at `separator` outside double quotes, quotes removed
-/// (`""` inside quotes is one quote), the line end dropped and unquoted fields trimmed.
+/// (`""` inside quotes is one quote), a leading byte-order mark and the line end dropped and
+/// unquoted fields trimmed.
 pub(in crate::data) fn split_record(record: &[u8], separator: u8) -> Vec<String> {
     let text = String::from_utf8_lossy(record);
+    // A UTF-8 byte-order mark (Excel's "CSV UTF-8") is not part of the first name; polars
+    // drops it too.
+    let text = text.trim_start_matches('\u{feff}');
     let text = text.trim_end_matches(['\n', '\r']);
     let sep = separator as char;
     let mut fields = Vec::new();

@@ -31,9 +31,11 @@ fn width_within(map: &FeatureMap, d: usize, limit: usize) -> Option<usize> {
 /// features would make a design of `rows` rows (or a columns x columns covariance) larger than
 /// [`MEMORY_BUDGET_BYTES`].
 pub fn check_width(map: &FeatureMap, d: usize, rows: usize) -> Result<(), String> {
+    if let FeatureMap::Identity = map {
+        return check_design_width(d);
+    }
     let rows = rows.max(1);
-    let limit =
-        (MEMORY_BUDGET_BYTES / 8 / rows).min(((MEMORY_BUDGET_BYTES / 8) as f64).sqrt() as usize);
+    let limit = (MEMORY_BUDGET_BYTES / 8 / rows).min(MAX_DESIGN_COLUMNS);
     if width_within(map, d, limit).is_some() {
         return Ok(());
     }
@@ -49,6 +51,25 @@ pub fn check_width(map: &FeatureMap, d: usize, rows: usize) -> Result<(), String
         "[features] map = \"{}\" on {d} features would make more than {limit} columns: the design ({rows} rows) \
          or the columns x columns posterior covariance would exceed the memory budget of {} MiB; {key}, or select fewer [data] features",
         map.name(),
+        MEMORY_BUDGET_BYTES >> 20
+    ))
+}
+
+/// The widest design: its columns x columns Hessian or posterior covariance (8 bytes a number)
+/// fits in [`MEMORY_BUDGET_BYTES`]: 8,192 columns. A fit holds a few such matrices at once.
+pub const MAX_DESIGN_COLUMNS: usize = 8192;
+
+/// Refuse a design of `d` columns (before any map: raw numeric columns and categorical
+/// indicators) wider than [`MAX_DESIGN_COLUMNS`], before any matrix of that width is made.
+fn check_design_width(d: usize) -> Result<(), String> {
+    if d <= MAX_DESIGN_COLUMNS {
+        return Ok(());
+    }
+    Err(format!(
+        "the design would have {d} columns, more than the {MAX_DESIGN_COLUMNS} whose columns x columns Hessian and \
+         posterior covariance fit the memory budget of {} MiB (a fit holds several at once); list fewer columns in \
+         [data] features, or lower [data] max_levels so that a categorical column with many levels is refused \
+         rather than expanded",
         MEMORY_BUDGET_BYTES >> 20
     ))
 }

@@ -109,23 +109,58 @@ pub fn cache_blocks_per_row(design: usize) -> u64 {
     (2 + super::cache::QUEUED_BLOCKS as u64) * 8 * (design as u64 + 2)
 }
 
-/// The mean length of the first lines of a CSV file (its first 64 KiB), for the estimate; `None`
-/// for Parquet.
+/// The bytes of a CSV row for the estimate, `None` for Parquet: the largest mean line length of
+/// three 64 KiB windows, at the start, the middle and the end of the file (the whole file when
+/// it is smaller), so that rows that grow down the file (a long text column filled in later, a
+/// file sorted by a column's length) are not estimated from its first lines alone. The middle
+/// and end windows count only the lines they hold whole.
 pub(super) fn csv_bytes_per_row(path: &Path) -> Result<Option<u64>> {
-    use std::io::Read;
-    if path
-        .extension()
-        .and_then(|e| e.to_str())
-        .is_some_and(|e| matches!(e.to_ascii_lowercase().as_str(), "parquet" | "pq"))
-    {
+    use std::io::{Read, Seek, SeekFrom};
+    if crate::data::files::is_parquet(path) {
         return Ok(None);
     }
-    let mut head = Vec::new();
-    std::fs::File::open(path)
-        .and_then(|f| f.take(1 << 16).read_to_end(&mut head))
-        .map_err(|e| Error::data(path, format!("cannot read: {e}")))?;
-    let lines = head.iter().filter(|&&b| b == b'\n').count().max(1) as u64;
-    Ok(Some(head.len() as u64 / lines + 1))
+    const WINDOW: u64 = 1 << 16;
+    let cannot = |e: std::io::Error| Error::data(path, format!("cannot read: {e}"));
+    let mut file = std::fs::File::open(path).map_err(cannot)?;
+    let len = file.metadata().map_err(cannot)?.len();
+    let mut widest = 0;
+    let starts = [
+        0,
+        len.saturating_sub(WINDOW) / 2,
+        len.saturating_sub(WINDOW),
+    ];
+    for (i, &start) in starts.iter().enumerate() {
+        if i > 0 && start == 0 {
+            break;
+        }
+        let mut window = Vec::new();
+        file.seek(SeekFrom::Start(start)).map_err(cannot)?;
+        (&mut file)
+            .take(WINDOW)
+            .read_to_end(&mut window)
+            .map_err(cannot)?;
+        widest = widest.max(mean_line(&window, start > 0));
+    }
+    Ok(Some(widest + 1))
+}
+
+/// The mean length of the lines in `window` (from its first newline on when `cut`: a window
+/// starting inside the file starts inside a line).
+fn mean_line(window: &[u8], cut: bool) -> u64 {
+    let from = match cut {
+        true => memchr::memchr(b'\n', window).map_or(window.len(), |i| i + 1),
+        false => 0,
+    };
+    let whole = match cut {
+        true => memchr::memrchr(b'\n', window).map_or(from, |i| (i + 1).max(from)),
+        false => window.len(),
+    };
+    let lines = window[from..whole]
+        .iter()
+        .filter(|&&b| b == b'\n')
+        .count()
+        .max(1) as u64;
+    (whole - from) as u64 / lines
 }
 
 /// Chunks a streamed pass decodes at once ([`crate::data::chunk_tables::each_table`]): one per
@@ -145,7 +180,27 @@ pub(super) fn chunks_in_flight(streaming: &Streaming, working_set: u64, design: 
 
 #[cfg(test)]
 mod tests {
-    use super::{cache_blocks_per_row, fixed_bytes, working_set};
+    use super::{cache_blocks_per_row, csv_bytes_per_row, fixed_bytes, working_set};
+
+    #[test]
+    fn the_row_estimate_sees_rows_that_grow_down_the_file() {
+        // 2,000 rows of 10 bytes, then 2,000 of 1,000: the first 64 KiB alone said 11 bytes.
+        let mut text = String::from("a,y\n");
+        for _ in 0..2000 {
+            text.push_str("123456,0\n");
+        }
+        for _ in 0..2000 {
+            text.push_str(&format!("{},1\n", "9".repeat(997)));
+        }
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("grow.csv");
+        std::fs::write(&path, &text).unwrap();
+        let est = csv_bytes_per_row(&path).unwrap().unwrap();
+        assert!((1000..=1002).contains(&est), "{est}");
+        // A small file is read whole: its exact mean line.
+        std::fs::write(&path, "a,y\n1,0\n22,1\n").unwrap();
+        assert_eq!(csv_bytes_per_row(&path).unwrap(), Some(13 / 3 + 1));
+    }
 
     #[test]
     fn the_cache_adds_its_blocks_to_the_working_set() {

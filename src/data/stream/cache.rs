@@ -16,6 +16,7 @@
 
 mod checksum;
 mod format;
+mod guard;
 mod reader;
 #[cfg(test)]
 mod tests;

@@ -4,6 +4,7 @@
 use super::budget::{check_budget, chunks_in_flight, csv_bytes_per_row, working_set};
 use super::missing::check_missing;
 use super::scan::scan;
+use super::source::Source;
 use super::{Part, StreamedData};
 use crate::config::{DataPlan, DataSource};
 use crate::data::chunks::ChunkReader;
@@ -48,6 +49,7 @@ impl StreamedData {
         let mut skipped = Vec::new();
         let part = test_file.as_ref().map(|_| Part::Train);
         let mut categorical = plan.encoding.categorical.clone();
+        let mut sources = vec![Source::before_pass(&train_file)?];
         let mut train = scan(
             &train_file,
             plan,
@@ -58,6 +60,14 @@ impl StreamedData {
             &mut categorical,
             &mut skipped,
         )?;
+        sources[0].rows = Some(train.rows);
+        sources[0].check("during its statistics pass")?;
+        let said = |path: &std::path::Path, n: &[String]| -> Vec<String> {
+            n.iter()
+                .map(|n| format!("{}: {n}", path.display()))
+                .collect()
+        };
+        notes.extend(said(&train_file, &train.notes));
         preparation.push(("statistics".to_string(), train.stats.clone()));
         let features = features.unwrap_or_default();
         let classes = train
@@ -69,6 +79,8 @@ impl StreamedData {
         let mut test_labels = None;
         if let Some(test_path) = &test_file {
             let mut given = Some(features.clone());
+            let mut test_levels = categorical.clone();
+            sources.push(Source::before_pass(test_path)?);
             let mut test = scan(
                 test_path,
                 plan,
@@ -76,9 +88,22 @@ impl StreamedData {
                 ahead,
                 Some(Part::Test),
                 &mut given,
-                &mut categorical.clone(),
+                &mut test_levels,
                 &mut Vec::new(),
             )?;
+            let levels = |l: &[String]| -> Vec<String> {
+                l.iter().filter(|c| features.contains(c)).cloned().collect()
+            };
+            crate::data::pair::check_same_kinds(
+                &train_file,
+                test_path,
+                &features,
+                &levels(&categorical),
+                &levels(&test_levels),
+            )?;
+            sources[1].rows = Some(test.rows);
+            sources[1].check("during its statistics pass")?;
+            notes.extend(said(test_path, &test.notes));
             preparation.push(("test labels".to_string(), test.stats.clone()));
             let test_classes = test
                 .labels
@@ -191,6 +216,7 @@ impl StreamedData {
             categorical,
             encoder,
             cache: None,
+            sources,
             // replaced below: fitting the map may take a pass that needs the rest
             map: FittedMap::fit(
                 &crate::config::FeatureMap::Identity,

@@ -82,12 +82,14 @@ impl StreamedData {
                 Some(Part::Test),
             ),
         };
+        let source = &self.sources[usize::from(file_part == Some(Part::Test))];
+        source.check("before a pass over it")?;
         let mut features = Some(self.features.clone());
         let mut categorical = self.categorical.clone();
         let fills = self.plan.missing.fills();
         let mut labels = labels.clone();
         let mut compute = 0.0;
-        let mut stats = PassStats::from(each_table(
+        let read = each_table(
             path,
             Cut::whole(self.streaming.chunk_rows),
             self.plan.separator,
@@ -121,7 +123,11 @@ impl StreamedData {
                 compute += t.elapsed().as_secs_f64();
                 Ok(())
             },
-        )?);
+        );
+        // A file that changed explains whatever its read found wrong.
+        source.check("during a pass over it")?;
+        let mut stats = PassStats::from(read?);
+        source.check_rows(stats.rows, "during a pass over it")?;
         stats.read_seconds = stats.seconds - compute;
         Ok(stats)
     }

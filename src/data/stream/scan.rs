@@ -21,6 +21,8 @@ pub(super) struct FileScan {
     pub(super) first_bad: Option<usize>,
     pub(super) rows: usize,
     pub(super) stats: PassStats,
+    /// What the read noticed (see `ReadCount::notes`).
+    pub(super) notes: Vec<String>,
 }
 
 pub(super) fn is_test(row: usize, source: &DataSource, part_of_file: Option<Part>) -> bool {
@@ -53,6 +55,7 @@ pub(super) fn scan(
         first_bad: None,
         rows: 0,
         stats: PassStats::default(),
+        notes: Vec::new(),
     };
     let stats = each_table(
         path,
@@ -100,6 +103,7 @@ pub(super) fn scan(
             Ok(())
         },
     )?;
+    s.notes = stats.notes.clone();
     s.stats = PassStats::from(stats);
     Ok(s)
 }

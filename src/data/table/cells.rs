@@ -6,6 +6,7 @@ use std::path::Path;
 
 use polars::prelude::*;
 
+use super::number::{read_cell, TextCell};
 use crate::data::csv;
 use crate::error::{Error, Result};
 
@@ -67,6 +68,29 @@ fn code_name(x: f64) -> String {
     (x + 0.0).to_string()
 }
 
+/// Whether every present cell of the text column `col` reads as a number or a missing value by
+/// [`super::number::read_cell`] (then it is a numeric column polars read as text: one `INF`,
+/// a padded number, or a chunk with every cell empty).
+pub(super) fn reads_as_numbers(col: &Column) -> bool {
+    col.str()
+        .is_ok_and(|s| super::number::all_numbers(s.iter()))
+}
+
+/// The note for a text column `name` with a level written with spaces around it (`" b"`,
+/// quoted or not): levels are read trimmed, so it joins the level written without them.
+pub(super) fn padded_levels(name: &str, col: &Column) -> Option<String> {
+    let s = col.str().ok()?;
+    let raw = s
+        .iter()
+        .flatten()
+        .find(|v| v.trim() != *v && !v.trim().is_empty())?;
+    Some(format!(
+        "column \"{name}\": levels are read without the spaces around them, so \"{raw}\" is level \"{}\" \
+         (one level with any other spelling of it that differs only in those spaces)",
+        raw.trim()
+    ))
+}
+
 /// Whether `col` is a text column (the type a categorical column has unless it is listed).
 pub(super) fn is_text(col: &Column) -> bool {
     col.dtype().is_string()
@@ -117,17 +141,17 @@ pub(super) fn check_stray_text(
     cells: &[Option<String>],
     first_row: usize,
 ) -> Result<()> {
-    let is_number = |s: &str| s.parse::<f64>().is_ok_and(|x| !x.is_nan());
+    let is_number = |s: &str| matches!(read_cell(s), TextCell::Number(_));
     let present = cells.iter().flatten().count();
     let numbers = cells.iter().flatten().filter(|s| is_number(s)).count();
     if numbers == 0 || 2 * numbers < present {
         return Ok(());
     }
-    let Some((i, value)) = cells
-        .iter()
-        .enumerate()
-        .find_map(|(i, c)| c.as_deref().filter(|s| !is_number(s)).map(|s| (i, s)))
-    else {
+    let Some((i, value)) = cells.iter().enumerate().find_map(|(i, c)| {
+        c.as_deref()
+            .filter(|s| read_cell(s) == TextCell::Text)
+            .map(|s| (i, s))
+    }) else {
         return Ok(());
     };
     Err(Error::data(
@@ -145,7 +169,7 @@ pub(super) fn check_stray_text(
 pub fn not_a_number(path: &Path, name: &str, cells: &[Option<String>], first_row: usize) -> Error {
     let bad = cells.iter().enumerate().find_map(|(i, c)| {
         c.as_deref()
-            .filter(|s| s.parse::<f64>().is_err())
+            .filter(|s| read_cell(s) == TextCell::Text)
             .map(|s| (i, s))
     });
     match bad {

@@ -7,6 +7,7 @@ use polars::prelude::*;
 
 use super::cells::Cells;
 use super::frame::read_frame_with;
+use super::number::{read_cell, TextCell};
 use crate::data::csv;
 use crate::data::files::no_column;
 use crate::error::{Error, Result};
@@ -17,6 +18,35 @@ pub enum Labels {
     Numeric(Vec<Option<f64>>),
     Text(Vec<Option<String>>),
     Bool(Vec<Option<bool>>),
+}
+
+impl Labels {
+    /// Whether no row has a label (a chunk of the file where every label is missing).
+    pub fn all_missing(&self) -> bool {
+        match self {
+            Labels::Numeric(v) => v.iter().all(Option::is_none),
+            Labels::Text(v) => v.iter().all(Option::is_none),
+            Labels::Bool(v) => v.iter().all(Option::is_none),
+        }
+    }
+
+    /// `n` missing labels of this kind.
+    pub fn missing_like(&self, n: usize) -> Labels {
+        match self {
+            Labels::Numeric(_) => Labels::Numeric(vec![None; n]),
+            Labels::Text(_) => Labels::Text(vec![None; n]),
+            Labels::Bool(_) => Labels::Bool(vec![None; n]),
+        }
+    }
+
+    /// The rows.
+    pub fn rows(&self) -> usize {
+        match self {
+            Labels::Numeric(v) => v.len(),
+            Labels::Text(v) => v.len(),
+            Labels::Bool(v) => v.len(),
+        }
+    }
 }
 
 /// One numeric column in file order (the approximation lab's data). Missing values are an
@@ -49,8 +79,10 @@ pub fn read_column(path: &Path, name: &str) -> Result<Vec<f64>> {
         .collect()
 }
 
-/// A feature column as f64 values with nulls and NaN as NaN (missing). A value that is not a
-/// number, or an infinite one, is an error naming the column, the row and the value.
+/// A feature column as f64 values with nulls and NaN as NaN (missing). A text column is read
+/// cell by cell by [`read_cell`] (surrounding spaces removed, NaN spellings missing). A value
+/// that is not a number, or an infinite one, is an error naming the column, the row and the
+/// value.
 pub(super) fn numeric_values(path: &Path, col: &Column, first_row: usize) -> Result<Vec<f64>> {
     let name = col.name().to_string();
     let dtype = col.dtype().clone();
@@ -60,50 +92,63 @@ pub(super) fn numeric_values(path: &Path, col: &Column, first_row: usize) -> Res
             format!("feature column \"{name}\" has the nested type {dtype}; only numeric columns can be features"),
         ));
     }
-    let cast = col.cast(&DataType::Float64).map_err(|e| {
-        Error::data(
-            path,
-            format!("feature column \"{name}\" ({dtype}) is not numeric: {e}"),
-        )
-    })?;
-    let ca = cast
-        .f64()
-        .map_err(|e| Error::data(path, format!("feature column \"{name}\": {e}")))?;
-    if cast.null_count() > col.null_count() {
-        // Some non-null value failed to parse as a number: find the first one.
-        if let Ok(text) = col.cast(&DataType::String) {
-            if let Ok(s) = text.str() {
-                for (i, (orig, num)) in s.iter().zip(ca.iter()).enumerate() {
-                    let i = first_row + i;
-                    if let (Some(orig), None) = (orig, num) {
-                        return Err(Error::data(
-                            path,
-                            format!(
-                                "feature column \"{name}\", {}: \"{orig}\" is not a number; \
-                                 fix the value or leave it out of [data] features",
-                                csv::row_at(path, i)
-                            ),
-                        ));
-                    }
-                }
-            }
-        }
-        return Err(Error::data(
-            path,
-            format!("feature column \"{name}\" ({dtype}) is not numeric"),
-        ));
-    }
-    let values = present_values(ca);
+    let values = if dtype.is_string() {
+        text_numbers(path, col, first_row)?
+    } else {
+        let cast = col.cast(&DataType::Float64).map_err(|e| {
+            Error::data(
+                path,
+                format!("feature column \"{name}\" ({dtype}) is not numeric: {e}"),
+            )
+        })?;
+        let ca = cast
+            .f64()
+            .map_err(|e| Error::data(path, format!("feature column \"{name}\": {e}")))?;
+        present_values(ca)
+    };
     if let Some(i) = values.iter().position(|x| x.is_infinite()) {
+        let shown = match col.str() {
+            Ok(s) => s.get(i).unwrap_or_default().trim().to_string(),
+            // Parsed by polars: the cell as the file has it (`1e999`), when it can be found.
+            Err(_) => {
+                csv::raw_cell(path, first_row + i, &name).unwrap_or_else(|| values[i].to_string())
+            }
+        };
         return Err(Error::data(
             path,
             format!(
-                "feature column \"{name}\", {}: the value is infinite; fix or remove it",
+                "feature column \"{name}\", {}: the value is infinite (\"{shown}\"); fix or remove it",
                 csv::row_at(path, first_row + i)
             ),
         ));
     }
     Ok(values)
+}
+
+/// The numbers of a text column by [`read_cell`]; the first cell that is text is an error.
+fn text_numbers(path: &Path, col: &Column, first_row: usize) -> Result<Vec<f64>> {
+    let name = col.name();
+    let s = col
+        .str()
+        .map_err(|e| Error::data(path, format!("feature column \"{name}\": {e}")))?;
+    s.iter()
+        .enumerate()
+        .map(
+            |(i, v)| match v.map(read_cell).unwrap_or(TextCell::Missing) {
+                TextCell::Missing => Ok(f64::NAN),
+                TextCell::Number(x) => Ok(x),
+                TextCell::Text => Err(Error::data(
+                    path,
+                    format!(
+                        "feature column \"{name}\", {}: \"{}\" is not a number; \
+                     fix the value or leave it out of [data] features",
+                        csv::row_at(path, first_row + i),
+                        v.unwrap_or_default()
+                    ),
+                )),
+            },
+        )
+        .collect()
 }
 
 /// The values of `ca` with NaN for a null: each arrow chunk's buffer copied whole, and its null

@@ -81,6 +81,7 @@ pub(super) fn replay(
     };
     // SAFETY: see the module's comment: a complete file private to this run, never written
     // again while mapped.
+    super::guard::install();
     let map = unsafe { Mmap::map(&file) }.map_err(|e| corrupt(format!("cannot map it: {e}")))?;
     if map.len() as u64 != footer.bytes + format::FOOTER_BYTES {
         return Err(corrupt("its length changed after it was opened".into()));
@@ -89,13 +90,20 @@ pub(super) fn replay(
     let _ = map.advise(Advice::Sequential);
     let bytes: &[u8] = &map;
     let map_ref = &map;
+    let file_ref = &file;
     let (send, receive) = sync_channel::<Checked>(QUEUED_BLOCKS);
     // Blocks the fit is done with go back to the checking thread, which releases their pages.
     let (done, consumed) = channel::<Span>();
     std::thread::scope(|scope| {
         let checking = scope.spawn(move || {
             let start = thread_cpu_seconds();
-            let populate = |at: usize, length: usize| populate(map_ref, at, length);
+            let populate = |at: usize, length: usize| {
+                // A file cut short is refused before its pages are touched.
+                super::guard::holds(file_ref, at + length) && {
+                    populate(map_ref, at, length);
+                    true
+                }
+            };
             let outcome = check_blocks(bytes, footer, columns, max_rows, &populate, &mut |span| {
                 consumed.try_iter().for_each(|done| release(map_ref, done));
                 send.send(Ok(span)).is_ok()
@@ -108,7 +116,7 @@ pub(super) fn replay(
             consumed.iter().for_each(|done| release(map_ref, done));
             Some(thread_cpu_seconds()? - start?)
         });
-        let waited = consume(&map, receive, done, columns, f, &corrupt)?;
+        let waited = consume(&map, &file, receive, done, columns, f, &corrupt)?;
         let checking_cpu = checking.join().ok().flatten();
         Ok(Replay {
             waited,
@@ -143,6 +151,7 @@ fn release(map: &Mmap, span: Span) {
 
 fn consume(
     map: &Mmap,
+    file: &File,
     receive: Receiver<Checked>,
     done: Sender<Span>,
     columns: usize,
@@ -158,6 +167,9 @@ fn consume(
         waited += t.elapsed().as_secs_f64();
         // Returning drops the receiver, which stops the checking thread at its next block.
         let span = next.map_err(corrupt)?;
+        if !super::guard::holds(file, span.start + span.length) {
+            return Err(corrupt("the file was cut short while in use".into()));
+        }
         let rows = format::block_rows(&map[span.values..], span.rows, columns).map_err(corrupt)?;
         f(rows)?;
         // No reference into this block outlives `f`.
@@ -176,18 +188,24 @@ fn populate(map: &Mmap, at: usize, length: usize) {
 }
 
 /// Check every block of the mapped cache `bytes` in order (`populate` maps a block's pages
-/// first), handing each one that passed to `send` until it returns false (the consumer stopped).
+/// first, and says false when the file no longer holds them: nothing past its end is read),
+/// handing each one that passed to `send` until it returns false (the consumer stopped).
 fn check_blocks(
     bytes: &[u8],
     footer: Footer,
     columns: usize,
     max_rows: usize,
-    populate: &dyn Fn(usize, usize),
+    populate: &dyn Fn(usize, usize) -> bool,
     send: &mut dyn FnMut(Span) -> bool,
 ) -> std::result::Result<(), String> {
     let (mut rows, mut at) = (0u64, HEADER_BYTES as usize);
     let mut sums = format::Checksum::new();
     for block in 0..footer.blocks {
+        if !populate(at, BLOCK_HEAD_BYTES) {
+            return Err(format!(
+                "the file was cut short at block {block} while in use"
+            ));
+        }
         let head = bytes
             .get(at..at + BLOCK_HEAD_BYTES)
             .ok_or_else(|| format!("block {block} lies past its end"))?;
@@ -198,8 +216,10 @@ fn check_blocks(
             ));
         }
         let length = BLOCK_HEAD_BYTES + format::block_body_bytes(r as usize, columns);
-        if (at + length) as u64 <= footer.bytes {
-            populate(at, length);
+        if (at + length) as u64 <= footer.bytes && !populate(at, length) {
+            return Err(format!(
+                "the file was cut short at block {block} while in use"
+            ));
         }
         let whole = bytes
             .get(at..at + length)
