@@ -243,7 +243,7 @@ fn starter(
         target.rows
     );
     for c in &features {
-        let _ = writeln!(s, "#   {:<20} {}", c.name, describe(c));
+        let _ = writeln!(s, "#   {:<20} {}", shown(&c.name), describe(c));
     }
     let list: Vec<String> = features.iter().map(|c| format!("{:?}", c.name)).collect();
     let _ = writeln!(s, "features = [{}]", list.join(", "));
@@ -254,7 +254,12 @@ fn starter(
     if !out_of.is_empty() {
         let _ = writeln!(s, "# Left out (add a name to features to use it anyway):");
         for c in out_of {
-            let _ = writeln!(s, "#   {:<20} {}", c.name, left_out(c).unwrap_or_default());
+            let _ = writeln!(
+                s,
+                "#   {:<20} {}",
+                shown(&c.name),
+                left_out(c).unwrap_or_default()
+            );
         }
     }
     let gaps = features.iter().any(|c| c.missing > 0) || target.missing > 0;
@@ -291,10 +296,19 @@ fn data_path(data: &Path, out: &Path) -> String {
     }
 }
 
+/// A column's name as a comment shows it: an empty header as `""`.
+fn shown(name: &str) -> String {
+    match name.is_empty() {
+        true => "\"\" (no header)".into(),
+        false => name.to_string(),
+    }
+}
+
 fn levels(c: &ColumnProfile) -> String {
     if c.levels.is_empty() {
         return "numbers".into();
     }
+    // The profile lists at most data::roles::MAX_LEVELS levels.
     c.levels
         .iter()
         .map(|(l, n)| format!("{l} ({n})"))

@@ -165,7 +165,7 @@ pub const BINDINGS: &[Binding] = &[
     binding(
         "u",
         On(Screen::Posterior),
-        "whiskers / coefficients on the design scale / in original units",
+        "whiskers / coefficients, design scale / original units",
         &[(char('u'), Coefficients)],
     ),
     binding(
