@@ -30,8 +30,7 @@ pub fn run_on(
     out: Option<&Path>,
 ) -> Result<ExperimentRecord> {
     let source = loaded.source();
-    let mut info = source.info();
-    info.preparation = plan.data.as_ref().and_then(|d| source.preparation(d));
+    let mut info = source.info(plan.data.as_ref());
     let mut passes: Vec<PassRecord> = match source.streamed() {
         Some(d) => d
             .preparation

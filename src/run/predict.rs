@@ -76,7 +76,8 @@ pub fn predict(
     let mut data_rows: Vec<usize> = Vec::new();
     let mut row = 0usize;
     let key = source.key();
-    let stats = source.each_test_rows(probe, &mut |x, y, places| {
+    let stats = source.each_test_rows(probe, &mut |c| {
+        let (x, y, places) = (c.x, c.y, c.source_rows);
         let mut chunk: Vec<PredictionColumn> = Vec::with_capacity(columns.len());
         for c in columns.iter_mut() {
             let predictor = &fitted[c.run].as_ref().expect("only fitted runs").predictor;

@@ -37,8 +37,15 @@ pub enum Source<'a> {
 }
 
 impl<'a> Source<'a> {
-    /// The dataset section of the record: what was read and how it was prepared.
-    pub fn info(&self) -> DatasetInfo {
+    /// The dataset section of the record: what was read and how it was prepared (with the
+    /// preparation's learned state when `plan` is given).
+    pub fn info(&self, plan: Option<&crate::config::DataPlan>) -> DatasetInfo {
+        let mut info = self.info_without_preparation();
+        info.preparation = plan.and_then(|p| self.preparation(p));
+        info
+    }
+
+    fn info_without_preparation(&self) -> DatasetInfo {
         let files = |f: &[std::path::PathBuf]| f.iter().map(|f| f.display().to_string()).collect();
         match self {
             Source::Memory(d) => DatasetInfo {
@@ -213,24 +220,28 @@ impl<'a> Source<'a> {
         probe: Option<&PassProbe>,
         f: &mut ChunkFn<'_>,
     ) -> Result<Option<PassStats>> {
-        self.each_test_rows(probe, &mut |x, y, _| f(x, y))
+        self.each_test_rows(probe, &mut |c| f(c.x, c.y))
     }
 
     /// [`Source::each_test`] with each chunk's rows' places in their data file.
     pub fn each_test_rows(
         &self,
         probe: Option<&PassProbe>,
-        f: &mut dyn FnMut(faer::MatRef<'_, f64>, &[f64], &[usize]) -> Result<()>,
+        f: &mut dyn FnMut(DesignRows<'_>) -> Result<()>,
     ) -> Result<Option<PassStats>> {
         match self {
-            Source::Memory(d) => {
-                f(d.test.x.as_ref(), &d.test.y, &d.test.source_rows).map(|()| None)
-            }
+            Source::Memory(d) => f(DesignRows {
+                x: d.test.x.as_ref(),
+                y: &d.test.y,
+                source_rows: &d.test.source_rows,
+            })
+            .map(|()| None),
             Source::Streamed(d) => {
                 let mut read = 0;
                 let stats = d.pass(Part::Test, &mut |c: DesignRows<'_>| {
-                    f(c.x, c.y, c.source_rows)?;
-                    read += c.y.len();
+                    let n = c.y.len();
+                    f(c)?;
+                    read += n;
                     report(probe, "predict", None, read, d.rows_test);
                     Ok(())
                 })?;
