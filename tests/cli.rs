@@ -57,7 +57,7 @@ fn quickstart_writes_every_file_of_the_contract() {
     let runs = r["runs"].as_array().unwrap();
     let ids: Vec<&str> = runs.iter().map(|r| r["id"].as_str().unwrap()).collect();
     assert_eq!(ids, ["logistic-mle", "logistic-map", "logistic-laplace"]);
-    let mut columns_expected = vec!["row".to_string(), "y".to_string()];
+    let mut columns_expected = vec!["row".to_string(), "y".to_string(), "data_row".to_string()];
     for run in runs {
         assert_eq!(run["converged"], true, "{run}");
         assert!(run["iterations"].as_u64().unwrap() >= 1);
@@ -125,8 +125,10 @@ fn quickstart_writes_every_file_of_the_contract() {
     for (i, row) in rows.iter().enumerate() {
         assert_eq!(row[0], i.to_string());
         assert!(row[1] == "0" || row[1] == "1");
+        // every fifth data row (offset 4) is a test row: the i-th is data row 5 i + 4
+        assert_eq!(row[2], (5 * i + 4).to_string());
         let p = |name: &str| row[col(name)].parse::<f64>().unwrap();
-        for name in &header[2..] {
+        for name in &header[3..] {
             assert!((0.0..=1.0).contains(&p(name)));
         }
         // MacKay stays within 0.02 of the exact Laplace predictive, Monte Carlo (S = 10,000)

@@ -128,15 +128,15 @@ fn multiclass_runs_report_one_probability_per_class() {
     let header = lines.next().unwrap();
     assert!(
         header.starts_with(
-            "row,y,softmax/plugin/p0,softmax/plugin/p1,softmax/plugin/p2,niw/exact/p0"
+            "row,y,data_row,softmax/plugin/p0,softmax/plugin/p1,softmax/plugin/p2,niw/exact/p0"
         ),
         "{header}"
     );
     assert!(header.ends_with("lda/plugin/p2"), "{header}");
     for line in lines {
         let v: Vec<f64> = line.split(',').map(|c| c.parse().unwrap()).collect();
-        assert_eq!(v.len(), 2 + 9);
-        assert!((v[2] + v[3] + v[4] - 1.0).abs() < 1e-12);
+        assert_eq!(v.len(), 3 + 9);
+        assert!((v[3] + v[4] + v[5] - 1.0).abs() < 1e-12);
     }
 }
 

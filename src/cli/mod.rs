@@ -4,8 +4,10 @@
 mod bench;
 mod check;
 mod docs;
+mod init;
 mod install;
 mod kinds;
+mod predict;
 mod progress;
 mod synth;
 
@@ -32,7 +34,7 @@ Bayes) against LDA/QDA; evidence-based prior precision and feature maps. Every r
 log-loss, Brier score, accuracy, AUC and calibration and written as JSON, CSV, Markdown and a \
 self-contained HTML report. [[posterior]] tables compare exact one-parameter posteriors with their \
 normal, log-normal, logit-normal, t and mixture approximations (the approximation lab).",
-    after_help = format!("Examples:\n  bayeslab                      (the workbench on experiments/)\n  bayeslab tui experiments/digits_1v8.toml\n  bayeslab run experiments/quickstart.toml\n  bayeslab run experiments/quickstart.toml --out /tmp/qs --quiet\n  bayeslab check experiments/breast_cancer.toml\n  bayeslab compare runs/a runs/b\n\n{}\n\n{EXIT_CODES}\n\nThe experiment file format is documented in docs/reference/experiment-keys.md (the book: mdbook build docs).", kinds::pointer())
+    after_help = format!("Examples:\n  bayeslab                      (the workbench on experiments/)\n  bayeslab tui experiments/digits_1v8.toml\n  bayeslab run experiments/quickstart.toml\n  bayeslab run experiments/quickstart.toml --out /tmp/qs --quiet\n  bayeslab check experiments/breast_cancer.toml\n  bayeslab compare runs/a runs/b\n  bayeslab init mytable.csv      (a starter experiment for your own table)\n  bayeslab predict runs/quickstart new_rows.csv\n\n{}\n\n{EXIT_CODES}\n\nThe experiment file format is documented in docs/reference/experiment-keys.md (the book: mdbook build docs).", kinds::pointer())
 )]
 struct Cli {
     /// Without a command, the workbench opens on experiments/.
@@ -90,6 +92,32 @@ enum Command {
         #[arg(long, default_value_t = 0)]
         seed: u64,
     },
+    /// Write a commented starter experiment for a CSV or Parquet file: the target, every column
+    /// with its role (numeric, categorical with its levels, missing counts) and the columns
+    /// left out with the reason. Never overwrites a file.
+    #[command(after_long_help = init::HELP)]
+    Init {
+        /// The table: a CSV (comma, ';' or tab separated) or Parquet file.
+        data: PathBuf,
+        /// The label column [default: the one two-valued column named like a target].
+        #[arg(long, short)]
+        target: Option<String>,
+        /// Where to write the experiment [default: DATA with .toml, beside it].
+        #[arg(long, short)]
+        out: Option<PathBuf>,
+    },
+    /// Score a new table (CSV or Parquet) with the stored posterior of every run in RUN_DIR,
+    /// prepared exactly as the run prepared its training rows; prints CSV or writes --out FILE.
+    #[command(after_long_help = predict::HELP)]
+    Predict {
+        /// A run directory written by `bayeslab run` (it holds results.json).
+        run_dir: PathBuf,
+        /// The table to score: the run's feature columns (the target may be absent).
+        data: PathBuf,
+        /// Write the predictions to FILE (never overwritten) instead of standard output.
+        #[arg(long, short)]
+        out: Option<PathBuf>,
+    },
     /// Write seeded synthetic logistic data (x ~ N(0, I), w ~ N(0, 0.25 I), y ~ Bernoulli(sigma(x^T w)))
     /// as Parquet, and as .npy and CSV when asked, for the benchmark harness.
     Synth(synth::SynthArgs),
@@ -131,6 +159,8 @@ pub fn main() -> i32 {
             resamples,
             seed,
         }) => compare(&a, &b, &pairs, out, resamples, seed),
+        Some(Command::Predict { run_dir, data, out }) => predict::predict(&run_dir, &data, out),
+        Some(Command::Init { data, target, out }) => init::init(&data, target.as_deref(), out),
         Some(Command::Synth(args)) => synth::run(args),
         Some(Command::Bench(args)) => bench::run(args),
         Some(Command::Docs(args)) => docs::run(args, &Cli::command()),

@@ -84,8 +84,10 @@ fn class_column(h: &str) -> Option<(&str, usize)> {
 fn groups(path: &Path, header: &[&str]) -> Result<Vec<Group>> {
     let mut groups: Vec<Group> = Vec::new();
     for (f, h) in header.iter().enumerate().skip(2) {
-        // Monte-Carlo standard errors are not predictions: they are not compared.
-        if h.ends_with("_mcse") {
+        // Monte-Carlo standard errors are not predictions: they are not compared. Nor are the
+        // row's place in its data file (`data_row`) and its `[data] id` key: every prediction
+        // column's name is `<run>/<predictive>`.
+        if h.ends_with("_mcse") || !h.contains('/') {
             continue;
         }
         let (name, classes, k) = match class_column(h) {
@@ -160,11 +162,29 @@ fn short(v: f64) -> String {
     s.trim_end_matches('0').trim_end_matches('.').to_string()
 }
 
+/// The fields of one line, a quoted field (a `[data] id` key with a comma) taken whole.
+fn fields(line: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    let (mut start, mut quoted) = (0, false);
+    for (i, b) in line.bytes().enumerate() {
+        match b {
+            b'"' => quoted = !quoted,
+            b',' if !quoted => {
+                out.push(&line[start..i]);
+                start = i + 1;
+            }
+            _ => {}
+        }
+    }
+    out.push(&line[start..]);
+    out
+}
+
 /// Read the labels and the prediction columns of a predictions.csv.
 fn parse(path: &Path, text: &str) -> Result<Parsed> {
     let mut lines = text.lines();
     let header: Vec<&str> = match lines.next() {
-        Some(h) if !h.trim().is_empty() => h.split(',').collect(),
+        Some(h) if !h.trim().is_empty() => fields(h),
         _ => {
             return Err(Error::data(
                 path,
@@ -185,7 +205,7 @@ fn parse(path: &Path, text: &str) -> Result<Parsed> {
     let mut values: Vec<Vec<f64>> = vec![Vec::new(); groups.len()];
     for (i, line) in lines.enumerate() {
         let at = |column: &str| format!("line {}, column \"{column}\"", i + 2);
-        let fields: Vec<&str> = line.split(',').collect();
+        let fields = fields(line);
         if fields.len() != header.len() {
             return Err(Error::data(
                 path,

@@ -17,8 +17,10 @@ pub const DEFAULT_TEST_FRACTION: f64 = 0.2;
 pub struct DataPlan {
     pub source: DataSource,
     pub target: String,
-    /// Feature columns; `None` means every numeric column but the target.
+    /// Feature columns; `None` means every numeric column but the target (and the key).
     pub features: Option<Vec<String>>,
+    /// `[data] id`: a key column written beside each test row's predictions, never a feature.
+    pub id: Option<String>,
     /// The label value that is class 1, as text; `None` means 0/1, false/true or -1/+1.
     pub positive: Option<String>,
     pub standardize: bool,
@@ -48,6 +50,7 @@ impl DataPlan {
             source,
             target: target.to_string(),
             features: None,
+            id: None,
             positive: None,
             standardize: true,
             intercept: true,
@@ -198,11 +201,13 @@ pub(super) fn data_plan(ctx: &Ctx<'_>, raw: RawData, seed: u64) -> Result<DataPl
             )));
         }
     }
+    check_id(ctx, &raw, streaming.is_some())?;
     Ok(DataPlan {
         streaming,
         source,
         target: raw.target,
         features: raw.features,
+        id: raw.id,
         positive: raw.positive.map(|p| p.to_string()),
         standardize: raw.standardize.unwrap_or(true),
         intercept: raw.intercept.unwrap_or(true),
@@ -213,6 +218,33 @@ pub(super) fn data_plan(ctx: &Ctx<'_>, raw: RawData, seed: u64) -> Result<DataPl
         binary_method: None,
         separator: separator(ctx, raw.separator.as_deref())?,
     })
+}
+
+/// `[data] id`: a column other than the target and the features, in memory (a streamed file's
+/// predictions are written chunk by chunk, without the key), whose name cannot be read as a
+/// prediction column of predictions.csv.
+fn check_id(ctx: &Ctx<'_>, raw: &RawData, streaming: bool) -> Result<()> {
+    let Some(id) = &raw.id else { return Ok(()) };
+    let why = if id.is_empty() {
+        Some("is empty: name the key column, or remove the key".to_string())
+    } else if id == &raw.target {
+        Some("is the target column: name the column that identifies each row".to_string())
+    } else if raw.features.as_ref().is_some_and(|f| f.contains(id)) {
+        Some(
+            "is also in [data] features: a key is not a feature; remove it from features"
+                .to_string(),
+        )
+    } else if id.contains('/') || matches!(id.as_str(), "row" | "y" | "data_row") {
+        Some("cannot head a column of predictions.csv (a name with '/', or row, y, data_row); rename the column in the data file".to_string())
+    } else if streaming {
+        Some("is not written for streaming = true (its predictions go out chunk by chunk); remove the key, and join on predictions.csv's data_row".to_string())
+    } else {
+        None
+    };
+    match why {
+        Some(why) => Err(ctx.err(format!("[data] id = {id:?} {why}"))),
+        None => Ok(()),
+    }
 }
 
 /// `[data] separator`: one ASCII character other than a quote or a line end.

@@ -39,6 +39,9 @@ pub struct RawData {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub test: Option<String>,
     pub target: String,
+    /// A key column written beside each test row's predictions (never a feature).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub features: Option<Vec<String>>,
     #[serde(skip_serializing_if = "Option::is_none")]

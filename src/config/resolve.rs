@@ -165,6 +165,7 @@ impl Plan {
             train,
             test,
             target: d.target.clone(),
+            id: d.id.clone(),
             features: d.features.clone(),
             positive: d.positive.clone().map(Label::Text),
             standardize: Some(d.standardize),

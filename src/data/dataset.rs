@@ -73,4 +73,22 @@ pub struct Dataset {
     pub notes: Vec<String>,
     /// The CSV field separator the files were read with.
     pub separator: u8,
+    /// Each raw feature's code, in `features` order (what `bayeslab predict` re-applies).
+    pub codes: Vec<crate::record::ColumnCode>,
+    /// `[data] id`: the key column's name and its value in every test row, in test-row order.
+    pub test_key: Option<(String, Vec<String>)>,
+    /// Per design column but the intercept, (centre, scale) with design = (x - centre) / scale;
+    /// `None` when a feature map made the design columns (they have no original units).
+    pub scaling: Option<Vec<(f64, f64)>>,
+}
+
+/// (centre, scale) of one design column standardised with the statistics `stats` ((mean, sd)
+/// after the encoder's choice for indicators, `None` when not standardising), as
+/// [`super::prepare::standardise`] applies them: a constant column is only centred.
+pub fn effective_scaling(stats: Option<(f64, f64)>) -> (f64, f64) {
+    match stats {
+        None => (0.0, 1.0),
+        Some((mean, sd)) if super::prepare::is_constant(mean, sd) => (mean, 1.0),
+        Some(s) => s,
+    }
 }

@@ -17,28 +17,12 @@ pub use tally::ColumnTally;
 use super::encoding_info::EncodingInfo;
 use super::table::Cells;
 
-/// How one raw column becomes design columns.
-#[derive(Debug, Clone, PartialEq)]
-pub(super) enum ColumnCode {
-    Number {
-        /// The value of a missing cell (mean or median of the training rows).
-        fill: Option<f64>,
-        indicator: bool,
-    },
-    Levels {
-        /// Every training level in order, the reference included.
-        levels: Vec<String>,
-        reference: usize,
-        /// The level a missing cell takes (most frequent, or `missing` itself).
-        fill: Option<String>,
-        indicator: bool,
-    },
-}
+pub use crate::record::ColumnCode;
 
 /// The learnt encoding of a table's feature columns.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Encoder {
-    pub(super) codes: Vec<ColumnCode>,
+    pub codes: Vec<ColumnCode>,
     /// Design column names, in order.
     pub names: Vec<String>,
     /// Per design column: the index of the raw column it comes from.
@@ -52,6 +36,19 @@ pub struct Encoder {
 }
 
 impl Encoder {
+    /// An encoder of stored `codes` (a run's `dataset.preparation`): enough to encode columns;
+    /// names and record entries are the run's own.
+    pub fn from_codes(codes: Vec<ColumnCode>) -> Self {
+        Encoder {
+            codes,
+            names: Vec::new(),
+            source: Vec::new(),
+            indicator: Vec::new(),
+            info: EncodingInfo::default(),
+            notes: Vec::new(),
+        }
+    }
+
     /// Whether the design columns are the raw numeric columns themselves (no level, no fill):
     /// then the loaders keep today's numbers bit for bit.
     pub fn is_identity(&self) -> bool {

@@ -10,7 +10,7 @@ use super::dataset::{Dataset, Design, INTERCEPT};
 use super::encode::{learn, ColumnTally, Encoder};
 use super::loaded::{load_file, note_skipped, Loaded};
 use super::missing::complete_rows;
-use super::table::Cells;
+use super::table::{read_key, Cells};
 use super::{features, prepare};
 use crate::config::{DataPlan, DataSource, FeatureMap, Missing};
 use crate::error::{Error, Result};
@@ -23,7 +23,8 @@ pub fn load(plan: &DataPlan) -> Result<Dataset> {
     // (training file, its rows; test file, its rows): one file twice for a split.
     let (files, mut lt, mut le, train_rows, test_rows) = match &plan.source {
         DataSource::Single { path, split } => {
-            let l = load_file(path, plan, plan.features.as_deref(), categorical, None)?;
+            let mut l = load_file(path, plan, plan.features.as_deref(), categorical, None)?;
+            drop_key(&mut l, plan);
             let rows = complete_rows(path, &l, plan, &mut notes)?;
             let is_test = prepare::test_rows_of(&l.y, *split);
             let train: Vec<usize> = rows.iter().copied().filter(|&i| !is_test[i]).collect();
@@ -33,7 +34,8 @@ pub fn load(plan: &DataPlan) -> Result<Dataset> {
             (vec![path.clone()], l, None, train, test)
         }
         DataSource::TrainTest { train, test } => {
-            let lt = load_file(train, plan, plan.features.as_deref(), categorical, None)?;
+            let mut lt = load_file(train, plan, plan.features.as_deref(), categorical, None)?;
+            drop_key(&mut lt, plan);
             let cats = lt.categorical();
             let known = Some((train.as_path(), &lt.classes[..]));
             let le = load_file(test, plan, Some(&lt.features), &cats, known)?;
@@ -98,6 +100,7 @@ pub fn load(plan: &DataPlan) -> Result<Dataset> {
         test: le.as_mut().map(|l| &mut l.cols[..]),
     };
     let filled = design::fill(&encoder, raw, &train_rows, &test_rows, &layout);
+    let scaling = identity.then(|| filled.scaling.clone());
     let (train_x, test_x, names) = if identity {
         (filled.train, filled.test, design_names.clone())
     } else {
@@ -111,6 +114,16 @@ pub fn load(plan: &DataPlan) -> Result<Dataset> {
         .map_err(|m| Error::data(train_file, m))?;
         let x = |m| prepare::with_intercept(m, plan.intercept);
         (x(mapped.train), x(mapped.test), mapped.names)
+    };
+    let test_key = match &plan.id {
+        Some(id) => {
+            let values = read_key(&files[files.len() - 1], plan.separator, id)?;
+            Some((
+                id.clone(),
+                test_rows.iter().map(|&i| values[i].clone()).collect(),
+            ))
+        }
+        None => None,
     };
     let mut columns: Vec<String> = Vec::new();
     if plan.intercept {
@@ -137,7 +150,20 @@ pub fn load(plan: &DataPlan) -> Result<Dataset> {
         encoding: encoder.info,
         notes,
         separator: plan.separator,
+        scaling,
+        codes: encoder.codes.clone(),
+        test_key,
     })
+}
+
+/// `[data] id` names a key, never a feature: without `[data] features` every numeric column
+/// was read, the key among them.
+fn drop_key(l: &mut Loaded, plan: &DataPlan) {
+    let Some(id) = &plan.id else { return };
+    if let Some(j) = l.features.iter().position(|f| f == id) {
+        l.features.remove(j);
+        l.cols.remove(j);
+    }
 }
 
 /// The encoding learnt from the training rows' tallies (the test rows counted too, for their

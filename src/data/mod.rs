@@ -25,6 +25,7 @@ pub mod parquet_sink;
 mod prepare;
 mod release;
 pub mod roles;
+mod score;
 mod stream;
 #[cfg(test)]
 mod stream_tests;
@@ -37,5 +38,6 @@ pub use encoding_info::{CategoricalInfo, EncodingInfo, ImputedInfo, LevelCount};
 pub use load::load;
 pub use loaded::polars_read;
 pub use prepare::is_constant;
+pub use score::prepare_new;
 pub use stream::{DesignChunk, DesignRows, Part, PassStats, ReadFrom, StreamedData};
-pub use table::read_column;
+pub use table::{read_column, read_key};

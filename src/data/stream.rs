@@ -24,6 +24,7 @@ use std::path::PathBuf;
 use faer::{Mat, MatRef};
 use serde::Serialize;
 
+use super::dataset::effective_scaling;
 use super::encode::Encoder;
 use super::features::FittedMap;
 use super::labels::LabelSet;
@@ -167,6 +168,26 @@ pub struct StreamedData {
     cache: Option<std::sync::Arc<cache::PassCache>>,
     /// The data file(s) as the statistics pass read them (train first), checked by every pass.
     sources: Vec<source::Source>,
+}
+
+impl StreamedData {
+    /// Each raw feature's code, in `features` order.
+    pub fn codes(&self) -> &[crate::record::ColumnCode] {
+        &self.encoder.codes
+    }
+
+    /// Per design column but the intercept, (centre, scale) with design = (x - centre) /
+    /// scale; `None` when a feature map made the design columns.
+    pub fn scaling(&self) -> Option<Vec<(f64, f64)>> {
+        if !matches!(self.plan.feature_map, crate::config::FeatureMap::Identity) {
+            return None;
+        }
+        let n = self.summaries.len();
+        Some(match &self.stats {
+            Some(stats) => stats.iter().map(|&s| effective_scaling(Some(s))).collect(),
+            None => vec![effective_scaling(None); n],
+        })
+    }
 }
 
 /// A consumer of a chunk's complete rows in one part: raw feature columns, class indices and

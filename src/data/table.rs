@@ -13,7 +13,7 @@ use std::path::Path;
 use polars::prelude::*;
 
 pub use cells::{not_a_number, Cells};
-pub use column::{read_column, Labels};
+pub use column::{feature_cells, read_column, read_key, Labels};
 pub(super) use frame::{read_frame, read_frame_with};
 pub use number::{all_numbers, read_cell, TextCell};
 

@@ -1,7 +1,7 @@
-//! MCMC convergence diagnostics of Vehtari, Gelman, Simpson, Carpenter & Bürkner (2021):
-//! split-R-hat and bulk effective sample size, both on rank-normalised draws, so they behave
-//! for heavy tails too. Chains are split in half so that a drifting chain shows up as two
-//! disagreeing halves.
+//! MCMC convergence diagnostics of Vehtari, Gelman, Simpson, Carpenter & Bürkner (2021), as
+//! ArviZ computes them (docs/maths.md §8, §14): the rank-normalised split R-hat (the larger of
+//! the bulk and the folded one), bulk ESS and tail ESS. Ranks make them behave for heavy
+//! tails; chains are split in half so that a drifting chain shows up as two disagreeing halves.
 
 use statrs::distribution::{ContinuousCDF, Normal};
 
@@ -53,57 +53,204 @@ fn var(v: &[f64]) -> f64 {
     v.iter().map(|x| (x - m).powi(2)).sum::<f64>() / (v.len() as f64 - 1.0)
 }
 
-/// (W, var+): mean within-chain variance and the pooled variance estimate (BDA3 11.3).
-fn variances(chains: &[Vec<f64>]) -> (f64, f64) {
+/// R-hat of chains as they are: sqrt(var+ / W) with W the mean within-chain variance and
+/// var+ = (n - 1)/n W + B/n (BDA3 11.4).
+fn rhat_of(chains: &[Vec<f64>]) -> f64 {
     let n = chains[0].len() as f64;
     let w = chains.iter().map(|c| var(c)).sum::<f64>() / chains.len() as f64;
     let means: Vec<f64> = chains.iter().map(|c| mean(c)).collect();
     let b = n * var(&means);
-    (w, (n - 1.0) / n * w + b / n)
+    (((n - 1.0) / n * w + b / n) / w).sqrt()
 }
 
-/// Split-R-hat of one scalar over chains of equal length (at least 4 draws each).
-pub fn split_rhat(chains: &[Vec<f64>]) -> f64 {
-    let z = split(&rank_normalise(chains));
-    let (w, var_plus) = variances(&z);
-    if w <= 0.0 {
-        return f64::NAN;
-    }
-    (var_plus / w).sqrt()
-}
-
-/// Bulk effective sample size: M n / tau with tau = -1 + 2 sum_t rho_t, the autocorrelations
-/// estimated by the variogram (BDA3 11.5) on split, rank-normalised chains and summed over
-/// Geyer's initial positive, monotone sequence of pairs.
-pub fn bulk_ess(chains: &[Vec<f64>]) -> f64 {
-    let z = split(&rank_normalise(chains));
-    let (m, n) = (z.len(), z[0].len());
-    let (_, var_plus) = variances(&z);
-    if var_plus <= 0.0 {
-        return f64::NAN;
-    }
-    let rho = |t: usize| {
-        let v: f64 = z
+/// Whether there is anything to diagnose: every chain at least 4 draws, all finite.
+fn valid(chains: &[Vec<f64>]) -> bool {
+    !chains.is_empty()
+        && chains
             .iter()
-            .map(|c| (t..n).map(|i| (c[i] - c[i - t]).powi(2)).sum::<f64>())
-            .sum::<f64>()
-            / (m * (n - t)) as f64;
-        1.0 - v / (2.0 * var_plus)
+            .all(|c| c.len() >= 4 && c.iter().all(|v| v.is_finite()))
+}
+
+/// The rank-normalised split R-hat of Vehtari et al. (2021), as ArviZ's `summary` (and R's
+/// `posterior`) computes it: the larger of the bulk R-hat (split chains, rank-normalised) and
+/// the tail R-hat (the same of |x - median|, the median over every draw, folded before the
+/// split). NaN with fewer than two chains or four draws, or when the draws do not vary.
+pub fn split_rhat(chains: &[Vec<f64>]) -> f64 {
+    if chains.len() < 2 || !valid(chains) {
+        return f64::NAN;
+    }
+    let bulk = rhat_of(&rank_normalise(&split(chains)));
+    let mut pooled: Vec<f64> = chains.iter().flatten().copied().collect();
+    pooled.sort_by(f64::total_cmp);
+    let median = quantile_sorted(&pooled, 0.5);
+    let folded: Vec<Vec<f64>> = chains
+        .iter()
+        .map(|c| c.iter().map(|x| (x - median).abs()).collect())
+        .collect();
+    let tail = rhat_of(&rank_normalise(&split(&folded)));
+    // NaN (draws that do not vary) propagates, as numpy's max does.
+    if bulk.is_nan() || tail.is_nan() {
+        f64::NAN
+    } else {
+        bulk.max(tail)
+    }
+}
+
+/// Bulk effective sample size: [`ess`] of the split, rank-normalised chains.
+pub fn bulk_ess(chains: &[Vec<f64>]) -> f64 {
+    if !valid(chains) {
+        return f64::NAN;
+    }
+    ess(&rank_normalise(&split(chains)))
+}
+
+/// Tail effective sample size: the smaller ESS of the indicators I(x <= q) at the 5 % and 95 %
+/// quantiles (type 7, over every draw), on split chains.
+pub fn tail_ess(chains: &[Vec<f64>]) -> f64 {
+    if !valid(chains) {
+        return f64::NAN;
+    }
+    let mut pooled: Vec<f64> = chains.iter().flatten().copied().collect();
+    pooled.sort_by(f64::total_cmp);
+    let at = |p: f64| {
+        let q = quantile_sorted(&pooled, p);
+        let below: Vec<Vec<f64>> = chains
+            .iter()
+            .map(|c| c.iter().map(|&x| if x <= q { 1.0 } else { 0.0 }).collect())
+            .collect();
+        ess(&split(&below))
     };
-    let mut tau = -1.0;
-    let mut previous = f64::INFINITY;
-    let mut t = 0;
-    while t + 1 < n {
-        let pair = rho(t) + rho(t + 1);
-        if pair <= 0.0 {
-            break;
+    at(0.05).min(at(0.95))
+}
+
+/// The type-7 quantile (R's default, numpy's `linear`) of sorted values.
+fn quantile_sorted(sorted: &[f64], p: f64) -> f64 {
+    let h = (sorted.len() - 1) as f64 * p;
+    let (lo, frac) = (h.floor() as usize, h - h.floor());
+    let hi = (lo + 1).min(sorted.len() - 1);
+    sorted[lo] + frac * (sorted[hi] - sorted[lo])
+}
+
+/// The autocovariance of `c` at lag t, divisor n (the biased estimate ArviZ's FFT computes).
+fn autocov(c: &[f64], m: f64, t: usize) -> f64 {
+    let n = c.len();
+    (0..n - t).map(|i| (c[i] - m) * (c[i + t] - m)).sum::<f64>() / n as f64
+}
+
+/// The effective sample size of M chains of n draws (Vehtari et al. 2021, eqs. 10-11, as ArviZ's
+/// `_ess` computes it): rho_t = 1 - (W - mean_c acov_c(t)) / var+, summed over Geyer's initial
+/// positive sequence of pairs made monotone, tau = -1 + 2 sum rho_t, ESS = M n / tau with tau
+/// at least 1 / log10(M n).
+fn ess(chains: &[Vec<f64>]) -> f64 {
+    let (m, n) = (chains.len(), chains[0].len());
+    let total = (m * n) as f64;
+    let (lo, hi) = chains
+        .iter()
+        .flatten()
+        .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), &x| {
+            (a.min(x), b.max(x))
+        });
+    if hi - lo < 1e-15 {
+        return total;
+    }
+    let means: Vec<f64> = chains.iter().map(|c| mean(c)).collect();
+    let acov = |t: usize| {
+        chains
+            .iter()
+            .zip(&means)
+            .map(|(c, &mu)| autocov(c, mu, t))
+            .sum::<f64>()
+            / m as f64
+    };
+    let nf = n as f64;
+    let mean_var = acov(0) * nf / (nf - 1.0);
+    let mut var_plus = mean_var * (nf - 1.0) / nf;
+    if m > 1 {
+        var_plus += var(&means);
+    }
+    let rho = |t: usize| 1.0 - (mean_var - acov(t)) / var_plus;
+    let mut r = vec![0.0; n];
+    r[0] = 1.0;
+    let (mut even, mut odd) = (1.0, rho(1));
+    r[1] = odd;
+    let mut t = 1;
+    while t + 3 < n && even + odd > 0.0 {
+        even = rho(t + 1);
+        odd = rho(t + 2);
+        if even + odd >= 0.0 {
+            r[t + 1] = even;
+            r[t + 2] = odd;
         }
-        let pair = pair.min(previous);
-        tau += 2.0 * pair;
-        previous = pair;
         t += 2;
     }
-    (m * n) as f64 / tau.max(1.0 / ((m * n) as f64).ln().max(1.0))
+    // As signed numbers: without a single pair past lag 1, max_t is -1 (ArviZ's indexing).
+    let max_t = t as isize - 2;
+    let next = (max_t + 1) as usize;
+    if even > 0.0 {
+        r[next] = even;
+    }
+    let mut t = 1;
+    while t as isize + 2 <= max_t {
+        if r[t + 1] + r[t + 2] > r[t - 1] + r[t] {
+            r[t + 1] = (r[t - 1] + r[t]) / 2.0;
+            r[t + 2] = r[t + 1];
+        }
+        t += 2;
+    }
+    let tau = -1.0 + 2.0 * r[..next].iter().sum::<f64>() + r[next];
+    let ess = total / tau.max(1.0 / total.log10());
+    if r.iter().any(|v| v.is_nan()) {
+        f64::NAN
+    } else {
+        ess
+    }
+}
+
+/// Every weight's R-hat, bulk ESS and tail ESS.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PerWeight {
+    pub rhat: Vec<f64>,
+    pub ess_bulk: Vec<f64>,
+    pub ess_tail: Vec<f64>,
+}
+
+impl PerWeight {
+    /// The diagnostics of every weight of `chains` (each a list of draws, each draw a weight
+    /// vector).
+    pub fn of(chains: &[Vec<Vec<f64>>]) -> Self {
+        let d = chains.first().and_then(|c| c.first()).map_or(0, Vec::len);
+        let (mut rhat, mut ess_bulk, mut ess_tail) = (Vec::new(), Vec::new(), Vec::new());
+        for j in 0..d {
+            let cj: Vec<Vec<f64>> = chains
+                .iter()
+                .map(|c| c.iter().map(|w| w[j]).collect())
+                .collect();
+            rhat.push(split_rhat(&cj));
+            ess_bulk.push(bulk_ess(&cj));
+            ess_tail.push(tail_ess(&cj));
+        }
+        PerWeight {
+            rhat,
+            ess_bulk,
+            ess_tail,
+        }
+    }
+
+    /// The largest finite R-hat, at least 1.
+    pub fn rhat_max(&self) -> f64 {
+        self.rhat
+            .iter()
+            .filter(|r| r.is_finite())
+            .fold(1.0, |a, &b| a.max(b))
+    }
+
+    /// The smallest finite value of `ess`, if any.
+    pub fn min(ess: &[f64]) -> Option<f64> {
+        ess.iter()
+            .filter(|e| e.is_finite())
+            .copied()
+            .reduce(f64::min)
+    }
 }
 
 #[cfg(test)]

@@ -43,6 +43,11 @@ pub trait Predictor {
         None
     }
 
+    /// A sampler's R-hat, bulk ESS and tail ESS of every weight.
+    fn per_weight(&self) -> Option<super::diagnostics::PerWeight> {
+        None
+    }
+
     /// A Gaussian posterior over the weights as (mean, covariance), for methods that
     /// approximate the posterior by one (Laplace, EP, ADF); the importance-sampling check
     /// (model/importance.rs) uses it as a proposal.
@@ -57,12 +62,26 @@ pub trait Predictor {
     }
 }
 
-/// Mean, marginal variances and log evidence of an approximate posterior over the weights.
+/// Mean, covariance and log evidence of an approximate posterior over the weights.
 #[derive(Debug, Clone, PartialEq)]
 pub struct PosteriorSummary {
     pub mean: Vec<f64>,
     pub cov_diag: Vec<f64>,
+    /// The full covariance (a Gaussian's, or the sample covariance of a sampler's draws), kept
+    /// up to [`FULL_COV_MAX`] weights: beyond that it is `None` (D² numbers in results.json).
+    pub cov: Option<Mat<f64>>,
+    /// The Cholesky factor L of the precision H = L L^T (kinds that keep one), within the same
+    /// limit: what `bayeslab predict` rebuilds the run's predictor from, bit for bit.
+    pub precision_factor: Option<Mat<f64>>,
     pub log_evidence: Option<f64>,
+}
+
+/// The most weights whose full covariance a run keeps (a million entries in results.json).
+pub const FULL_COV_MAX: usize = 1000;
+
+/// `f()` when `d` weights are few enough to keep their full covariance.
+pub fn full_cov(d: usize, f: impl FnOnce() -> Mat<f64>) -> Option<Mat<f64>> {
+    (d <= FULL_COV_MAX).then(f)
 }
 
 pub struct Fitted {

@@ -29,6 +29,8 @@ impl LinearPredictor {
         self.posterior.as_ref().map(|p| PosteriorSummary {
             mean: p.mean.clone(),
             cov_diag: p.cov_diag(),
+            cov: super::fit::full_cov(p.mean.len(), || p.precision.inverse()),
+            precision_factor: super::fit::full_cov(p.mean.len(), || p.precision.lower().to_owned()),
             log_evidence: p.log_evidence,
         })
     }

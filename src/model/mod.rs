@@ -22,6 +22,7 @@ pub mod pass_clock;
 pub mod predictive;
 pub mod probit;
 pub mod quadrature;
+pub mod restore;
 pub mod softmax;
 pub mod spec;
 pub mod streaming;

@@ -228,6 +228,10 @@ pub fn fit_method(input: &FitInput<'_>, observer: &mut dyn Observer) -> Result<F
     let summary = PosteriorSummary {
         mean: posterior.mean.clone(),
         cov_diag: posterior.cov_diag(),
+        cov: super::fit::full_cov(posterior.mean.len(), || posterior.precision.inverse()),
+        precision_factor: super::fit::full_cov(posterior.mean.len(), || {
+            posterior.precision.lower().to_owned()
+        }),
         log_evidence: posterior.log_evidence,
     };
     Ok(Fitted {

@@ -1,8 +1,6 @@
 //! Dense linear algebra on faer: one Cholesky factor per symmetric positive-definite
 //! matrix, then triangular solves. Nothing here forms an explicit inverse.
 
-use faer::linalg::solvers::Llt;
-use faer::prelude::Solve;
 use faer::{Mat, MatRef, Side};
 use rand::Rng;
 use rand_distr::{Distribution, StandardNormal};
@@ -21,10 +19,11 @@ pub use products::{dot, mat_t_vec, mat_vec, mat_vec_sequential, norm2, weighted_
 /// Rows per block when a routine must materialise a transposed slice of X.
 const BLOCK_ROWS: usize = 4096;
 
-/// The Cholesky factor H = L L^T of a symmetric positive-definite matrix.
+/// The Cholesky factor H = L L^T of a symmetric positive-definite matrix, kept as L alone so
+/// that a stored factor (results.json's `precision_factor`) rebuilds the very same posterior.
 #[derive(Debug, Clone)]
 pub struct Cholesky {
-    llt: Llt<f64>,
+    l: Mat<f64>,
 }
 
 impl Cholesky {
@@ -37,7 +36,9 @@ impl Cholesky {
             )));
         }
         match h.llt(Side::Lower) {
-            Ok(llt) => Ok(Cholesky { llt }),
+            Ok(llt) => Ok(Cholesky {
+                l: llt.L().to_owned(),
+            }),
             Err(faer::linalg::cholesky::llt::factor::LltError::NonPositivePivot { index }) => {
                 Err(NumericError::NotPositiveDefinite {
                     what: what.to_string(),
@@ -47,33 +48,49 @@ impl Cholesky {
         }
     }
 
+    /// The factor of a lower-triangular `l` with a positive diagonal (a stored L); only its
+    /// lower triangle is read.
+    pub fn from_lower(l: MatRef<'_, f64>) -> Result<Self, NumericError> {
+        let n = l.nrows();
+        if l.ncols() != n
+            || (0..n).any(|i| !(l[(i, i)] > 0.0) || !(0..=i).all(|j| l[(i, j)].is_finite()))
+        {
+            return Err(NumericError::NonFinite(
+                "a Cholesky factor needs a square lower triangle with a positive diagonal".into(),
+            ));
+        }
+        Ok(Cholesky {
+            l: Mat::from_fn(n, n, |i, j| if j <= i { l[(i, j)] } else { 0.0 }),
+        })
+    }
+
     pub fn dim(&self) -> usize {
-        self.llt.L().nrows()
+        self.l.nrows()
     }
 
     /// The lower-triangular factor L.
     pub fn lower(&self) -> MatRef<'_, f64> {
-        self.llt.L()
+        self.l.as_ref()
     }
 
     /// ln det H = 2 sum_i ln L_ii.
     pub fn log_det(&self) -> f64 {
-        let l = self.llt.L();
+        let l = self.l.as_ref();
         2.0 * (0..l.nrows()).map(|i| l[(i, i)].ln()).sum::<f64>()
     }
 
     /// Solve H x = b.
     pub fn solve(&self, b: &[f64]) -> Vec<f64> {
-        let rhs = faer::Col::<f64>::from_fn(b.len(), |i| b[i]);
-        let x = self.llt.solve(&rhs);
-        (0..x.nrows()).map(|i| x[i]).collect()
+        let mut x = Mat::<f64>::from_fn(b.len(), 1, |i, _| b[i]);
+        self.solve_in_place(&mut x);
+        (0..x.nrows()).map(|i| x[(i, 0)]).collect()
     }
 
     /// diag(H^{-1}): (H^{-1})_ii = sum_k (L^{-1})_{ki}^2, from one triangular solve with I.
     pub fn inverse_diag(&self) -> Vec<f64> {
         let n = self.dim();
         let mut linv = Mat::<f64>::identity(n, n);
-        self.llt.L().solve_lower_triangular_in_place(&mut linv);
+        self.l.solve_lower_triangular_in_place(&mut linv);
         (0..n)
             .map(|i| (0..n).map(|k| linv[(k, i)].powi(2)).sum())
             .collect()
@@ -82,7 +99,17 @@ impl Cholesky {
     /// The full inverse H^{-1} (for small problems and tests only).
     pub fn inverse(&self) -> Mat<f64> {
         let n = self.dim();
-        self.llt.solve(Mat::<f64>::identity(n, n))
+        let mut x = Mat::<f64>::identity(n, n);
+        self.solve_in_place(&mut x);
+        x
+    }
+
+    /// H X = B for every column of `b`, in place: L Y = B, then L^T X = Y.
+    fn solve_in_place(&self, b: &mut Mat<f64>) {
+        self.l.solve_lower_triangular_in_place(b.as_mut());
+        self.l
+            .transpose()
+            .solve_upper_triangular_in_place(b.as_mut());
     }
 
     /// For every row x_n of X: x_n^T H^{-1} x_n = ||L^{-1} x_n||^2, computed in row blocks
@@ -100,7 +127,7 @@ impl Cholesky {
         // triangular matrix, so the rows' solves run at matrix-product speed; row r of Z is
         // L^{-1} x_r. Blocks run in parallel; each row's sum is taken in column order.
         let mut linv_t = Mat::<f64>::identity(d, d);
-        self.llt.L().solve_lower_triangular_in_place(&mut linv_t);
+        self.l.solve_lower_triangular_in_place(&mut linv_t);
         let linv_t = linv_t.transpose().to_owned();
         let starts: Vec<usize> = (0..n).step_by(BLOCK_ROWS).collect();
         let parts: Vec<Vec<f64>> = starts
@@ -136,10 +163,7 @@ impl Cholesky {
     pub fn sample_inverse<R: Rng + ?Sized>(&self, mean: &[f64], rng: &mut R) -> Vec<f64> {
         let d = self.dim();
         let mut z = Mat::<f64>::from_fn(d, 1, |_, _| StandardNormal.sample(rng));
-        self.llt
-            .L()
-            .transpose()
-            .solve_upper_triangular_in_place(&mut z);
+        self.l.transpose().solve_upper_triangular_in_place(&mut z);
         (0..d).map(|i| mean[i] + z[(i, 0)]).collect()
     }
 }

@@ -63,6 +63,16 @@ pub fn run(id: &str, weights: &[f64], sd: Option<f64>, khat: Option<f64>) -> Run
     run.posterior = sd.map(|sd| PosteriorRecord {
         mean: weights.to_vec(),
         cov_diag: vec![sd * sd; weights.len()],
+        cov: Some(
+            (0..weights.len())
+                .map(|i| {
+                    (0..weights.len())
+                        .map(|j| if i == j { sd * sd } else { 0.0 })
+                        .collect()
+                })
+                .collect(),
+        ),
+        precision_factor: None,
         log_evidence: Some(-12.0),
     });
     run.khat = khat;

@@ -109,6 +109,8 @@ pub fn report(r: &ExperimentRecord, figures: &[Figure]) -> String {
         }
     }
 
+    coefficients(&mut s, r);
+
     let curves = tables::evidence(r);
     if !curves.is_empty() {
         let _ = writeln!(
@@ -223,4 +225,17 @@ fn reproducibility(s: &mut String, r: &ExperimentRecord) {
         "The resolved experiment (every default filled in):\n\n```toml\n{}```",
         pv.config
     );
+}
+
+/// The coefficient tables, each under a heading that names its run and scale.
+fn coefficients(s: &mut String, r: &ExperimentRecord) {
+    let all = tables::coefficient_tables(r);
+    if all.is_empty() {
+        return;
+    }
+    let _ = writeln!(s, "## Coefficients\n\n{}\n", tables::COEFFICIENTS_NOTE);
+    for t in &all {
+        let _ = writeln!(s, "### {}\n\n{}.\n", t.heading, t.caption);
+        table(s, &t.table);
+    }
 }

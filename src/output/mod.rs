@@ -2,6 +2,7 @@
 //! whole directory is replaced atomically.
 
 mod blocks;
+pub mod coefficients;
 mod csv;
 #[cfg(test)]
 mod fixture;

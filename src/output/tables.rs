@@ -2,6 +2,7 @@
 //! report.html, so the two can never disagree.
 
 mod approximation;
+mod coefficients;
 mod comparison;
 mod convergence;
 mod dataset;
@@ -20,6 +21,7 @@ mod tests;
 mod weights;
 
 pub use approximation::{approximation_error, APPROXIMATION_ERROR_NOTE};
+pub use coefficients::{coefficient_tables, sig, CoefficientTable, COEFFICIENTS_NOTE};
 pub use comparison::comparison;
 pub use convergence::{any_posterior, convergence, sampler_diagnostics};
 pub use dataset::{data_files, features, features_caption, split_and_classes};

@@ -14,6 +14,7 @@ mod comparison;
 mod evidence;
 mod loo;
 mod predictions;
+mod preparation;
 mod provenance;
 mod run;
 mod streaming;
@@ -24,12 +25,13 @@ pub use comparison::{Comparison, Standing, Verdict, VersusBest};
 pub use evidence::EvidenceEstimate;
 pub use loo::{compare_loo, KCounts, LooComparison, LooDifference, LooDraws, LooPoint, LooRecord};
 pub use predictions::{
-    csv_header, csv_rows, PredictionColumn, PredictionTable, PredictionsFile, Scores,
+    csv_header, csv_rows, PredictionColumn, PredictionTable, PredictionsFile, Rows, Scores,
 };
+pub use preparation::{ColumnCode, FeatureCode, Preparation};
 pub use provenance::Provenance;
 pub use run::{
     Diagnostics, EvidencePoint, FitPassTimes, GridEdge, PosteriorRecord, PredictiveRecord,
-    RunRecord, TraceRow,
+    RunRecord, TraceRow, WeightDiagnostics,
 };
 pub use streaming::{PassRecord, ReadFrom, RunPasses, StreamingRecord};
 pub use sweep::{Outcome, SweepPoint, SweepRecord};
@@ -121,6 +123,14 @@ pub struct DatasetInfo {
     /// Categorical expansions and imputations (issue 17); empty lists for an all-numeric table
     /// without missing values.
     pub encoding: EncodingInfo,
+    /// How each design column but the intercept was standardised: design = (x - centre) /
+    /// scale, the training rows' mean and sd (an unstandardised column has centre 0, scale 1;
+    /// a constant one is only centred). `null` when a feature map made the design columns, which
+    /// then have no original units.
+    pub standardisation: Option<Vec<ColumnScaling>>,
+    /// The preparation's learned state, for `bayeslab predict` (absent with a feature map).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub preparation: Option<Preparation>,
     pub notes: Vec<String>,
     /// `[data] standardize`: each numeric design column was centred and divided by its
     /// training standard deviation, so the weights are per standard deviation of their column.
@@ -143,6 +153,14 @@ impl DatasetInfo {
             false => "original units",
         }
     }
+}
+
+/// One design column's standardisation: design = (x - centre) / scale.
+#[derive(Debug, Clone, PartialEq, Serialize, serde::Deserialize)]
+pub struct ColumnScaling {
+    pub column: String,
+    pub centre: f64,
+    pub scale: f64,
 }
 
 impl ExperimentRecord {

@@ -4,8 +4,8 @@
 //!
 //! A streamed run writes its rows to a file chunk by chunk while it predicts, so its table holds
 //! the file instead of the values. Either way the text comes from the one writer below,
-//! [`csv_header`] and [`csv_rows`]: floats in Rust's shortest round-trip form, no quoting (every
-//! value is a number or a validated id).
+//! [`csv_header`] and [`csv_rows`]: floats in Rust's shortest round-trip form; only the
+//! `[data] id` key's values are quoted, when they hold a comma, a quote or a line break.
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
@@ -90,6 +90,11 @@ impl PredictionsFile {
 pub struct PredictionTable {
     /// The label of each test row: 0/1, or the class index for more than two classes.
     pub y: Vec<f64>,
+    /// Each test row's 0-based position among the data rows of its file (the header not
+    /// counted): `data_row` in predictions.csv, pandas' default index of the file.
+    pub data_rows: Vec<usize>,
+    /// `[data] id`: the key column's name and each test row's value of it.
+    pub key: Option<(String, Vec<String>)>,
     pub columns: Vec<PredictionColumn>,
     /// A streamed run's predictions.csv, already written; `y` and `columns` are then empty.
     pub file: Option<PredictionsFile>,
@@ -104,15 +109,35 @@ impl PredictionTable {
 
     /// predictions.csv as text (for a table held in memory).
     pub fn csv(&self) -> String {
-        let mut out = csv_header(&self.columns);
-        csv_rows(&mut out, 0, &self.y, &self.columns);
+        let key = self.key.as_ref();
+        let mut out = csv_header(key.map(|k| k.0.as_str()), &self.columns);
+        let rows = Rows {
+            first: 0,
+            y: &self.y,
+            data_rows: &self.data_rows,
+            keys: key.map(|k| &k.1[..]),
+        };
+        csv_rows(&mut out, &rows, &self.columns);
         out
     }
 }
 
-/// `row,y,<run>/<predictive>...` and a newline: the header line for `columns`.
-pub fn csv_header(columns: &[PredictionColumn]) -> String {
-    let mut out = String::from("row,y");
+/// The test rows of one chunk (or all of them): where they start in the test set, their labels,
+/// their positions in the data file and their keys.
+pub struct Rows<'a> {
+    pub first: usize,
+    pub y: &'a [f64],
+    pub data_rows: &'a [usize],
+    pub keys: Option<&'a [String]>,
+}
+
+/// `row,y,data_row[,<key>],<run>/<predictive>...` and a newline: the header line for
+/// `columns`, with the `[data] id` column `key` when there is one.
+pub fn csv_header(key: Option<&str>, columns: &[PredictionColumn]) -> String {
+    let mut out = String::from("row,y,data_row");
+    if let Some(k) = key {
+        let _ = write!(out, ",{}", quoted(k));
+    }
     for c in columns {
         match &c.scores {
             Scores::Binary(_) => {
@@ -132,11 +157,23 @@ pub fn csv_header(columns: &[PredictionColumn]) -> String {
     out
 }
 
-/// Append the lines of rows `first_row..` to `out`: `y` holds their labels and each column
-/// their predictions (a chunk of the test rows, or all of them).
-pub fn csv_rows(out: &mut String, first_row: usize, y: &[f64], columns: &[PredictionColumn]) {
-    for (i, y) in y.iter().enumerate() {
-        let _ = write!(out, "{},{y}", first_row + i);
+/// A CSV field, quoted (RFC 4180) when it holds a comma, a quote or a line break.
+fn quoted(v: &str) -> String {
+    if v.contains([',', '"', '\n', '\r']) {
+        format!("\"{}\"", v.replace('"', "\"\""))
+    } else {
+        v.to_string()
+    }
+}
+
+/// Append the lines of `rows` to `out`, each column giving their predictions (a chunk of the
+/// test rows, or all of them).
+pub fn csv_rows(out: &mut String, rows: &Rows<'_>, columns: &[PredictionColumn]) {
+    for (i, y) in rows.y.iter().enumerate() {
+        let _ = write!(out, "{},{y},{}", rows.first + i, rows.data_rows[i]);
+        if let Some(k) = rows.keys {
+            let _ = write!(out, ",{}", quoted(&k[i]));
+        }
         for c in columns {
             match &c.scores {
                 Scores::Binary(p) => {
@@ -170,21 +207,47 @@ mod tests {
         };
         let whole = PredictionTable {
             y: vec![0.0, 1.0, 1.0],
+            data_rows: vec![3, 7, 11],
+            key: None,
             columns: vec![column(vec![0.25, 0.5, 0.75], vec![0.01, 0.02, 0.03])],
             file: None,
         };
-        let mut chunked = csv_header(&whole.columns);
+        let mut chunked = csv_header(None, &whole.columns);
+        let part = |first: usize, y: &'static [f64], data_rows: &'static [usize]| Rows {
+            first,
+            y,
+            data_rows,
+            keys: None,
+        };
         csv_rows(
             &mut chunked,
-            0,
-            &[0.0, 1.0],
+            &part(0, &[0.0, 1.0], &[3, 7]),
             &[column(vec![0.25, 0.5], vec![0.01, 0.02])],
         );
-        csv_rows(&mut chunked, 2, &[1.0], &[column(vec![0.75], vec![0.03])]);
+        csv_rows(
+            &mut chunked,
+            &part(2, &[1.0], &[11]),
+            &[column(vec![0.75], vec![0.03])],
+        );
         assert_eq!(chunked, whole.csv());
         assert_eq!(
             whole.csv(),
-            "row,y,a/mc,a/mc_mcse\n0,0,0.25,0.01\n1,1,0.5,0.02\n2,1,0.75,0.03\n"
+            "row,y,data_row,a/mc,a/mc_mcse\n0,0,3,0.25,0.01\n1,1,7,0.5,0.02\n2,1,11,0.75,0.03\n"
+        );
+    }
+
+    #[test]
+    fn a_key_column_is_written_and_quoted_when_it_must_be() {
+        let table = PredictionTable {
+            y: vec![1.0, 0.0],
+            data_rows: vec![0, 2],
+            key: Some(("id".into(), vec!["a,1".into(), "b\"2".into()])),
+            columns: Vec::new(),
+            file: None,
+        };
+        assert_eq!(
+            table.csv(),
+            "row,y,data_row,id\n0,1,0,\"a,1\"\n1,0,2,\"b\"\"2\"\n"
         );
     }
 }

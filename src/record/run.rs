@@ -23,6 +23,12 @@ pub struct RunRecord {
     pub weights: Vec<f64>,
     pub posterior: Option<PosteriorRecord>,
     pub predictives: Vec<PredictiveRecord>,
+    /// The predictives' settings (`mc_samples` draws, `quadrature_nodes`), for `bayeslab
+    /// predict`; absent for a run that failed before predicting.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub mc_samples: Option<usize>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub quadrature_nodes: Option<usize>,
     /// The prior precision lambda the run used; chosen by evidence maximisation under
     /// `[prior] precision = "evidence"`. `null` for methods without a Gaussian weight prior.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -40,6 +46,11 @@ pub struct RunRecord {
     /// the weights.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub diagnostics: Option<Diagnostics>,
+    /// Sampler convergence per weight (Gibbs kinds), in design-column order: the
+    /// rank-normalised split R-hat (the larger of bulk and folded), bulk ESS and tail ESS, as
+    /// ArviZ's `summary` computes them (Vehtari et al. 2021).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub weight_diagnostics: Option<WeightDiagnostics>,
     /// Pareto k-hat of the run's Gaussian posterior used as an importance-sampling proposal
     /// for its model's exact posterior (model/importance.rs); `null` without a Gaussian
     /// posterior or when the importance ratios have no tail to fit.
@@ -86,6 +97,15 @@ pub struct EvidencePoint {
     pub test_log_loss: f64,
 }
 
+/// results.json `runs[].weight_diagnostics`: one entry per weight (NaN, written `null`, when a
+/// weight's draws do not vary).
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
+pub struct WeightDiagnostics {
+    pub rhat: Vec<f64>,
+    pub ess_bulk: Vec<f64>,
+    pub ess_tail: Vec<f64>,
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct Diagnostics {
     pub rhat_max: f64,
@@ -104,8 +124,24 @@ impl Diagnostics {
 #[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 pub struct PosteriorRecord {
     pub mean: Vec<f64>,
+    /// The marginal variances, diag of `cov`.
     pub cov_diag: Vec<f64>,
+    /// The full covariance, row by row in design-column order: the Gaussian approximation's,
+    /// or for a sampler the sample covariance of its kept draws. `null` above 1000 weights.
+    pub cov: Option<Vec<Vec<f64>>>,
+    /// The lower-triangular Cholesky factor L of the precision H = cov^-1 = L L^T, row i
+    /// holding L_i0..L_ii, for the kinds that factor H (Laplace, the variational kinds,
+    /// EP-logistic, softmax); `bayeslab predict` rebuilds the run's predictor from it exactly.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub precision_factor: Option<Vec<Vec<f64>>>,
     pub log_evidence: Option<f64>,
+}
+
+impl PosteriorRecord {
+    /// The marginal standard deviations.
+    pub fn sd(&self) -> Vec<f64> {
+        self.cov_diag.iter().map(|v| v.max(0.0).sqrt()).collect()
+    }
 }
 
 #[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
@@ -190,10 +226,13 @@ impl RunRecord {
             weights: Vec::new(),
             posterior: None,
             predictives: Vec::new(),
+            mc_samples: None,
+            quadrature_nodes: None,
             prior_precision: None,
             evidence_curve: Vec::new(),
             prior_precision_edge: None,
             diagnostics: None,
+            weight_diagnostics: None,
             khat: None,
             khat_draws: None,
             mean_field: false,

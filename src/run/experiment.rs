@@ -30,7 +30,7 @@ pub fn run_on(
     out: Option<&Path>,
 ) -> Result<ExperimentRecord> {
     let source = loaded.source();
-    let mut info = source.info();
+    let mut info = source.info(plan.data.as_ref());
     info.standardized = plan.data.as_ref().is_some_and(|d| d.standardize);
     let mut passes: Vec<PassRecord> = match source.streamed() {
         Some(d) => d

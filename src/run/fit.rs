@@ -182,9 +182,21 @@ fn fit_record(
             .map(|p| crate::record::PosteriorRecord {
                 mean: p.mean.clone(),
                 cov_diag: p.cov_diag.clone(),
+                cov: p.cov.as_ref().map(|c| {
+                    (0..c.nrows())
+                        .map(|i| (0..c.ncols()).map(|j| c[(i, j)]).collect())
+                        .collect()
+                }),
+                precision_factor: p.precision_factor.as_ref().map(|l| {
+                    (0..l.nrows())
+                        .map(|i| (0..=i).map(|j| l[(i, j)]).collect())
+                        .collect()
+                }),
                 log_evidence: p.log_evidence,
             }),
         predictives: Vec::new(),
+        mc_samples: Some(method.mc_samples),
+        quadrature_nodes: Some(method.quadrature_nodes),
         prior_precision,
         evidence_curve,
         prior_precision_edge: None,
@@ -192,6 +204,13 @@ fn fit_record(
             .predictor
             .diagnostics()
             .map(|(rhat_max, ess_min)| crate::record::Diagnostics { rhat_max, ess_min }),
+        weight_diagnostics: fitted.predictor.per_weight().map(|p| {
+            crate::record::WeightDiagnostics {
+                rhat: p.rhat,
+                ess_bulk: p.ess_bulk,
+                ess_tail: p.ess_tail,
+            }
+        }),
         khat: None,
         khat_draws: None,
         mean_field: method.options.variational().mean_field,

@@ -19,7 +19,7 @@ use crate::model::method::{Fitted, Probabilities};
 use crate::model::predictive::PredictiveSettings;
 use crate::model::PredictiveKind;
 use crate::numeric::rng;
-use crate::record::{PredictionColumn, RunRecord, Scores};
+use crate::record::{PredictionColumn, Rows, RunRecord, Scores};
 
 /// One predictive of one run during the pass.
 struct Column {
@@ -73,8 +73,11 @@ pub fn predict(
         }
     }
     let mut labels: Vec<f64> = Vec::new();
+    let mut data_rows: Vec<usize> = Vec::new();
     let mut row = 0usize;
-    let stats = source.each_test(probe, &mut |x, y| {
+    let key = source.key();
+    let stats = source.each_test_rows(probe, &mut |c| {
+        let (x, y, places) = (c.x, c.y, c.source_rows);
         let mut chunk: Vec<PredictionColumn> = Vec::with_capacity(columns.len());
         for c in columns.iter_mut() {
             let predictor = &fitted[c.run].as_ref().expect("only fitted runs").predictor;
@@ -100,9 +103,17 @@ pub fn predict(
                 mcse,
             });
         }
-        sink.rows(row, y, &chunk)?;
+        let keys = key.map(|(_, values)| &values[row..row + y.len()]);
+        let rows = Rows {
+            first: row,
+            y,
+            data_rows: places,
+            keys,
+        };
+        sink.rows(&rows, key.map(|k| k.0), &chunk)?;
         if keep {
             labels.extend_from_slice(y);
+            data_rows.extend_from_slice(places);
         }
         row += y.len();
         Ok(())
@@ -144,7 +155,17 @@ pub fn predict(
         }
     }
     table.retain(|(r, _)| runs[*r].error.is_none());
-    sink.columns(&labels, table.into_iter().map(|(_, c)| c).collect());
+    let rows = Rows {
+        first: 0,
+        y: &labels,
+        data_rows: &data_rows,
+        keys: key.map(|k| k.1),
+    };
+    sink.columns(
+        &rows,
+        key.map(|k| k.0),
+        table.into_iter().map(|(_, c)| c).collect(),
+    );
     Ok(stats)
 }
 

@@ -7,7 +7,9 @@ use std::path::{Path, PathBuf};
 
 use crate::error::{Error, Result};
 use crate::files::Scratch;
-use crate::record::{csv_header, csv_rows, PredictionColumn, PredictionTable, PredictionsFile};
+use crate::record::{
+    csv_header, csv_rows, PredictionColumn, PredictionTable, PredictionsFile, Rows,
+};
 
 pub enum Sink {
     Table(PredictionTable),
@@ -58,8 +60,14 @@ impl Sink {
         matches!(self, Sink::Table(_))
     }
 
-    /// Rows `first_row..` of one chunk: their labels and every column's predictions.
-    pub fn rows(&mut self, first_row: usize, y: &[f64], chunk: &[PredictionColumn]) -> Result<()> {
+    /// The test rows of one chunk: their labels, places and keys, and every column's
+    /// predictions; `key` names the `[data] id` column.
+    pub fn rows(
+        &mut self,
+        rows: &Rows<'_>,
+        key: Option<&str>,
+        chunk: &[PredictionColumn],
+    ) -> Result<()> {
         let Sink::File {
             path,
             writer,
@@ -72,20 +80,22 @@ impl Sink {
         let mut text = if *header {
             String::new()
         } else {
-            csv_header(chunk)
+            csv_header(key, chunk)
         };
         *header = true;
-        csv_rows(&mut text, first_row, y, chunk);
+        csv_rows(&mut text, rows, chunk);
         writer
             .write_all(text.as_bytes())
             .map_err(|e| output_error(path, e))
     }
 
-    /// Whole columns for the table, and the labels of every test row.
-    pub fn columns(&mut self, y: &[f64], columns: Vec<PredictionColumn>) {
+    /// Whole columns for the table, and the labels, places and keys of every test row.
+    pub fn columns(&mut self, rows: &Rows<'_>, key: Option<&str>, columns: Vec<PredictionColumn>) {
         if let Sink::Table(table) = self {
             if table.y.is_empty() {
-                table.y = y.to_vec();
+                table.y = rows.y.to_vec();
+                table.data_rows = rows.data_rows.to_vec();
+                table.key = key.zip(rows.keys).map(|(k, v)| (k.to_string(), v.to_vec()));
             }
             table.columns.extend(columns);
         }

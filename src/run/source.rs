@@ -12,7 +12,22 @@ use std::sync::atomic::AtomicBool;
 use crate::config::{MethodPlan, Plan};
 use crate::model::method::{FitRequest, Rows};
 use crate::model::streaming::{ChunkFn, Chunks};
-use crate::record::{DatasetInfo, StreamingRecord};
+use crate::record::{ColumnScaling, DatasetInfo, FeatureCode, Preparation, StreamingRecord};
+
+/// The record's standardisation of the design `columns` (the intercept skipped).
+fn scaling(columns: &[String], scaling: Option<Vec<(f64, f64)>>) -> Option<Vec<ColumnScaling>> {
+    let names = columns.iter().filter(|c| *c != INTERCEPT);
+    Some(
+        names
+            .zip(scaling?)
+            .map(|(column, (centre, scale))| ColumnScaling {
+                column: column.clone(),
+                centre,
+                scale,
+            })
+            .collect(),
+    )
+}
 
 /// The prepared data of a run.
 #[derive(Clone, Copy)]
@@ -22,8 +37,15 @@ pub enum Source<'a> {
 }
 
 impl<'a> Source<'a> {
-    /// The dataset section of the record: what was read and how it was prepared.
-    pub fn info(&self) -> DatasetInfo {
+    /// The dataset section of the record: what was read and how it was prepared (with the
+    /// preparation's learned state when `plan` is given).
+    pub fn info(&self, plan: Option<&crate::config::DataPlan>) -> DatasetInfo {
+        let mut info = self.info_without_preparation();
+        info.preparation = plan.and_then(|p| self.preparation(p));
+        info
+    }
+
+    fn info_without_preparation(&self) -> DatasetInfo {
         let files = |f: &[std::path::PathBuf]| f.iter().map(|f| f.display().to_string()).collect();
         match self {
             Source::Memory(d) => DatasetInfo {
@@ -40,6 +62,8 @@ impl<'a> Source<'a> {
                 class_counts_test: d.test.class_counts(d.classes.len()),
                 summaries: d.summaries.clone(),
                 encoding: d.encoding.clone(),
+                standardisation: scaling(&d.columns, d.scaling.clone()),
+                preparation: None,
                 notes: d.notes.clone(),
                 // the plan's `[data] standardize`, which the caller fills in (run/experiment.rs)
                 standardized: false,
@@ -58,11 +82,34 @@ impl<'a> Source<'a> {
                 class_counts_test: d.class_counts_test.clone(),
                 summaries: d.summaries.clone(),
                 encoding: d.encoding.clone(),
+                standardisation: scaling(&d.columns, d.scaling()),
+                preparation: None,
                 notes: d.notes.clone(),
                 // the plan's `[data] standardize`, which the caller fills in (run/experiment.rs)
                 standardized: false,
             },
         }
+    }
+
+    /// The preparation's learned state for `dataset.preparation` (none with a feature map).
+    pub fn preparation(&self, plan: &crate::config::DataPlan) -> Option<Preparation> {
+        let (features, codes, scaled) = match self {
+            Source::Memory(d) => (&d.features, &d.codes[..], d.scaling.is_some()),
+            Source::Streamed(d) => (&d.features, d.codes(), d.scaling().is_some()),
+        };
+        scaled.then(|| Preparation {
+            features: features
+                .iter()
+                .zip(codes)
+                .map(|(column, code)| FeatureCode {
+                    column: column.clone(),
+                    code: code.clone(),
+                })
+                .collect(),
+            intercept: plan.intercept,
+            unseen_levels: plan.encoding.unseen.name().to_string(),
+            separator: (plan.separator as char).to_string(),
+        })
     }
 
     pub fn files(&self) -> &'a [std::path::PathBuf] {
@@ -177,18 +224,42 @@ impl<'a> Source<'a> {
         probe: Option<&PassProbe>,
         f: &mut ChunkFn<'_>,
     ) -> Result<Option<PassStats>> {
+        self.each_test_rows(probe, &mut |c| f(c.x, c.y))
+    }
+
+    /// [`Source::each_test`] with each chunk's rows' places in their data file.
+    pub fn each_test_rows(
+        &self,
+        probe: Option<&PassProbe>,
+        f: &mut dyn FnMut(DesignRows<'_>) -> Result<()>,
+    ) -> Result<Option<PassStats>> {
         match self {
-            Source::Memory(d) => f(d.test.x.as_ref(), &d.test.y).map(|()| None),
+            Source::Memory(d) => f(DesignRows {
+                x: d.test.x.as_ref(),
+                y: &d.test.y,
+                source_rows: &d.test.source_rows,
+            })
+            .map(|()| None),
             Source::Streamed(d) => {
                 let mut read = 0;
                 let stats = d.pass(Part::Test, &mut |c: DesignRows<'_>| {
-                    f(c.x, c.y)?;
-                    read += c.y.len();
+                    let n = c.y.len();
+                    f(c)?;
+                    read += n;
                     report(probe, "predict", None, read, d.rows_test);
                     Ok(())
                 })?;
                 Ok(Some(stats))
             }
+        }
+    }
+
+    /// `[data] id`: the key column's name and its value in every test row (in memory only:
+    /// a streamed source refuses the key when the plan is made).
+    pub fn key(&self) -> Option<(&'a str, &'a [String])> {
+        match self {
+            Source::Memory(d) => d.test_key.as_ref().map(|(k, v)| (k.as_str(), &v[..])),
+            Source::Streamed(_) => None,
         }
     }
 

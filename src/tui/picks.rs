@@ -73,6 +73,8 @@ pub struct Picks {
     pub posterior: usize,
     /// First weight shown in the Posterior whisker list.
     pub scroll: usize,
+    /// Posterior: 0 whiskers, 1 the coefficient table on the design scale, 2 in original units.
+    pub coefficients: u8,
     /// Index into the record's `posteriors` (one entry per `[[posterior]]` and subset size).
     pub reparam: usize,
     /// The sampler run (index into the session's runs) whose chains Live traces; `None`
@@ -110,6 +112,7 @@ impl Picks {
         Picks {
             trace: self.trace,
             hide_traces: self.hide_traces,
+            coefficients: self.coefficients,
             help_scroll: self.help_scroll,
             text_scroll: self.text_scroll,
             dataset_scroll: self.dataset_scroll,

@@ -34,8 +34,8 @@ pub struct Preview {
 /// Load `data` as a run does and return the record's dataset section.
 pub fn describe(data: &DataPlan) -> Result<DatasetInfo, String> {
     let info = match data.streaming {
-        Some(_) => StreamedData::open(data).map(|d| Source::Streamed(&d).info()),
-        None => crate::data::load(data).map(|d| Source::Memory(&d).info()),
+        Some(_) => StreamedData::open(data).map(|d| Source::Streamed(&d).info(Some(data))),
+        None => crate::data::load(data).map(|d| Source::Memory(&d).info(Some(data))),
     };
     info.map(|mut i| {
         i.standardized = data.standardize;

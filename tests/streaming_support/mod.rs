@@ -115,15 +115,18 @@ pub fn assert_equal(streamed: &ExperimentRecord, memory: &ExperimentRecord) {
     let mut lines = text.lines();
     let header: Vec<&str> = lines.next().unwrap().split(',').collect();
     let names: Vec<&str> = columns.iter().map(|(n, _)| n.as_str()).collect();
-    assert_eq!(header[2..], names[..]);
+    assert_eq!(header[2], "data_row");
+    assert_eq!(header[3..], names[..]);
     let rows: Vec<Vec<f64>> = lines
         .map(|l| l.split(',').map(|v| v.parse().unwrap()).collect())
         .collect();
     assert_eq!(rows.len(), memory.predictions.y.len());
     for (i, row) in rows.iter().enumerate() {
         assert_eq!((row[0], row[1]), (i as f64, memory.predictions.y[i]));
+        // The streamed chunks name the same data rows as the rows held in memory.
+        assert_eq!(row[2], memory.predictions.data_rows[i] as f64);
         for (c, (name, p)) in columns.iter().enumerate() {
-            close(row[2 + c], p[i], &format!("{name} row {i}"));
+            close(row[3 + c], p[i], &format!("{name} row {i}"));
         }
     }
 }

@@ -17,6 +17,7 @@ fn plan(missing: Missing, encoding: EncodingPlan) -> DataPlan {
         },
         target: "y".into(),
         features: None,
+        id: None,
         positive: None,
         standardize: true,
         intercept: true,

@@ -8,7 +8,7 @@
 
 use faer::Mat;
 
-use crate::data::dataset::FeatureSummary;
+use crate::data::dataset::{effective_scaling, FeatureSummary};
 use crate::data::encode::Encoder;
 use crate::data::prepare::{mean_sd, standardise};
 use crate::data::table::Cells;
@@ -34,6 +34,8 @@ pub(super) struct Filled {
     pub(super) test: Mat<f64>,
     /// One per design column but the intercept.
     pub(super) summaries: Vec<FeatureSummary>,
+    /// (centre, scale) of each design column but the intercept (`effective_scaling`).
+    pub(super) scaling: Vec<(f64, f64)>,
 }
 
 /// A matrix grown a column at a time inside the allocation it ends in. Its pages are touched
@@ -76,6 +78,7 @@ pub(super) fn fill(
         test.push(|_| 1.0);
     }
     let mut summaries = Vec::with_capacity(encoder.names.len());
+    let mut scaling = Vec::with_capacity(encoder.names.len());
     let mut release = Release::default();
     let RawColumns {
         train: train_cells,
@@ -108,9 +111,11 @@ pub(super) fn fill(
             });
             if layout.standardize {
                 let (mean, sd) = encoder.scaling(d, (mean, sd), layout.standardise_indicators);
+                scaling.push(effective_scaling(Some((mean, sd))));
                 train.push(|i| standardise(tr[i], mean, sd));
                 test.push(|i| standardise(te[i], mean, sd));
             } else {
+                scaling.push(effective_scaling(None));
                 train.push(|i| tr[i]);
                 test.push(|i| te[i]);
             }
@@ -120,5 +125,6 @@ pub(super) fn fill(
         train: train.x,
         test: test.x,
         summaries,
+        scaling,
     }
 }

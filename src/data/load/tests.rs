@@ -28,6 +28,7 @@ fn plan(path: &Path, missing: Missing, map: FeatureMap, standardise_indicators: 
         },
         target: "y".into(),
         features: Some(names.iter().map(|s| s.to_string()).collect()),
+        id: None,
         positive: None,
         standardize: true,
         intercept: true,

@@ -5,6 +5,7 @@ use std::path::Path;
 
 use polars::prelude::*;
 
+use super::cells::Cells;
 use super::frame::read_frame_with;
 use super::number::{read_cell, TextCell};
 use crate::data::csv;
@@ -197,4 +198,61 @@ pub(super) fn labels(path: &Path, col: &Column) -> Result<Labels> {
             format!("target column \"{name}\" has type {dtype}; use a column of numbers, booleans or strings"),
         ))
     }
+}
+
+/// The `[data] id` column `name` of the file as text, one value per data row; a missing value
+/// is an error naming the row (a key that is missing joins nothing).
+pub fn read_key(path: &Path, separator: u8, name: &str) -> Result<Vec<String>> {
+    let (df, _) = read_frame_with(path, separator, None, Some(&[name.to_string()]))?;
+    let col = df.column(name).map_err(|_| {
+        let names: Vec<String> = df
+            .get_column_names()
+            .iter()
+            .map(|s| s.to_string())
+            .collect();
+        no_column(path, "the [data] id", name, &names)
+    })?;
+    let bad = |e: PolarsError| Error::data(path, format!("[data] id column \"{name}\": {e}"));
+    let text = col.cast(&DataType::String).map_err(bad)?;
+    let values = text.str().map_err(bad)?;
+    values
+        .iter()
+        .enumerate()
+        .map(|(i, v)| {
+            v.map(str::to_string).ok_or_else(|| {
+                Error::data(
+                    path,
+                    format!(
+                        "[data] id column \"{name}\", {}: the key is missing; fill it in, or name a column with a key in every row",
+                        csv::row_at(path, i)
+                    ),
+                )
+            })
+        })
+        .collect()
+}
+
+/// The columns `wanted` of `path`, each as levels (`true`) or numbers, every row: a new table
+/// read with a run's feature columns (`bayeslab predict`).
+pub fn feature_cells(path: &Path, separator: u8, wanted: &[(String, bool)]) -> Result<Vec<Cells>> {
+    let names: Vec<String> = wanted.iter().map(|(n, _)| n.clone()).collect();
+    let (df, _) = read_frame_with(path, separator, None, Some(&names))?;
+    let present: Vec<String> = df
+        .get_column_names()
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+    wanted
+        .iter()
+        .map(|(name, levels)| {
+            let col = df
+                .column(name)
+                .map_err(|_| no_column(path, "the run's feature", name, &present))?;
+            Ok(if *levels {
+                Cells::Levels(super::cells::level_cells(path, col)?)
+            } else {
+                Cells::Numbers(numeric_values(path, col, 0)?)
+            })
+        })
+        .collect()
 }

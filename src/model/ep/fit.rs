@@ -52,6 +52,8 @@ pub fn fit_method(input: &FitInput<'_>, observer: &mut dyn Observer) -> Result<F
     let posterior = PosteriorSummary {
         mean: ep.mu.clone(),
         cov_diag: (0..ep.mu.len()).map(|i| ep.sigma(i, i)).collect(),
+        cov: crate::model::fit::full_cov(ep.mu.len(), || ep.covariance()),
+        precision_factor: None,
         log_evidence: Some(ep.log_evidence),
     };
     if logistic {

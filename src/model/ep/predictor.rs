@@ -16,6 +16,13 @@ pub struct EpPredictor {
     pub(super) beta: f64,
 }
 
+impl EpPredictor {
+    /// N(mu, sigma) with probit noise beta (a stored EP or ADF run).
+    pub fn new(mu: Vec<f64>, sigma: Mat<f64>, beta: f64) -> Self {
+        EpPredictor { mu, sigma, beta }
+    }
+}
+
 impl Predictor for EpPredictor {
     /// `exact` = Phi(mu^T x / sqrt(beta^2 + x^T Sigma x)), `plugin` = Phi(mu^T x / beta).
     fn predict(

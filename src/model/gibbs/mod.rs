@@ -136,6 +136,8 @@ pub fn fit_method(input: &FitInput<'_>, observer: &mut dyn Observer) -> Result<F
         posterior: Some(PosteriorSummary {
             mean,
             cov_diag: predictor.var.clone(),
+            cov: super::fit::full_cov(predictor.mean.len(), || predictor.sample_covariance()),
+            precision_factor: None,
             log_evidence: None,
         }),
         predictor: Box::new(predictor),

@@ -3,7 +3,7 @@
 
 use faer::{Mat, MatRef};
 
-use crate::model::diagnostics::{bulk_ess, split_rhat};
+use crate::model::diagnostics::PerWeight;
 use crate::model::fit::{Predictor, Probabilities};
 use crate::model::predictive::{PredictiveKind, PredictiveSettings};
 use crate::numeric::linalg::mat_vec;
@@ -38,25 +38,15 @@ pub struct GibbsPredictor {
     pub var: Vec<f64>,
     rhat_max: f64,
     ess_min: f64,
+    per_weight: PerWeight,
 }
 
 impl GibbsPredictor {
     pub(super) fn new(chains: Vec<Draws>, link: Link) -> Self {
         let d = chains[0][0].len();
-        let (mut rhat_max, mut ess_min) = (1.0f64, f64::INFINITY);
-        for j in 0..d {
-            let cj: Draws = chains
-                .iter()
-                .map(|c| c.iter().map(|w| w[j]).collect())
-                .collect();
-            let (r, e) = (split_rhat(&cj), bulk_ess(&cj));
-            if r.is_finite() {
-                rhat_max = rhat_max.max(r);
-            }
-            if e.is_finite() {
-                ess_min = ess_min.min(e);
-            }
-        }
+        let per_weight = PerWeight::of(&chains);
+        let rhat_max = per_weight.rhat_max();
+        let ess_min = PerWeight::min(&per_weight.ess_bulk);
         let draws: Draws = chains.into_iter().flatten().collect();
         let s = draws.len() as f64;
         let mean: Vec<f64> = (0..d)
@@ -67,7 +57,7 @@ impl GibbsPredictor {
                 draws.iter().map(|w| (w[j] - mean[j]).powi(2)).sum::<f64>() / (s - 1.0).max(1.0)
             })
             .collect();
-        let ess_min = if ess_min.is_finite() { ess_min } else { s };
+        let ess_min = ess_min.unwrap_or(s);
         GibbsPredictor {
             link,
             draws,
@@ -75,7 +65,23 @@ impl GibbsPredictor {
             var,
             rhat_max,
             ess_min,
+            per_weight,
         }
+    }
+
+    /// The sample covariance of the kept draws (every chain pooled), divisor S - 1 as `var`.
+    pub fn sample_covariance(&self) -> Mat<f64> {
+        let d = self.mean.len();
+        let s = self.draws.len();
+        let centred = Mat::<f64>::from_fn(s, d, |i, j| self.draws[i][j] - self.mean[j]);
+        let mut cov = centred.transpose() * &centred;
+        let scale = 1.0 / (s as f64 - 1.0).max(1.0);
+        for j in 0..d {
+            for k in 0..d {
+                cov[(j, k)] *= scale;
+            }
+        }
+        cov
     }
 
     /// p(y = 1 | x_n, w_s) for every test row n and draw s, as rows.
@@ -137,5 +143,9 @@ impl Predictor for GibbsPredictor {
     fn draws(&self) -> Option<Mat<f64>> {
         let d = self.mean.len();
         Some(Mat::from_fn(d, self.draws.len(), |j, s| self.draws[s][j]))
+    }
+
+    fn per_weight(&self) -> Option<PerWeight> {
+        Some(self.per_weight.clone())
     }
 }

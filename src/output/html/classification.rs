@@ -79,6 +79,7 @@ pub(super) fn classification(s: &mut String, r: &ExperimentRecord, figures: &[Fi
         table(s, &t);
         s.push_str("</details>\n");
     }
+    coefficients(s, r);
 
     let curves = tables::evidence(r);
     if !curves.is_empty() {
@@ -171,5 +172,40 @@ pub(super) fn classification(s: &mut String, r: &ExperimentRecord, figures: &[Fi
             tables::IMPUTED_CAPTION
         );
         table(s, &tables::imputed(&d.encoding));
+    }
+}
+
+/// The coefficient tables, each under a heading that names its run and scale; the first run's
+/// shown, the others folded.
+fn coefficients(s: &mut String, r: &ExperimentRecord) {
+    let all = tables::coefficient_tables(r);
+    if all.is_empty() {
+        return;
+    }
+    let _ = writeln!(
+        s,
+        "<h2>Coefficients</h2><p>{}</p>",
+        prose(tables::COEFFICIENTS_NOTE)
+    );
+    let first = all[0]
+        .heading
+        .split(" — ")
+        .next()
+        .unwrap_or_default()
+        .to_string();
+    for t in &all {
+        let open = if t.heading.starts_with(&format!("{first} — ")) {
+            " open"
+        } else {
+            ""
+        };
+        let _ = writeln!(
+            s,
+            "<details{open}><summary>{}</summary><p>{}.</p>",
+            escape(&t.heading),
+            escape(&t.caption)
+        );
+        table(s, &t.table);
+        s.push_str("</details>\n");
     }
 }

@@ -43,6 +43,8 @@ pub enum Action {
     Column(isize),
     Sort,
     ToggleTraces,
+    /// Posterior: whiskers, then coefficients on the design scale, then in original units.
+    Coefficients,
     /// Reparam: the previous (-1) or next (+1) subset size.
     Subset(isize),
     /// Posterior: scroll the weights by this many rows.

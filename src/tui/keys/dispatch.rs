@@ -115,6 +115,7 @@ impl App {
             Column(delta) => self.picks.column_step(delta),
             Sort => self.picks.sort_here(),
             ToggleTraces => self.picks.hide_traces = !self.picks.hide_traces,
+            Coefficients => self.picks.coefficients = (self.picks.coefficients + 1) % 3,
             Subset(delta) => self.reparam_subset(delta),
             Scroll(delta) => {
                 let rows = self

@@ -163,6 +163,12 @@ pub const BINDINGS: &[Binding] = &[
         &[(key(PageUp), Scroll(-10)), (key(PageDown), Scroll(10))],
     ),
     binding(
+        "u",
+        On(Screen::Posterior),
+        "whiskers / coefficients, design scale / original units",
+        &[(char('u'), Coefficients)],
+    ),
+    binding(
         "Up/Down, k/j",
         On(Screen::Reparam),
         "choose the [[posterior]]",

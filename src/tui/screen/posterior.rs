@@ -16,6 +16,7 @@ use crate::data::INTERCEPT;
 use crate::tui::app::App;
 use crate::tui::widget::whiskers::{visible, Whiskers};
 
+mod coefficients;
 mod maps;
 mod weights;
 
@@ -102,6 +103,15 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
         }
         _ => inner,
     };
+    if app.picks.coefficients > 0 {
+        let scale = match app.picks.coefficients {
+            1 => crate::output::coefficients::Scale::Design,
+            _ => crate::output::coefficients::Scale::Original,
+        };
+        block.render(area, buf);
+        coefficients::render(record, run, scale, app.picks.scroll, list, buf);
+        return;
+    }
     let (rows, label) = weights::rows(record, run, list.width as usize / 3);
     let shown = visible(list.height);
     let offset = app.picks.scroll.min(rows.len().saturating_sub(shown));
