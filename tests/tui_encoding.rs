@@ -25,7 +25,7 @@ fn screen(app: &App, w: u16, h: u16) -> String {
 fn penguins() -> DatasetInfo {
     let plan = bayeslab::config::load(std::path::Path::new("experiments/penguins.toml")).unwrap();
     let data = bayeslab::data::load(plan.data.as_ref().unwrap()).unwrap();
-    bayeslab::run::Source::Memory(&data).info()
+    bayeslab::run::Source::Memory(&data).info(None)
 }
 
 /// The workbench with `dataset` as the selected experiment's described data, on Dataset.

@@ -106,6 +106,8 @@ fn fit_link<L: GlmLink>(
     let posterior = PosteriorSummary {
         mean: grid.mean.clone(),
         cov_diag: (0..d).map(|i| grid.cov[(i, i)]).collect(),
+        cov: Some(grid.cov.clone()),
+        precision_factor: None,
         log_evidence: grid.log_z.is_finite().then_some(log_evidence),
     };
     let value = neg_log_joint::<L>(x, y, &grid.mean, precision);

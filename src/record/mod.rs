@@ -156,7 +156,7 @@ impl DatasetInfo {
 }
 
 /// One design column's standardisation: design = (x - centre) / scale.
-#[derive(Debug, Clone, PartialEq, Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, serde::Deserialize, schemars::JsonSchema)]
 pub struct ColumnScaling {
     pub column: String,
     pub centre: f64,

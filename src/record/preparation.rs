@@ -6,7 +6,7 @@
 use serde::{Deserialize, Serialize};
 
 /// How one raw column becomes design columns (the data module's encoder applies it).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum ColumnCode {
     Number {
@@ -25,7 +25,7 @@ pub enum ColumnCode {
 }
 
 /// One raw feature column and its code.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct FeatureCode {
     pub column: String,
     #[serde(flatten)]
@@ -34,7 +34,7 @@ pub struct FeatureCode {
 
 /// results.json `dataset.preparation`: absent when a feature map made the design columns
 /// (`predict` then refuses: the map is not stored).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Preparation {
     /// The raw feature columns in order; their design columns follow in `dataset.columns`.
     pub features: Vec<FeatureCode>,
