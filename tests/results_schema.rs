@@ -44,6 +44,38 @@ fn type_matches(t: &str, v: &Value) -> bool {
 
 /// Every way `v` fails schema `s`, as `path: reason`.
 fn check(top: &Value, s: &Value, v: &Value, path: &str, errors: &mut Vec<String>) {
+    check_in(top, s, v, path, &[], errors);
+}
+
+/// The keys the properties of `s` and of its allOf / anyOf / oneOf branches name: serde's
+/// `flatten` of a tagged enum puts the variant's keys in the branches, the struct's beside them.
+fn named(top: &Value, s: &Value) -> Vec<String> {
+    let s = resolve(top, s);
+    let mut keys: Vec<String> = s
+        .get("properties")
+        .and_then(Value::as_object)
+        .map(|p| p.keys().cloned().collect())
+        .unwrap_or_default();
+    for key in ["allOf", "anyOf", "oneOf"] {
+        for branch in s.get(key).and_then(Value::as_array).into_iter().flatten() {
+            let b = resolve(top, branch);
+            if let Some(p) = b.get("properties").and_then(Value::as_object) {
+                keys.extend(p.keys().cloned());
+            }
+        }
+    }
+    keys
+}
+
+/// `check`, where the keys in `inherited` (named beside a branch by its parent) are allowed too.
+fn check_in(
+    top: &Value,
+    s: &Value,
+    v: &Value,
+    path: &str,
+    inherited: &[String],
+    errors: &mut Vec<String>,
+) {
     let s = resolve(top, s);
     if s == &Value::Bool(true) {
         return;
@@ -89,7 +121,7 @@ fn check(top: &Value, s: &Value, v: &Value, path: &str, errors: &mut Vec<String>
         .into_iter()
         .flatten()
     {
-        check(top, all, v, path, errors);
+        check_in(top, all, v, path, &parent_keys(s, inherited), errors);
     }
     for (key, exactly_one) in [("anyOf", false), ("oneOf", true)] {
         if let Some(options) = s.get(key).and_then(Value::as_array) {
@@ -97,7 +129,7 @@ fn check(top: &Value, s: &Value, v: &Value, path: &str, errors: &mut Vec<String>
                 .iter()
                 .filter(|o| {
                     let mut e = Vec::new();
-                    check(top, o, v, path, &mut e);
+                    check_in(top, o, v, path, &parent_keys(s, inherited), &mut e);
                     e.is_empty()
                 })
                 .count();
@@ -129,7 +161,11 @@ fn check(top: &Value, s: &Value, v: &Value, path: &str, errors: &mut Vec<String>
             ) {
                 (Some(p), _) => check(top, p, value, &at, errors),
                 (None, Some(extra)) => check(top, extra, value, &at, errors),
-                (None, None) if properties.is_some() => {
+                (None, None)
+                    if properties.is_some()
+                        && !inherited.contains(key)
+                        && !named(top, s).contains(key) =>
+                {
                     errors.push(format!("{at}: a key the schema does not name"))
                 }
                 (None, None) => {}
@@ -141,6 +177,18 @@ fn check(top: &Value, s: &Value, v: &Value, path: &str, errors: &mut Vec<String>
             check(top, each, item, &format!("{path}[{i}]"), errors);
         }
     }
+}
+
+/// What a branch of `s` may hold besides its own keys: the keys `s` names, and what `s` inherited.
+fn parent_keys(s: &Value, inherited: &[String]) -> Vec<String> {
+    let mut keys = inherited.to_vec();
+    keys.extend(
+        s.get("properties")
+            .and_then(Value::as_object)
+            .into_iter()
+            .flat_map(|p| p.keys().cloned()),
+    );
+    keys
 }
 
 fn errors(schema: &Value, v: &Value) -> Vec<String> {
