@@ -14,7 +14,7 @@ use std::path::Path;
 
 use polars::prelude::*;
 
-use super::table::read_frame_with;
+use super::table::frame::read_frame_with;
 use crate::error::Result;
 
 pub use names::{identifier_name, index_header};

@@ -5,8 +5,8 @@
 
 mod cells;
 mod column;
-mod frame;
-mod number;
+pub(in crate::data) mod frame;
+pub(in crate::data) mod number;
 
 use std::path::Path;
 
@@ -15,7 +15,6 @@ use polars::prelude::*;
 pub use cells::{not_a_number, Cells};
 pub use column::{feature_cells, read_column, read_key, Labels};
 pub(super) use frame::{read_frame, read_frame_with};
-pub use number::{all_numbers, read_cell, TextCell};
 
 use crate::data::files::no_column;
 use crate::data::roles;
