@@ -103,7 +103,12 @@ pub(super) fn encoding_plan(ctx: &Ctx<'_>, raw: &RawData, imputes: bool) -> Resu
     }
     let max_levels = match raw.max_levels {
         None => DEFAULT_MAX_LEVELS,
-        Some(v) => ctx.count("[data] max_levels", v, 2)?,
+        Some(v) => ctx.bounded(
+            "[data] max_levels",
+            v,
+            2,
+            super::limits::design_columns("a column of L levels makes L - 1 indicator columns", 1),
+        )?,
     };
     let unseen = match raw.unseen_levels.as_deref().unwrap_or("error") {
         "error" => Unseen::Error,

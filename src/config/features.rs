@@ -1,6 +1,7 @@
 //! `[features]`: the validated feature map.
 
 use super::ctx::Ctx;
+use super::limits::design_columns;
 use super::suggest::did_you_mean;
 use crate::error::Result;
 
@@ -62,10 +63,11 @@ pub(super) fn feature_map(ctx: &Ctx<'_>, raw: super::raw::RawFeatures) -> Result
     match map {
         "none" => Ok(FeatureMap::Identity),
         "poly" => Ok(FeatureMap::Poly {
-            degree: ctx.count(
+            degree: ctx.bounded(
                 "[features] degree",
                 raw.degree.unwrap_or(DEFAULT_POLY_DEGREE as u64),
                 1,
+                design_columns("degree d makes d columns from a single feature", 0),
             )?,
         }),
         "rbf" => {
@@ -80,10 +82,11 @@ pub(super) fn feature_map(ctx: &Ctx<'_>, raw: super::raw::RawFeatures) -> Result
                         return Err(misplaced("grid_points", "centres = \"grid\""));
                     }
                     Centres::Sample {
-                        k: ctx.count(
+                        k: ctx.bounded(
                             "[features] k",
                             raw.k.unwrap_or(DEFAULT_RBF_CENTRES as u64),
                             1,
+                            design_columns("each centre makes a column", 0),
                         )?,
                     }
                 }
@@ -92,10 +95,11 @@ pub(super) fn feature_map(ctx: &Ctx<'_>, raw: super::raw::RawFeatures) -> Result
                         return Err(misplaced("k", "centres = \"sample\""));
                     }
                     Centres::Grid {
-                        points: ctx.count(
+                        points: ctx.bounded(
                             "[features] grid_points",
                             raw.grid_points.unwrap_or(DEFAULT_RBF_GRID_POINTS as u64),
                             1,
+                            design_columns("p points make at least p centres, a column each", 0),
                         )?,
                     }
                 }

@@ -20,6 +20,10 @@ pub const MAX_SWEEPS: u64 = 100_000_000;
 /// 400 GiB, beyond any machine, and keep `chunk_rows x bytes per row` far inside a u64.
 pub const MAX_CHUNK_ROWS: u64 = 1 << 32;
 
+/// The widest design: its columns x columns Hessian or posterior covariance (8 bytes a number)
+/// fills [`MEMORY_BUDGET_BYTES`] at 8,192 columns. A fit holds a few such matrices at once.
+pub const MAX_DESIGN_COLUMNS: u64 = 8192;
+
 /// The largest value of a key and why, for the message.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Bound {
@@ -83,6 +87,19 @@ pub fn max_iter() -> Bound {
         why: "the trace keeps every iterate and each costs a pass over the training rows; \
               a fit that stops progressing ends by itself (no-progress)"
             .into(),
+    }
+}
+
+/// A count of which each unit makes at least one design column (`per_unit` says how), and
+/// `extra` more units than columns (a categorical column's reference level makes none).
+pub fn design_columns(per_unit: &str, extra: u64) -> Bound {
+    Bound {
+        max: MAX_DESIGN_COLUMNS + extra,
+        why: format!(
+            "{per_unit}, and a design has at most {MAX_DESIGN_COLUMNS} columns (its columns x columns \
+             covariance within the memory budget of {} MiB)",
+            budget_mib()
+        ),
     }
 }
 

@@ -53,18 +53,8 @@ pub fn load(plan: &DataPlan) -> Result<Dataset> {
     let (train_y, test_y) = (lt.labels_of(&train_rows), test_file.labels_of(&test_rows));
     let train_file = &files[0];
     let features = lt.features.clone();
-    if train_y.is_empty() {
-        return Err(Error::data(
-            train_file,
-            "no training rows are left after the split; change [data] split",
-        ));
-    }
-    if test_y.is_empty() {
-        return Err(Error::data(
-            train_file,
-            "no test rows are left after the split; change [data] split",
-        ));
-    }
+    prepare::check_split_sizes(&plan.source, lt.y.len(), train_y.len(), test_y.len())
+        .map_err(|m| Error::data(train_file, m))?;
     let classes = lt.classes.clone();
     let first = train_y[0];
     if train_y.iter().all(|&y| y == first) {

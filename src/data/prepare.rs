@@ -9,6 +9,35 @@ use crate::config::folds::Folds;
 use crate::config::Split;
 use crate::numeric::rng;
 
+/// Refuse a split of `rows` data rows that leaves no training rows, no test rows, or (a
+/// `split.every` longer than the data) a single held-out row, which no score can rest on.
+pub fn check_split_sizes(
+    source: &crate::config::DataSource,
+    rows: usize,
+    train: usize,
+    test: usize,
+) -> Result<(), String> {
+    if let crate::config::DataSource::Single {
+        split: Split::Every { every, offset },
+        ..
+    } = source
+    {
+        if *every > rows && test > 0 {
+            return Err(format!(
+                "[data] split.every = {every} is more than the file's {rows} data rows, so the test set is the \
+                 single row {offset}; lower every (5 holds out every fifth row)"
+            ));
+        }
+    }
+    if train == 0 {
+        return Err("no training rows are left after the split; change [data] split".into());
+    }
+    if test == 0 {
+        return Err("no test rows are left after the split; change [data] split".into());
+    }
+    Ok(())
+}
+
 /// Test-row flags for `n` rows under `split`.
 pub fn test_rows(n: usize, split: Split) -> Vec<bool> {
     match split {

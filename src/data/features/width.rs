@@ -7,7 +7,7 @@ use crate::data::INTERCEPT;
 
 /// The largest matrix a feature map may make the methods form, in bytes: the design
 /// (rows x columns) and the columns x columns Hessian / covariance of a Gaussian posterior.
-pub const MEMORY_BUDGET_BYTES: usize = 512 << 20;
+pub const MEMORY_BUDGET_BYTES: usize = crate::config::limits::MEMORY_BUDGET_BYTES as usize;
 
 /// The number of columns the map produces, or None when it exceeds `limit`.
 fn width_within(map: &FeatureMap, d: usize, limit: usize) -> Option<usize> {
@@ -55,9 +55,8 @@ pub fn check_width(map: &FeatureMap, d: usize, rows: usize) -> Result<(), String
     ))
 }
 
-/// The widest design: its columns x columns Hessian or posterior covariance (8 bytes a number)
-/// fits in [`MEMORY_BUDGET_BYTES`]: 8,192 columns. A fit holds a few such matrices at once.
-pub const MAX_DESIGN_COLUMNS: usize = 8192;
+/// The widest design (config's bound, which the count keys are checked against).
+pub const MAX_DESIGN_COLUMNS: usize = crate::config::limits::MAX_DESIGN_COLUMNS as usize;
 
 /// Refuse a design of `d` columns (before any map: raw numeric columns and categorical
 /// indicators) wider than [`MAX_DESIGN_COLUMNS`], before any matrix of that width is made.

@@ -149,18 +149,9 @@ impl StreamedData {
         let class_counts = (per_class(&train.labels, false), per_class(test_set, true));
         let rows_train = count(&train.labels, false, false);
         let rows_test = count(test_set, true, false);
-        if rows_train == 0 {
-            return Err(Error::data(
-                &train_file,
-                "no training rows are left after the split; change [data] split",
-            ));
-        }
-        if rows_test == 0 {
-            return Err(Error::data(
-                &train_file,
-                "no test rows are left after the split; change [data] split",
-            ));
-        }
+        let rows = sources[0].rows.unwrap_or(0);
+        crate::data::prepare::check_split_sizes(&plan.source, rows, rows_train, rows_test)
+            .map_err(|m| Error::data(&train_file, m))?;
         let train_classes: Vec<f64> = (0..train.labels.counts.len())
             .filter(|&d| train.labels.counts[d].0 > 0)
             .map(|d| train.labels.class(d))

@@ -4,6 +4,7 @@
 use std::time::Instant;
 
 use super::scan::is_test;
+use super::source::Fingerprint;
 use super::{DesignChunk, Part, PassStats, RawRows, StreamedData};
 use crate::config::DataSource;
 use crate::data::chunk_tables::{each_table, Cut};
@@ -89,6 +90,7 @@ impl StreamedData {
         let fills = self.plan.missing.fills();
         let mut labels = labels.clone();
         let mut compute = 0.0;
+        let mut print = Fingerprint::default();
         let read = each_table(
             path,
             Cut::whole(self.streaming.chunk_rows),
@@ -112,12 +114,13 @@ impl StreamedData {
                     .collect();
                 let cells: Vec<&Cells> = table.features.iter().map(|(_, c)| c).collect();
                 let cols = self.encoder.encode(&cells, &keep);
-                let y = keep
+                let y: Vec<f64> = keep
                     .iter()
                     .map(|&i| distinct[i].map_or(f64::NAN, |d| labels.class(d)))
                     .collect();
-                let rows = keep.iter().map(|&i| first + i).collect();
+                let rows: Vec<usize> = keep.iter().map(|&i| first + i).collect();
                 drop(table);
+                print.chunk(&cols, &y, &rows);
                 let t = Instant::now();
                 f(&cols, y, rows)?;
                 compute += t.elapsed().as_secs_f64();
@@ -128,6 +131,7 @@ impl StreamedData {
         source.check("during a pass over it")?;
         let mut stats = PassStats::from(read?);
         source.check_rows(stats.rows, "during a pass over it")?;
+        source.check_content(part == Part::Test, print.0, "during a pass over it")?;
         stats.read_seconds = stats.seconds - compute;
         Ok(stats)
     }

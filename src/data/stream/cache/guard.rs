@@ -49,3 +49,51 @@ extern "C" fn on_sigbus(_: std::ffi::c_int) {
         _exit(2);
     }
 }
+
+#[cfg(all(test, target_os = "linux"))]
+mod tests {
+    use std::path::Path;
+    use std::process::Command;
+
+    /// Set in the child process this test starts: the folder for its mapped file.
+    const CHILD: &str = "BAYESLAB_TEST_SIGBUS_CHILD";
+
+    /// A SIGBUS ends the whole process, so the test runs itself again as a child (the test
+    /// binary with this one test selected), which maps a file, cuts it to nothing and reads a
+    /// page past the new end; the parent checks that the child said why and exited with 2.
+    #[test]
+    fn a_mapped_file_cut_short_under_a_read_ends_the_run_with_its_message_and_exit_code_2() {
+        if let Some(dir) = std::env::var_os(CHILD) {
+            super::install();
+            let path = Path::new(&dir).join("cache.bin");
+            let file = std::fs::OpenOptions::new()
+                .read(true)
+                .write(true)
+                .create(true)
+                .truncate(true)
+                .open(&path)
+                .unwrap();
+            file.set_len(1 << 16).unwrap();
+            // SAFETY: the point of the test: the mapped file is cut while mapped.
+            let map = unsafe { memmap2::Mmap::map(&file) }.unwrap();
+            file.set_len(0).unwrap();
+            let byte = std::hint::black_box(map[1 << 15]);
+            panic!("read {byte} past the end of a cut file without a SIGBUS");
+        }
+        let dir = tempfile::tempdir().unwrap();
+        let name = module_path!().split_once("::").unwrap().1.to_string()
+            + "::a_mapped_file_cut_short_under_a_read_ends_the_run_with_its_message_and_exit_code_2";
+        let out = Command::new(std::env::current_exe().unwrap())
+            .args(["--exact", &name, "--test-threads=1", "--nocapture"])
+            .env(CHILD, dir.path())
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{stderr}");
+        assert!(
+            stderr.contains("was cut short while a pass read it"),
+            "{stderr}"
+        );
+        assert!(!stderr.contains("without a SIGBUS"), "{stderr}");
+    }
+}
