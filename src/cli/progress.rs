@@ -153,6 +153,14 @@ impl Monitor for Printer {
     /// "   leave-one-out: 4,000 draws × 32 rows …", one line per refit, and the result line:
     /// "… 0.12 s, elpd_loo = -12.85 ± 3.05, p_loo = 3.9, k: 32 good".
     fn loo_started(&mut self, _run: &str, draws: usize, rows: usize) {
+        if draws == 0 {
+            eprintln!(
+                "{}   leave-one-out: exact, the closed-form posterior refitted without each of {} rows …",
+                self.label,
+                thousands(rows)
+            );
+            return;
+        }
         eprintln!(
             "{}   leave-one-out: {} draws × {} rows …",
             self.label,

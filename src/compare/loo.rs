@@ -15,7 +15,8 @@ use crate::record::LooDifference;
 
 /// One directory's runs with a LOO: (run id, pointwise elpd), and what fixes the training rows.
 pub struct LooRuns {
-    runs: Vec<(String, Vec<f64>)>,
+    /// (run id, pointwise elpd, Monte-Carlo standard error of elpd_loo).
+    runs: Vec<(String, Vec<f64>, f64)>,
     /// (rows_train, data digests) of the experiment.
     rows: (u64, Value),
 }
@@ -41,7 +42,8 @@ impl LooRuns {
                     format!("runs[{id}].loo.pointwise has an elpd that is not a number; run the experiment again to rewrite it"),
                 )
             })?;
-            runs.push((id.to_string(), elpd));
+            let mcse = run["loo"]["mcse"].as_f64().unwrap_or(0.0);
+            runs.push((id.to_string(), elpd, mcse));
         }
         let rows = (
             json["dataset"]["rows_train"].as_u64().unwrap_or(0),
@@ -50,11 +52,11 @@ impl LooRuns {
         Ok(LooRuns { runs, rows })
     }
 
-    fn get(&self, id: &str) -> Option<&[f64]> {
+    fn get(&self, id: &str) -> Option<(&[f64], f64)> {
         self.runs
             .iter()
-            .find(|(r, _)| r == id)
-            .map(|(_, e)| e.as_slice())
+            .find(|(r, _, _)| r == id)
+            .map(|(_, e, m)| (e.as_slice(), *m))
     }
 }
 
@@ -67,7 +69,7 @@ pub fn differences(a: &LooRuns, b: &LooRuns, pairs: &[Pair]) -> Vec<LooDifferenc
     let wanted: Vec<(String, String)> = if pairs.is_empty() {
         a.runs
             .iter()
-            .map(|(id, _)| (id.clone(), id.clone()))
+            .map(|(id, _, _)| (id.clone(), id.clone()))
             .collect()
     } else {
         let run = |column: &str| column.split('/').next().unwrap_or(column).to_string();
@@ -78,7 +80,7 @@ pub fn differences(a: &LooRuns, b: &LooRuns, pairs: &[Pair]) -> Vec<LooDifferenc
     wanted
         .into_iter()
         .filter_map(|(ra, rb)| {
-            let (ea, eb) = (a.get(&ra)?, b.get(&rb)?);
+            let ((ea, ma), (eb, mb)) = (a.get(&ra)?, b.get(&rb)?);
             if ea.len() != eb.len() {
                 return None;
             }
@@ -90,6 +92,7 @@ pub fn differences(a: &LooRuns, b: &LooRuns, pairs: &[Pair]) -> Vec<LooDifferenc
                 b: eb.iter().sum(),
                 diff,
                 se_diff,
+                mcse_diff: ma.hypot(mb),
             })
         })
         .collect()

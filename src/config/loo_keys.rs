@@ -1,5 +1,6 @@
-//! `[evaluation] loo_draws` and `loo_refits`: how each run's leave-one-out cross-validation
-//! (PSIS-LOO, docs/maths.md §11) draws from an approximation and how many rows it may refit.
+//! `[evaluation] loo_draws`, `loo_refits` and `export_draws`: how each run's leave-one-out
+//! cross-validation (PSIS-LOO, docs/maths.md §11) draws from an approximation, how many rows it
+//! may refit, and whether the draws it used are written out.
 
 use super::ctx::Ctx;
 use super::limits::{self, Bound};
@@ -37,4 +38,16 @@ pub fn loo_keys(ctx: &Ctx<'_>, raw: &RawEvaluation) -> Result<(Option<usize>, us
         )?,
     };
     Ok((draws, refits))
+}
+
+/// `[evaluation] export_draws`: the draws written are those LOO uses, so LOO must run.
+pub fn export_draws(ctx: &Ctx<'_>, raw: &RawEvaluation, loo_draws: Option<usize>) -> Result<bool> {
+    let export = raw.export_draws.unwrap_or(false);
+    if export && loo_draws == Some(0) {
+        return Err(ctx.err(
+            "[evaluation] export_draws = true writes the draws each run's LOO uses, and loo_draws = 0 turns LOO off; \
+             remove loo_draws (or set it to at least 100)",
+        ));
+    }
+    Ok(export)
 }

@@ -91,6 +91,9 @@ pub struct Evaluation {
     /// The most training rows with Pareto k above 0.7 that each run refits without the row
     /// (exact LOO for those rows); 0: none.
     pub loo_refits: usize,
+    /// Whether each run with LOO writes the draws it used, with every training row's log
+    /// likelihood at each, to `draws/` (CmdStan CSV and Parquet).
+    pub export_draws: bool,
 }
 
 impl Plan {
@@ -195,6 +198,7 @@ impl Plan {
             )));
         }
         let (loo_draws, loo_refits) = super::loo_keys::loo_keys(&ctx, &raw.evaluation)?;
+        let export_draws = super::loo_keys::export_draws(&ctx, &raw.evaluation, loo_draws)?;
         if raw.methods.is_empty() && posteriors.is_empty() {
             return Err(ctx.err(
                 "no [[method]] tables: add at least one, e.g.\n[[method]]\nkind = \"logistic-laplace\"\n(or a [[posterior]] table for the approximation lab)",
@@ -254,6 +258,12 @@ impl Plan {
                 binning,
                 baseline.is_some(),
             )?;
+            if export_draws {
+                return Err(ctx.err(
+                    "[evaluation] export_draws = true writes the draws each run's LOO uses, and a streamed run has no LOO \
+                     (it keeps no rows in memory); set [data] streaming = false, or remove export_draws",
+                ));
+            }
         }
         if let Some(d) = data.as_mut() {
             d.binary_method = methods
@@ -280,6 +290,7 @@ impl Plan {
                 evidence_draws,
                 loo_draws,
                 loo_refits,
+                export_draws,
             },
             methods,
             sweep: None,

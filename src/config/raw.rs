@@ -209,6 +209,9 @@ pub struct RawEvaluation {
     pub loo_draws: Option<u64>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub loo_refits: Option<u64>,
+    /// Write each run's posterior draws and per-row log likelihoods to `draws/`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub export_draws: Option<bool>,
 }
 
 #[derive(Debug, Clone, Deserialize, Serialize)]

@@ -108,6 +108,7 @@ impl Plan {
                 evidence_draws: self.evaluation.evidence_draws.map(|k| k as u64),
                 loo_draws: self.evaluation.loo_draws.map(|k| k as u64),
                 loo_refits: Some(self.evaluation.loo_refits as u64),
+                export_draws: self.evaluation.export_draws.then_some(true),
             },
             features: self
                 .data

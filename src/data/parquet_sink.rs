@@ -74,6 +74,34 @@ impl ParquetSink {
     }
 }
 
+/// The values of one column of [`frame_bytes`].
+pub enum Values {
+    F64(Vec<f64>),
+    U64(Vec<u64>),
+}
+
+/// A Parquet file, in memory, of `columns` (all of one length): what the outputs write for
+/// pandas and polars (`draws/*.parquet`). Fails only on columns of unequal lengths.
+pub fn frame_bytes(columns: Vec<(String, Values)>) -> std::result::Result<Vec<u8>, String> {
+    let rows = columns.first().map_or(0, |(_, v)| match v {
+        Values::F64(v) => v.len(),
+        Values::U64(v) => v.len(),
+    });
+    let cols: Vec<Column> = columns
+        .into_iter()
+        .map(|(name, v)| match v {
+            Values::F64(v) => Column::new(name.into(), v),
+            Values::U64(v) => Column::new(name.into(), v),
+        })
+        .collect();
+    let mut df = DataFrame::new(rows, cols).map_err(|e| e.to_string())?;
+    let mut bytes = Vec::new();
+    ParquetWriter::new(&mut bytes)
+        .finish(&mut df)
+        .map_err(|e| e.to_string())?;
+    Ok(bytes)
+}
+
 /// The rows of each row group of a Parquet file, from its metadata.
 #[cfg(test)]
 pub(crate) fn row_group_rows(path: &Path) -> Vec<usize> {

@@ -68,6 +68,9 @@ pub struct Pointwise {
     pub p: f64,
     /// The Pareto k of its leave-one-out ratios.
     pub k: f64,
+    /// The Monte-Carlo variance of `elpd` from the finite draws (delta method, independent
+    /// draws; docs/maths.md §11.6).
+    pub mc_var: f64,
 }
 
 /// PSIS-LOO of one run.
@@ -90,6 +93,13 @@ impl Loo {
 
     pub fn p_loo(&self) -> f64 {
         self.pointwise.iter().map(|p| p.p).sum()
+    }
+
+    /// The Monte-Carlo standard error of elpd_loo: sqrt(sum_i var_i / r_eff), `r_eff` the
+    /// draws' relative efficiency (1 for independent draws, ESS / S for a chain).
+    pub fn mcse(&self, r_eff: f64) -> f64 {
+        let var: f64 = self.pointwise.iter().map(|p| p.mc_var).sum();
+        (var / r_eff.clamp(1e-6, 1.0)).sqrt()
     }
 
     /// How many rows fall in each [`KClass`], in [`KClass::ALL`] order.
@@ -136,6 +146,18 @@ pub fn log_predictive(log_weights: &[f64], row: &[f64]) -> f64 {
     psis::log_sum_exp(&terms)
 }
 
+/// The Monte-Carlo variance of [`log_predictive`] under independent draws, by the delta method:
+/// var(ln E) ~ var(E) / E^2 with var(E) = sum_s w_s^2 (p_s - E)^2 for the self-normalised
+/// estimate E = sum_s w_s p_s (w normalised, p_s = p(y | w_s)); computed relative to E so that
+/// no p_s underflows.
+pub fn log_predictive_mc_var(log_weights: &[f64], row: &[f64], log_e: f64) -> f64 {
+    log_weights
+        .iter()
+        .zip(row)
+        .map(|(w, l)| (2.0 * w).exp() * ((l - log_e).exp() - 1.0).powi(2))
+        .sum()
+}
+
 /// PSIS-LOO of the log-likelihood matrix `ll`.
 pub fn psis_loo(ll: &LogLik) -> Loo {
     let s = ll.draws;
@@ -154,6 +176,7 @@ pub fn psis_loo(ll: &LogLik) -> Loo {
                 elpd,
                 p: lpd - elpd,
                 k: smoothed.k,
+                mc_var: log_predictive_mc_var(&smoothed.log_weights, row, elpd),
             }
         })
         .collect();

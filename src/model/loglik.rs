@@ -15,6 +15,7 @@ use super::importance::gaussian_draws;
 use super::Likelihood;
 use crate::error::NumericError;
 use crate::metrics::loo::{Draws, LogLik};
+use crate::numeric::linalg::Cholesky;
 use crate::numeric::special::{log_norm_cdf, log_sigmoid};
 
 /// A run's draws of the weights, as the columns of a D x S matrix.
@@ -25,6 +26,9 @@ pub struct PosteriorDraws {
     pub exact: bool,
     /// |z_s|^2 / 2 = -ln q(w_s) up to a constant, for draws from a Gaussian.
     half_zz: Vec<f64>,
+    /// That constant: ln q(w_s) = log_q_offset - |z_s|^2 / 2, with log_q_offset =
+    /// -D/2 ln 2 pi - ln|L| for C = L L^T (0 for a sampler's draws).
+    log_q_offset: f64,
 }
 
 impl PosteriorDraws {
@@ -42,21 +46,53 @@ impl PosteriorDraws {
                 w,
                 exact: true,
                 half_zz: Vec::new(),
+                log_q_offset: 0.0,
             }));
         }
         let Some((mean, cov)) = predictor.gaussian() else {
             return Ok(None);
         };
         let (w, half_zz) = gaussian_draws(&mean, cov.as_ref(), draws, rng, what)?;
+        let half_log_det = 0.5 * Cholesky::factor(cov.as_ref(), what)?.log_det();
+        let log_q_offset =
+            -0.5 * mean.len() as f64 * (2.0 * std::f64::consts::PI).ln() - half_log_det;
         Ok(Some(PosteriorDraws {
             w,
             exact: false,
             half_zz,
+            log_q_offset,
         }))
     }
 
     pub fn count(&self) -> usize {
         self.w.ncols()
+    }
+
+    /// ln q(w_s) of each draw from a Gaussian approximation; `None` for a sampler's draws.
+    pub fn log_q(&self) -> Option<Vec<f64>> {
+        (!self.exact).then(|| self.half_zz.iter().map(|h| self.log_q_offset - h).collect())
+    }
+
+    /// ln p(y, w_s) of each draw: the summed log likelihood of the `log_lik` matrix's rows plus
+    /// the log density of the prior N(0, precision^-1 I), left out when `precision = 0` (an
+    /// improper prior has no density).
+    pub fn log_joint(&self, log_lik: &LogLik, precision: f64) -> Vec<f64> {
+        let (d, s) = (self.w.nrows() as f64, self.count());
+        let constant = 0.5 * d * (precision / (2.0 * std::f64::consts::PI)).ln();
+        let mut joint: Vec<f64> = (0..s)
+            .map(|k| {
+                if precision > 0.0 {
+                    let norm2: f64 = self.w.col(k).iter().map(|v| v * v).sum();
+                    constant - 0.5 * precision * norm2
+                } else {
+                    0.0
+                }
+            })
+            .collect();
+        for row in log_lik.values.chunks_exact(s) {
+            joint.iter_mut().zip(row).for_each(|(j, l)| *j += l);
+        }
+        joint
     }
 }
 

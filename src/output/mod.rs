@@ -4,6 +4,7 @@
 mod blocks;
 pub mod coefficients;
 mod csv;
+mod draws;
 #[cfg(test)]
 mod fixture;
 pub mod folds;
@@ -20,7 +21,8 @@ pub use crate::files::{check_out, write_dir, write_dir_with_files, write_file, A
 
 use crate::record::ExperimentRecord;
 
-/// results.json, predictions.csv, trace.csv, report.md, report.html and plots/*.svg.
+/// results.json, predictions.csv, trace.csv, report.md, report.html, plots/*.svg and, for
+/// runs that kept their draws, draws/.
 pub fn render(record: &ExperimentRecord) -> Vec<Artifact> {
     let json = serde_json::to_vec_pretty(record).expect("the run record serialises to JSON");
     let figures = plots::figures(record);
@@ -57,6 +59,7 @@ pub fn render(record: &ExperimentRecord) -> Vec<Artifact> {
             bytes: json,
         });
     }
+    out.extend(draws::artifacts(record));
     out.extend(figures.into_iter().map(|f| Artifact {
         name: format!("plots/{}.svg", f.stem),
         bytes: f.svg.into_bytes(),

@@ -14,6 +14,9 @@ pub struct LooRecord {
     pub se: f64,
     /// The effective number of parameters, lpd - elpd_loo.
     pub p_loo: f64,
+    /// The Monte-Carlo standard error of elpd_loo from the finite draws (docs/maths.md §11.6):
+    /// two runs of one model differ by about this much even when both are right.
+    pub mcse: f64,
     pub draws: usize,
     /// Whether the draws are the posterior's (a sampler) or an approximation's, corrected by
     /// importance weights p(y, w) / q(w) so that the estimate is the exact model's.
@@ -38,6 +41,9 @@ pub struct LooRecord {
 pub enum LooDraws {
     Posterior,
     CorrectedApproximation,
+    /// No draws: a conjugate generative model refitted in closed form without each row, its
+    /// exact predictive at the row (every k is 0: nothing is importance-sampled).
+    Exact,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, schemars::JsonSchema)]
@@ -89,7 +95,11 @@ pub struct LooComparison {
     pub elpd_diff: f64,
     /// The standard error of the difference, paired over the training rows.
     pub se_diff: f64,
-    /// Whether the difference is beyond noise: more than two standard errors from zero.
+    /// The Monte-Carlo standard error of the difference, sqrt(mcse^2 + mcse_best^2): the two
+    /// estimates' own noise from their finite draws (0 for the best run itself).
+    pub mcse_diff: f64,
+    /// Whether the difference is beyond noise: more than two standard errors
+    /// ([`LooComparison::total_se`]) below zero.
     pub worse_beyond_noise: bool,
     pub p_loo: f64,
     /// Rows with k above 0.7 that were not refitted: the estimate is not reliable.
@@ -116,13 +126,19 @@ pub fn compare_loo(runs: &[(&str, &LooRecord)]) -> Vec<LooComparison> {
                 .map(|(p, q)| p.elpd - q.elpd)
                 .collect();
             let (diff, se_diff) = (d.iter().sum::<f64>(), crate::metrics::loo::sum_se(&d));
+            let mcse_diff = if *id == best.0 {
+                0.0
+            } else {
+                l.mcse.hypot(best.1.mcse)
+            };
             LooComparison {
                 run: id.to_string(),
                 elpd_loo: l.elpd_loo,
                 se: l.se,
                 elpd_diff: diff,
                 se_diff,
-                worse_beyond_noise: diff < -2.0 * se_diff,
+                mcse_diff,
+                worse_beyond_noise: diff < -2.0 * se_diff.hypot(mcse_diff),
                 p_loo: l.p_loo,
                 unreliable_rows: l.unrefitted_rows.len(),
             }
@@ -130,6 +146,13 @@ pub fn compare_loo(runs: &[(&str, &LooRecord)]) -> Vec<LooComparison> {
         .collect();
     rows.sort_by(|a, b| b.elpd_diff.total_cmp(&a.elpd_diff));
     rows
+}
+
+impl LooComparison {
+    /// The difference's whole standard error: the paired one and the Monte-Carlo one together.
+    pub fn total_se(&self) -> f64 {
+        self.se_diff.hypot(self.mcse_diff)
+    }
 }
 
 /// `bayeslab compare`: one run's elpd_loo in A and in B and the paired difference B - A.
@@ -144,4 +167,61 @@ pub struct LooDifference {
     pub diff: f64,
     /// Its standard error, paired over the training rows.
     pub se_diff: f64,
+    /// The Monte-Carlo standard error of the difference (0 when a results.json predates it).
+    pub mcse_diff: f64,
+}
+
+impl LooDifference {
+    /// The paired and the Monte-Carlo standard errors together.
+    pub fn total_se(&self) -> f64 {
+        self.se_diff.hypot(self.mcse_diff)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn run(elpd: &[f64], mcse: f64) -> LooRecord {
+        LooRecord {
+            elpd_loo: elpd.iter().sum(),
+            se: 1.0,
+            p_loo: 1.0,
+            mcse,
+            draws: 4000,
+            draws_from: LooDraws::Posterior,
+            k_counts: KCounts::default(),
+            k_max: 0.0,
+            refitted_rows: Vec::new(),
+            unrefitted_rows: Vec::new(),
+            seconds: 0.0,
+            pointwise: elpd
+                .iter()
+                .map(|&e| LooPoint {
+                    elpd: e,
+                    p: 0.1,
+                    k: 0.1,
+                })
+                .collect(),
+        }
+    }
+
+    #[test]
+    fn a_difference_within_the_monte_carlo_error_is_a_tie_and_beyond_it_is_worse() {
+        // B trails A by 0.002 on each of 30 rows: Δ = -0.06 with a paired se of 0, which alone
+        // would call B worse. Each estimate's Monte-Carlo error of 0.05 makes it a tie.
+        let a: Vec<f64> = (0..30).map(|i| -0.5 - 0.01 * i as f64).collect();
+        let b: Vec<f64> = a.iter().map(|e| e - 0.002).collect();
+        let rows = compare_loo(&[("a", &run(&a, 0.05)), ("b", &run(&b, 0.05))]);
+        assert_eq!(rows[0].run, "a");
+        let second = &rows[1];
+        assert!((second.elpd_diff + 0.06).abs() < 1e-12);
+        assert!(second.se_diff < 1e-12);
+        assert!((second.mcse_diff - 0.05f64.hypot(0.05)).abs() < 1e-15);
+        assert!(!second.worse_beyond_noise, "{second:?}");
+        // Without Monte-Carlo error (exact LOO on both sides) the same Δ is beyond noise.
+        let rows = compare_loo(&[("a", &run(&a, 0.0)), ("b", &run(&b, 0.0))]);
+        assert!(rows[1].worse_beyond_noise);
+        assert_eq!(rows[0].mcse_diff, 0.0);
+    }
 }

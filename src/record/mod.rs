@@ -11,6 +11,7 @@ use serde::Serialize;
 
 mod approximation;
 mod comparison;
+mod draws;
 mod evidence;
 mod loo;
 mod predictions;
@@ -22,6 +23,7 @@ mod sweep;
 
 pub use approximation::ApproximationError;
 pub use comparison::{Comparison, Standing, Verdict, VersusBest};
+pub use draws::DrawsExport;
 pub use evidence::EvidenceEstimate;
 pub use loo::{compare_loo, KCounts, LooComparison, LooDifference, LooDraws, LooPoint, LooRecord};
 pub use predictions::{

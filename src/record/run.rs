@@ -76,6 +76,10 @@ pub struct RunRecord {
     /// without posterior draws or a Gaussian posterior, for streamed data, and under
     /// `[evaluation] loo_draws = 0`.
     pub loo: Option<super::LooRecord>,
+    /// The draws LOO used and each training row's log likelihood at them, for the `draws/`
+    /// export (`[evaluation] export_draws = true`); never serialised.
+    #[serde(skip)]
+    pub draws: Option<Box<super::DrawsExport>>,
 }
 
 /// results.json `runs[].passes`: Newton's passes over rows in memory. A `hessian` pass computes
@@ -239,6 +243,7 @@ impl RunRecord {
             noise: None,
             passes: None,
             loo: None,
+            draws: None,
         }
     }
 }

@@ -126,7 +126,10 @@ pub fn fit(
             precision,
             cancel,
         };
-        record.loo = super::loo::loo(&input, predictor, &mut *recorder.monitor)?;
+        if let Some((loo, draws)) = super::loo::loo(&input, predictor, &mut *recorder.monitor)? {
+            record.loo = Some(loo);
+            record.draws = draws;
+        }
     }
     Ok(FitOutcome {
         record,
@@ -222,6 +225,7 @@ fn fit_record(
             gradient_seconds: t.gradient_seconds,
         }),
         loo: None,
+        draws: None,
     };
     record.error = super::failure::termination_error(method, termination);
     Ok(record)

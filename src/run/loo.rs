@@ -12,12 +12,13 @@ use super::monitor::{Monitor, Silent};
 use crate::config::{MethodPlan, Plan};
 use crate::data::Dataset;
 use crate::error::{Error, Result};
-use crate::metrics::loo::{log_predictive, posterior_log_weights, psis_loo, Loo};
+use crate::metrics::loo::{log_predictive, posterior_log_weights, psis_loo, sum_se, LogLik, Loo};
 use crate::model::loglik::{log_lik, log_lik_values, without_row, PosteriorDraws};
 use crate::model::method::{fit_matrix, FitInput, Predictor};
-use crate::model::Likelihood;
+use crate::model::{Likelihood, PredictiveKind};
 use crate::numeric::rng;
-use crate::record::{KCounts, LooDraws, LooPoint, LooRecord};
+use crate::record::Scores;
+use crate::record::{DrawsExport, KCounts, LooDraws, LooPoint, LooRecord};
 
 /// Draws from an approximation for its LOO by default: k judged by the 0.7 threshold needs
 /// S above 2,200 (Vehtari et al. 2024, section 3.2.4).
@@ -35,14 +36,19 @@ pub struct LooInput<'a> {
     pub cancel: Option<&'a AtomicBool>,
 }
 
-/// The run's LOO; `None` for a kind without a binary likelihood, a run without draws or a
-/// Gaussian posterior, a matrix too large, or `loo_draws = 0`.
+/// The run's LOO, and the draws it used when `[evaluation] export_draws` asks for them; `None`
+/// for a kind without a binary likelihood, a run without draws or a Gaussian posterior, a
+/// matrix too large, or `loo_draws = 0`.
 pub fn loo(
     input: &LooInput<'_>,
     predictor: &dyn Predictor,
     monitor: &mut dyn Monitor,
-) -> Result<Option<LooRecord>> {
+) -> Result<Option<(LooRecord, Option<Box<DrawsExport>>)>> {
     let (plan, method) = (input.plan, input.method);
+    if method.kind.has_class_posterior() {
+        let record = exact_loo(input, predictor, monitor)?;
+        return Ok(record.map(|r| (r, None)));
+    }
     let Some(likelihood) = method.kind.likelihood(method.options.noise()) else {
         return Ok(None);
     };
@@ -70,9 +76,15 @@ pub fn loo(
         &draws,
         input.precision,
     );
+    let export = plan.evaluation.export_draws.then(|| {
+        Box::new(export(
+            input,
+            &draws,
+            &ll,
+            method.schedule().map_or(1, |s| s.chains),
+        ))
+    });
     let mut estimate = psis_loo(&ll);
-    let counts = KCounts::of(estimate.pointwise.iter().map(|p| p.k), estimate.draws);
-    let k_max = estimate.pointwise.iter().map(|p| p.k).fold(0.0, f64::max);
     let mut bad = estimate.bad_rows();
     bad.sort_by(|&a, &b| estimate.pointwise[b].k.total_cmp(&estimate.pointwise[a].k));
     let refit_count = bad.len().min(plan.evaluation.loo_refits);
@@ -89,17 +101,38 @@ pub fn loo(
             point.p = lpd - elpd;
         }
     }
+    // A chain's draws are worth fewer independent ones: its worst weight's bulk ESS per draw.
+    let r_eff = match (draws.exact, predictor.diagnostics()) {
+        (true, Some((_, ess))) => ess / draws.count() as f64,
+        _ => 1.0,
+    };
     let record = record(
         &estimate,
+        estimate.mcse(r_eff),
         draws.exact,
-        counts,
-        k_max,
         sorted(refitted),
         sorted(unrefitted),
         start.elapsed().as_secs_f64(),
     );
     monitor.loo_finished(&method.id, &record);
-    Ok(Some(record))
+    Ok(Some((record, export)))
+}
+
+/// The draws of the run (`chains` chains of equal length, chain after chain), their log joint
+/// and log q, and the training rows' log likelihoods, as the `draws/` export writes them.
+fn export(input: &LooInput<'_>, draws: &PosteriorDraws, ll: &LogLik, chains: usize) -> DrawsExport {
+    let w = &draws.w;
+    DrawsExport {
+        weights: input.dataset.columns.clone(),
+        chains: if draws.exact { chains.max(1) } else { 1 },
+        w: (0..w.ncols())
+            .flat_map(|s| w.col(s).iter().copied())
+            .collect(),
+        log_joint: draws.log_joint(ll, input.precision),
+        log_q: draws.log_q(),
+        log_lik: ll.values.clone(),
+        data_rows: input.dataset.train.source_rows.clone(),
+    }
 }
 
 /// The default `loo_draws` for N training rows: [`LOO_DRAWS`], fewer on large data so that
@@ -120,9 +153,8 @@ fn sorted(mut rows: Vec<usize>) -> Vec<usize> {
 
 fn record(
     loo: &Loo,
+    mcse: f64,
     exact: bool,
-    k_counts: KCounts,
-    k_max: f64,
     refitted_rows: Vec<usize>,
     unrefitted_rows: Vec<usize>,
     seconds: f64,
@@ -131,14 +163,16 @@ fn record(
         elpd_loo: loo.elpd(),
         se: loo.se(),
         p_loo: loo.p_loo(),
+        mcse,
         draws: loo.draws,
         draws_from: if exact {
             LooDraws::Posterior
         } else {
             LooDraws::CorrectedApproximation
         },
-        k_counts,
-        k_max,
+        // the k's of the PSIS estimate: refitting changes a row's elpd, not its k
+        k_counts: KCounts::of(loo.pointwise.iter().map(|p| p.k), loo.draws),
+        k_max: loo.pointwise.iter().map(|p| p.k).fold(0.0, f64::max),
         refitted_rows,
         unrefitted_rows,
         seconds,
@@ -154,19 +188,103 @@ fn record(
     }
 }
 
-/// ln p(y_row | y_-row) from the run fitted again without training row `row`: the mean of
-/// p(y_row | w_s) over a sampler's draws, or over `draws` draws of the refitted Gaussian
-/// weighted by their Pareto-smoothed p(y_-row, w_s) / q_-row(w_s). `None` when the refit
-/// fails on the reduced data (the PSIS estimate stays).
-pub fn refit_row(
+/// The most work exact LOO may take, in N^2 D^2 (N refits of O(N D^2) each): about a minute.
+const MAX_EXACT_WORK: f64 = 2e10;
+
+/// Exact LOO of a conjugate generative kind: the closed-form posterior of the training rows
+/// without row i, refitted for each i, and its exact predictive's ln p(y_i | x_i, rest);
+/// `None` when that would take too long or a refit fails.
+fn exact_loo(
     input: &LooInput<'_>,
-    likelihood: Likelihood,
-    row: usize,
-    draws: usize,
-) -> Result<Option<f64>> {
+    predictor: &dyn Predictor,
+    monitor: &mut dyn Monitor,
+) -> Result<Option<LooRecord>> {
+    let train = &input.dataset.train;
+    let (n, d) = (train.rows(), train.x.ncols());
+    if n < 2
+        || (n * n) as f64 * (d * d) as f64 > MAX_EXACT_WORK
+        || input.plan.evaluation.loo_draws == Some(0)
+    {
+        return Ok(None);
+    }
+    let start = Instant::now();
+    monitor.loo_started(&input.method.id, 0, n);
+    let classes = input.dataset.classes.len();
+    let full = log_probability_of_label(predictor, train.x.as_ref(), &train.y, classes);
+    let mut pointwise = Vec::with_capacity(n);
+    for i in 0..n {
+        if input.cancel.is_some_and(|c| c.load(Ordering::Relaxed)) {
+            return Err(Error::Cancelled);
+        }
+        let Some(fitted) = fit_without(input, i)? else {
+            return Ok(None);
+        };
+        let held_out = train.x.as_ref().subrows(i, 1);
+        let y = &train.y[i..=i];
+        let elpd = log_probability_of_label(fitted.predictor.as_ref(), held_out, y, classes)[0];
+        pointwise.push(LooPoint {
+            elpd,
+            p: full[i] - elpd,
+            k: 0.0,
+        });
+    }
+    let elpd: Vec<f64> = pointwise.iter().map(|p| p.elpd).collect();
+    let record = LooRecord {
+        elpd_loo: elpd.iter().sum(),
+        se: sum_se(&elpd),
+        p_loo: pointwise.iter().map(|p| p.p).sum(),
+        mcse: 0.0,
+        draws: 0,
+        draws_from: LooDraws::Exact,
+        k_counts: KCounts {
+            good: n,
+            ..KCounts::default()
+        },
+        k_max: 0.0,
+        refitted_rows: Vec::new(),
+        unrefitted_rows: Vec::new(),
+        seconds: start.elapsed().as_secs_f64(),
+        pointwise,
+    };
+    monitor.loo_finished(&input.method.id, &record);
+    Ok(Some(record))
+}
+
+/// ln p(y_i | x_i) of each row under the predictor's exact predictive.
+fn log_probability_of_label(
+    predictor: &dyn Predictor,
+    x: faer::MatRef<'_, f64>,
+    y: &[f64],
+    classes: usize,
+) -> Vec<f64> {
+    let settings = crate::model::predictive::PredictiveSettings {
+        mc_samples: 1,
+        quadrature_nodes: 1,
+        first_row: 0,
+    };
+    // The exact predictive draws nothing; the stream is only the signature's.
+    let mut stream = rng::stream(0, "loo/exact");
+    let p = predictor.predict(PredictiveKind::Exact, x, settings, &mut stream);
+    match super::predict::scores(p, classes) {
+        Scores::Binary(p) => p
+            .iter()
+            .zip(y)
+            .map(|(p, &y)| if y == 1.0 { p.ln() } else { (1.0 - p).ln() })
+            .collect(),
+        Scores::Classes(rows) => rows
+            .iter()
+            .zip(y)
+            .map(|(r, &y)| r[y as usize].ln())
+            .collect(),
+    }
+}
+
+/// The run fitted again on its training rows without `row`; `None` when the fit fails
+/// numerically on the reduced data.
+fn fit_without(input: &LooInput<'_>, row: usize) -> Result<Option<crate::model::fit::Fitted>> {
     let train = &input.dataset.train;
     let (x, y) = without_row(&train.x, &train.y, row);
-    let fitted = match fit_matrix(
+    let fitted = fit_matrix(
         &FitInput {
             file: &input.plan.file,
             method: input.method,
@@ -181,10 +299,28 @@ pub fn refit_row(
             cancel: input.cancel,
         },
         &mut Silent,
-    ) {
-        Ok(f) => f,
-        Err(Error::Numeric(_)) => return Ok(None),
-        Err(e) => return Err(e),
+    );
+    match fitted {
+        Ok(f) => Ok(Some(f)),
+        Err(Error::Numeric(_)) => Ok(None),
+        Err(e) => Err(e),
+    }
+}
+
+/// ln p(y_row | y_-row) from the run fitted again without training row `row`: the mean of
+/// p(y_row | w_s) over a sampler's draws, or over `draws` draws of the refitted Gaussian
+/// weighted by their Pareto-smoothed p(y_-row, w_s) / q_-row(w_s). `None` when the refit
+/// fails on the reduced data (the PSIS estimate stays).
+pub fn refit_row(
+    input: &LooInput<'_>,
+    likelihood: Likelihood,
+    row: usize,
+    draws: usize,
+) -> Result<Option<f64>> {
+    let train = &input.dataset.train;
+    let (x, y) = without_row(&train.x, &train.y, row);
+    let Some(fitted) = fit_without(input, row)? else {
+        return Ok(None);
     };
     let label = format!("{}/loo/{row}", input.method.id);
     let mut stream = rng::stream(input.plan.seed, &label);

@@ -19,7 +19,8 @@ pub trait Monitor: Observer {
     /// the covariance was not positive definite.
     fn khat_finished(&mut self, _run: &str, _khat: Option<f64>, _seconds: f64) {}
     /// The run's leave-one-out cross-validation starts: `draws` draws (the sampler's, or from
-    /// its Gaussian posterior), each scored on each of `rows` training rows.
+    /// its Gaussian posterior), each scored on each of `rows` training rows; 0 draws for the
+    /// exact LOO of a conjugate kind, refitted without each row.
     fn loo_started(&mut self, _run: &str, _draws: usize, _rows: usize) {}
     /// Refit `done` of `total` starts: the run fitted again without training row `row`,
     /// whose Pareto k was above 0.7.

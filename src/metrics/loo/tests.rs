@@ -55,3 +55,34 @@ fn the_paired_difference_of_a_run_with_itself_is_zero_with_no_error() {
     assert_eq!(d, 6.0);
     assert!((se - 3f64.sqrt()).abs() < 1e-15);
 }
+
+#[test]
+fn the_monte_carlo_variance_matches_the_spread_of_repeated_estimates() {
+    // 2,000 independent estimates of ln E[p(y | w)] from 200 draws each (ln p = -1 + 0.8 z):
+    // their empirical variance against the mean of the delta-method variance of each.
+    let (reps, s) = (2000, 200);
+    let weights = vec![-(s as f64).ln(); s];
+    let mut estimates = Vec::with_capacity(reps);
+    let mut predicted = 0.0;
+    let mut rng = stream(11, "mcse-test");
+    for _ in 0..reps {
+        let row: Vec<f64> = (0..s)
+            .map(|_| {
+                let z: f64 = StandardNormal.sample(&mut rng);
+                -1.0 + 0.8 * z
+            })
+            .collect();
+        let e = log_predictive(&weights, &row);
+        predicted += log_predictive_mc_var(&weights, &row, e) / reps as f64;
+        estimates.push(e);
+    }
+    let mean = estimates.iter().sum::<f64>() / reps as f64;
+    let observed = estimates.iter().map(|e| (e - mean).powi(2)).sum::<f64>() / (reps - 1) as f64;
+    // The sample variance of 2,000 values is within about 3 % (sd sqrt(2 / 2000)) of the truth.
+    assert!(
+        (observed / predicted - 1.0).abs() < 0.1,
+        "observed {observed}, predicted {predicted}"
+    );
+    // Equal log likelihoods leave nothing to vary.
+    assert_eq!(log_predictive_mc_var(&weights, &vec![-0.5; s], -0.5), 0.0);
+}

@@ -6,11 +6,13 @@ use crate::record::{ExperimentRecord, LooComparison, LooDraws, LooRecord};
 
 /// What the LOO table means; both reports print it under the table.
 pub const LOO_NOTE: &str = "elpd_loo: the expected log predictive density of a new row, estimated by leaving each training row out \
-(PSIS-LOO; higher is better), ± its standard error. Δ elpd: the difference to the first run, ± its standard error paired over rows; \
-a run is worse only when Δ is more than two standard errors below zero, otherwise it is tied. p_loo: the effective number of parameters. \
+(PSIS-LOO; higher is better), ± its standard error. Δ elpd: the difference to the first run, ± its standard error: the one paired over rows \
+and the Monte-Carlo error of the two estimates from their finite draws together (two runs of one model differ by that much); \
+a run is worse only when Δ is more than two such standard errors below zero, otherwise it is tied. p_loo: the effective number of parameters. \
 Pareto k per row (Vehtari et al. 2024): good up to min(1 − 1/log10 S, 0.7) for S draws, \"more draws\" up to 0.7, BAD up to 1, VERY BAD beyond; \
 rows above 0.7 are refitted without the row up to `[evaluation] loo_refits` per run, and an estimate with rows left above 0.7 is marked unreliable. \
-Draws: the sampler's own, or an approximation's corrected by importance weights p(y, w) / q(w), so every row estimates the exact model.";
+Draws: the sampler's own, or an approximation's corrected by importance weights p(y, w) / q(w), so every row estimates the exact model; \
+a conjugate generative model needs none: it is refitted in closed form without each row (exact LOO).";
 
 /// "No leave-one-out for logistic-mle, logistic-map: ..." naming the successful runs without
 /// one; `None` when every run has one.
@@ -32,6 +34,9 @@ pub fn missing(r: &ExperimentRecord) -> Option<String> {
 
 /// "30 good, 2 more draws" (the non-empty classes).
 pub fn k_summary(loo: &LooRecord) -> String {
+    if loo.draws_from == LooDraws::Exact {
+        return "exact, no k".into();
+    }
     let c = loo.k_counts;
     let parts: Vec<String> = [
         (c.good, "good"),
@@ -92,7 +97,7 @@ fn row(i: usize, c: &LooComparison, loo: &LooRecord, tied: bool, single: bool) -
     let diff = if i == 0 {
         "0".to_string()
     } else {
-        format!("{:.2} ± {:.2}", c.elpd_diff, c.se_diff)
+        format!("{:.2} ± {:.2}", c.elpd_diff, c.total_se())
     };
     vec![
         c.run.as_str().into(),
@@ -107,6 +112,7 @@ fn row(i: usize, c: &LooComparison, loo: &LooRecord, tied: bool, single: bool) -
         match loo.draws_from {
             LooDraws::Posterior => format!("{} posterior", loo.draws),
             LooDraws::CorrectedApproximation => format!("{} q, corrected", loo.draws),
+            LooDraws::Exact => "none: exact".to_string(),
         }
         .into(),
         verdict,
@@ -119,12 +125,12 @@ pub fn loo_differences(rows: &[crate::record::LooDifference]) -> Table {
     let cells = rows
         .iter()
         .map(|d| {
-            let verdict = if d.diff > 2.0 * d.se_diff {
+            let verdict = if d.diff > 2.0 * d.total_se() {
                 Cell {
                     text: "B better".into(),
                     mark: Mark::Best,
                 }
-            } else if d.diff < -2.0 * d.se_diff {
+            } else if d.diff < -2.0 * d.total_se() {
                 Cell {
                     text: "B worse".into(),
                     mark: Mark::Warn,
@@ -140,7 +146,7 @@ pub fn loo_differences(rows: &[crate::record::LooDifference]) -> Table {
                 run.into(),
                 format!("{:.2}", d.a).into(),
                 format!("{:.2}", d.b).into(),
-                format!("{:+.2} ± {:.2}", d.diff, d.se_diff).into(),
+                format!("{:+.2} ± {:.2}", d.diff, d.total_se()).into(),
                 verdict,
             ]
         })

@@ -37,7 +37,7 @@ pub fn render(record: &ExperimentRecord, area: Rect, buf: &mut Buffer) {
             let reliable = loo.is_none_or(|l| l.reliable());
             let diff = match i {
                 0 => "0".to_string(),
-                _ => format!("{:.2} ± {:.2}", c.elpd_diff, c.se_diff),
+                _ => format!("{:.2} ± {:.2}", c.elpd_diff, c.total_se()),
             };
             let verdict = match (i, tied, c.worse_beyond_noise) {
                 (0, false, _) if rows.len() == 1 => Value::from("only run"),
@@ -135,6 +135,9 @@ fn k_text(l: &crate::record::LooRecord, wide: bool) -> String {
             0 => all,
             n => format!("{all} ({n} refitted)"),
         };
+    }
+    if l.draws_from == crate::record::LooDraws::Exact {
+        return "exact".to_string();
     }
     match l.k_counts.bad + l.k_counts.very_bad {
         0 => "all k ≤ 0.7".to_string(),
