@@ -281,8 +281,8 @@ fn compare(
         pairs,
     );
     if !loo.is_empty() {
-        md.push_str("\n## Leave-one-out\n\nelpd_loo on the training rows (higher is better); B − A ± its standard error paired over rows, \
-                     beyond noise when more than two standard errors from zero.\n\n");
+        md.push_str("\n## Leave-one-out\n\nelpd_loo on the training rows (higher is better); B − A ± its standard error: paired over rows \
+                     and the two estimates' Monte-Carlo error together, beyond noise when more than two standard errors from zero.\n\n");
         output::markdown::table(&mut md, &output::tables::loo::loo_differences(&loo));
     }
     print!("{md}");

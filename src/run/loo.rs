@@ -13,6 +13,7 @@ use crate::config::{MethodPlan, Plan};
 use crate::data::Dataset;
 use crate::error::{Error, Result};
 use crate::metrics::loo::{log_predictive, posterior_log_weights, psis_loo, sum_se, LogLik, Loo};
+use crate::metrics::CLIP;
 use crate::model::loglik::{log_lik, log_lik_values, without_row, PosteriorDraws};
 use crate::model::method::{fit_matrix, FitInput, Predictor};
 use crate::model::{Likelihood, PredictiveKind};
@@ -250,7 +251,9 @@ fn exact_loo(
     Ok(Some(record))
 }
 
-/// ln p(y_i | x_i) of each row under the predictor's exact predictive.
+/// ln p(y_i | x_i) of each row under the predictor's exact predictive, the probability clipped
+/// to [`CLIP`, 1 - `CLIP`] as the log-loss and K-fold's elpd are: a generative model's
+/// normalised class probabilities reach exactly 0 on a confidently wrong row.
 fn log_probability_of_label(
     predictor: &dyn Predictor,
     x: faer::MatRef<'_, f64>,
@@ -269,14 +272,18 @@ fn log_probability_of_label(
         Scores::Binary(p) => p
             .iter()
             .zip(y)
-            .map(|(p, &y)| if y == 1.0 { p.ln() } else { (1.0 - p).ln() })
+            .map(|(p, &y)| clipped_ln(if y == 1.0 { *p } else { 1.0 - p }))
             .collect(),
         Scores::Classes(rows) => rows
             .iter()
             .zip(y)
-            .map(|(r, &y)| r[y as usize].ln())
+            .map(|(r, &y)| clipped_ln(r[y as usize]))
             .collect(),
     }
+}
+
+fn clipped_ln(p: f64) -> f64 {
+    p.clamp(CLIP, 1.0 - CLIP).ln()
 }
 
 /// The run fitted again on its training rows without `row`; `None` when the fit fails
