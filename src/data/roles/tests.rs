@@ -126,3 +126,27 @@ fn a_short_or_unordered_integer_column_is_a_number() {
     let short = write("a,y\n1,0\n2,1\n3,0\n");
     assert_eq!(profile(short.path(), b',').unwrap()[0].role, Role::Numeric);
 }
+
+#[test]
+fn a_row_number_is_one_whether_written_as_integers_or_as_whole_decimals() {
+    use polars::prelude::{Column, NamedFrom};
+    let n = super::values::MIN_SEQUENCE_ROWS as i64;
+    let ints = Column::new("i".into(), (0..n).collect::<Vec<i64>>());
+    let floats = Column::new("f".into(), (1..=n).map(|v| v as f64).collect::<Vec<f64>>());
+    assert!(super::values::is_sequence(&ints));
+    assert!(
+        super::values::is_sequence(&floats),
+        "1.0, 2.0, … is a float index"
+    );
+    // A measurement that happens to increase is not whole; a repeat is not a sequence.
+    let measured = Column::new(
+        "m".into(),
+        (0..n).map(|v| v as f64 + 0.5).collect::<Vec<f64>>(),
+    );
+    let repeated = Column::new(
+        "r".into(),
+        (0..n).map(|v| (v / 2) as f64).collect::<Vec<f64>>(),
+    );
+    assert!(!super::values::is_sequence(&measured));
+    assert!(!super::values::is_sequence(&repeated));
+}

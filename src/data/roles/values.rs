@@ -18,9 +18,11 @@ pub const MAX_LEVELS: usize = 50;
 
 /// Whether `col` holds whole numbers, none missing, strictly increasing (so all distinct), in
 /// at least [`MIN_SEQUENCE_ROWS`] rows: a row number or a pandas index, which a model would
-/// read as "how far down the file", often the outcome's order.
+/// read as "how far down the file", often the outcome's order. Whole numbers written as
+/// decimals (`1.0, 2.0, …`, as a float index is saved) count too.
 pub(super) fn is_sequence(col: &Column) -> bool {
-    if !col.dtype().is_integer() || col.len() < MIN_SEQUENCE_ROWS || col.null_count() > 0 {
+    let numeric = col.dtype().is_integer() || col.dtype().is_float();
+    if !numeric || col.len() < MIN_SEQUENCE_ROWS || col.null_count() > 0 {
         return false;
     }
     let Ok(c) = col.cast(&DataType::Float64) else {
@@ -30,7 +32,7 @@ pub(super) fn is_sequence(col: &Column) -> bool {
     let mut last = f64::NEG_INFINITY;
     for v in ca.iter() {
         match v {
-            Some(v) if v > last => last = v,
+            Some(v) if v > last && v.fract() == 0.0 => last = v,
             _ => return false,
         }
     }

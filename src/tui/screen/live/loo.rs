@@ -5,7 +5,8 @@ use crate::catalog::thousands;
 use crate::tui::session::{LiveRun, RunState};
 
 /// "gibbs — leave-one-out: 4,000 draws x 32 rows" or "gibbs — leave-one-out: refitting
-/// without row 12 (2 of 5)"; `None` when no LOO is running.
+/// without row 12 (2 of 5)", or for the exact LOO of a conjugate kind (no draws) "niw —
+/// leave-one-out: exact, …"; `None` when no LOO is running.
 pub(super) fn label(run: &LiveRun) -> Option<String> {
     let p = run
         .loo
@@ -16,6 +17,11 @@ pub(super) fn label(run: &LiveRun) -> Option<String> {
             "{} — leave-one-out: refitting without row {row} ({} of {total}; k > 0.7)",
             run.id,
             done + 1
+        ),
+        None if p.draws == 0 => format!(
+            "{} — leave-one-out: exact, the closed form refitted without each of {} rows",
+            run.id,
+            thousands(p.rows)
         ),
         None => format!(
             "{} — leave-one-out: {} draws × {} rows",
