@@ -11,7 +11,9 @@ use std::path::{Path, PathBuf};
 use cli_support::{bin, root, run_experiment};
 
 fn experiment(dir: &Path) -> PathBuf {
-    let data = root().join("tests/fixtures/categorical.csv");
+    // A copy, so that a test may change it after the run.
+    let data = dir.join("categorical.csv");
+    std::fs::copy(root().join("tests/fixtures/categorical.csv"), &data).unwrap();
     let exp = dir.join("predict_back.toml");
     std::fs::write(
         &exp,
@@ -25,7 +27,9 @@ fn experiment(dir: &Path) -> PathBuf {
              [[method]]\nkind = \"probit-laplace\"\npredictive = [\"plugin\", \"mc\", \"exact\"]\n\
              [[method]]\nkind = \"ep-probit\"\n\
              [[method]]\nkind = \"vi-logistic\"\n\
-             [[method]]\nkind = \"gibbs-logistic\"\ndraws = 200\nburn_in = 50\n"
+             [[method]]\nkind = \"gibbs-logistic\"\ndraws = 200\nburn_in = 50\n\
+             [[method]]\nkind = \"softmax-laplace\"\n\
+             [[method]]\nkind = \"gaussian-naive-bayes\"\n"
         ),
     )
     .unwrap();
@@ -73,11 +77,6 @@ fn predicting_the_test_rows_gives_back_predictions_csv_and_rows_join_back() {
         .output()
         .unwrap();
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    let stderr = String::from_utf8_lossy(&o.stderr);
-    assert!(
-        stderr.contains("gibbs-logistic"),
-        "the Gibbs run is listed as not scored: {stderr}"
-    );
     let (pheader, prow) = table(&std::fs::read_to_string(&scored).unwrap());
     assert_eq!(prow.len(), rows.len());
     let mut compared = 0;
@@ -91,13 +90,19 @@ fn predicting_the_test_rows_gives_back_predictions_csv_and_rows_join_back() {
         }
         compared += 1;
     }
-    // Every predictive of every run but the Gibbs one: 5 + 1 + 3 + 2 + ... columns.
+    // Every predictive of every run, the Gibbs sampler, softmax and the generative run (fitted
+    // again from the stored experiment) included; not the Monte-Carlo errors.
     let expected = header
         .iter()
-        .filter(|h| h.contains('/') && !h.starts_with("gibbs") && !h.ends_with("_mcse"))
+        .filter(|h| h.contains('/') && !h.ends_with("_mcse"))
         .count();
     assert_eq!(compared, expected);
-    assert!(compared >= 10);
+    assert!(pheader.iter().any(|h| h.starts_with("gibbs-logistic/")));
+    assert!(pheader
+        .iter()
+        .any(|h| h.starts_with("gaussian-naive-bayes/")));
+    assert!(pheader.iter().any(|h| h.starts_with("softmax-laplace/")));
+    assert!(compared >= 14);
     // Never overwritten: the same --out again is refused.
     let o = bin()
         .arg("predict")
@@ -109,6 +114,20 @@ fn predicting_the_test_rows_gives_back_predictions_csv_and_rows_join_back() {
         .unwrap();
     assert_eq!(o.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&o.stderr).contains("never overwrites"));
+    // Data changed since the run: the Gaussian runs still score, the refitted ones are listed
+    // as skipped with why.
+    let data = tmp.path().join("categorical.csv");
+    let text = std::fs::read_to_string(&data).unwrap();
+    std::fs::write(&data, text + &lines[1].replace("p000", "p999") + "\n").unwrap();
+    let o = bin().arg("predict").arg(&out).arg(&new).output().unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        stderr.contains("gibbs-logistic") && stderr.contains("has changed since the run"),
+        "{stderr}"
+    );
+    let stdout = String::from_utf8_lossy(&o.stdout);
+    assert!(stdout.contains("logistic-laplace/exact") && !stdout.contains("gibbs-logistic/"));
 }
 
 #[test]

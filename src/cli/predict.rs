@@ -16,12 +16,15 @@ What it does:
 
 Output (CSV, to standard output or --out FILE):
   row,<run>/<predictive>,...    row = the 0-based data row of DATA (pandas' default index);
-                                each value is p(y = positive class).
+                                each value is p(y = positive class); with more than two
+                                classes one column per class, <run>/<predictive>[<class>].
 
 Refused, with the fix (exit 2):
   a missing feature column; a level the training rows did not have (when the run had
   unseen_levels = \"error\"); a gap where the run learnt no fill value; an existing --out file.
-  Runs that cannot be rebuilt (Gibbs, softmax, generative kinds) are listed and skipped.
+  Gaussian runs are rebuilt from results.json. The others (Gibbs, softmax, the generative
+  kinds) are fitted again from the experiment results.json stores, on the same data with the
+  same seed: refused when a data file changed since the run (its SHA-256 differs).
 
 Check: scoring the run's own test rows reproduces its predictions.csv exactly.
 

@@ -10,11 +10,13 @@
 use faer::{Mat, MatRef};
 use rand::Rng;
 
-use super::fit::Predictor;
+use super::fit::{Predictor, Probabilities};
 use super::importance::gaussian_draws;
 use super::Likelihood;
+use super::PredictiveKind;
 use crate::error::NumericError;
 use crate::metrics::loo::{Draws, LogLik};
+use crate::metrics::CLIP;
 use crate::numeric::linalg::Cholesky;
 use crate::numeric::special::{log_norm_cdf, log_sigmoid};
 
@@ -157,6 +159,37 @@ pub fn log_lik(
             Draws::Posterior => None,
             Draws::Corrected(c) => Some(c),
         },
+    }
+}
+
+/// ln p(y_i | x_i) of each row of `x` (class indices `y`) under the predictor's exact
+/// predictive, the probability clipped to [`CLIP`, 1 - `CLIP`] as the log-loss and K-fold's
+/// elpd are: a generative model's normalised class probabilities reach exactly 0 on a
+/// confidently wrong row.
+pub fn label_log_probabilities(
+    predictor: &dyn Predictor,
+    x: MatRef<'_, f64>,
+    y: &[f64],
+) -> Vec<f64> {
+    let settings = super::predictive::PredictiveSettings {
+        mc_samples: 1,
+        quadrature_nodes: 1,
+        first_row: 0,
+    };
+    // The exact predictive draws nothing; the stream is only the signature's.
+    let mut stream = crate::numeric::rng::stream(0, "loo/exact");
+    let clipped_ln = |p: f64| p.clamp(CLIP, 1.0 - CLIP).ln();
+    match predictor.predict(PredictiveKind::Exact, x, settings, &mut stream) {
+        Probabilities::Binary(p) => p
+            .iter()
+            .zip(y)
+            .map(|(p, &y)| clipped_ln(if y == 1.0 { *p } else { 1.0 - p }))
+            .collect(),
+        Probabilities::Classes(rows) => rows
+            .iter()
+            .zip(y)
+            .map(|(r, &y)| clipped_ln(r[y as usize]))
+            .collect(),
     }
 }
 

@@ -13,12 +13,12 @@ use crate::config::{MethodPlan, Plan};
 use crate::data::Dataset;
 use crate::error::{Error, Result};
 use crate::metrics::loo::{log_predictive, posterior_log_weights, psis_loo, sum_se, LogLik, Loo};
-use crate::metrics::CLIP;
-use crate::model::loglik::{log_lik, log_lik_values, without_row, PosteriorDraws};
+use crate::model::loglik::{
+    label_log_probabilities, log_lik, log_lik_values, without_row, PosteriorDraws,
+};
 use crate::model::method::{fit_matrix, FitInput, Predictor};
-use crate::model::{Likelihood, PredictiveKind};
+use crate::model::Likelihood;
 use crate::numeric::rng;
-use crate::record::Scores;
 use crate::record::{DrawsExport, KCounts, LooDraws, LooPoint, LooRecord};
 
 /// Draws from an approximation for its LOO by default: k judged by the 0.7 threshold needs
@@ -210,8 +210,7 @@ fn exact_loo(
     }
     let start = Instant::now();
     monitor.loo_started(&input.method.id, 0, n);
-    let classes = input.dataset.classes.len();
-    let full = log_probability_of_label(predictor, train.x.as_ref(), &train.y, classes);
+    let full = label_log_probabilities(predictor, train.x.as_ref(), &train.y);
     let mut pointwise = Vec::with_capacity(n);
     for i in 0..n {
         if input.cancel.is_some_and(|c| c.load(Ordering::Relaxed)) {
@@ -222,7 +221,7 @@ fn exact_loo(
         };
         let held_out = train.x.as_ref().subrows(i, 1);
         let y = &train.y[i..=i];
-        let elpd = log_probability_of_label(fitted.predictor.as_ref(), held_out, y, classes)[0];
+        let elpd = label_log_probabilities(fitted.predictor.as_ref(), held_out, y)[0];
         pointwise.push(LooPoint {
             elpd,
             p: full[i] - elpd,
@@ -249,41 +248,6 @@ fn exact_loo(
     };
     monitor.loo_finished(&input.method.id, &record);
     Ok(Some(record))
-}
-
-/// ln p(y_i | x_i) of each row under the predictor's exact predictive, the probability clipped
-/// to [`CLIP`, 1 - `CLIP`] as the log-loss and K-fold's elpd are: a generative model's
-/// normalised class probabilities reach exactly 0 on a confidently wrong row.
-fn log_probability_of_label(
-    predictor: &dyn Predictor,
-    x: faer::MatRef<'_, f64>,
-    y: &[f64],
-    classes: usize,
-) -> Vec<f64> {
-    let settings = crate::model::predictive::PredictiveSettings {
-        mc_samples: 1,
-        quadrature_nodes: 1,
-        first_row: 0,
-    };
-    // The exact predictive draws nothing; the stream is only the signature's.
-    let mut stream = rng::stream(0, "loo/exact");
-    let p = predictor.predict(PredictiveKind::Exact, x, settings, &mut stream);
-    match super::predict::scores(p, classes) {
-        Scores::Binary(p) => p
-            .iter()
-            .zip(y)
-            .map(|(p, &y)| clipped_ln(if y == 1.0 { *p } else { 1.0 - p }))
-            .collect(),
-        Scores::Classes(rows) => rows
-            .iter()
-            .zip(y)
-            .map(|(r, &y)| clipped_ln(r[y as usize]))
-            .collect(),
-    }
-}
-
-fn clipped_ln(p: f64) -> f64 {
-    p.clamp(CLIP, 1.0 - CLIP).ln()
 }
 
 /// The run fitted again on its training rows without `row`; `None` when the fit fails

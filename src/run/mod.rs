@@ -19,6 +19,7 @@ mod metrics;
 mod monitor;
 mod predict;
 mod provenance;
+pub mod refit;
 pub mod score;
 mod sink;
 mod source;

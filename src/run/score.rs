@@ -3,13 +3,16 @@
 //! (`dataset.preparation`, `dataset.standardisation`), each run's weights and posterior (with
 //! the Cholesky factor of its precision), its predictives and their settings, and the seed of
 //! the Monte-Carlo streams. The predictors are rebuilt as the run's own types
-//! (model/restore.rs), so the run's own test rows get back its predictions.csv exactly.
+//! (model/restore.rs), so the run's own test rows get back its predictions.csv exactly. A run
+//! whose posterior the record does not hold in full (Gibbs, softmax, the generative kinds) is
+//! fitted again from the stored experiment on the same data (run/refit.rs).
 
 use std::fmt::Write as _;
 use std::path::Path;
 
 use serde::Deserialize;
 
+use super::refit::Refitter;
 use crate::catalog::{MethodKind, PredictiveKind};
 use crate::error::{Error, Result};
 use crate::model::fit::Probabilities;
@@ -23,16 +26,25 @@ struct Stored {
     experiment: StoredExperiment,
     dataset: StoredDataset,
     runs: Vec<StoredRun>,
+    provenance: StoredProvenance,
 }
 
 #[derive(Deserialize)]
 struct StoredExperiment {
     seed: u64,
+    file: String,
+}
+
+#[derive(Deserialize)]
+struct StoredProvenance {
+    config: String,
+    data_sha256: std::collections::BTreeMap<String, String>,
 }
 
 #[derive(Deserialize)]
 struct StoredDataset {
     columns: Vec<String>,
+    classes: Vec<String>,
     standardisation: Option<Vec<ColumnScaling>>,
     preparation: Option<Preparation>,
 }
@@ -48,6 +60,7 @@ struct StoredRun {
     noise: Option<f64>,
     mc_samples: Option<usize>,
     quadrature_nodes: Option<usize>,
+    prior_precision: Option<f64>,
 }
 
 #[derive(Deserialize)]
@@ -122,6 +135,8 @@ pub fn score(run_dir: &Path, data: &Path) -> Result<Scored> {
         columns: Vec::new(),
         skipped: Vec::new(),
     };
+    // Made once, when the first run needs fitting again; its error skips every such run.
+    let mut refitter: Option<std::result::Result<Refitter, String>> = None;
     for run in &stored.runs {
         if let Some(e) = &run.error {
             out.skipped
@@ -146,10 +161,25 @@ pub fn score(run_dir: &Path, data: &Path) -> Result<Scored> {
         };
         let predictor = match predictor(&fit) {
             Ok(p) => p,
-            Err(why) => {
-                out.skipped
-                    .push(format!("run \"{}\" ({}): {why}", run.id, run.kind));
-                continue;
+            Err(_) => {
+                let r = refitter.get_or_insert_with(|| {
+                    let file = Path::new(&stored.experiment.file);
+                    let p = &stored.provenance;
+                    Refitter::new(&p.config, file, &p.data_sha256, &results)
+                        .map_err(|e| e.to_string())
+                });
+                let fitted = r.as_ref().map_err(String::clone).and_then(|r| {
+                    r.predictor(&run.id, run.prior_precision)
+                        .map_err(|e| e.to_string())
+                });
+                match fitted {
+                    Ok(p) => p,
+                    Err(e) => {
+                        out.skipped
+                            .push(format!("run \"{}\" ({}): {e}", run.id, run.kind));
+                        continue;
+                    }
+                }
             }
         };
         for p in &run.predictives {
@@ -163,15 +193,13 @@ pub fn score(run_dir: &Path, data: &Path) -> Result<Scored> {
             };
             // The run's own stream for this predictive (run/predict.rs).
             let mut stream = rng::stream(stored.experiment.seed, &format!("{}/{}", run.id, p.name));
-            let Probabilities::Binary(values) =
-                predictor.predict(kind, x.as_ref(), settings, &mut stream)
-            else {
-                continue;
-            };
-            out.columns.push(ScoredColumn {
-                name: format!("{}/{}", run.id, p.name),
-                p: values,
-            });
+            let name = format!("{}/{}", run.id, p.name);
+            match predictor.predict(kind, x.as_ref(), settings, &mut stream) {
+                Probabilities::Binary(p) => out.columns.push(ScoredColumn { name, p }),
+                Probabilities::Classes(rows) => {
+                    out.columns.extend(class_columns(&name, &rows, &d.classes))
+                }
+            }
         }
     }
     if out.columns.is_empty() {
@@ -184,4 +212,23 @@ pub fn score(run_dir: &Path, data: &Path) -> Result<Scored> {
         ));
     }
     Ok(out)
+}
+
+/// A predictive's class probabilities as columns: p(y = 1) under `name` for two classes (as
+/// predictions.csv has it), else one column per class, `name[class]`.
+fn class_columns(name: &str, rows: &[Vec<f64>], classes: &[String]) -> Vec<ScoredColumn> {
+    if classes.len() <= 2 {
+        return vec![ScoredColumn {
+            name: name.to_string(),
+            p: rows.iter().map(|r| r[1]).collect(),
+        }];
+    }
+    classes
+        .iter()
+        .enumerate()
+        .map(|(k, class)| ScoredColumn {
+            name: format!("{name}[{class}]"),
+            p: rows.iter().map(|r| r[k]).collect(),
+        })
+        .collect()
 }
