@@ -32,7 +32,7 @@ impl Refitter {
             let now = super::provenance::sha256_file(Path::new(path)).map_err(|_| {
                 Error::data(
                     results,
-                    format!("the run's data file {path} cannot be read, so its sampler or class posterior cannot be fitted again to score new rows; restore the file, or score with the Gaussian runs only"),
+                    format!("the run's data file {path} cannot be read, so its sampler or class posterior cannot be fitted again to score new rows; run predict from the directory the experiment was run in (the record's paths are relative to it), or restore the file"),
                 )
             })?;
             if &now != digest {
