@@ -8,10 +8,13 @@ mod density;
 mod evidence;
 mod heatmaps;
 mod legend;
+#[cfg(test)]
+mod picture_tests;
 mod reliability;
 mod sweep;
 #[cfg(test)]
 mod tests;
+mod weight_space;
 mod weights;
 
 pub use canvas::Figure;
@@ -21,6 +24,7 @@ pub use evidence::evidence;
 pub use heatmaps::heatmaps;
 pub use reliability::{reliability, wilson, GUIDE as RELIABILITY_GUIDE};
 pub use sweep::{against, coincide};
+pub use weight_space::{stem as weight_space_stem, weight_space, GUIDE as WEIGHT_SPACE_GUIDE};
 pub use weights::weights;
 
 use crate::record::ExperimentRecord;
@@ -70,5 +74,14 @@ pub fn figures(r: &ExperimentRecord) -> Vec<Figure> {
         out.push(evidence(run));
     }
     out.extend(r.posteriors.iter().map(density));
+    out.extend(pictures(r));
     out
+}
+
+/// The pictures of the posterior (docs/maths.md §20–§22), in report order.
+fn pictures(r: &ExperimentRecord) -> Vec<Figure> {
+    crate::output::contour::default_pair(r)
+        .and_then(|pair| weight_space(r, pair))
+        .into_iter()
+        .collect()
 }

@@ -13,6 +13,7 @@ mod approximation;
 mod comparison;
 mod evidence;
 mod loo;
+mod picture;
 mod predictions;
 mod preparation;
 mod provenance;
@@ -24,6 +25,7 @@ pub use approximation::ApproximationError;
 pub use comparison::{Comparison, Standing, Verdict, VersusBest};
 pub use evidence::EvidenceEstimate;
 pub use loo::{compare_loo, KCounts, LooComparison, LooDifference, LooDraws, LooPoint, LooRecord};
+pub use picture::PairDensity;
 pub use predictions::{
     csv_header, csv_rows, PredictionColumn, PredictionTable, PredictionsFile, Rows, Scores,
 };

@@ -76,6 +76,10 @@ pub struct RunRecord {
     /// without posterior draws or a Gaussian posterior, for streamed data, and under
     /// `[evaluation] loo_draws = 0`.
     pub loo: Option<super::LooRecord>,
+    /// The exact posterior's 2-D marginal density of every pair of weights on a grid, for the
+    /// weight-space picture (quadrature kinds only; absent for the others).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub pair_densities: Vec<super::PairDensity>,
 }
 
 /// results.json `runs[].passes`: Newton's passes over rows in memory. A `hessian` pass computes
@@ -239,6 +243,7 @@ impl RunRecord {
             noise: None,
             passes: None,
             loo: None,
+            pair_densities: Vec::new(),
         }
     }
 }

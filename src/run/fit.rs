@@ -222,6 +222,7 @@ fn fit_record(
             gradient_seconds: t.gradient_seconds,
         }),
         loo: None,
+        pair_densities: fitted.predictor.pair_densities(),
     };
     record.error = super::failure::termination_error(method, termination);
     Ok(record)

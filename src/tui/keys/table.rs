@@ -169,6 +169,18 @@ pub const BINDINGS: &[Binding] = &[
         &[(char('u'), Coefficients)],
     ),
     binding(
+        "w",
+        On(Screen::Posterior),
+        "the weight-space picture (each method's 50/90/99 % regions) / whiskers",
+        &[(char('w'), Picture)],
+    ),
+    binding(
+        "[, ]",
+        On(Screen::Posterior),
+        "weight-space picture: the previous / next pair of weights",
+        &[(char('['), Pair(-1)), (char(']'), Pair(1))],
+    ),
+    binding(
         "Up/Down, k/j",
         On(Screen::Reparam),
         "choose the [[posterior]]",
