@@ -6,6 +6,7 @@ mod canvas;
 mod convergence;
 mod density;
 mod evidence;
+mod formulas;
 mod heatmaps;
 mod legend;
 #[cfg(test)]
@@ -83,5 +84,20 @@ fn pictures(r: &ExperimentRecord) -> Vec<Figure> {
     crate::output::contour::default_pair(r)
         .and_then(|pair| weight_space(r, pair))
         .into_iter()
+        .chain(
+            uses_moderation(r)
+                .then(|| formulas::formulas(r.experiment.seed))
+                .into_iter()
+                .flatten(),
+        )
         .collect()
+}
+
+/// Whether a run of the experiment predicts with a moderated predictive (MC, probit, MacKay or
+/// exact), whose formulas the one-dimensional pictures explain.
+fn uses_moderation(r: &ExperimentRecord) -> bool {
+    r.runs
+        .iter()
+        .flat_map(|run| &run.predictives)
+        .any(|p| matches!(p.name.as_str(), "mc" | "probit" | "mackay" | "exact"))
 }

@@ -99,3 +99,38 @@ fn without_a_quadrature_run_the_figure_says_so_and_draws_no_truth() {
         .any(|l| l.0 == "#000000" && l.1 == "3" && l.2 > 20));
     assert!(f.guide.contains("no quadrature run"), "{}", f.guide);
 }
+
+#[test]
+fn the_probit_curve_stays_within_two_hundredths_of_the_sigmoid() {
+    // the known bound of the pi/8 matching: max |sigma(a) - Phi(sqrt(pi/8) a)| is about 0.0177
+    // (Bishop 2006, Fig. 4.9), reached near |a| = 2.7
+    let gap = super::formulas::link_gap();
+    assert!(gap > 0.015 && gap < 0.02, "{gap}");
+}
+
+#[test]
+fn monte_carlo_scatters_around_the_exact_integral_within_its_error() {
+    use crate::model::predictive::logistic_normal;
+    let gh = crate::numeric::quadrature::GaussHermite::new(64);
+    let vars: Vec<f64> = (0..=16).map(f64::from).collect();
+    let mc = super::formulas::monte_carlo(11, &vars);
+    for &(v, m, se) in &mc {
+        let exact = logistic_normal(super::formulas::MU_A, v, &gh);
+        assert!(
+            (m - exact).abs() < 4.0 * se.max(1e-12) || v == 0.0,
+            "s² = {v}: {m} ± {se} vs {exact}"
+        );
+    }
+    // same seed, same draws; another seed, others
+    assert_eq!(mc, super::formulas::monte_carlo(11, &vars));
+    assert_ne!(mc, super::formulas::monte_carlo(12, &vars));
+    let figs = super::formulas::formulas(11);
+    assert_eq!(figs.len(), 2);
+    // one error bar per Monte-Carlo estimate (17, at s² = 0, 1, …, 16), in the MC series'
+    // colour, and the legend's swatch
+    let bars = polylines(&figs[1].svg)
+        .iter()
+        .filter(|l| l.0 == hex(look(2).colour) && l.2 == 2)
+        .count();
+    assert_eq!(bars, 17 + 1);
+}

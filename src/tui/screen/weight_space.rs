@@ -71,13 +71,24 @@ pub fn render(r: &ExperimentRecord, pick: Option<usize>, area: Rect, buf: &mut B
             .collect()
     });
     let (x, y) = bounds(rings.iter().flatten().chain(&truth));
-    let title = format!(
+    let long = format!(
         " Weight space: ({}, {}) — 50/90/99 % regions · pair {}/{} ([ ]) · w: whiskers ",
         name(pair[0]),
         name(pair[1]),
         at + 1,
         all.len()
     );
+    // the short title at narrow widths, so that nothing is cut
+    let title = match long.chars().count() + 4 > area.width as usize {
+        true => format!(
+            " ({}, {}) 50/90/99 % · pair {}/{} [ ] ",
+            name(pair[0]),
+            name(pair[1]),
+            at + 1,
+            all.len()
+        ),
+        false => long,
+    };
     let scale = r.dataset.weights_scale_short();
     let bottom = format!(
         " x {} {:.2}…{:.2} · y {} {:.2}…{:.2} · {scale} ",
