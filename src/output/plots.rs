@@ -79,7 +79,7 @@ pub fn figures(r: &ExperimentRecord) -> Vec<Figure> {
     out
 }
 
-/// The pictures of the posterior (docs/maths.md §20–§22), in report order.
+/// The pictures of the posterior (docs/maths.md §20–§21), in report order.
 fn pictures(r: &ExperimentRecord) -> Vec<Figure> {
     crate::output::contour::default_pair(r)
         .and_then(|pair| weight_space(r, pair))

@@ -1,4 +1,4 @@
-//! The predictive formulas as pictures (docs/maths.md §22): the logistic sigmoid against the
+//! The predictive formulas as pictures (docs/maths.md §21): the logistic sigmoid against the
 //! probit curve Phi(sqrt(pi/8) a) that approximates it, and the moderated predictive
 //! E[sigma(a)], a ~ N(mu_a, s^2), against the activation variance s^2 at a fixed mu_a, each
 //! approximation (probit, MacKay, Monte Carlo) beside the exact integral (1-D quadrature). Pure

@@ -129,7 +129,9 @@ impl App {
             ToggleTraces => self.picks.hide_traces = !self.picks.hide_traces,
             Coefficients => self.picks.coefficients = (self.picks.coefficients + 1) % 3,
             Picture => self.picks.picture = !self.picks.picture,
-            Pair(delta) => self.pick_pair(delta),
+            // without the picture, `[`/`]` keep stepping through a sweep's points
+            Pair(delta) if self.picks.picture => self.pick_pair(delta),
+            Pair(delta) => self.step_point(delta),
             Subset(delta) => self.reparam_subset(delta),
             Scroll(delta) => {
                 let rows = self

@@ -171,13 +171,13 @@ pub const BINDINGS: &[Binding] = &[
     binding(
         "w",
         On(Screen::Posterior),
-        "the weight-space picture (each method's 50/90/99 % regions) / whiskers",
+        "weight-space picture / whiskers",
         &[(char('w'), Picture)],
     ),
     binding(
         "[, ]",
         On(Screen::Posterior),
-        "weight-space picture: the previous / next pair of weights",
+        "picture: previous / next pair of weights",
         &[(char('['), Pair(-1)), (char(']'), Pair(1))],
     ),
     binding(
