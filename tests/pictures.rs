@@ -131,3 +131,86 @@ fn both_reports_show_the_pictures() {
         .count();
     assert!(exact >= 3, "{exact} exact contours");
 }
+
+/// The input-space record of experiments/small_exact.toml (GPA and PSI, an intercept).
+#[test]
+fn the_input_space_is_computed_on_the_design_and_drawn() {
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("s");
+    let exp = concat!(env!("CARGO_MANIFEST_DIR"), "/experiments/small_exact.toml");
+    let o = std::process::Command::new(env!("CARGO_BIN_EXE_bayeslab"))
+        .args(["run", exp, "--quiet", "--out"])
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let r: Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("results.json")).unwrap()).unwrap();
+    let s = &r["input_space"];
+    assert_eq!(s["features"], serde_json::json!(["GPA", "PSI"]));
+    let main = s["boundary_run"].as_str().unwrap();
+    assert_eq!(s["boundaries"].as_array().unwrap().len(), 40);
+    let surfaces = s["surfaces"].as_array().unwrap();
+    assert!(surfaces
+        .iter()
+        .any(|x| x["run"] == "exact" && x["predictive"] == "exact"));
+    // the plug-in surface is sigma(x^T mean) with x the grid point standardised as the
+    // design's columns were (results.json dataset.standardisation): an independent evaluation
+    let plugin = surfaces
+        .iter()
+        .find(|x| x["run"] == main && x["predictive"] == "plugin")
+        .expect("the main run's plug-in");
+    let n = s["points"].as_u64().unwrap() as usize;
+    let (gx, gy) = (floats(&s["x"]), floats(&s["y"]));
+    let scaling = r["dataset"]["standardisation"].as_array().unwrap();
+    let (cx, sx) = (
+        scaling[0]["centre"].as_f64().unwrap(),
+        scaling[0]["scale"].as_f64().unwrap(),
+    );
+    let (cy, sy) = (
+        scaling[1]["centre"].as_f64().unwrap(),
+        scaling[1]["scale"].as_f64().unwrap(),
+    );
+    let w = floats(&run(&r, main)["posterior"]["mean"]);
+    let p = floats(&plugin["p"]);
+    for (ix, iy) in [(0, 0), (n / 2, n / 3), (n - 1, n - 1)] {
+        let x = gx[0] + ix as f64 * (gx[1] - gx[0]) / (n - 1) as f64;
+        let y = gy[0] + iy as f64 * (gy[1] - gy[0]) / (n - 1) as f64;
+        let a = w[0] + w[1] * (x - cx) / sx + w[2] * (y - cy) / sy;
+        let want = 1.0 / (1.0 + (-a).exp());
+        assert!(
+            (p[iy * n + ix] - want).abs() < 1e-4,
+            "({x}, {y}): {} vs {want}",
+            p[iy * n + ix]
+        );
+    }
+    // the figure: one grey line per boundary that crosses the box, contours of every surface
+    let svg = std::fs::read_to_string(out.join("plots/input-space.svg")).unwrap();
+    let grey = svg
+        .split("<polyline")
+        .skip(1)
+        .filter(|el| el.contains("opacity=\"0.25\""))
+        .count();
+    let crossing = s["boundaries"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|c| {
+            let c = floats(c);
+            // the line's y at the box's left and right edges brackets part of the y range
+            let at = |x: f64| -(c[0] + c[1] * x) / c[2];
+            let (a, b) = (at(gx[0]), at(gx[1]));
+            a.max(b) >= gy[0] && a.min(b) <= gy[1]
+        })
+        .count();
+    assert_eq!(
+        grey, crossing,
+        "one drawn line per boundary crossing the box"
+    );
+    assert!(
+        svg.contains("stroke=\"#000000\" stroke-width=\"3\""),
+        "the exact predictive's contours"
+    );
+    let html = std::fs::read_to_string(out.join("report.html")).unwrap();
+    assert!(html.contains("id=\"input-space\""));
+}

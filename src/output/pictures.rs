@@ -25,6 +25,12 @@ fn intro(r: &ExperimentRecord) -> String {
     )
 }
 
+/// Why the input-space picture is missing, when the engine said so.
+fn unavailable(r: &ExperimentRecord) -> Option<String> {
+    let why = r.input_space.as_ref()?.unavailable.as_ref()?;
+    Some(format!("No input-space picture: {why}."))
+}
+
 pub fn html(s: &mut String, r: &ExperimentRecord, figures: &[Figure]) {
     let shown = shown(figures);
     if shown.is_empty() {
@@ -35,6 +41,9 @@ pub fn html(s: &mut String, r: &ExperimentRecord, figures: &[Figure]) {
         "<h2>Pictures of the posterior</h2><p>{}</p>",
         escape(&intro(r))
     );
+    if let Some(why) = unavailable(r) {
+        let _ = writeln!(s, "<p>{}</p>", escape(&why));
+    }
     for f in shown {
         let _ = writeln!(s, "<h3>{}</h3>", prose(&f.caption));
         figure(s, f);
@@ -47,6 +56,9 @@ pub fn markdown(s: &mut String, r: &ExperimentRecord, figures: &[Figure]) {
         return;
     }
     let _ = writeln!(s, "## Pictures of the posterior\n\n{}\n", intro(r));
+    if let Some(why) = unavailable(r) {
+        let _ = writeln!(s, "{why}\n");
+    }
     for f in shown {
         let _ = writeln!(s, "### {}\n", f.caption);
         let _ = writeln!(s, "![{}](plots/{}.svg)\n", f.caption, f.stem);

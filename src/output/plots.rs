@@ -8,6 +8,7 @@ mod density;
 mod evidence;
 mod formulas;
 mod heatmaps;
+mod input_space;
 mod legend;
 #[cfg(test)]
 mod picture_tests;
@@ -79,11 +80,12 @@ pub fn figures(r: &ExperimentRecord) -> Vec<Figure> {
     out
 }
 
-/// The pictures of the posterior (docs/maths.md §20–§21), in report order.
+/// The pictures of the posterior (docs/maths.md §20–§22), in report order.
 fn pictures(r: &ExperimentRecord) -> Vec<Figure> {
     crate::output::contour::default_pair(r)
         .and_then(|pair| weight_space(r, pair))
         .into_iter()
+        .chain(input_space::input_space(r))
         .chain(
             uses_moderation(r)
                 .then(|| formulas::formulas(r.experiment.seed))

@@ -12,6 +12,7 @@ use serde::Serialize;
 mod approximation;
 mod comparison;
 mod evidence;
+mod input_space;
 mod loo;
 mod picture;
 mod predictions;
@@ -24,6 +25,7 @@ mod sweep;
 pub use approximation::ApproximationError;
 pub use comparison::{Comparison, Standing, Verdict, VersusBest};
 pub use evidence::EvidenceEstimate;
+pub use input_space::{InputSpace, Surface};
 pub use loo::{compare_loo, KCounts, LooComparison, LooDifference, LooDraws, LooPoint, LooRecord};
 pub use picture::PairDensity;
 pub use predictions::{
@@ -78,6 +80,10 @@ pub struct ExperimentRecord {
     /// `[data] streaming = true`: chunks, passes and the time of each (absent otherwise).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub streaming: Option<StreamingRecord>,
+    /// The input-space picture's grid predictions, points and sampled boundaries (absent for
+    /// an experiment without two features held in memory).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub input_space: Option<InputSpace>,
 }
 
 #[derive(Debug, Clone, Serialize, schemars::JsonSchema)]

@@ -134,3 +134,16 @@ fn monte_carlo_scatters_around_the_exact_integral_within_its_error() {
         .count();
     assert_eq!(bars, 17 + 1);
 }
+
+#[test]
+fn a_boundary_is_clipped_to_the_box_or_dropped() {
+    use super::input_space::clip;
+    // y = x through the unit box: corner to corner
+    let seg = clip([0.0, 1.0, -1.0], [0.0, 1.0], [0.0, 1.0]).unwrap();
+    assert_eq!(seg, [(0.0, 0.0), (1.0, 1.0)]);
+    // x = 0.25 (vertical): from the bottom to the top edge
+    let seg = clip([-0.25, 1.0, 0.0], [0.0, 1.0], [0.0, 2.0]).unwrap();
+    assert_eq!(seg, [(0.25, 0.0), (0.25, 2.0)]);
+    // y = x + 5 misses the box
+    assert!(clip([5.0, 1.0, -1.0], [0.0, 1.0], [0.0, 1.0]).is_none());
+}
