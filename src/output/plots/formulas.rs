@@ -177,7 +177,7 @@ fn moderated(seed: u64) -> Figure {
             "With no uncertainty in the activation (s² = 0) every predictive is the plug-in σ(μ_a); \
              as s² grows the exact predictive is pulled towards 1/2, and a point far from the data \
              (large s²) gets a moderated prediction. Probit and MacKay follow the exact curve within \
-             a few thousandths; Monte Carlo scatters around it by its standard error ({MC_DRAWS} draws, \
+             0.02 (probit is furthest at small s², where σ and Φ(√(π/8)·a) differ most); Monte Carlo scatters around it by its standard error ({MC_DRAWS} draws, \
              the bars ± 2 MCSE, seeded from the experiment's seed)."
         ),
         svg: text,

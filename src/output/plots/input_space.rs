@@ -158,8 +158,15 @@ fn guide(s: &InputSpace, classes: &[String]) -> String {
         ),
         false => format!("the {} training rows", s.rows_total),
     };
+    let held = match s.others_at_mean.is_empty() {
+        true => String::new(),
+        false => format!(
+            " The other features are held at their training means ({}).",
+            others(&s.others_at_mean)
+        ),
+    };
     format!(
-        "Points: {rows}, ○ {} and × {}. Each predictive's contours of p(y = {}) at 0.1, 0.5 and 0.9, \
+        "Points: {rows}, ○ {} and × {}.{held} Each predictive's contours of p(y = {}) at 0.1, 0.5 and 0.9, \
          computed on a {}×{} grid by the run's own predictor; the thin grey lines are decision \
          boundaries (p = 1/2 under the plug-in) of weights drawn from {}'s Gaussian posterior. \
          Where the boundaries fan out, away from the data, a Bayesian predictive's 0.1 and 0.9 \

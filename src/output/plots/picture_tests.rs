@@ -121,6 +121,17 @@ fn monte_carlo_scatters_around_the_exact_integral_within_its_error() {
             "s² = {v}: {m} ± {se} vs {exact}"
         );
     }
+    // the closed forms stay within 0.02 of the exact integral, as the figure's guide says
+    for k in 0..=160 {
+        let v = f64::from(k) * super::formulas::MAX_VAR / 160.0;
+        let exact = logistic_normal(super::formulas::MU_A, v, &gh);
+        let probit = crate::model::predictive::probit_approx(super::formulas::MU_A, v);
+        let mackay = crate::model::predictive::mackay(super::formulas::MU_A, v);
+        assert!(
+            (probit - exact).abs() < 0.02 && (mackay - exact).abs() < 0.02,
+            "s² = {v}"
+        );
+    }
     // same seed, same draws; another seed, others
     assert_eq!(mc, super::formulas::monte_carlo(11, &vars));
     assert_ne!(mc, super::formulas::monte_carlo(12, &vars));
