@@ -67,11 +67,10 @@ pub enum Action {
     LowerPane,
     /// A sweep: plot the next metric; show the previous / next point.
     SweepMetric,
+    /// (On Posterior with the weight-space picture shown: the previous / next pair of weights.)
     SweepPoint(isize),
     /// Posterior: the weight-space picture instead of the whiskers, or back.
     Picture,
-    /// The weight-space picture: the previous (-1) or next (+1) pair of weights.
-    Pair(isize),
 }
 
 /// A key code, with Ctrl held or not.

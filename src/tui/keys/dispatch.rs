@@ -129,9 +129,6 @@ impl App {
             ToggleTraces => self.picks.hide_traces = !self.picks.hide_traces,
             Coefficients => self.picks.coefficients = (self.picks.coefficients + 1) % 3,
             Picture => self.picks.picture = !self.picks.picture,
-            // without the picture, `[`/`]` keep stepping through a sweep's points
-            Pair(delta) if self.picks.picture => self.pick_pair(delta),
-            Pair(delta) => self.step_point(delta),
             Subset(delta) => self.reparam_subset(delta),
             Scroll(delta) => {
                 let rows = self
@@ -164,6 +161,10 @@ impl App {
             }
             LowerPane => self.picks.evidence_pane = !self.picks.evidence_pane,
             SweepMetric => self.sweep_metric(),
+            // `[`/`]` pick the weight-space picture's pair while it is shown on Posterior
+            SweepPoint(delta) if self.screen == Screen::Posterior && self.picks.picture => {
+                self.pick_pair(delta)
+            }
             SweepPoint(delta) => self.step_point(delta),
         }
         None

@@ -175,12 +175,6 @@ pub const BINDINGS: &[Binding] = &[
         &[(char('w'), Picture)],
     ),
     binding(
-        "[, ]",
-        On(Screen::Posterior),
-        "picture: previous / next pair of weights",
-        &[(char('['), Pair(-1)), (char(']'), Pair(1))],
-    ),
-    binding(
         "Up/Down, k/j",
         On(Screen::Reparam),
         "choose the [[posterior]]",
@@ -235,7 +229,7 @@ pub const BINDINGS: &[Binding] = &[
     binding(
         "[/]",
         Everywhere,
-        "sweep: show the previous / next point on 5-7",
+        "previous / next: a sweep's point on 5-7; the weight-space picture's pair of weights",
         &[(char('['), SweepPoint(-1)), (char(']'), SweepPoint(1))],
     ),
     binding("Esc", Help, "close the help", &[(key(Esc), CloseHelp)]),
