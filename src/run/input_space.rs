@@ -5,7 +5,6 @@
 //! standardisation and intercept are applied exactly as for the test rows), and decision
 //! boundaries drawn from the main run's Gaussian posterior.
 
-use faer::Mat;
 use rand_distr::{Distribution, StandardNormal};
 
 use crate::config::Plan;
@@ -64,7 +63,7 @@ pub fn input_space(
     };
     let (xr, yr) = (range(a), range(b));
     let step = |r: [f64; 2]| (r[1] - r[0]) / (POINTS - 1) as f64;
-    let grid = Mat::<f64>::from_fn(POINTS * POINTS, x.ncols(), |c, j| {
+    let grid = crate::numeric::linalg::matrix(POINTS * POINTS, x.ncols(), |c, j| {
         let (ix, iy) = (c % POINTS, c / POINTS);
         match j {
             _ if j == a => {
