@@ -69,12 +69,12 @@ pub fn chi2_2(m: f64) -> f64 {
 /// first); empty for a covariance that is not positive definite.
 pub fn ellipse(mu: [f64; 2], s: [[f64; 2]; 2], m: f64, n: usize) -> Vec<(f64, f64)> {
     let a = s[0][0].sqrt();
-    if !(a > 0.0) {
+    if a.is_nan() || a <= 0.0 {
         return Vec::new();
     }
     let b = s[1][0] / a;
     let c2 = s[1][1] - b * b;
-    if !(c2 > 0.0) {
+    if c2.is_nan() || c2 <= 0.0 {
         return Vec::new();
     }
     let (c, r) = (c2.sqrt(), chi2_2(m).sqrt());

@@ -9,7 +9,7 @@ use super::plots::Figure;
 use crate::record::ExperimentRecord;
 
 /// The figures of the section, in order.
-fn shown<'a>(figures: &'a [Figure]) -> Vec<&'a Figure> {
+fn shown(figures: &[Figure]) -> Vec<&Figure> {
     ["weight-space-", "input-space", "predictive-formulas"]
         .iter()
         .flat_map(|p| figures.iter().filter(move |f| f.stem.starts_with(p)))

@@ -68,8 +68,7 @@ pub fn input_space(r: &ExperimentRecord) -> Option<Figure> {
         series_look.push(Some(look(k)));
         k += 1;
     }
-    for (i, sf) in s.surfaces.iter().enumerate().filter(|(i, _)| truth(*i)) {
-        let _ = i;
+    for (_, sf) in s.surfaces.iter().enumerate().filter(|(i, _)| truth(*i)) {
         keys.push(Key {
             label: format!("{}/exact (the exact predictive)", sf.run),
             colour: BLACK,
