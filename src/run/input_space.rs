@@ -1,5 +1,5 @@
 //! The input-space picture (docs/maths.md §22), computed at run time from the fitted runs: the
-//! first two features (design columns after the intercept) on a grid in original units, the
+//! first two features that vary (design columns after the intercept) on a grid in original units, the
 //! other columns at their training means, every predictive of the main Gaussian run and the
 //! exact run's exact predictive evaluated there by the runs' own predictors (so the design's
 //! standardisation and intercept are applied exactly as for the test rows), and decision
@@ -45,9 +45,14 @@ pub fn input_space(
                 .into(),
         ));
     };
-    let (a, b) = (first, first + 1);
     let x = &data.train.x;
     let n = x.nrows();
+    // the first two columns that vary over the training rows (a constant pixel has no range)
+    let varies = |j: usize| (1..n).any(|i| x[(i, j)] != x[(0, j)]);
+    let mut drawn = (first..data.columns.len()).filter(|j| varies(*j));
+    let (Some(a), Some(b)) = (drawn.next(), drawn.next()) else {
+        return None;
+    };
     let means: Vec<f64> = (0..x.ncols())
         .map(|j| (0..n).map(|i| x[(i, j)]).sum::<f64>() / n.max(1) as f64)
         .collect();

@@ -164,8 +164,30 @@ fn guide(s: &InputSpace, classes: &[String]) -> String {
             others(&s.others_at_mean)
         ),
     };
+    let (lo, hi) = s
+        .surfaces
+        .iter()
+        .flat_map(|sf| sf.p.iter())
+        .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), p| {
+            (a.min(*p), b.max(*p))
+        });
+    let missing: Vec<String> = LEVELS
+        .iter()
+        .filter(|l| **l < lo || **l > hi)
+        .map(|l| format!("{l}"))
+        .collect();
+    let range =
+        match missing.is_empty() {
+            true => String::new(),
+            false => format!(
+            " On this grid p(y = {}) stays between {lo:.2} and {hi:.2}, so the {} {} not drawn.",
+            c(1),
+            missing.join(" and "),
+            if missing.len() == 1 { "contour is" } else { "contours are" }
+        ),
+        };
     format!(
-        "Points: {rows}, ○ {} and × {}.{held} Each predictive's contours of p(y = {}) at 0.1, 0.5 and 0.9, \
+        "Points: {rows}, ○ {} and × {}.{held}{range} Each predictive's contours of p(y = {}) at 0.1, 0.5 and 0.9, \
          computed on a {}×{} grid by the run's own predictor; the thin grey lines are decision \
          boundaries (p = 1/2 under the plug-in) of weights drawn from {}'s Gaussian posterior. \
          Where the boundaries fan out, away from the data, a Bayesian predictive's 0.1 and 0.9 \
