@@ -202,11 +202,12 @@ fn quickstart_writes_every_file_of_the_contract() {
     );
 
     // report.html: self-contained, one inline SVG per promised figure: a reliability diagram
-    // per run with its predictives overlaid (3), two convergence plots, the weights.
+    // per run with its predictives overlaid (3), two convergence plots, the weights; the
+    // pictures of the posterior: weight space, input space and the two predictive formulas.
     let html = std::fs::read_to_string(out.join("report.html")).unwrap();
     assert!(html.starts_with("<!DOCTYPE html>") && html.trim_end().ends_with("</html>"));
-    assert_eq!(html.matches("<svg").count(), 6);
-    assert_eq!(html.matches("</svg>").count(), 6);
+    assert_eq!(html.matches("<svg").count(), 10);
+    assert_eq!(html.matches("</svg>").count(), 10);
     let without_ns = html.replace("xmlns=\"http://www.w3.org/2000/svg\"", "");
     for external in [
         "http://", "https://", "<script", "<link", " src=", "url(", "@import",
@@ -232,7 +233,8 @@ fn quickstart_writes_every_file_of_the_contract() {
         .unwrap()
         .map(|e| e.unwrap().file_name().to_string_lossy().into())
         .collect();
-    assert_eq!(plots.len(), 6);
+    // the six figures above and the four pictures of the posterior
+    assert_eq!(plots.len(), 10);
     for p in &plots {
         assert!(
             report.contains(&format!("(plots/{p})")),

@@ -80,6 +80,7 @@ fn every_inline_svg_is_well_formed_xml() {
         rest = &rest[end..];
     }
     // one reliability diagram per run (its predictives overlaid), the gradient norms, the
-    // objective E(w) and the weights
-    assert_eq!(n, 6);
+    // objective E(w) and the weights; the pictures of the posterior: weight space, input space
+    // and the two predictive formulas
+    assert_eq!(n, 10);
 }

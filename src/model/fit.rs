@@ -38,6 +38,12 @@ pub trait Predictor {
         None
     }
 
+    /// The exact posterior's 2-D marginals on grids, for the weight-space picture (the
+    /// quadrature kinds; empty for the others).
+    fn pair_densities(&self) -> Vec<crate::record::PairDensity> {
+        Vec::new()
+    }
+
     /// Convergence diagnostics of a sampler: (largest split-R-hat, smallest bulk ESS).
     fn diagnostics(&self) -> Option<(f64, f64)> {
         None

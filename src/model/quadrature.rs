@@ -97,6 +97,7 @@ fn fit_link<L: GlmLink>(
         tolerance: TOLERANCE,
         max_points: BUDGET / rows,
     });
+    let pairs = pairs::pair_densities(&grid, &log_density);
     let log_evidence = grid.log_z + 0.5 * d as f64 * (precision / std::f64::consts::TAU).ln();
     let termination = if !grid.converged {
         Termination::MaxIterations
@@ -119,7 +120,7 @@ fn fit_link<L: GlmLink>(
             iterations: grid.points,
         },
         posterior: Some(posterior),
-        predictor: Box::new(GridPredictor { grid, link }),
+        predictor: Box::new(GridPredictor { grid, link, pairs }),
         pass_times: None,
     })
 }
@@ -141,6 +142,8 @@ fn neg_log_joint<L: GlmLink>(x: MatRef<'_, f64>, y: &[f64], w: &[f64], precision
 pub struct GridPredictor {
     pub grid: GridResult,
     pub link: Link,
+    /// The 2-D marginals of every pair of weights, for the weight-space picture.
+    pub pairs: Vec<crate::record::PairDensity>,
 }
 
 impl GridPredictor {
@@ -153,6 +156,10 @@ impl GridPredictor {
 }
 
 impl Predictor for GridPredictor {
+    fn pair_densities(&self) -> Vec<crate::record::PairDensity> {
+        self.pairs.clone()
+    }
+
     fn predict(
         &self,
         kind: PredictiveKind,
@@ -181,5 +188,6 @@ impl Predictor for GridPredictor {
     }
 }
 
+mod pairs;
 #[cfg(test)]
 mod tests;

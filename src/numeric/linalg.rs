@@ -16,6 +16,12 @@ pub use collinearity::{dependent_column, gram_dependent_column, COLLINEAR_TOL};
 pub(crate) use products::block_mat_vec;
 pub use products::{dot, mat_t_vec, mat_vec, mat_vec_sequential, norm2, weighted_gram};
 
+/// A `rows` x `cols` matrix with entry (i, j) = `f(i, j)`, for callers outside the numeric
+/// layers (faer stays behind its doors: tests/tui_boundaries.rs).
+pub fn matrix(rows: usize, cols: usize, f: impl FnMut(usize, usize) -> f64) -> Mat<f64> {
+    Mat::from_fn(rows, cols, f)
+}
+
 /// Rows per block when a routine must materialise a transposed slice of X.
 const BLOCK_ROWS: usize = 4096;
 

@@ -47,6 +47,7 @@ pub fn record(columns: &[&str], classes: &[&str], runs: Vec<RunRecord>) -> Exper
         predictions: Default::default(),
         trace: Vec::new(),
         streaming: None,
+        input_space: None,
     }
 }
 

@@ -96,6 +96,8 @@ pub fn report(r: &ExperimentRecord, figures: &[Figure]) -> String {
         let _ = writeln!(s, "{}\n", tables::APPROXIMATION_ERROR_NOTE);
     }
 
+    super::pictures::markdown(&mut s, r, figures);
+
     if let Some(t) = tables::weights(r) {
         let _ = writeln!(
             s,

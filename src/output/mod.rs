@@ -3,6 +3,7 @@
 
 mod blocks;
 pub mod coefficients;
+pub mod contour;
 mod csv;
 mod draws;
 #[cfg(test)]
@@ -11,6 +12,7 @@ pub mod folds;
 pub mod html;
 mod lab_markdown;
 pub mod markdown;
+pub mod pictures;
 pub mod plots;
 mod sweep;
 pub mod tables;

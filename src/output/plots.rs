@@ -6,12 +6,17 @@ mod canvas;
 mod convergence;
 mod density;
 mod evidence;
+mod formulas;
 mod heatmaps;
+mod input_space;
 mod legend;
+#[cfg(test)]
+mod picture_tests;
 mod reliability;
 mod sweep;
 #[cfg(test)]
 mod tests;
+mod weight_space;
 mod weights;
 
 pub use canvas::Figure;
@@ -21,6 +26,7 @@ pub use evidence::evidence;
 pub use heatmaps::heatmaps;
 pub use reliability::{reliability, wilson, GUIDE as RELIABILITY_GUIDE};
 pub use sweep::{against, coincide};
+pub use weight_space::{stem as weight_space_stem, weight_space, GUIDE as WEIGHT_SPACE_GUIDE};
 pub use weights::weights;
 
 use crate::record::ExperimentRecord;
@@ -70,5 +76,30 @@ pub fn figures(r: &ExperimentRecord) -> Vec<Figure> {
         out.push(evidence(run));
     }
     out.extend(r.posteriors.iter().map(density));
+    out.extend(pictures(r));
     out
+}
+
+/// The pictures of the posterior (docs/maths.md §15–§17), in report order.
+fn pictures(r: &ExperimentRecord) -> Vec<Figure> {
+    crate::output::contour::default_pair(r)
+        .and_then(|pair| weight_space(r, pair))
+        .into_iter()
+        .chain(input_space::input_space(r))
+        .chain(
+            uses_moderation(r)
+                .then(|| formulas::formulas(r.experiment.seed))
+                .into_iter()
+                .flatten(),
+        )
+        .collect()
+}
+
+/// Whether a run of the experiment predicts with a moderated predictive (MC, probit, MacKay or
+/// exact), whose formulas the one-dimensional pictures explain.
+fn uses_moderation(r: &ExperimentRecord) -> bool {
+    r.runs
+        .iter()
+        .flat_map(|run| &run.predictives)
+        .any(|p| matches!(p.name.as_str(), "mc" | "probit" | "mackay" | "exact"))
 }

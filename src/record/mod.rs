@@ -13,7 +13,9 @@ mod approximation;
 mod comparison;
 mod draws;
 mod evidence;
+mod input_space;
 mod loo;
+mod picture;
 mod predictions;
 mod preparation;
 mod provenance;
@@ -25,7 +27,9 @@ pub use approximation::ApproximationError;
 pub use comparison::{Comparison, Standing, Verdict, VersusBest};
 pub use draws::DrawsExport;
 pub use evidence::EvidenceEstimate;
+pub use input_space::{InputSpace, Surface};
 pub use loo::{compare_loo, KCounts, LooComparison, LooDifference, LooDraws, LooPoint, LooRecord};
+pub use picture::PairDensity;
 pub use predictions::{
     csv_header, csv_rows, PredictionColumn, PredictionTable, PredictionsFile, Rows, Scores,
 };
@@ -78,6 +82,10 @@ pub struct ExperimentRecord {
     /// `[data] streaming = true`: chunks, passes and the time of each (absent otherwise).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub streaming: Option<StreamingRecord>,
+    /// The input-space picture's grid predictions, points and sampled boundaries (absent for
+    /// an experiment without two features held in memory).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub input_space: Option<InputSpace>,
 }
 
 #[derive(Debug, Clone, Serialize, schemars::JsonSchema)]

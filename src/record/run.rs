@@ -80,6 +80,10 @@ pub struct RunRecord {
     /// export (`[evaluation] export_draws = true`); never serialised.
     #[serde(skip)]
     pub draws: Option<Box<super::DrawsExport>>,
+    /// The exact posterior's 2-D marginal density of every pair of weights on a grid, for the
+    /// weight-space picture (quadrature kinds only; absent for the others).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub pair_densities: Vec<super::PairDensity>,
 }
 
 /// results.json `runs[].passes`: Newton's passes over rows in memory. A `hessian` pass computes
@@ -244,6 +248,7 @@ impl RunRecord {
             passes: None,
             loo: None,
             draws: None,
+            pair_densities: Vec::new(),
         }
     }
 }

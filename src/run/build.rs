@@ -66,6 +66,7 @@ pub fn record(plan: &Plan, parts: Parts) -> Result<ExperimentRecord> {
         predictions: parts.predictions,
         trace: parts.trace,
         streaming: parts.streaming,
+        input_space: None,
     })
 }
 

@@ -125,7 +125,10 @@ pub fn run_on(
         s
     });
     let trace = recorder.rows;
-    super::build::record(
+    let input_space = source
+        .whole()
+        .and_then(|d| super::input_space::input_space(plan, d, &fitted, &runs));
+    let mut record = super::build::record(
         plan,
         super::build::Parts {
             dataset: info,
@@ -136,7 +139,9 @@ pub fn run_on(
             streaming,
             evidence,
         },
-    )
+    )?;
+    record.input_space = input_space;
+    Ok(record)
 }
 
 fn pass_record(purpose: &str, run: Option<&str>, s: &PassStats) -> PassRecord {

@@ -226,6 +226,7 @@ fn fit_record(
         }),
         loo: None,
         draws: None,
+        pair_densities: fitted.predictor.pair_densities(),
     };
     record.error = super::failure::termination_error(method, termination);
     Ok(record)

@@ -10,6 +10,7 @@ mod experiment;
 mod failure;
 mod fit;
 mod gold;
+mod input_space;
 mod keep;
 mod khat;
 mod loaded;

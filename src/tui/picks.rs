@@ -103,6 +103,11 @@ pub struct Picks {
     /// The first row of Dataset's features table and encodings panel (each stops at its last
     /// page).
     pub dataset_scroll: usize,
+    /// Posterior: the weight-space picture instead of the whiskers (`w`).
+    pub picture: bool,
+    /// The weight-space picture's pair of weights (index into `output::contour::pairs`);
+    /// `None` shows the default pair.
+    pub pair: Option<usize>,
 }
 
 impl Picks {
@@ -116,6 +121,7 @@ impl Picks {
             help_scroll: self.help_scroll,
             text_scroll: self.text_scroll,
             dataset_scroll: self.dataset_scroll,
+            picture: self.picture,
             ..Picks::default()
         }
     }

@@ -312,3 +312,50 @@ fn too_many_weights_and_an_improper_prior_are_refused_with_the_fix() {
         .to_string();
     assert!(e.contains("precision > 0"), "{e}");
 }
+
+#[test]
+fn the_pair_densities_are_the_posteriors_2d_marginals() {
+    // each pair's grid holds (nearly) all the mass, and its first and second moments are the
+    // posterior's mean and covariance computed by the 3-D grid (an independent sum)
+    let (x, y, columns) = data(3);
+    let m = method(MethodKind::LogisticQuadrature);
+    let fitted = fit_method(&input(&m, &x, &y, &columns), &mut |_: &str, _: &_| {}).unwrap();
+    let post = fitted.posterior.as_ref().unwrap();
+    let cov = post.cov.as_ref().unwrap();
+    let pairs = fitted.predictor.pair_densities();
+    assert_eq!(pairs.len(), 3);
+    for p in &pairs {
+        assert!((p.mass - 1.0).abs() < 1e-3, "{:?}: mass {}", p.pair, p.mass);
+        let (dx, dy) = p.spacing();
+        let n = p.points;
+        let end = |k: usize| if k == 0 || k + 1 == n { 0.5 } else { 1.0 };
+        let mut mom = [0.0; 5];
+        for c in 0..n * n {
+            let (u, v) = p.at(c % n, c / n);
+            let t = end(c % n) * end(c / n) * p.density[c] * dx * dy;
+            for (k, f) in [u, v, u * u, v * v, u * v].iter().enumerate() {
+                mom[k] += t * f;
+            }
+        }
+        let [i, j] = p.pair;
+        let (si, sj) = (cov[(i, i)].sqrt(), cov[(j, j)].sqrt());
+        assert!(
+            (mom[0] - post.mean[i]).abs() < 0.01 * si,
+            "{:?} mean",
+            p.pair
+        );
+        assert!(
+            (mom[1] - post.mean[j]).abs() < 0.01 * sj,
+            "{:?} mean",
+            p.pair
+        );
+        let cij = mom[4] - mom[0] * mom[1];
+        assert!(
+            (cij - cov[(i, j)]).abs() < 0.02 * si * sj,
+            "{:?}: cov {cij} vs {}",
+            p.pair,
+            cov[(i, j)]
+        );
+        assert!(((mom[2] - mom[0] * mom[0]) / cov[(i, i)] - 1.0).abs() < 0.02);
+    }
+}

@@ -67,6 +67,8 @@ pub(super) fn classification(s: &mut String, r: &ExperimentRecord, figures: &[Fi
         let _ = writeln!(s, "<p>{}</p>", prose(tables::APPROXIMATION_ERROR_NOTE));
     }
 
+    crate::output::pictures::html(s, r, figures);
+
     if let Some(t) = tables::weights(r) {
         let _ = writeln!(
             s,

@@ -67,7 +67,10 @@ pub enum Action {
     LowerPane,
     /// A sweep: plot the next metric; show the previous / next point.
     SweepMetric,
+    /// (On Posterior with the weight-space picture shown: the previous / next pair of weights.)
     SweepPoint(isize),
+    /// Posterior: the weight-space picture instead of the whiskers, or back.
+    Picture,
 }
 
 /// A key code, with Ctrl held or not.

@@ -56,6 +56,18 @@ impl App {
         }
     }
 
+    /// The weight-space picture: step to the previous / next pair of weights, cyclically.
+    fn pick_pair(&mut self, delta: isize) {
+        let Some(r) = self.session.as_ref().and_then(|s| s.record.as_ref()) else {
+            return;
+        };
+        let n = crate::output::contour::pairs(r.dataset.columns.len()).len();
+        if n > 0 {
+            let at = crate::tui::screen::pair_index(r, self.picks.pair) as isize;
+            self.picks.pair = Some((at + delta).rem_euclid(n as isize) as usize);
+        }
+    }
+
     /// The action `key` has here: the first binding that applies in the current context
     /// and lists the key with exactly its Ctrl state, else one that lists it without Ctrl
     /// (so Ctrl-C quits while c cancels, and a key held with Shift still counts). While the
@@ -116,6 +128,7 @@ impl App {
             Sort => self.picks.sort_here(),
             ToggleTraces => self.picks.hide_traces = !self.picks.hide_traces,
             Coefficients => self.picks.coefficients = (self.picks.coefficients + 1) % 3,
+            Picture => self.picks.picture = !self.picks.picture,
             Subset(delta) => self.reparam_subset(delta),
             Scroll(delta) => {
                 let rows = self
@@ -148,6 +161,10 @@ impl App {
             }
             LowerPane => self.picks.evidence_pane = !self.picks.evidence_pane,
             SweepMetric => self.sweep_metric(),
+            // `[`/`]` pick the weight-space picture's pair while it is shown on Posterior
+            SweepPoint(delta) if self.screen == Screen::Posterior && self.picks.picture => {
+                self.pick_pair(delta)
+            }
             SweepPoint(delta) => self.step_point(delta),
         }
         None

@@ -169,6 +169,12 @@ pub const BINDINGS: &[Binding] = &[
         &[(char('u'), Coefficients)],
     ),
     binding(
+        "w",
+        On(Screen::Posterior),
+        "weight-space picture / whiskers",
+        &[(char('w'), Picture)],
+    ),
+    binding(
         "Up/Down, k/j",
         On(Screen::Reparam),
         "choose the [[posterior]]",
@@ -223,7 +229,7 @@ pub const BINDINGS: &[Binding] = &[
     binding(
         "[/]",
         Everywhere,
-        "sweep: show the previous / next point on 5-7",
+        "previous / next: a sweep's point on 5-7; the weight-space picture's pair of weights",
         &[(char('['), SweepPoint(-1)), (char(']'), SweepPoint(1))],
     ),
     binding("Esc", Help, "close the help", &[(key(Esc), CloseHelp)]),

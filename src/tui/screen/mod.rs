@@ -20,6 +20,7 @@ mod summary;
 mod sweep;
 mod too_small;
 mod traces;
+mod weight_space;
 
 use ratatui::buffer::Buffer;
 use ratatui::layout::{Constraint, Layout, Rect};
@@ -35,6 +36,7 @@ pub use encoding::rows as encoding_rows;
 pub use posterior::rows as posterior_rows;
 pub use results::{best_rows, result_rows, ResultRow};
 pub use too_small::{MIN_HEIGHT, MIN_WIDTH};
+pub use weight_space::pair_index;
 
 impl Widget for &App {
     fn render(self, area: Rect, buf: &mut Buffer) {
