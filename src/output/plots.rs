@@ -3,6 +3,7 @@
 
 mod axis;
 mod canvas;
+mod chains;
 mod convergence;
 mod density;
 mod evidence;
@@ -15,6 +16,7 @@ mod tests;
 mod weights;
 
 pub use canvas::Figure;
+pub use chains::chains;
 pub use convergence::{convergence, Objective, Trace};
 pub use density::density;
 pub use evidence::evidence;
@@ -55,9 +57,7 @@ pub fn figures(r: &ExperimentRecord) -> Vec<Figure> {
                 .map(|o| convergence(r, Trace::Objective(o))),
         );
     }
-    if r.trace.iter().any(|t| sampler(&t.run)) {
-        out.push(convergence(r, Trace::Sampler));
-    }
+    out.extend(r.runs.iter().filter_map(chains));
     if r.runs.iter().any(|run| !run.weights.is_empty()) {
         out.push(weights(r));
     }

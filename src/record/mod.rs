@@ -10,6 +10,7 @@
 use serde::Serialize;
 
 mod approximation;
+mod chains;
 mod comparison;
 mod evidence;
 mod loo;
@@ -21,6 +22,7 @@ mod streaming;
 mod sweep;
 
 pub use approximation::ApproximationError;
+pub use chains::{ChainWeight, ChainsRecord};
 pub use comparison::{Comparison, Standing, Verdict, VersusBest};
 pub use evidence::EvidenceEstimate;
 pub use loo::{compare_loo, KCounts, LooComparison, LooDifference, LooDraws, LooPoint, LooRecord};

@@ -1,4 +1,5 @@
-//! Convergence curves from the trace: gradient norms, objectives and sampler draws.
+//! Convergence curves of the optimisers from the trace: gradient norms and objectives (the
+//! samplers' chains are drawn by [`super::chains`]).
 
 use plotters::coord::ranged1d::{AsRangedCoord, ValueFormatter};
 use plotters::prelude::*;
@@ -52,15 +53,13 @@ fn plain(v: &f64) -> String {
     format!("{}", v.round())
 }
 
-/// Which trace figure: the optimisers' gradient norms or objectives, or the samplers' E(w) at
-/// each sweep's draw (kept apart: a thousand sweeps would squash a six-step Newton run).
+/// Which trace figure: the optimisers' gradient norms or objectives.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Trace {
     Gradient,
     /// The objectives of one kind only: E(w), −ln Z_EP, −ELBO and the JJ bound are different
     /// quantities and never share an axis.
     Objective(Objective),
-    Sampler,
 }
 
 /// What a run's trace calls its objective, from its kind's catalogue row.
@@ -113,12 +112,11 @@ pub fn convergence(r: &ExperimentRecord, which: Trace) -> Figure {
     let caption = match which {
         Trace::Gradient => "Convergence: gradient norm".to_string(),
         Trace::Objective(o) => format!("Convergence: objective {}", o.label()),
-        Trace::Sampler => "Samplers: E(w) at each sweep's draw (chain 0)".to_string(),
     };
     let series: Vec<(String, Vec<(f64, f64)>)> = r
         .runs
         .iter()
-        .filter(|run| run.diagnostics.is_some() == (which == Trace::Sampler))
+        .filter(|run| run.diagnostics.is_none())
         .filter(|run| match which {
             Trace::Objective(o) => Objective::of(run) == o,
             _ => true,
@@ -169,11 +167,7 @@ pub fn convergence(r: &ExperimentRecord, which: Trace) -> Figure {
     } else {
         series
     };
-    let unit = if which == Trace::Sampler {
-        "sweep"
-    } else {
-        "iteration"
-    };
+    let unit = "iteration";
     let x_desc = if log_x {
         format!("{unit} + 1 (log scale)")
     } else {
@@ -196,7 +190,6 @@ pub fn convergence(r: &ExperimentRecord, which: Trace) -> Figure {
             y_desc: match which {
                 Trace::Gradient => "‖g‖ (log scale)",
                 Trace::Objective(o) => o.label(),
-                Trace::Sampler => "E(w)",
             },
             ticks,
             series: &series,
@@ -226,14 +219,12 @@ pub fn convergence(r: &ExperimentRecord, which: Trace) -> Figure {
         Trace::Objective(Objective::Ep) => "−ln Z_EP per sweep of EP (one pass for ADF).",
         Trace::Objective(Objective::Elbo) => "−ELBO of the KL-optimal Gaussian per iteration: a bound, not E(w).",
         Trace::Objective(Objective::JjBound) => "The negative Jaakkola–Jordan bound per iteration: a bound, not E(w).",
-        Trace::Sampler => "E(w) at the draw after each sweep of the first chain, burn-in included: a chain that has mixed wanders around a level band.",
     }
     .to_string();
     Figure {
         stem: match which {
             Trace::Gradient => "convergence-gradient".into(),
             Trace::Objective(o) => o.stem().into(),
-            Trace::Sampler => "convergence-sampler".into(),
         },
         caption,
         guide,
