@@ -96,6 +96,8 @@ fn live_charts_keep_their_legend_and_each_run_its_own_x_range() {
     snap(&app, "iris_live");
     let mut app = finished("gibbs_vs_laplace");
     app.update(ch('3'));
+    // t: the rank plots, t again: neither
+    app.update(ch('t'));
     app.update(ch('t'));
     legend(
         &app,

@@ -77,8 +77,13 @@ pub enum Objective {
 
 impl Objective {
     pub fn of(run: &crate::record::RunRecord) -> Objective {
-        use crate::catalog::{LogEvidence, MethodKind};
-        match MethodKind::parse(&run.kind).and_then(|k| k.log_evidence()) {
+        crate::catalog::MethodKind::parse(&run.kind).map_or(Objective::Energy, Objective::of_kind)
+    }
+
+    /// What a run of `kind` minimises, from its catalogue row.
+    pub fn of_kind(kind: crate::catalog::MethodKind) -> Objective {
+        use crate::catalog::LogEvidence;
+        match kind.log_evidence() {
             Some(LogEvidence::Ep | LogEvidence::Adf) => Objective::Ep,
             Some(LogEvidence::Elbo) => Objective::Elbo,
             Some(LogEvidence::JjBound) => Objective::JjBound,
@@ -86,7 +91,7 @@ impl Objective {
         }
     }
 
-    fn label(self) -> &'static str {
+    pub fn label(self) -> &'static str {
         match self {
             Objective::Energy => "E(w)",
             Objective::Ep => "−ln Z_EP",
