@@ -134,7 +134,8 @@ pub(super) fn render_plots(session: &Session, pick: usize, area: Rect, buf: &mut
     };
     // Stacked, the gradient norm gets the larger share: it spans many decades (1e2 to 1e-15 for
     // a Newton run) where the objective spans one or two.
-    let split = if area.width >= 100 {
+    // Side by side when wide, or when stacking would leave a chart a row or two high.
+    let split = if area.width >= 100 || area.height < 14 {
         Layout::horizontal([Constraint::Fill(1); 2])
     } else {
         Layout::vertical([Constraint::Fill(2), Constraint::Fill(3)])
