@@ -196,3 +196,36 @@ fn finished_gauges_that_do_not_fit_scroll_into_view() {
     }
     assert!(draw(&app, 80, 24).backend().to_string().contains("runs 1–"));
 }
+
+/// Results of an approximation lab is not an empty metrics table: it says there is no
+/// classifier to score, shows each posterior's closest and farthest approximation by KL, and
+/// points at 7 Reparam, at both sizes.
+#[test]
+fn results_of_a_lab_say_what_the_lab_found_and_where_to_look() {
+    for lab in ["lab_counts", "lab_incomes"] {
+        let mut app = finished(lab);
+        app.update(ch('4'));
+        let record = app.session.as_ref().unwrap().record.clone().unwrap();
+        let first = &record.posteriors[0];
+        let closest = first
+            .approximations
+            .iter()
+            .min_by(|a, b| a.kl.total_cmp(&b.kl))
+            .unwrap();
+        for (w, h) in SIZES {
+            let screen = draw(&app, w, h).backend().to_string();
+            for text in [
+                "no classifier runs",
+                "7 Reparam",
+                "e exports the report",
+                "closest   KL",
+                "farthest  KL",
+            ] {
+                assert!(screen.contains(text), "{lab} {w}x{h}: {text}\n{screen}");
+            }
+            let cell = format!("{} {:.4}", closest.name, closest.kl);
+            assert!(screen.contains(&cell), "{lab} {w}x{h}: {cell}\n{screen}");
+            assert!(!screen.contains("log-loss "), "{screen}");
+        }
+    }
+}
