@@ -53,10 +53,13 @@ fn plain(v: &f64) -> String {
     format!("{}", v.round())
 }
 
-/// Which trace figure: the optimisers' gradient norms or objectives.
+/// Which trace figure: the optimisers' gradient norms, EP's site distances (its trace's
+/// `grad_norm`: a different quantity, so a chart of its own) or objectives.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Trace {
     Gradient,
+    /// EP's and ADF's largest site change per sweep.
+    SiteDistance,
     /// The objectives of one kind only: E(w), −ln Z_EP, −ELBO and the JJ bound are different
     /// quantities and never share an axis.
     Objective(Objective),
@@ -113,9 +116,10 @@ impl Objective {
 /// Gradient norm (log scale: it falls over many decades under Newton) or objective per
 /// iteration, one line per run.
 pub fn convergence(r: &ExperimentRecord, which: Trace) -> Figure {
-    let gradient = which == Trace::Gradient;
+    let gradient = matches!(which, Trace::Gradient | Trace::SiteDistance);
     let caption = match which {
         Trace::Gradient => "Convergence: gradient norm".to_string(),
+        Trace::SiteDistance => "Convergence: EP's largest site change".to_string(),
         Trace::Objective(o) => format!("Convergence: objective {}", o.label()),
     };
     let series: Vec<(String, Vec<(f64, f64)>)> = r
@@ -124,7 +128,8 @@ pub fn convergence(r: &ExperimentRecord, which: Trace) -> Figure {
         .filter(|run| run.diagnostics.is_none())
         .filter(|run| match which {
             Trace::Objective(o) => Objective::of(run) == o,
-            _ => true,
+            Trace::Gradient => Objective::of(run) != Objective::Ep,
+            Trace::SiteDistance => Objective::of(run) == Objective::Ep,
         })
         .map(|run| {
             let pts = r
@@ -194,6 +199,7 @@ pub fn convergence(r: &ExperimentRecord, which: Trace) -> Figure {
             x_desc: &x_desc,
             y_desc: match which {
                 Trace::Gradient => "‖g‖ (log scale)",
+                Trace::SiteDistance => "site change (log scale)",
                 Trace::Objective(o) => o.label(),
             },
             ticks,
@@ -219,7 +225,8 @@ pub fn convergence(r: &ExperimentRecord, which: Trace) -> Figure {
         Ok(())
     });
     let guide = match which {
-        Trace::Gradient => "One line per optimising run; iteration 0 is the start w = 0. Newton's norm falls by orders of magnitude in its last steps.",
+        Trace::Gradient => "One line per optimising run but EP's; iteration 0 is the start w = 0. Newton's norm falls by orders of magnitude in its last steps.",
+        Trace::SiteDistance => "EP's largest change of a site's parameters in each sweep (its convergence test), apart from the gradient norms: a different quantity.",
         Trace::Objective(Objective::Energy) => "E(w), the negative log joint each run minimises (the negative log-likelihood for an MLE), per iteration.",
         Trace::Objective(Objective::Ep) => "−ln Z_EP per sweep of EP (one pass for ADF).",
         Trace::Objective(Objective::Elbo) => "−ELBO of the KL-optimal Gaussian per iteration: a bound, not E(w).",
@@ -229,6 +236,7 @@ pub fn convergence(r: &ExperimentRecord, which: Trace) -> Figure {
     Figure {
         stem: match which {
             Trace::Gradient => "convergence-gradient".into(),
+            Trace::SiteDistance => "convergence-site-distance".into(),
             Trace::Objective(o) => o.stem().into(),
         },
         caption,

@@ -339,3 +339,30 @@ fn runs_inside_the_range_split_where_a_trace_leaves_it() {
     let runs = super::chains::inside(&pts, -1.0, 1.0);
     assert_eq!(runs, vec![vec![(2.0, 0.5), (3.0, 0.2)], vec![(5.0, 0.1)]]);
 }
+
+#[test]
+fn eps_site_change_is_never_drawn_on_the_gradient_norm_axis() {
+    let mut ep = run("ep", &[0.1, 0.2], Some(0.1), None);
+    ep.kind = "ep-probit".into();
+    let mut r = record(
+        &["intercept", "x"],
+        &["0", "1"],
+        vec![run("laplace", &[0.1, 0.2], Some(0.1), None), ep],
+    );
+    r.trace = trace("laplace", 5);
+    r.trace.extend(trace("ep", 4));
+    let all = figures(&r);
+    let texts = |stem: &str| -> Vec<String> {
+        let f = all.iter().find(|f| f.stem == stem).expect(stem);
+        svg_texts(&f.svg).into_iter().map(|t| t.2).collect()
+    };
+    let gradient = texts("convergence-gradient");
+    assert!(gradient.iter().any(|t| t == "laplace"), "{gradient:?}");
+    assert!(!gradient.iter().any(|t| t == "ep"), "{gradient:?}");
+    let site = texts("convergence-site-distance");
+    assert!(site.iter().any(|t| t == "ep") && !site.iter().any(|t| t == "laplace"));
+    assert!(
+        site.iter().any(|t| t == "site change (log scale)"),
+        "{site:?}"
+    );
+}
