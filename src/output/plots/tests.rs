@@ -328,6 +328,16 @@ fn a_sampler_gets_every_chain_traced_on_the_kept_draws_scale_and_a_rank_plot() {
 }
 
 #[test]
+fn report_md_shows_the_chains_figure_with_how_to_read_it() {
+    let r = record(&["glu"], &["0", "1"], vec![sampler_run()]);
+    let md = crate::output::markdown::report(&r, &figures(&r));
+    let at = md
+        .find("(plots/convergence-chains-gibbs.svg)")
+        .expect("the figure");
+    assert!(md[at..].contains("the rank plot"), "{}", &md[at..]);
+}
+
+#[test]
 fn runs_inside_the_range_split_where_a_trace_leaves_it() {
     let pts = [
         (1.0, 100.0),
