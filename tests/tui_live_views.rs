@@ -33,6 +33,11 @@ fn the_objective_chart_shows_one_kind_of_objective_at_a_time() {
             "{w}x{h}:\n{s}"
         );
         assert!(!s.contains("site distance"), "{w}x{h}:\n{s}");
+        // the legend names the runs drawn: not EP's nor ADF's, which are on the next chart
+        assert!(
+            s.contains("━━ probit-laplace:") && !s.contains("━━ ep:"),
+            "{s}"
+        );
     }
     app.update(ch('o'));
     for (w, h) in SIZES {
@@ -44,6 +49,10 @@ fn the_objective_chart_shows_one_kind_of_objective_at_a_time() {
         assert!(
             s.contains("max site distance, log10 · o: 2/2"),
             "{w}x{h}:\n{s}"
+        );
+        assert!(
+            s.contains("━━ ep:") && !s.contains("━━ probit-laplace:"),
+            "{s}"
         );
     }
 }

@@ -120,7 +120,9 @@ pub(super) fn render_plots(session: &Session, pick: usize, area: Rect, buf: &mut
     // The Monte-Carlo panel needs rows of its own: from 24 rows for the plots and their legend
     // (below that the convergence plots keep them).
     let has_mc = session.runs.iter().any(|r| !r.mc.is_empty()) && area.height >= 24;
-    let legend = super::legend::legend(session, area.width);
+    let kinds = objectives(session);
+    let kind = kinds.get(pick % kinds.len().max(1)).copied();
+    let legend = super::legend::legend(session, kind, area.width);
     let [legend_area, area] =
         Layout::vertical([Constraint::Length(legend.len() as u16), Constraint::Min(0)]).areas(area);
     Paragraph::new(legend).render(legend_area, buf);
@@ -142,8 +144,6 @@ pub(super) fn render_plots(session: &Session, pick: usize, area: Rect, buf: &mut
     };
     let [left, right] = split.areas(area);
     let x_labels = || ["0".to_string(), "100 %".to_string()];
-    let kinds = objectives(session);
-    let kind = kinds.get(pick % kinds.len().max(1)).copied();
     let more = match kinds.len() {
         0 | 1 => String::new(),
         n => format!("· o: {}/{n} ", pick % n + 1),
