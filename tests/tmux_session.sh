@@ -48,7 +48,7 @@ press r
 wait_for "finished: 4-7 show the results"
 wait_for "converged after"
 press 2; wait_for "features over the 426 training rows"
-press 3; wait_for "|g| (EP: max site distance), log10"
+press 3; wait_for "gradient norm |g|, log10"
 wait_for "Monte Carlo: mean estimate"
 press 4; wait_for "laplace/probit"
 press 5; wait_for "ECE"
@@ -96,6 +96,7 @@ wait_for "split-R-hat  npreg"
 wait_for "finished: 4-7 show the results" 900
 wait_for "all weights:  split-R-hat max"
 press k; wait_for "gibbs — 4 chains"
+press t; wait_for "rank plots of 3 weights"; wait_for "npreg ranks"
 press t; wait_for "objective E(w)"
 press 4; for _ in $(seq 12); do press j; done; wait_for "gibbs-probit/exact"  # the last row, below the LOO pane
 quit_and_check restored-again

@@ -181,7 +181,7 @@ fn results_sort_cycles_and_selection_is_clamped() {
     for _ in 0..50 {
         app.update(ch('j'));
     }
-    assert_eq!(app.picks.calibration, 6); // 1 + 1 + 5 predictives
+    assert_eq!(app.picks.calibration, 2); // the third run, the last with predictives
 }
 
 #[test]
@@ -258,7 +258,8 @@ fn samplers_get_chain_traces_and_live_picks_which_one_is_shown() {
         assert_eq!(s.runs[i].diagnostics, Some(d));
         assert_eq!(s.runs[i].ratio(), 1.0);
     }
-    // Live follows the last sampler; Up/Down step between samplers; t hides the panel.
+    // Live follows the last sampler; Up/Down step between samplers; t shows the rank plots,
+    // then hides the panel, then brings the traces back.
     assert_eq!(s.traced_run(app.picks.trace), Some(4));
     app.update(ch('3'));
     app.update(key(KeyCode::Up));
@@ -268,9 +269,11 @@ fn samplers_get_chain_traces_and_live_picks_which_one_is_shown() {
     app.update(ch('j'));
     assert_eq!(app.picks.trace, Some(4));
     app.update(ch('t'));
-    assert!(app.picks.hide_traces);
+    assert!(app.picks.ranks && !app.picks.hide_traces);
     app.update(ch('t'));
-    assert!(!app.picks.hide_traces);
+    assert!(app.picks.hide_traces && !app.picks.ranks);
+    app.update(ch('t'));
+    assert!(!app.picks.hide_traces && !app.picks.ranks);
     // A run without samplers has no traces to show.
     let quick = finished("quickstart");
     let s = quick.session.as_ref().unwrap();

@@ -96,15 +96,19 @@ fn live_charts_keep_their_legend_and_each_run_its_own_x_range() {
     snap(&app, "iris_live");
     let mut app = finished("gibbs_vs_laplace");
     app.update(ch('3'));
+    // t: the rank plots, t again: neither
     app.update(ch('t'));
+    app.update(ch('t'));
+    // the samplers have no convergence curve, and EP's −ln Z_EP is on the next chart (o)
     legend(
         &app,
         &[
             "━━ laplace: 6 iterations",
-            "━━ gibbs: 1,200 sweeps (chain 0)",
-            "━━ ep: 5 iterations",
+            "samplers: no convergence curve (t: their chains)",
         ],
     );
+    app.update(ch('o'));
+    legend(&app, &["━━ ep: 5 iterations"]);
     let mut app = finished("lab_counts");
     app.update(ch('3'));
     for (w, h) in SIZES {
@@ -193,4 +197,37 @@ fn finished_gauges_that_do_not_fit_scroll_into_view() {
         app.update(tui_support::key(ratatui::crossterm::event::KeyCode::PageUp));
     }
     assert!(draw(&app, 80, 24).backend().to_string().contains("runs 1–"));
+}
+
+/// Results of an approximation lab is not an empty metrics table: it says there is no
+/// classifier to score, shows each posterior's closest and farthest approximation by KL, and
+/// points at 7 Reparam, at both sizes.
+#[test]
+fn results_of_a_lab_say_what_the_lab_found_and_where_to_look() {
+    for lab in ["lab_counts", "lab_incomes"] {
+        let mut app = finished(lab);
+        app.update(ch('4'));
+        let record = app.session.as_ref().unwrap().record.clone().unwrap();
+        let first = &record.posteriors[0];
+        let closest = first
+            .approximations
+            .iter()
+            .min_by(|a, b| a.kl.total_cmp(&b.kl))
+            .unwrap();
+        for (w, h) in SIZES {
+            let screen = draw(&app, w, h).backend().to_string();
+            for text in [
+                "no classifier runs",
+                "7 Reparam",
+                "e exports the report",
+                "closest   KL",
+                "farthest  KL",
+            ] {
+                assert!(screen.contains(text), "{lab} {w}x{h}: {text}\n{screen}");
+            }
+            let cell = format!("{} {:.4}", closest.name, closest.kl);
+            assert!(screen.contains(&cell), "{lab} {w}x{h}: {cell}\n{screen}");
+            assert!(!screen.contains("log-loss "), "{screen}");
+        }
+    }
 }

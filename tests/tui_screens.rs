@@ -159,7 +159,8 @@ fn sampler_traces_on_live() {
         .to_string()
         .contains("objective E(w)"));
     snap(&app, "gibbs_live");
-    // t hides the traces, bringing the convergence plots back at 80x24.
+    // t shows the rank plots; t again hides the panel: the convergence plots back at 80x24.
+    app.update(ch('t'));
     app.update(ch('t'));
     let small = draw(&app, 80, 24).backend().to_string();
     assert!(small.contains("objective E(w)") && !small.contains("split-R-hat"));

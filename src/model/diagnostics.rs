@@ -5,17 +5,15 @@
 
 use statrs::distribution::{ContinuousCDF, Normal};
 
-/// Rank-normalise the pooled draws: z = Phi^{-1}((r - 3/8) / (S + 1/4)) with average ranks for
-/// ties, keeping the chain structure.
-fn rank_normalise(chains: &[Vec<f64>]) -> Vec<Vec<f64>> {
+/// The average rank (from 1, ties sharing the mean of their ranks) of every draw among all
+/// chains' draws pooled, keeping the chain structure.
+fn pooled_ranks(chains: &[Vec<f64>]) -> Vec<Vec<f64>> {
     let mut all: Vec<(f64, usize, usize)> = chains
         .iter()
         .enumerate()
         .flat_map(|(c, v)| v.iter().enumerate().map(move |(i, &x)| (x, c, i)))
         .collect();
     all.sort_by(|a, b| a.0.total_cmp(&b.0));
-    let s = all.len() as f64;
-    let normal = Normal::new(0.0, 1.0).expect("the standard normal exists");
     let mut out: Vec<Vec<f64>> = chains.iter().map(|v| vec![0.0; v.len()]).collect();
     let mut i = 0;
     while i < all.len() {
@@ -24,13 +22,48 @@ fn rank_normalise(chains: &[Vec<f64>]) -> Vec<Vec<f64>> {
             j += 1;
         }
         let rank = (i + j) as f64 / 2.0 + 1.0;
-        let z = normal.inverse_cdf((rank - 0.375) / (s + 0.25));
         for &(_, c, k) in &all[i..=j] {
-            out[c][k] = z;
+            out[c][k] = rank;
         }
         i = j + 1;
     }
     out
+}
+
+/// Rank-normalise the pooled draws: z = Phi^{-1}((r - 3/8) / (S + 1/4)) with average ranks for
+/// ties, keeping the chain structure.
+fn rank_normalise(chains: &[Vec<f64>]) -> Vec<Vec<f64>> {
+    let s = chains.iter().map(Vec::len).sum::<usize>() as f64;
+    let normal = Normal::new(0.0, 1.0).expect("the standard normal exists");
+    pooled_ranks(chains)
+        .into_iter()
+        .map(|c| {
+            c.into_iter()
+                .map(|r| normal.inverse_cdf((r - 0.375) / (s + 0.25)))
+                .collect()
+        })
+        .collect()
+}
+
+/// The rank plot's histograms (ArviZ's `plot_rank`, Vehtari et al. 2021 §4.2): for each chain,
+/// how many of its draws have their pooled rank in each of `bins` equal bins of 1..=S, S the
+/// draws of every chain. Chains that have mixed give flat histograms, each bin near
+/// n / bins for n draws per chain; a chain stuck apart piles up at one end.
+pub fn rank_counts(chains: &[Vec<f64>], bins: usize) -> Vec<Vec<usize>> {
+    let s = chains.iter().map(Vec::len).sum::<usize>() as f64;
+    let bins = bins.max(1);
+    pooled_ranks(chains)
+        .into_iter()
+        .map(|c| {
+            let mut counts = vec![0; bins];
+            for r in c {
+                // rank r in 1..=S falls in bin floor((r - 1) bins / S)
+                let b = (((r - 1.0) * bins as f64 / s) as usize).min(bins - 1);
+                counts[b] += 1;
+            }
+            counts
+        })
+        .collect()
 }
 
 /// Each chain split into its first and second half (an odd middle draw is dropped).
@@ -273,6 +306,29 @@ mod tests {
                     .collect()
             })
             .collect()
+    }
+
+    #[test]
+    fn rank_counts_are_flat_when_mixed_and_piled_up_when_a_chain_is_apart() {
+        // Two chains interleaved exactly: ranks 1, 3, 5, .. and 2, 4, 6, ..; four bins of 2.
+        let mixed = vec![vec![1.0, 3.0, 5.0, 7.0], vec![2.0, 4.0, 6.0, 8.0]];
+        assert_eq!(rank_counts(&mixed, 4), [[1, 1, 1, 1], [1, 1, 1, 1]]);
+        // A chain entirely above the other takes the top half of the ranks.
+        let apart = vec![vec![10.0, 11.0, 12.0, 13.0], vec![0.0, 1.0, 2.0, 3.0]];
+        assert_eq!(rank_counts(&apart, 4), [[0, 0, 2, 2], [2, 2, 0, 0]]);
+        // Ties share their mean rank: all equal draws sit in the middle bin.
+        assert_eq!(
+            rank_counts(&[vec![1.0; 3], vec![1.0; 3]], 3),
+            [[0, 3, 0], [0, 3, 0]]
+        );
+        // AR(1) chains of one stationary law: every bin within 4 sd of its binomial mean.
+        let chains = ar1(0.3, 4, 2000, &|_| 0.0);
+        for c in rank_counts(&chains, 20) {
+            assert_eq!(c.iter().sum::<usize>(), 2000);
+            for n in c {
+                assert!((n as f64 - 100.0).abs() < 4.0 * 100f64.sqrt() * 1.6, "{n}");
+            }
+        }
     }
 
     #[test]

@@ -165,6 +165,10 @@ pub fn report(r: &ExperimentRecord, figures: &[Figure]) -> String {
         .filter(|f| f.stem.starts_with("convergence-"))
     {
         figure(&mut s, figures, &f.stem);
+        // a rank plot is new to many readers: its figure says how to read it, as report.html's
+        if f.stem.starts_with("convergence-chains-") {
+            let _ = writeln!(s, "{}\n", f.guide);
+        }
     }
 
     let d = &r.dataset;

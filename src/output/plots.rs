@@ -3,6 +3,7 @@
 
 mod axis;
 mod canvas;
+mod chains;
 mod convergence;
 mod density;
 mod evidence;
@@ -20,6 +21,7 @@ mod weight_space;
 mod weights;
 
 pub use canvas::Figure;
+pub use chains::chains;
 pub use convergence::{convergence, Objective, Trace};
 pub use density::density;
 pub use evidence::evidence;
@@ -42,28 +44,32 @@ pub fn figures(r: &ExperimentRecord) -> Vec<Figure> {
             .iter()
             .any(|run| run.id == id && run.diagnostics.is_some())
     };
-    if r.trace
+    // The optimisers that iterated, by kind of objective.
+    let mut kinds: Vec<Objective> = r
+        .runs
         .iter()
-        .any(|t| t.iterate.iteration > 0 && !sampler(&t.run))
-    {
+        .filter(|run| !sampler(&run.id))
+        .filter(|run| {
+            r.trace
+                .iter()
+                .any(|t| t.run == run.id && t.iterate.iteration > 0)
+        })
+        .map(Objective::of)
+        .collect();
+    kinds.sort();
+    kinds.dedup();
+    if kinds.iter().any(|&o| o != Objective::Ep) {
         out.push(convergence(r, Trace::Gradient));
-        let mut kinds: Vec<Objective> = r
-            .runs
-            .iter()
-            .filter(|run| run.diagnostics.is_none() && r.trace.iter().any(|t| t.run == run.id))
-            .map(Objective::of)
-            .collect();
-        kinds.sort();
-        kinds.dedup();
-        out.extend(
-            kinds
-                .into_iter()
-                .map(|o| convergence(r, Trace::Objective(o))),
-        );
     }
-    if r.trace.iter().any(|t| sampler(&t.run)) {
-        out.push(convergence(r, Trace::Sampler));
+    if kinds.contains(&Objective::Ep) {
+        out.push(convergence(r, Trace::SiteDistance));
     }
+    out.extend(
+        kinds
+            .into_iter()
+            .map(|o| convergence(r, Trace::Objective(o))),
+    );
+    out.extend(r.runs.iter().filter_map(chains));
     if r.runs.iter().any(|run| !run.weights.is_empty()) {
         out.push(weights(r));
     }

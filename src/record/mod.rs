@@ -10,6 +10,7 @@
 use serde::Serialize;
 
 mod approximation;
+mod chains;
 mod comparison;
 mod draws;
 mod evidence;
@@ -24,6 +25,7 @@ mod streaming;
 mod sweep;
 
 pub use approximation::ApproximationError;
+pub use chains::{ChainWeight, ChainsRecord};
 pub use comparison::{Comparison, Standing, Verdict, VersusBest};
 pub use draws::DrawsExport;
 pub use evidence::EvidenceEstimate;

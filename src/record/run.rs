@@ -51,6 +51,9 @@ pub struct RunRecord {
     /// ArviZ's `summary` computes them (Vehtari et al. 2021).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub weight_diagnostics: Option<WeightDiagnostics>,
+    /// A sampler's trace and rank plot of its worst-mixing weights (Gibbs kinds).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub chains: Option<super::ChainsRecord>,
     /// Pareto k-hat of the run's Gaussian posterior used as an importance-sampling proposal
     /// for its model's exact posterior (model/importance.rs); `null` without a Gaussian
     /// posterior or when the importance ratios have no tail to fit.
@@ -241,6 +244,7 @@ impl RunRecord {
             prior_precision_edge: None,
             diagnostics: None,
             weight_diagnostics: None,
+            chains: None,
             khat: None,
             khat_draws: None,
             mean_field: false,

@@ -49,6 +49,7 @@ pub fn run_on(
     let mut recorder = Recorder {
         rows: Vec::new(),
         monitor,
+        chains: None,
     };
     let mut sink = match source.whole() {
         Some(_) => Sink::memory(),

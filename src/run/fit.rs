@@ -58,6 +58,7 @@ pub fn fit(
         _ => (plan.prior.precision, Vec::new()),
     };
     let rows = source.training(&method.id, probe);
+    recorder.chains = None;
     let result = dispatch(plan, method, source, &rows, precision, recorder, cancel);
     let mut passes = rows.take_passes();
     let fitted = match result {
@@ -99,6 +100,9 @@ pub fn fit(
         uses_prior.then_some(precision),
         evidence_curve,
     )?;
+    if let (Some(draws), Some(d)) = (recorder.chains.take(), &record.weight_diagnostics) {
+        record.chains = draws.finish(source.columns(), &d.rhat);
+    }
     if searched {
         record.prior_precision_edge = crate::optim::log_grid::edge(precision);
     }
@@ -214,6 +218,7 @@ fn fit_record(
                 ess_tail: p.ess_tail,
             }
         }),
+        chains: None,
         khat: None,
         khat_draws: None,
         mean_field: method.options.variational().mean_field,

@@ -5,6 +5,7 @@
 
 mod baseline;
 mod build;
+mod chains;
 mod evidence;
 mod experiment;
 mod failure;

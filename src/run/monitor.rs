@@ -80,6 +80,8 @@ impl Monitor for Silent {}
 pub(crate) struct Recorder<'a> {
     pub(crate) rows: Vec<TraceRow>,
     pub(crate) monitor: &'a mut dyn Monitor,
+    /// The draws of the sampler being fitted, for its record's trace and rank plots.
+    pub(crate) chains: Option<super::chains::ChainDraws>,
 }
 
 impl Observer for Recorder<'_> {
@@ -91,11 +93,17 @@ impl Observer for Recorder<'_> {
         self.monitor.observe(run, iterate);
     }
 
+    /// Always: a sampler's record holds its trace and rank plots.
     fn wants_draws(&self) -> bool {
-        self.monitor.wants_draws()
+        true
     }
 
     fn draws(&mut self, run: &str, batch: &DrawBatch) {
-        self.monitor.draws(run, batch);
+        self.chains
+            .get_or_insert_with(|| super::chains::ChainDraws::new(batch.schedule))
+            .push(batch);
+        if self.monitor.wants_draws() {
+            self.monitor.draws(run, batch);
+        }
     }
 }

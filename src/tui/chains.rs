@@ -10,7 +10,7 @@ mod tests;
 pub use decimated::Decimated;
 
 use crate::data::INTERCEPT;
-use crate::model::diagnostics::split_rhat;
+use crate::model::diagnostics::{rank_counts, split_rhat};
 use crate::optim::{DrawBatch, Schedule};
 
 /// How many weights are traced per sampler.
@@ -118,14 +118,31 @@ impl ChainTraces {
     /// two, so every chain holds those draws): equal-length chains covering the same sweeps.
     pub fn update_rhat(&mut self) {
         let n = self.kept();
+        let held = self.held(n);
+        let rhat: Vec<f64> = (0..self.names.len())
+            .map(|j| match held.first().map_or(0, Vec::len) {
+                0..4 => f64::NAN,
+                _ => split_rhat(
+                    &held
+                        .iter()
+                        .map(|c| c.iter().map(|w| w[j]).collect())
+                        .collect::<Vec<Vec<f64>>>(),
+                ),
+            })
+            .collect();
+        self.rhat = rhat;
+        self.rhat_draws = n;
+    }
+
+    /// The first `n` kept draws of every chain at the coarsest stride any chain holds.
+    fn held(&self, n: usize) -> Vec<Vec<&Vec<f64>>> {
         let stride = self
             .chains
             .iter()
             .map(|c| c.kept.stride())
             .max()
             .unwrap_or(1);
-        let held: Vec<Vec<&Vec<f64>>> = self
-            .chains
+        self.chains
             .iter()
             .map(|c| {
                 c.kept
@@ -134,18 +151,20 @@ impl ChainTraces {
                     .map(|(_, w)| w)
                     .collect()
             })
+            .collect()
+    }
+
+    /// The rank plot of traced weight `j` over the draws R-hat was last computed on: per
+    /// chain, its draws' ranks among every chain's in `bins` equal bins (model/diagnostics.rs).
+    pub fn ranks(&self, j: usize, bins: usize) -> Vec<Vec<usize>> {
+        let held = self.held(self.rhat_draws);
+        let chains: Vec<Vec<f64>> = held
+            .iter()
+            .map(|c| c.iter().map(|w| w[j]).collect())
             .collect();
-        self.rhat_draws = n;
-        for j in 0..self.names.len() {
-            self.rhat[j] = match held.first().map_or(0, Vec::len) {
-                0..4 => f64::NAN,
-                _ => split_rhat(
-                    &held
-                        .iter()
-                        .map(|c| c.iter().map(|w| w[j]).collect())
-                        .collect::<Vec<Vec<f64>>>(),
-                ),
-            };
+        match chains.first().map_or(0, Vec::len) {
+            0 => Vec::new(),
+            n => rank_counts(&chains, bins.min(n)),
         }
     }
 

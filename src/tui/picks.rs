@@ -67,7 +67,7 @@ pub struct Picks {
     pub column: usize,
     /// `None`: rows in run order.
     pub sort: Option<Sort>,
-    /// Index into every (run, predictive) pair, in record order.
+    /// Index into the runs with predictives ([`calibrated_runs`]).
     pub calibration: usize,
     /// Index into the runs.
     pub posterior: usize,
@@ -82,6 +82,10 @@ pub struct Picks {
     pub trace: Option<usize>,
     /// Live without its trace panel.
     pub hide_traces: bool,
+    /// Live's trace panel shows the rank plots instead of the traces.
+    pub ranks: bool,
+    /// Live's objective chart: which kind of objective (index into the kinds present).
+    pub objective: usize,
     /// A sweep's table: its first row shown.
     pub sweep_row: usize,
     /// The Results metrics table: its first row shown.
@@ -117,6 +121,7 @@ impl Picks {
         Picks {
             trace: self.trace,
             hide_traces: self.hide_traces,
+            ranks: self.ranks,
             coefficients: self.coefficients,
             help_scroll: self.help_scroll,
             text_scroll: self.text_scroll,
@@ -156,6 +161,13 @@ pub fn predictive_pairs(record: &ExperimentRecord) -> Vec<(usize, usize)> {
         .iter()
         .enumerate()
         .flat_map(|(r, run)| (0..run.predictives.len()).map(move |p| (r, p)))
+        .collect()
+}
+
+/// The runs with predictives (the Calibration screen's list), as indices into the runs.
+pub fn calibrated_runs(record: &ExperimentRecord) -> Vec<usize> {
+    (0..record.runs.len())
+        .filter(|&r| !record.runs[r].predictives.is_empty())
         .collect()
 }
 

@@ -36,6 +36,9 @@ pub struct LiveRun {
     pub id: String,
     /// How its kind fits: what the gauge says it did once done.
     pub fitting: Fitting,
+    /// What its iterates' objective is (E(w), −ln Z_EP, −ELBO, −JJ bound): the Live chart
+    /// shows one kind at a time.
+    pub objective: crate::output::plots::Objective,
     /// Iterations allowed; for a sampler, the sweeps per chain.
     pub max_iter: usize,
     pub tolerance: f64,
@@ -119,6 +122,7 @@ impl Session {
             .map(|m| LiveRun {
                 id: m.id.clone(),
                 fitting: m.kind.fitting(),
+                objective: crate::output::plots::Objective::of_kind(m.kind),
                 max_iter: m.schedule().map_or(m.max_iter, |s| s.sweeps()),
                 tolerance: m.tolerance,
                 state: RunState::Pending,

@@ -1,4 +1,5 @@
-//! Convergence curves from the trace: gradient norms, objectives and sampler draws.
+//! Convergence curves of the optimisers from the trace: gradient norms and objectives (the
+//! samplers' chains are drawn by [`super::chains`]).
 
 use plotters::coord::ranged1d::{AsRangedCoord, ValueFormatter};
 use plotters::prelude::*;
@@ -52,15 +53,16 @@ fn plain(v: &f64) -> String {
     format!("{}", v.round())
 }
 
-/// Which trace figure: the optimisers' gradient norms or objectives, or the samplers' E(w) at
-/// each sweep's draw (kept apart: a thousand sweeps would squash a six-step Newton run).
+/// Which trace figure: the optimisers' gradient norms, EP's site distances (its trace's
+/// `grad_norm`: a different quantity, so a chart of its own) or objectives.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Trace {
     Gradient,
+    /// EP's and ADF's largest site change per sweep.
+    SiteDistance,
     /// The objectives of one kind only: E(w), −ln Z_EP, −ELBO and the JJ bound are different
     /// quantities and never share an axis.
     Objective(Objective),
-    Sampler,
 }
 
 /// What a run's trace calls its objective, from its kind's catalogue row.
@@ -78,8 +80,13 @@ pub enum Objective {
 
 impl Objective {
     pub fn of(run: &crate::record::RunRecord) -> Objective {
-        use crate::catalog::{LogEvidence, MethodKind};
-        match MethodKind::parse(&run.kind).and_then(|k| k.log_evidence()) {
+        crate::catalog::MethodKind::parse(&run.kind).map_or(Objective::Energy, Objective::of_kind)
+    }
+
+    /// What a run of `kind` minimises, from its catalogue row.
+    pub fn of_kind(kind: crate::catalog::MethodKind) -> Objective {
+        use crate::catalog::LogEvidence;
+        match kind.log_evidence() {
             Some(LogEvidence::Ep | LogEvidence::Adf) => Objective::Ep,
             Some(LogEvidence::Elbo) => Objective::Elbo,
             Some(LogEvidence::JjBound) => Objective::JjBound,
@@ -87,7 +94,7 @@ impl Objective {
         }
     }
 
-    fn label(self) -> &'static str {
+    pub fn label(self) -> &'static str {
         match self {
             Objective::Energy => "E(w)",
             Objective::Ep => "−ln Z_EP",
@@ -109,19 +116,20 @@ impl Objective {
 /// Gradient norm (log scale: it falls over many decades under Newton) or objective per
 /// iteration, one line per run.
 pub fn convergence(r: &ExperimentRecord, which: Trace) -> Figure {
-    let gradient = which == Trace::Gradient;
+    let gradient = matches!(which, Trace::Gradient | Trace::SiteDistance);
     let caption = match which {
         Trace::Gradient => "Convergence: gradient norm".to_string(),
+        Trace::SiteDistance => "Convergence: EP's largest site change".to_string(),
         Trace::Objective(o) => format!("Convergence: objective {}", o.label()),
-        Trace::Sampler => "Samplers: E(w) at each sweep's draw (chain 0)".to_string(),
     };
     let series: Vec<(String, Vec<(f64, f64)>)> = r
         .runs
         .iter()
-        .filter(|run| run.diagnostics.is_some() == (which == Trace::Sampler))
+        .filter(|run| run.diagnostics.is_none())
         .filter(|run| match which {
             Trace::Objective(o) => Objective::of(run) == o,
-            _ => true,
+            Trace::Gradient => Objective::of(run) != Objective::Ep,
+            Trace::SiteDistance => Objective::of(run) == Objective::Ep,
         })
         .map(|run| {
             let pts = r
@@ -169,11 +177,7 @@ pub fn convergence(r: &ExperimentRecord, which: Trace) -> Figure {
     } else {
         series
     };
-    let unit = if which == Trace::Sampler {
-        "sweep"
-    } else {
-        "iteration"
-    };
+    let unit = "iteration";
     let x_desc = if log_x {
         format!("{unit} + 1 (log scale)")
     } else {
@@ -195,8 +199,8 @@ pub fn convergence(r: &ExperimentRecord, which: Trace) -> Figure {
             x_desc: &x_desc,
             y_desc: match which {
                 Trace::Gradient => "‖g‖ (log scale)",
+                Trace::SiteDistance => "site change (log scale)",
                 Trace::Objective(o) => o.label(),
-                Trace::Sampler => "E(w)",
             },
             ticks,
             series: &series,
@@ -221,19 +225,19 @@ pub fn convergence(r: &ExperimentRecord, which: Trace) -> Figure {
         Ok(())
     });
     let guide = match which {
-        Trace::Gradient => "One line per optimising run; iteration 0 is the start w = 0. Newton's norm falls by orders of magnitude in its last steps.",
+        Trace::Gradient => "One line per optimising run but EP's; iteration 0 is the start w = 0. Newton's norm falls by orders of magnitude in its last steps.",
+        Trace::SiteDistance => "EP's largest change of a site's parameters in each sweep (its convergence test), apart from the gradient norms: a different quantity.",
         Trace::Objective(Objective::Energy) => "E(w), the negative log joint each run minimises (the negative log-likelihood for an MLE), per iteration.",
         Trace::Objective(Objective::Ep) => "−ln Z_EP per sweep of EP (one pass for ADF).",
         Trace::Objective(Objective::Elbo) => "−ELBO of the KL-optimal Gaussian per iteration: a bound, not E(w).",
         Trace::Objective(Objective::JjBound) => "The negative Jaakkola–Jordan bound per iteration: a bound, not E(w).",
-        Trace::Sampler => "E(w) at the draw after each sweep of the first chain, burn-in included: a chain that has mixed wanders around a level band.",
     }
     .to_string();
     Figure {
         stem: match which {
             Trace::Gradient => "convergence-gradient".into(),
+            Trace::SiteDistance => "convergence-site-distance".into(),
             Trace::Objective(o) => o.stem().into(),
-            Trace::Sampler => "convergence-sampler".into(),
         },
         caption,
         guide,

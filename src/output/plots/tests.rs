@@ -252,3 +252,127 @@ fn a_series_hidden_under_an_identical_one_says_so_in_the_legend() {
         "{texts:?}"
     );
 }
+
+/// A sampler run of two chains over one weight: chain 1 starts at 100 in its burn-in, then
+/// both wander in [-1, 1]; R-hat 1.2, so the chains count as not mixed.
+fn sampler_run() -> crate::record::RunRecord {
+    use crate::record::{ChainWeight, ChainsRecord, Diagnostics};
+    let mut r = run("gibbs", &[0.0], Some(0.5), None);
+    r.kind = "gibbs-logistic".into();
+    r.diagnostics = Some(Diagnostics {
+        rhat_max: 1.2,
+        ess_min: 50.0,
+    });
+    let sweeps: Vec<usize> = (1..=60).collect();
+    let wave = |c: usize, s: usize| match (c, s) {
+        (1, s) if s <= 5 => 100.0,
+        (c, s) => ((s + 7 * c) as f64 * 0.7).sin(),
+    };
+    r.chains = Some(ChainsRecord {
+        chains: 2,
+        burn_in: 10,
+        draws: 50,
+        thin: 1,
+        weights: vec![ChainWeight {
+            column: "glu".into(),
+            rhat: 1.2,
+            trace: (0..2)
+                .map(|c| sweeps.iter().map(|&s| wave(c, s)).collect())
+                .collect(),
+            sweeps,
+            ranks: vec![vec![0, 0, 10, 40], vec![40, 10, 0, 0]],
+        }],
+    });
+    r
+}
+
+#[test]
+fn a_sampler_gets_every_chain_traced_on_the_kept_draws_scale_and_a_rank_plot() {
+    let r = record(&["glu"], &["0", "1"], vec![sampler_run()]);
+    let all = figures(&r);
+    assert!(
+        all.iter().all(|f| f.stem != "convergence-sampler"),
+        "no chain-0-only E(w) chart"
+    );
+    let f = all
+        .iter()
+        .find(|f| f.stem == "convergence-chains-gibbs")
+        .expect("the chains figure");
+    let texts: Vec<String> = svg_texts(&f.svg).into_iter().map(|t| t.2).collect();
+    for want in [
+        "chain 0",
+        "chain 1",
+        "rank plot",
+        "glu — R-hat 1.200 NOT MIXED",
+    ] {
+        assert!(texts.iter().any(|t| t == want), "{want} missing: {texts:?}");
+    }
+    assert!(f.caption.contains("NOT MIXED"), "{}", f.caption);
+    assert!(texts
+        .iter()
+        .any(|t| t.starts_with("sweep (shaded: burn-in")));
+    // The y ticks of the trace span the kept draws, not the burn-in's start at 100.
+    // (decimal ticks are the trace's y axis; sweeps and ranks are whole numbers)
+    let y: Vec<f64> = texts
+        .iter()
+        .filter(|t| t.contains('.'))
+        .filter_map(|t| t.parse::<f64>().ok())
+        .collect();
+    assert!(y.contains(&-0.5) && y.contains(&0.5), "{texts:?}");
+    assert!(y.iter().all(|v| v.abs() <= 1.2), "{texts:?}");
+    // Both chains drawn: two colours of line, and each chain's rank bars.
+    for c in [super::canvas::look(0).colour, super::canvas::look(1).colour] {
+        let hex = format!("#{:02X}{:02X}{:02X}", c.0, c.1, c.2);
+        assert!(f.svg.to_uppercase().matches(&hex).count() > 4, "{hex}");
+    }
+}
+
+#[test]
+fn report_md_shows_the_chains_figure_with_how_to_read_it() {
+    let r = record(&["glu"], &["0", "1"], vec![sampler_run()]);
+    let md = crate::output::markdown::report(&r, &figures(&r));
+    let at = md
+        .find("(plots/convergence-chains-gibbs.svg)")
+        .expect("the figure");
+    assert!(md[at..].contains("the rank plot"), "{}", &md[at..]);
+}
+
+#[test]
+fn runs_inside_the_range_split_where_a_trace_leaves_it() {
+    let pts = [
+        (1.0, 100.0),
+        (2.0, 0.5),
+        (3.0, 0.2),
+        (4.0, 50.0),
+        (5.0, 0.1),
+    ];
+    let runs = super::chains::inside(&pts, -1.0, 1.0);
+    assert_eq!(runs, vec![vec![(2.0, 0.5), (3.0, 0.2)], vec![(5.0, 0.1)]]);
+}
+
+#[test]
+fn eps_site_change_is_never_drawn_on_the_gradient_norm_axis() {
+    let mut ep = run("ep", &[0.1, 0.2], Some(0.1), None);
+    ep.kind = "ep-probit".into();
+    let mut r = record(
+        &["intercept", "x"],
+        &["0", "1"],
+        vec![run("laplace", &[0.1, 0.2], Some(0.1), None), ep],
+    );
+    r.trace = trace("laplace", 5);
+    r.trace.extend(trace("ep", 4));
+    let all = figures(&r);
+    let texts = |stem: &str| -> Vec<String> {
+        let f = all.iter().find(|f| f.stem == stem).expect(stem);
+        svg_texts(&f.svg).into_iter().map(|t| t.2).collect()
+    };
+    let gradient = texts("convergence-gradient");
+    assert!(gradient.iter().any(|t| t == "laplace"), "{gradient:?}");
+    assert!(!gradient.iter().any(|t| t == "ep"), "{gradient:?}");
+    let site = texts("convergence-site-distance");
+    assert!(site.iter().any(|t| t == "ep") && !site.iter().any(|t| t == "laplace"));
+    assert!(
+        site.iter().any(|t| t == "site change (log scale)"),
+        "{site:?}"
+    );
+}

@@ -42,7 +42,10 @@ pub enum Action {
     /// Results: the metric column to the left (-1) or right (+1).
     Column(isize),
     Sort,
+    /// Live: traces, then rank plots, then neither.
     ToggleTraces,
+    /// Live: the objective chart's next kind of objective.
+    NextObjective,
     /// Posterior: whiskers, then coefficients on the design scale, then in original units.
     Coefficients,
     /// Reparam: the previous (-1) or next (+1) subset size.

@@ -126,7 +126,15 @@ impl App {
             }
             Column(delta) => self.picks.column_step(delta),
             Sort => self.picks.sort_here(),
-            ToggleTraces => self.picks.hide_traces = !self.picks.hide_traces,
+            ToggleTraces => {
+                let p = &mut self.picks;
+                (p.hide_traces, p.ranks) = match (p.hide_traces, p.ranks) {
+                    (false, false) => (false, true),
+                    (false, true) => (true, false),
+                    (true, _) => (false, false),
+                };
+            }
+            NextObjective => self.picks.objective = self.picks.objective.wrapping_add(1),
             Coefficients => self.picks.coefficients = (self.picks.coefficients + 1) % 3,
             Picture => self.picks.picture = !self.picks.picture,
             Subset(delta) => self.reparam_subset(delta),
@@ -216,7 +224,7 @@ impl App {
                 self.picks.dataset_scroll = 0;
             }
             (Screen::Calibration, Some(r)) => {
-                let n = predictive_pairs(r).len();
+                let n = crate::tui::picks::calibrated_runs(r).len();
                 self.picks.calibration = stepped(self.picks.calibration, delta, n);
             }
             (Screen::Reparam, Some(r)) => {

@@ -141,13 +141,19 @@ pub const BINDINGS: &[Binding] = &[
     binding(
         "t",
         On(Screen::Live),
-        "show / hide the chain traces",
+        "chain traces, then rank plots, then neither",
         &[(char('t'), ToggleTraces)],
+    ),
+    binding(
+        "o",
+        On(Screen::Live),
+        "the objective chart's next kind (E(w), −ln Z_EP, −ELBO, −JJ bound)",
+        &[(char('o'), NextObjective)],
     ),
     binding(
         "Up/Down, k/j",
         On(Screen::Calibration),
-        "choose the run / predictive",
+        "choose the run (its predictives overlaid)",
         &UP_DOWN,
     ),
     binding(

@@ -86,8 +86,8 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
         Some(i) if plots.height >= 28 => {
             let [top, bottom] =
                 Layout::vertical([Constraint::Fill(1), Constraint::Fill(1)]).areas(plots);
-            render_plots(session, top, buf);
-            super::traces::render(&session.runs[i], bottom, buf);
+            render_plots(session, app.picks.objective, top, buf);
+            super::traces::render(&session.runs[i], app.picks.ranks, bottom, buf);
         }
         // Otherwise the traces while their sampler runs, when picked, or once nothing runs.
         Some(i)
@@ -95,9 +95,9 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
                 || app.picks.trace == Some(i)
                 || !session.runs.iter().any(|r| r.state == RunState::Running) =>
         {
-            super::traces::render(&session.runs[i], plots, buf)
+            super::traces::render(&session.runs[i], app.picks.ranks, plots, buf)
         }
-        _ => render_plots(session, plots, buf),
+        _ => render_plots(session, app.picks.objective, plots, buf),
     }
 }
 

@@ -73,45 +73,111 @@ pub fn render_head(session: &Session, area: Rect, buf: &mut Buffer) {
         .render(row, buf);
 }
 
+/// Passes alike (same purpose, run and source) in a row: how many, their rows each and their
+/// seconds summed, ordered by their latest pass.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct Group {
+    pub purpose: String,
+    pub run: String,
+    pub rows: usize,
+    pub from: &'static str,
+    pub count: usize,
+    pub seconds: f64,
+}
+
+/// The passes as table rows: one per pass when `room` rows hold them all, else one per group
+/// of alike passes.
+pub(crate) fn groups(done: &[PassRecord], room: usize) -> Vec<Group> {
+    let run = |p: &PassRecord| p.run.clone().unwrap_or_else(|| "(every run)".into());
+    let one = |p: &PassRecord| Group {
+        purpose: p.purpose.clone(),
+        run: run(p),
+        rows: p.rows,
+        from: p.read_from.name(),
+        count: 1,
+        seconds: p.seconds,
+    };
+    if done.len() <= room {
+        return done.iter().map(one).collect();
+    }
+    let mut out: Vec<Group> = Vec::new();
+    for p in done {
+        let g = one(p);
+        let same = |o: &Group| {
+            (&o.purpose, &o.run, o.rows, o.from) == (&g.purpose, &g.run, g.rows, g.from)
+        };
+        match out.iter().position(same) {
+            Some(i) => {
+                let mut old = out.remove(i);
+                old.count += 1;
+                old.seconds += g.seconds;
+                out.push(old);
+            }
+            None => out.push(g),
+        }
+    }
+    out
+}
+
 /// Split off the finished-pass table from the plots' area (to the right on a wide terminal,
-/// below otherwise), draw it, and return what is left for the plots.
+/// below otherwise), draw it, and return what is left for the plots. When not every pass
+/// fits, alike passes share a row (`cache ×5`); when not every row fits either, the latest
+/// are shown and the title says how many of how many.
 pub fn render_done(session: &Session, area: Rect, buf: &mut Buffer) -> Rect {
     let done = &session.passes.done;
     if done.is_empty() {
         return area;
     }
+    let wide = area.width >= 110;
+    let room = match wide {
+        true => usize::from(area.height.saturating_sub(3)),
+        false => usize::from((area.height / 2).saturating_sub(3)),
+    };
+    let rows = groups(done, room);
     // The columns fit their longest entry, so no run name is cut where the width allows.
-    let run = |p: &PassRecord| p.run.clone().unwrap_or_else(|| "(every run)".into());
-    let run_width = done
+    let run_width = rows
         .iter()
-        .map(|p| run(p).chars().count())
+        .map(|g| g.run.chars().count())
         .max()
         .unwrap_or(0);
-    let rows_width = done
+    let rows_width = rows
         .iter()
-        .map(|p| thousands(p.rows).len())
+        .map(|g| thousands(g.rows).len())
         .max()
         .unwrap_or(0);
-    let (run_width, rows_width) = (run_width.max(3) as u16, rows_width.max(4) as u16);
-    let (plots, table) = if area.width >= 110 {
-        let w = 11 + run_width + rows_width + 5 + 7 + 4 + 2;
+    let from = |g: &Group| match g.count {
+        1 => g.from.to_string(),
+        n => format!("{} ×{n}", g.from),
+    };
+    let from_width = rows
+        .iter()
+        .map(|g| from(g).chars().count())
+        .max()
+        .unwrap_or(0);
+    let (run_width, rows_width, from_width) = (
+        run_width.max(3) as u16,
+        rows_width.max(4) as u16,
+        from_width.max(4) as u16,
+    );
+    let (plots, table) = if wide {
+        let w = 11 + run_width + rows_width + from_width + 7 + 4 + 2;
         let [p, t] = Layout::horizontal([Constraint::Min(0), Constraint::Length(w)]).areas(area);
         (p, t)
     } else {
-        let h = (done.len() as u16 + 3).min(area.height / 3);
+        let h = (rows.len() as u16 + 3).min(area.height / 2);
         let [p, t] = Layout::vertical([Constraint::Min(0), Constraint::Length(h)]).areas(area);
         (p, t)
     };
-    // The latest passes, oldest first, as many as fit.
+    // The latest rows, oldest first, as many as fit.
     let visible = usize::from(table.height.saturating_sub(3));
-    let first = done.len().saturating_sub(visible);
-    let rows = done[first..].iter().map(|p| {
+    let first = rows.len().saturating_sub(visible);
+    let lines = rows[first..].iter().map(|g| {
         Row::new([
-            Cell::from(p.purpose.clone()),
-            Cell::from(run(p)),
-            Cell::from(Line::from(thousands(p.rows)).right_aligned()),
-            Cell::from(p.read_from.name()),
-            Cell::from(Line::from(format!("{:.3}", p.seconds)).right_aligned()),
+            Cell::from(g.purpose.clone()),
+            Cell::from(g.run.clone()),
+            Cell::from(Line::from(thousands(g.rows)).right_aligned()),
+            Cell::from(from(g)),
+            Cell::from(Line::from(format!("{:.3}", g.seconds)).right_aligned()),
         ])
     });
     let header = Row::new([
@@ -126,13 +192,24 @@ pub fn render_done(session: &Session, area: Rect, buf: &mut Buffer) -> Rect {
         Constraint::Length(11),
         Constraint::Length(run_width),
         Constraint::Length(rows_width),
-        Constraint::Length(5),
+        Constraint::Length(from_width),
         Constraint::Length(7),
     ];
-    Table::new(rows, widths)
+    let grouped = match rows.len() < done.len() {
+        true => ", alike grouped",
+        false => "",
+    };
+    let shown = match first {
+        0 => String::new(),
+        _ => format!(", latest {} of {} rows", rows.len() - first, rows.len()),
+    };
+    Table::new(lines, widths)
         .header(header)
         .column_spacing(1)
-        .block(Block::bordered().title(format!(" passes done: {}, latest last ", done.len())))
+        .block(Block::bordered().title(format!(
+            " passes done: {}{grouped}{shown}, latest last ",
+            done.len()
+        )))
         .fg(Color::Reset)
         .render(table, buf);
     plots

@@ -81,6 +81,18 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
         (None, None) if no_weights => format!("{head} — a generative classifier: no weights "),
         (None, None) => format!("{head} — point estimate (no posterior) "),
     };
+    // A title wider than the border keeps its start (the run and its flag) and ends in `…`.
+    let room = usize::from(area.width.saturating_sub(2));
+    let title = match title.chars().count() > room {
+        true => format!(
+            "{}… ",
+            title
+                .chars()
+                .take(room.saturating_sub(2))
+                .collect::<String>()
+        ),
+        false => title,
+    };
     let title = match run.flag().is_some() {
         true => Line::from(title).fg(Color::LightRed),
         false => Line::from(title),

@@ -23,6 +23,8 @@ use crate::tui::app::App;
 use crate::tui::picks::{Metric, Picks};
 use crate::tui::widget::table::{LabelRow, LabelTable, Value};
 
+mod lab;
+
 pub struct ResultRow<'a> {
     pub label: String,
     pub run: &'a str,
@@ -143,12 +145,7 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
         return;
     };
     if record.runs.is_empty() {
-        super::placeholder(
-            "an approximation-lab experiment: no classifier runs to score here; 7 Reparam shows its approximations against the exact posteriors",
-            area,
-            buf,
-        );
-        return;
+        return lab::render(&record.posteriors, area, buf);
     }
     let rows = result_rows(record, &app.picks);
     let marks = standings(record, &rows);

@@ -36,25 +36,24 @@ pub fn unmixed(rhat: f64) -> bool {
     rhat > Diagnostics::RHAT_LIMIT
 }
 
-fn flag() -> Style {
+pub(super) fn flag() -> Style {
     Style::new()
         .fg(Color::LightRed)
         .add_modifier(Modifier::BOLD)
 }
 
-pub fn render(run: &LiveRun, area: Rect, buf: &mut Buffer) {
+/// The panel: the chains' traces, or with `ranks` their rank plots (ranks.rs).
+pub fn render(run: &LiveRun, ranks: bool, area: Rect, buf: &mut Buffer) {
     let Some(t) = &run.traces else {
         return;
     };
     let block = Block::bordered().title(format!(
-        " {} — {} chains, {} weights traced{} ",
+        " {} — {} chains, {} of {} weights (t: {}) ",
         run.id,
         t.chains.len(),
+        if ranks { "rank plots" } else { "traces" },
         t.names.len(),
-        match t.schedule.burn_in {
-            0 => "",
-            _ => " (grey: end of burn-in; y: kept draws)",
-        }
+        if ranks { "hide" } else { "rank plots" },
     ));
     let inner = block.inner(area);
     block.render(area, buf);
@@ -65,7 +64,10 @@ pub fn render(run: &LiveRun, area: Rect, buf: &mut Buffer) {
     Paragraph::new(header).render(top, buf);
     let areas = Layout::horizontal(vec![Constraint::Fill(1); t.names.len()]).split(charts);
     for (j, &area) in areas.iter().enumerate() {
-        render_weight(t, j, area, buf);
+        match ranks {
+            true => ranks::render(t, j, area, buf),
+            false => render_weight(t, j, area, buf),
+        }
     }
 }
 
@@ -116,6 +118,11 @@ fn header(run: &LiveRun, t: &ChainTraces) -> Vec<Vec<Chunk>> {
         legend.push(grey(format!("thin {}", s.thin)));
     }
     legend.push(grey(format!("{} kept/chain", t.kept())));
+    if s.burn_in > 0 {
+        legend.push(grey(
+            "traces: grey line ends the burn-in, y spans the kept draws".into(),
+        ));
+    }
     let mut rhat: Vec<Chunk> = vec![vec![Span::from("split-R-hat")]];
     match t.rhat_max() {
         None => rhat.push(vec![Span::from(format!(
@@ -242,5 +249,6 @@ fn render_weight(t: &ChainTraces, j: usize, area: Rect, buf: &mut Buffer) {
         .render(area, buf);
 }
 
+mod ranks;
 #[cfg(test)]
 mod tests;

@@ -36,13 +36,21 @@ fn span(run: &LiveRun) -> String {
     }
 }
 
-/// The legend's lines for `width` columns.
-pub(super) fn legend(session: &Session, width: u16) -> Vec<Line<'static>> {
+/// The legend's lines for `width` columns: the runs drawn on the charts of objective `kind`
+/// (every optimising run when `None`); samplers are never drawn there, and a note says so.
+pub(super) fn legend(
+    session: &Session,
+    kind: Option<crate::output::plots::Objective>,
+    width: u16,
+) -> Vec<Line<'static>> {
     let mut chunks: Vec<Chunk> = vec![vec![
         Span::from("x: each run over its own iterations").fg(Color::DarkGray)
     ]];
     for (i, run) in session.runs.iter().enumerate() {
-        if run.iterates.is_empty() {
+        if run.iterates.is_empty() || run.traces.is_some() {
+            continue;
+        }
+        if kind.is_some_and(|k| run.objective != k) {
             continue;
         }
         let lambda = run
@@ -58,6 +66,12 @@ pub(super) fn legend(session: &Session, width: u16) -> Vec<Line<'static>> {
             Span::from("━━ ").fg(COLORS[i % COLORS.len()]),
             Span::from(format!("{}: {}{lambda}", run.id, span(run))),
         ]);
+    }
+    if session.runs.iter().any(|r| r.traces.is_some()) {
+        chunks.push(vec![Span::from(
+            "samplers: no convergence curve (t: their chains)",
+        )
+        .fg(Color::DarkGray)]);
     }
     pack(vec![chunks], usize::from(width))
 }

@@ -9,7 +9,21 @@ use ratatui::symbols::Marker;
 use ratatui::widgets::{Axis, Block, Chart, Dataset, GraphType, Paragraph, Widget};
 
 use super::legend::COLORS;
+use crate::output::plots::Objective;
 use crate::tui::session::{LiveRun, Session};
+
+/// The kinds of objective among the optimising runs that have iterated, in a fixed order.
+pub(super) fn objectives(session: &Session) -> Vec<Objective> {
+    let mut kinds: Vec<Objective> = session
+        .runs
+        .iter()
+        .filter(|r| !r.iterates.is_empty() && r.traces.is_none())
+        .map(|r| r.objective)
+        .collect();
+    kinds.sort();
+    kinds.dedup();
+    kinds
+}
 use crate::tui::widget::log_chart::{LogChart, Series};
 
 /// Each `mc` predictive's mean estimate over the test rows against log10 of the number of
@@ -71,6 +85,7 @@ pub(super) fn render_mc(session: &Session, area: Rect, buf: &mut Buffer) {
 /// (their chains are on the trace panel).
 pub(super) fn series<'a>(
     session: &'a Session,
+    objective: Option<Objective>,
     pick: fn(&crate::optim::Iterate) -> f64,
 ) -> Vec<Series<'a>> {
     session
@@ -78,6 +93,7 @@ pub(super) fn series<'a>(
         .iter()
         .enumerate()
         .filter(|(_, r)| !r.iterates.is_empty() && r.traces.is_none())
+        .filter(|(_, r)| objective.is_none_or(|o| r.objective == o))
         .map(|(i, r)| {
             let last = r.iterates.last().map_or(0, |it| it.iteration).max(1) as f64;
             Series {
@@ -93,7 +109,10 @@ pub(super) fn series<'a>(
         .collect()
 }
 
-pub(super) fn render_plots(session: &Session, area: Rect, buf: &mut Buffer) {
+/// The convergence plots of the runs of one kind of objective (`pick`, modulo the kinds
+/// present): E(w), −ln Z_EP, −ELBO and the JJ bound are different quantities and never share
+/// an axis, nor do a gradient norm and EP's site distance.
+pub(super) fn render_plots(session: &Session, pick: usize, area: Rect, buf: &mut Buffer) {
     if session.runs.iter().all(|r| r.iterates.is_empty()) {
         crate::tui::screen::placeholder(&super::legend::nothing_to_plot(session), area, buf);
         return;
@@ -101,7 +120,9 @@ pub(super) fn render_plots(session: &Session, area: Rect, buf: &mut Buffer) {
     // The Monte-Carlo panel needs rows of its own: from 24 rows for the plots and their legend
     // (below that the convergence plots keep them).
     let has_mc = session.runs.iter().any(|r| !r.mc.is_empty()) && area.height >= 24;
-    let legend = super::legend::legend(session, area.width);
+    let kinds = objectives(session);
+    let kind = kinds.get(pick % kinds.len().max(1)).copied();
+    let legend = super::legend::legend(session, kind, area.width);
     let [legend_area, area] =
         Layout::vertical([Constraint::Length(legend.len() as u16), Constraint::Min(0)]).areas(area);
     Paragraph::new(legend).render(legend_area, buf);
@@ -115,34 +136,39 @@ pub(super) fn render_plots(session: &Session, area: Rect, buf: &mut Buffer) {
     };
     // Stacked, the gradient norm gets the larger share: it spans many decades (1e2 to 1e-15 for
     // a Newton run) where the objective spans one or two.
-    let split = if area.width >= 100 {
+    // Side by side when wide, or when stacking would leave a chart a row or two high.
+    let split = if area.width >= 100 || area.height < 14 {
         Layout::horizontal([Constraint::Fill(1); 2])
     } else {
         Layout::vertical([Constraint::Fill(2), Constraint::Fill(3)])
     };
     let [left, right] = split.areas(area);
     let x_labels = || ["0".to_string(), "100 %".to_string()];
+    let more = match kinds.len() {
+        0 | 1 => String::new(),
+        n => format!("· o: {}/{n} ", pick % n + 1),
+    };
+    let title = format!(
+        " objective {}, log10 {more}",
+        kind.map_or("", Objective::label)
+    );
     LogChart {
-        title: " objective E(w), log10 ",
+        title: &title,
         x_bounds: [0.0, 1.0],
         x_labels: x_labels(),
-        series: series(session, |it| it.objective),
+        series: series(session, kind, |it| it.objective),
         empty: "no positive objective to plot on a log axis",
     }
     .render(left, buf);
-    // The full title needs 52 columns with the borders; side by side at 100 to 103 columns
-    // each panel has fewer, so the short form keeps "log10" on screen.
-    let full = " gradient norm |g| (EP: max site distance), log10 ";
-    let title = if usize::from(right.width) >= full.chars().count() + 2 {
-        full
-    } else {
-        " |g| (EP: max site distance), log10 "
+    let title = match kind {
+        Some(Objective::Ep) => format!(" max site distance, log10 {more}"),
+        _ => format!(" gradient norm |g|, log10 {more}"),
     };
     LogChart {
-        title,
+        title: &title,
         x_bounds: [0.0, 1.0],
         x_labels: x_labels(),
-        series: series(session, |it| it.grad_norm),
+        series: series(session, kind, |it| it.grad_norm),
         empty: "no gradient norms (the samplers have none)",
     }
     .render(right, buf);
