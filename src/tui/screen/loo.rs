@@ -99,30 +99,57 @@ pub fn render(record: &ExperimentRecord, area: Rect, buf: &mut Buffer) {
     .render(area, buf);
 }
 
-/// The table in one line, where it does not fit: "leave-one-out: best gibbs -196.68 ± 11.71;
-/// 4 tied, 0 worse; 1 unreliable".
-pub fn summary_line(record: &ExperimentRecord) -> Line<'static> {
-    let rows = &record.loo_comparison;
+/// The table in one line, where it does not fit: "leave-one-out: first gibbs -196.68 ± 11.71;
+/// 4 tied with it, 0 worse; 1 with rows k > 0.7 left", shorter when `width` is narrow ("LOO:
+/// first gibbs -196.7±11.7; 4 tied, 0 worse; 1 k>0.7 left"), and ending in "…" when even that
+/// does not fit.
+pub fn summary_line(record: &ExperimentRecord, width: usize) -> Line<'static> {
+    Line::from(summary_text(&record.loo_comparison, width))
+}
+
+fn summary_text(rows: &[crate::record::LooComparison], width: usize) -> String {
     let Some(best) = rows.first() else {
-        return Line::from("");
+        return String::new();
     };
-    if rows.len() == 1 {
-        return Line::from(format!(
+    let worse = rows.iter().filter(|c| c.worse_beyond_noise).count();
+    let tied = rows.len().saturating_sub(1 + worse);
+    let unreliable = rows.iter().filter(|c| c.unreliable_rows > 0).count();
+    let long = if rows.len() == 1 {
+        format!(
             "leave-one-out: {} {:.2} ± {:.2} (the only run with one)",
             best.run, best.elpd_loo, best.se
-        ));
+        )
+    } else {
+        let mut text = format!(
+            "leave-one-out: first {} {:.2} ± {:.2}; {tied} tied with it, {worse} worse",
+            best.run, best.elpd_loo, best.se
+        );
+        if unreliable > 0 {
+            text.push_str(&format!("; {unreliable} with rows k > 0.7 left"));
+        }
+        text
+    };
+    if long.chars().count() <= width {
+        return long;
     }
-    let worse = rows.iter().filter(|c| c.worse_beyond_noise).count();
-    let tied = rows.len() - 1 - worse;
-    let unreliable = rows.iter().filter(|c| c.unreliable_rows > 0).count();
-    let mut text = format!(
-        "leave-one-out: first {} {:.2} ± {:.2}; {tied} tied with it, {worse} worse",
+    let mut short = format!(
+        "LOO: first {} {:.1}±{:.1}",
         best.run, best.elpd_loo, best.se
     );
-    if unreliable > 0 {
-        text.push_str(&format!("; {unreliable} with rows k > 0.7 left"));
+    if rows.len() > 1 {
+        short.push_str(&format!("; {tied} tied, {worse} worse"));
     }
-    Line::from(text)
+    if unreliable > 0 {
+        short.push_str(&format!("; {unreliable} k>0.7 left"));
+    }
+    if short.chars().count() > width {
+        short = short
+            .chars()
+            .take(width.saturating_sub(1))
+            .collect::<String>()
+            + "…";
+    }
+    short
 }
 
 /// The rows' Pareto k's: every class with the refits where wide ("390 good, 8 BAD (8
@@ -142,5 +169,40 @@ fn k_text(l: &crate::record::LooRecord, wide: bool) -> String {
     match l.k_counts.bad + l.k_counts.very_bad {
         0 => "all k ≤ 0.7".to_string(),
         n => format!("k>0.7: {n}, refit {refitted}"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::summary_text;
+    use crate::record::LooComparison;
+
+    #[test]
+    fn the_one_line_summary_shortens_and_marks_a_cut_instead_of_losing_its_end() {
+        let row = |run: &str, diff: f64, worse: bool, unreliable: usize| LooComparison {
+            run: run.into(),
+            elpd_loo: -196.68 + diff,
+            se: 11.71,
+            elpd_diff: diff,
+            se_diff: 0.1,
+            mcse_diff: 0.05,
+            worse_beyond_noise: worse,
+            p_loo: 8.5,
+            unreliable_rows: unreliable,
+        };
+        let rows = vec![
+            row("gibbs-logistic", 0.0, false, 0),
+            row("laplace", -0.1, false, 0),
+            row("probit-laplace", -9.0, true, 6),
+        ];
+        let text = |w: usize| summary_text(&rows, w);
+        let wide = text(120);
+        assert!(wide.ends_with("1 with rows k > 0.7 left"), "{wide}");
+        let narrow = text(78);
+        assert!(narrow.chars().count() <= 78, "{narrow}");
+        assert!(narrow.ends_with("1 k>0.7 left"), "{narrow}");
+        let tiny = text(30);
+        assert_eq!(tiny.chars().count(), 30);
+        assert!(tiny.ends_with('…'), "{tiny}");
     }
 }

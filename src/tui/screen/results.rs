@@ -222,7 +222,7 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
         Layout::vertical([Constraint::Min(0), Constraint::Length(loo_height)]).areas(table);
     match loo_height {
         0 => {}
-        1 => super::loo::summary_line(record).render(loo, buf),
+        1 => super::loo::summary_line(record, loo.width as usize).render(loo, buf),
         _ => super::loo::render(record, loo, buf),
     }
     let table = match super::evidence::evidence_line(record) {
