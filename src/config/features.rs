@@ -118,3 +118,17 @@ pub(super) fn feature_map(ctx: &Ctx<'_>, raw: super::raw::RawFeatures) -> Result
         ))),
     }
 }
+
+/// The RBF width checked against [`super::limits::WIDTH_RANGE`].
+pub(super) fn checked_width(ctx: &Ctx<'_>, map: FeatureMap) -> Result<FeatureMap> {
+    if let FeatureMap::Rbf { width, .. } = map {
+        ctx.in_range(
+            "[features] width",
+            width,
+            super::limits::WIDTH_RANGE,
+            "it is in the design's units (standard deviations with [data] standardize = true); below the range \
+             every column is 0 off its own centre, above it every column is 1",
+        )?;
+    }
+    Ok(map)
+}

@@ -366,20 +366,6 @@ pub fn check_design(plan: &super::Plan, design: usize, test_rows: usize) -> Resu
     Ok(())
 }
 
-/// The RBF width checked against [`WIDTH_RANGE`].
-pub(super) fn feature_map(ctx: &Ctx<'_>, map: super::FeatureMap) -> Result<super::FeatureMap> {
-    if let super::FeatureMap::Rbf { width, .. } = map {
-        ctx.in_range(
-            "[features] width",
-            width,
-            WIDTH_RANGE,
-            "it is in the design's units (standard deviations with [data] standardize = true); below the range \
-             every column is 0 off its own centre, above it every column is 1",
-        )?;
-    }
-    Ok(map)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -118,7 +118,7 @@ impl Plan {
         };
         if let Some(f) = raw.features {
             match data.as_mut() {
-                Some(d) => d.feature_map = limits::feature_map(&ctx, feature_map(&ctx, f)?)?,
+                Some(d) => d.feature_map = super::features::checked_width(&ctx, feature_map(&ctx, f)?)?,
                 None => return Err(ctx.err("[features] maps the columns of [data]: add a [data] table or remove [features]")),
             }
         }

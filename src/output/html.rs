@@ -4,7 +4,7 @@
 use std::fmt::Write;
 
 mod classification;
-mod elements;
+pub(crate) mod elements;
 #[cfg(test)]
 mod tests;
 

@@ -4,7 +4,7 @@
 
 use std::fmt::Write;
 
-use super::html::{escape, figure, prose};
+use super::html::elements::{escape, figure, prose};
 use super::plots::Figure;
 use crate::record::ExperimentRecord;
 
