@@ -27,13 +27,11 @@ pub fn chains(run: &RunRecord) -> Option<Figure> {
     let mut keys: Vec<Key> = (0..c.chains)
         .map(|i| Key {
             label: format!("chain {i}"),
-            colour: look(i).colour,
             swatch: Swatch::Series(look(i)),
         })
         .collect();
     keys.push(Key {
         label: "uniform ranks (dashed)".into(),
-        colour: BLACK,
         swatch: Swatch::Guide,
     });
     let strip = legend::height(&keys, WIDTH);

@@ -37,7 +37,6 @@ pub fn density(p: &crate::lab::PosteriorResult) -> Figure {
     let mut keys = line_keys(&series);
     keys.push(super::legend::Key {
         label: "exact (the truth)".into(),
-        colour: BLACK,
         swatch: super::legend::Swatch::Truth,
     });
     let text = svg((WIDTH, 520), |root| {

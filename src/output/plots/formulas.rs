@@ -119,17 +119,14 @@ fn moderated(seed: u64) -> Figure {
     let mut keys = line_keys(&series);
     keys.push(Key {
         label: format!("Monte Carlo, {MC_DRAWS} draws (± 2 MCSE)"),
-        colour: look(2).colour,
         swatch: Swatch::Series(look(2)),
     });
     keys.push(Key {
         label: "plug-in σ(μ)".into(),
-        colour: BLACK,
         swatch: Swatch::Guide,
     });
     keys.push(Key {
         label: "exact E[σ(a)] (quadrature; the truth)".into(),
-        colour: BLACK,
         swatch: Swatch::Truth,
     });
     let caption =

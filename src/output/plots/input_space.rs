@@ -50,7 +50,6 @@ pub fn input_space(r: &ExperimentRecord) -> Option<Figure> {
             s.boundaries.len(),
             s.boundary_run
         ),
-        colour: BLACK,
         swatch: Swatch::Guide,
     }];
     let mut k = 0;
@@ -62,7 +61,6 @@ pub fn input_space(r: &ExperimentRecord) -> Option<Figure> {
         }
         keys.push(Key {
             label: format!("{}/{}", sf.run, sf.predictive),
-            colour: look(k).colour,
             swatch: Swatch::Series(look(k)),
         });
         series_look.push(Some(look(k)));
@@ -71,7 +69,6 @@ pub fn input_space(r: &ExperimentRecord) -> Option<Figure> {
     for (_, sf) in s.surfaces.iter().enumerate().filter(|(i, _)| truth(*i)) {
         keys.push(Key {
             label: format!("{}/exact (the exact predictive)", sf.run),
-            colour: BLACK,
             swatch: Swatch::Truth,
         });
     }

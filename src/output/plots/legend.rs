@@ -18,11 +18,10 @@ pub(crate) enum Swatch {
     Truth,
 }
 
-/// One key of a legend: a label beside its colour.
+/// One key of a legend: a label beside its swatch (which carries the colour).
 #[derive(Debug, Clone)]
 pub(crate) struct Key {
     pub label: String,
-    pub colour: RGBColor,
     pub swatch: Swatch,
 }
 
@@ -144,7 +143,6 @@ pub(crate) fn line_keys(series: &[(String, Vec<(f64, f64)>)]) -> Vec<Key> {
         .enumerate()
         .map(|(i, (id, _))| Key {
             label: id.clone(),
-            colour: look(i).colour,
             swatch: Swatch::Series(look(i)),
         })
         .collect()

@@ -35,12 +35,10 @@ pub fn reliability(run: &RunRecord) -> Figure {
     let caption = format!("Reliability: {}{flag}", run.id);
     let mut keys = vec![Key {
         label: "perfect calibration".into(),
-        colour: BLACK,
         swatch: Swatch::Guide,
     }];
     keys.extend(run.predictives.iter().enumerate().map(|(i, p)| Key {
         label: format!("{} (ECE {:.3})", p.name, p.metrics.ece),
-        colour: look(i).colour,
         swatch: Swatch::Series(look(i)),
     }));
     let n = run.predictives.len().max(1) as f64;

@@ -56,14 +56,12 @@ pub fn weight_space(r: &ExperimentRecord, pair: [usize; 2]) -> Option<Figure> {
         .enumerate()
         .map(|(k, run)| Key {
             label: label(run),
-            colour: look(k).colour,
             swatch: Swatch::Series(look(k)),
         })
         .collect();
     if let Some((run, _)) = exact {
         keys.push(Key {
             label: format!("exact: {} (2-D marginal; × its mode)", run.id),
-            colour: BLACK,
             swatch: Swatch::Truth,
         });
     }

@@ -58,7 +58,6 @@ pub fn weights(r: &ExperimentRecord) -> Figure {
                 Some(f) => format!("{} ({f})", run.id),
                 None => run.id.clone(),
             },
-            colour: look(k).colour,
             swatch: Swatch::Series(super::canvas::Look {
                 dashed: false,
                 ..look(k)
