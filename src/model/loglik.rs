@@ -193,8 +193,11 @@ pub fn label_log_probabilities(
     }
 }
 
+/// A design and its labels.
+pub type Rows = (Mat<f64>, Vec<f64>);
+
 /// The design and labels without row `row`.
-pub fn without_row(x: &Mat<f64>, y: &[f64], row: usize) -> (Mat<f64>, Vec<f64>) {
+pub fn without_row(x: &Mat<f64>, y: &[f64], row: usize) -> Rows {
     let keep: Vec<usize> = (0..y.len()).filter(|&i| i != row).collect();
     let xm = Mat::from_fn(keep.len(), x.ncols(), |i, j| x[(keep[i], j)]);
     (xm, keep.iter().map(|&i| y[i]).collect())

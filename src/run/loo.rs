@@ -14,7 +14,7 @@ use crate::data::Dataset;
 use crate::error::{Error, Result};
 use crate::metrics::loo::{log_predictive, posterior_log_weights, psis_loo, sum_se, LogLik, Loo};
 use crate::model::loglik::{
-    label_log_probabilities, log_lik, log_lik_values, without_row, PosteriorDraws,
+    label_log_probabilities, log_lik, log_lik_values, without_row, PosteriorDraws, Rows,
 };
 use crate::model::method::{fit_matrix, FitInput, Predictor};
 use crate::model::Likelihood;
@@ -216,7 +216,7 @@ fn exact_loo(
         if input.cancel.is_some_and(|c| c.load(Ordering::Relaxed)) {
             return Err(Error::Cancelled);
         }
-        let Some(fitted) = fit_without(input, i)? else {
+        let Some(fitted) = fit_without(input, &without_row(&train.x, &train.y, i))? else {
             return Ok(None);
         };
         let held_out = train.x.as_ref().subrows(i, 1);
@@ -250,11 +250,10 @@ fn exact_loo(
     Ok(Some(record))
 }
 
-/// The run fitted again on its training rows without `row`; `None` when the fit fails
-/// numerically on the reduced data.
-fn fit_without(input: &LooInput<'_>, row: usize) -> Result<Option<crate::model::fit::Fitted>> {
-    let train = &input.dataset.train;
-    let (x, y) = without_row(&train.x, &train.y, row);
+/// The run fitted again on `rest`, its training rows without one ([`without_row`]); `None`
+/// when the fit fails numerically on them.
+fn fit_without(input: &LooInput<'_>, rest: &Rows) -> Result<Option<crate::model::fit::Fitted>> {
+    let (x, y) = rest;
     let fitted = fit_matrix(
         &FitInput {
             file: &input.plan.file,
@@ -262,7 +261,7 @@ fn fit_without(input: &LooInput<'_>, row: usize) -> Result<Option<crate::model::
             precision: input.precision,
             seed: input.plan.seed,
             x: x.as_ref(),
-            y: &y,
+            y,
             classes: input.dataset.classes.len(),
             intercept: input.dataset.columns.first().map(String::as_str)
                 == Some(crate::data::INTERCEPT),
@@ -289,18 +288,19 @@ pub fn refit_row(
     draws: usize,
 ) -> Result<Option<f64>> {
     let train = &input.dataset.train;
-    let (x, y) = without_row(&train.x, &train.y, row);
-    let Some(fitted) = fit_without(input, row)? else {
+    let rest = without_row(&train.x, &train.y, row);
+    let Some(fitted) = fit_without(input, &rest)? else {
         return Ok(None);
     };
+    let (x, y) = &rest;
     let label = format!("{}/loo/{row}", input.method.id);
     let mut stream = rng::stream(input.plan.seed, &label);
     let Ok(Some(w)) = PosteriorDraws::of(fitted.predictor.as_ref(), draws, &mut stream, &label)
     else {
         return Ok(None);
     };
-    let rest = log_lik(likelihood, x.as_ref(), &y, &w, input.precision);
-    let weights = posterior_log_weights(w.count(), rest.correction.as_deref());
+    let ll = log_lik(likelihood, x.as_ref(), y, &w, input.precision);
+    let weights = posterior_log_weights(w.count(), ll.correction.as_deref());
     let held_out = train.x.as_ref().subrows(row, 1);
     let values = log_lik_values(likelihood, held_out, &train.y[row..=row], w.w.as_ref());
     Ok(Some(log_predictive(&weights, &values)))
