@@ -129,7 +129,7 @@ fn a_short_or_unordered_integer_column_is_a_number() {
 
 #[test]
 fn a_row_number_is_one_whether_written_as_integers_or_as_whole_decimals() {
-    use polars::prelude::{Column, NamedFrom};
+    use polars::prelude::Column;
     let n = super::values::MIN_SEQUENCE_ROWS as i64;
     let ints = Column::new("i".into(), (0..n).collect::<Vec<i64>>());
     let floats = Column::new("f".into(), (1..=n).map(|v| v as f64).collect::<Vec<f64>>());
