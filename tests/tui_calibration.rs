@@ -59,3 +59,17 @@ fn one_run_has_its_predictives_overlaid_with_a_legend_and_its_flag() {
         );
     }
 }
+
+/// default has 20 calibration bins: at 80x24 the counts table sums neighbouring bins and says
+/// so, rather than cutting the last bins unseen (issue 28); at 120x40 every bin has its row.
+#[test]
+fn calibration_counts_never_cut_a_bin() {
+    let mut app = finished("default");
+    app.update(ch('5'));
+    let small = screen(&app, 80, 24);
+    assert!(small.contains("2 bins a row"), "{small}");
+    assert!(small.contains("0.90–1.00"), "{small}");
+    let large = screen(&app, 120, 40);
+    assert!(large.contains("0.95–1.00"), "{large}");
+    assert!(large.contains("test rows per bin"), "{large}");
+}

@@ -204,7 +204,8 @@ fn render_legend(run: &RunRecord, area: Rect, buf: &mut Buffer) {
         .render(area, buf);
 }
 
-/// Test rows per bin, a column per predictive in its colour.
+/// Test rows per bin, a column per predictive in its colour. When the bins do not fit the
+/// height, each row sums `group` neighbouring bins (said in the title): no bin is cut unseen.
 fn render_counts(run: &RunRecord, area: Rect, buf: &mut Buffer) {
     let Some(first) = run.predictives.first() else {
         return;
@@ -213,17 +214,27 @@ fn render_counts(run: &RunRecord, area: Rect, buf: &mut Buffer) {
     // inside the borders: the bin (9) and a space before each predictive's column
     let free = usize::from(area.width.saturating_sub(2 + 9)).saturating_sub(n);
     let width = (free / n.max(1)).clamp(3, 8);
-    let rows = first.calibration.iter().enumerate().map(|(b, bin)| {
-        let mut cells = vec![ratatui::widgets::Cell::from(format!(
-            "{:.2}–{:.2}",
-            bin.lower, bin.upper
-        ))];
-        cells.extend(run.predictives.iter().enumerate().map(|(i, p)| {
-            let count = p.calibration.get(b).map_or(0, |x| x.count);
-            ratatui::widgets::Cell::from(count.to_string()).style(Style::new().fg(color(i)))
-        }));
-        Row::new(cells)
-    });
+    let fit = usize::from(area.height.saturating_sub(3)).max(1);
+    let group = first.calibration.len().div_ceil(fit).max(1);
+    let rows = first
+        .calibration
+        .chunks(group)
+        .enumerate()
+        .map(|(r, bins)| {
+            let (lo, hi) = (bins[0].lower, bins[bins.len() - 1].upper);
+            let mut cells = vec![ratatui::widgets::Cell::from(format!("{lo:.2}–{hi:.2}"))];
+            cells.extend(run.predictives.iter().enumerate().map(|(i, p)| {
+                let count: usize = (r * group..r * group + bins.len())
+                    .map(|b| p.calibration.get(b).map_or(0, |x| x.count))
+                    .sum();
+                ratatui::widgets::Cell::from(count.to_string()).style(Style::new().fg(color(i)))
+            }));
+            Row::new(cells)
+        });
+    let title = match group {
+        1 => " test rows per bin ".to_string(),
+        g => format!(" test rows, {g} bins a row "),
+    };
     let mut header = vec![ratatui::widgets::Cell::from("bin")];
     header.extend(run.predictives.iter().enumerate().map(|(i, p)| {
         ratatui::widgets::Cell::from(short(&p.name, width)).style(Style::new().fg(color(i)))
@@ -233,6 +244,6 @@ fn render_counts(run: &RunRecord, area: Rect, buf: &mut Buffer) {
     Table::new(rows, widths)
         .header(Row::new(header).style(Style::new().add_modifier(Modifier::BOLD)))
         .column_spacing(1)
-        .block(Block::bordered().title(" test rows per bin "))
+        .block(Block::bordered().title(title))
         .render(area, buf);
 }
