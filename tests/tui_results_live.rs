@@ -231,3 +231,17 @@ fn results_of_a_lab_say_what_the_lab_found_and_where_to_look() {
         }
     }
 }
+
+/// The leave-one-out table at 80 columns: one decimal, so every difference and Pareto-k text
+/// fits its column whole (it was "-55.20… 15.52" and "k>0.7: 28…refit 10", which read as 28 rows of 284); two at 120.
+#[test]
+fn the_loo_table_fits_its_numbers_at_80_columns() {
+    let mut app = finished("digits_generative");
+    app.update(ch('4'));
+    let small = draw(&app, 80, 24).backend().to_string();
+    assert!(small.contains("-55.2 ± 15.5"), "{small}");
+    // 284 rows above 0.7, not "28…": a count is never cut
+    assert!(small.contains("284 BAD, 10 refit"), "{small}");
+    let large = draw(&app, 120, 40).backend().to_string();
+    assert!(large.contains("-55.20 ± 15.52"), "{large}");
+}

@@ -24,6 +24,8 @@ pub fn render(record: &ExperimentRecord, area: Rect, buf: &mut Buffer) {
     let tied = rows.iter().skip(1).any(|c| !c.worse_beyond_noise);
     // p_loo and the whole Pareto-k text from this width; narrower, the run names keep room.
     let wide = area.width >= 110;
+    // Narrow, one decimal: "-122.6 ± 68.6" fits where "-122.62 ± 68.60" was cut.
+    let digits = if wide { 2 } else { 1 };
     let body = rows
         .iter()
         .enumerate()
@@ -37,7 +39,7 @@ pub fn render(record: &ExperimentRecord, area: Rect, buf: &mut Buffer) {
             let reliable = loo.is_none_or(|l| l.reliable());
             let diff = match i {
                 0 => "0".to_string(),
-                _ => format!("{:.2} ± {:.2}", c.elpd_diff, c.total_se()),
+                _ => format!("{:.digits$} ± {:.digits$}", c.elpd_diff, c.total_se()),
             };
             let verdict = match (i, tied, c.worse_beyond_noise) {
                 (0, false, _) if rows.len() == 1 => Value::from("only run"),
@@ -56,7 +58,7 @@ pub fn render(record: &ExperimentRecord, area: Rect, buf: &mut Buffer) {
                 ),
             };
             let mut cells = vec![
-                Value::from(format!("{:.2} ± {:.2}", c.elpd_loo, c.se)),
+                Value::from(format!("{:.digits$} ± {:.digits$}", c.elpd_loo, c.se)),
                 Value::from(diff),
             ];
             if wide {
@@ -79,10 +81,10 @@ pub fn render(record: &ExperimentRecord, area: Rect, buf: &mut Buffer) {
             ("Pareto k", 44),
         ],
         false => vec![
-            ("elpd_loo", 15),
+            ("elpd_loo", 13),
             ("Δ elpd", 13),
             ("verdict", 10),
-            ("Pareto k", 18),
+            ("Pareto k", 19),
         ],
     };
     LabelTable {
@@ -153,7 +155,7 @@ fn summary_text(rows: &[crate::record::LooComparison], width: usize) -> String {
 }
 
 /// The rows' Pareto k's: every class with the refits where wide ("390 good, 8 BAD (8
-/// refitted)"), only those above 0.7 otherwise ("k>0.7: 8, refit 8", or "all k ≤ 0.7").
+/// refitted)"), only those above 0.7 otherwise ("8 BAD, 8 refit", or "all k ≤ 0.7").
 fn k_text(l: &crate::record::LooRecord, wide: bool) -> String {
     let refitted = l.refitted_rows.len();
     if wide {
@@ -168,7 +170,7 @@ fn k_text(l: &crate::record::LooRecord, wide: bool) -> String {
     }
     match l.k_counts.bad + l.k_counts.very_bad {
         0 => "all k ≤ 0.7".to_string(),
-        n => format!("k>0.7: {n}, refit {refitted}"),
+        n => format!("{n} BAD, {refitted} refit"),
     }
 }
 
