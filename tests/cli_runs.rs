@@ -120,11 +120,15 @@ fn an_interrupted_run_leaves_the_previous_report_untouched() {
         .stderr(std::process::Stdio::piped())
         .spawn()
         .unwrap();
-    // wait until the fit is under way (its first progress line), then interrupt
+    // wait until the fit is under way (its first progress line, after the data's), then
+    // interrupt
     let mut stderr = std::io::BufReader::new(child.stderr.take().unwrap());
     let mut line = String::new();
-    std::io::BufRead::read_line(&mut stderr, &mut line).unwrap();
-    assert!(line.contains("logistic-map"), "{line}");
+    while !line.contains("logistic-map") {
+        line.clear();
+        let n = std::io::BufRead::read_line(&mut stderr, &mut line).unwrap();
+        assert!(n > 0, "stderr ended before the fit started");
+    }
     let status = Command::new("kill")
         .arg("-INT")
         .arg(child.id().to_string())
@@ -326,6 +330,9 @@ fn progress_lines_say_what_each_kind_did() {
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(out.status.success(), "{stderr}");
     for text in [
+        // the read is said, with its time, before any run (issue 32)
+        "[data] 426 training rows, 106 test rows, ",
+        " (read in ",
         "[1/3] gaussian-naive-bayes closed form in ",
         "[2/3] adf-probit one pass over the training rows in ",
         "[3/3] logistic-map converged after ",

@@ -188,3 +188,43 @@ fn a_streamed_run_reports_its_dataset_and_passes_and_ends_on_the_in_memory_resul
         assert_eq!(a.2, b.2);
     }
 }
+
+/// The read of the data file is never silent (issue 32): the worker reports the rows read,
+/// the status line says them while the file is read, and says the run goes on once it is.
+#[test]
+fn the_status_line_follows_the_read_of_the_data() {
+    let mut app = app_on("quickstart");
+    let events = run_events(&mut app);
+    let mut seen = Vec::new();
+    for event in events {
+        let reading = match &event {
+            Event::Progress {
+                progress: Progress::Reading { rows, total, .. },
+                ..
+            } => Some((*rows, *total)),
+            _ => None,
+        };
+        let loaded = matches!(
+            &event,
+            Event::Progress {
+                progress: Progress::DataLoaded(_),
+                ..
+            }
+        );
+        app.update(event);
+        if let Some(r) = reading {
+            seen.push(r);
+            assert!(app.status.text.contains("reading "), "{}", app.status.text);
+            assert!(app.status.text.contains(" rows"), "{}", app.status.text);
+        }
+        if loaded {
+            assert!(
+                app.status.text.starts_with("running quickstart"),
+                "{}",
+                app.status.text
+            );
+        }
+    }
+    // pima.csv's 532 rows, read in one chunk (a CSV does not say its rows ahead)
+    assert_eq!(seen, [(532, None)]);
+}

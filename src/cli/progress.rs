@@ -23,6 +23,9 @@ pub struct Printer {
     /// The draws of the k-hat being computed, which set its threshold for "good".
     khat_draws: usize,
     last: Instant,
+    /// When the printer was made, just before the data are read: taken by the first
+    /// `data_loaded`, which says how long the read took.
+    reading_since: Option<Instant>,
 }
 
 const EVERY: Duration = Duration::from_millis(250);
@@ -39,6 +42,7 @@ impl Printer {
             sampling: None,
             khat_draws: 0,
             last: Instant::now(),
+            reading_since: Some(Instant::now()),
         }
     }
 }
@@ -82,6 +86,36 @@ fn mixing(d: &Diagnostics) -> String {
 }
 
 impl Monitor for Printer {
+    /// "[data] reading big.csv: 655,360 rows …" at most every quarter second.
+    fn reading(&mut self, file: &std::path::Path, rows: usize, total: Option<usize>) {
+        if self.last.elapsed() >= EVERY {
+            self.last = Instant::now();
+            let of = total
+                .map(|t| format!(" of {}", thousands(t)))
+                .unwrap_or_default();
+            eprintln!(
+                "[data] reading {}: {}{of} rows …",
+                file.display(),
+                thousands(rows)
+            );
+        }
+    }
+
+    /// "[data] 800,000 training rows, 200,000 test rows, 51 design columns (read in 9.41 s)".
+    fn data_loaded(&mut self, d: &bayeslab::record::DatasetInfo) {
+        let took = self
+            .reading_since
+            .take()
+            .map(|t| format!(" (read in {:.2} s)", t.elapsed().as_secs_f64()))
+            .unwrap_or_default();
+        eprintln!(
+            "[data] {} training rows, {} test rows, {} design columns{took}",
+            thousands(d.rows_train),
+            thousands(d.rows_test),
+            d.columns.len()
+        );
+    }
+
     fn run_started(&mut self, index: usize, total: usize, id: &str) {
         self.label = format!("[{}/{}] {id}", index + 1, total);
         self.labels.push((id.to_string(), self.label.clone()));

@@ -8,7 +8,7 @@ mod tests;
 
 use super::dataset::{Dataset, Design, INTERCEPT};
 use super::encode::{learn, ColumnTally, Encoder};
-use super::loaded::{load_file, note_skipped, Loaded};
+use super::loaded::{load_file, note_skipped, Loaded, ReadProbe};
 use super::missing::complete_rows;
 use super::table::{read_key, Cells};
 use super::{features, prepare};
@@ -18,12 +18,24 @@ use design::{Layout, RawColumns};
 
 /// Load and prepare the data described by `plan`.
 pub fn load(plan: &DataPlan) -> Result<Dataset> {
+    load_with(plan, &mut |_, _, _| {})
+}
+
+/// [`load`], telling `probe` the rows read after every chunk of each file.
+pub fn load_with(plan: &DataPlan, probe: ReadProbe) -> Result<Dataset> {
     let mut notes = Vec::new();
     let categorical = &plan.encoding.categorical;
     // (training file, its rows; test file, its rows): one file twice for a split.
     let (files, mut lt, mut le, train_rows, test_rows) = match &plan.source {
         DataSource::Single { path, split } => {
-            let mut l = load_file(path, plan, plan.features.as_deref(), categorical, None)?;
+            let mut l = load_file(
+                path,
+                plan,
+                plan.features.as_deref(),
+                categorical,
+                None,
+                probe,
+            )?;
             drop_key(&mut l, plan);
             let rows = complete_rows(path, &l, plan, &mut notes)?;
             let is_test = prepare::test_rows_of(&l.y, *split);
@@ -34,11 +46,18 @@ pub fn load(plan: &DataPlan) -> Result<Dataset> {
             (vec![path.clone()], l, None, train, test)
         }
         DataSource::TrainTest { train, test } => {
-            let mut lt = load_file(train, plan, plan.features.as_deref(), categorical, None)?;
+            let mut lt = load_file(
+                train,
+                plan,
+                plan.features.as_deref(),
+                categorical,
+                None,
+                probe,
+            )?;
             drop_key(&mut lt, plan);
             let cats = lt.categorical();
             let known = Some((train.as_path(), &lt.classes[..]));
-            let le = load_file(test, plan, Some(&lt.features), &cats, known)?;
+            let le = load_file(test, plan, Some(&lt.features), &cats, known, probe)?;
             super::pair::check_same_kinds(train, test, &lt.features, &cats, &le.categorical())?;
             let rt = complete_rows(train, &lt, plan, &mut notes)?;
             let re = complete_rows(test, &le, plan, &mut notes)?;

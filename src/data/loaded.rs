@@ -24,6 +24,10 @@ pub(super) struct Loaded {
     pub(super) notes: Vec<String>,
 }
 
+/// Told after every chunk the in-memory read gathers: the file, its rows read so far, and its
+/// rows in all when the file says (a Parquet file's metadata; a CSV's count is known at its end).
+pub type ReadProbe<'a> = &'a mut dyn FnMut(&Path, usize, Option<usize>);
+
 /// Read one file; `known` are the training file and its classes when this is the test file, and
 /// `categorical` the columns read as levels (the training file's, for the test file).
 pub(super) fn load_file(
@@ -32,8 +36,9 @@ pub(super) fn load_file(
     features: Option<&[String]>,
     categorical: &[String],
     known: Option<(&Path, &[String])>,
+    probe: ReadProbe,
 ) -> Result<Loaded> {
-    let t = read_whole(path, plan, features, categorical, READ_CHUNK_ROWS)?;
+    let t = read_whole(path, plan, features, categorical, READ_CHUNK_ROWS, probe)?;
     // The test file's labels against the training file's classes, when they cannot be read:
     // two spellings of the labels, said as such.
     let explain = |m: String| match known {
@@ -94,6 +99,7 @@ pub(super) fn read_whole(
     features: Option<&[String]>,
     categorical: &[String],
     chunk_rows: usize,
+    probe: ReadProbe,
 ) -> Result<Table> {
     let mut features = features.map(<[String]>::to_vec);
     let mut categorical = categorical.to_vec();
@@ -127,6 +133,11 @@ pub(super) fn read_whole(
                 None => whole = Some(reserved(table, size.rows)),
                 Some(w) => append(path, &plan.target, w, table, first)?,
             }
+            probe(
+                path,
+                whole.as_ref().map_or(0, |w| w.target.rows()),
+                size.rows,
+            );
             Ok(())
         },
     )?;

@@ -35,8 +35,8 @@ mod tests;
 
 pub use dataset::{Dataset, Design, FeatureSummary, INTERCEPT};
 pub use encoding_info::{CategoricalInfo, EncodingInfo, ImputedInfo, LevelCount};
-pub use load::load;
-pub use loaded::polars_read;
+pub use load::{load, load_with};
+pub use loaded::{polars_read, ReadProbe};
 pub use prepare::is_constant;
 pub use score::prepare_new;
 pub use stream::{DesignChunk, DesignRows, Part, PassStats, ReadFrom, StreamedData};

@@ -3,10 +3,11 @@
 //! taken when it was read, for each run's provenance.
 
 use std::collections::BTreeMap;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
+use super::monitor::Monitor;
 use super::source::Source;
-use crate::config::DataPlan;
+use crate::config::{DataPlan, DataSource};
 use crate::data::{Dataset, StreamedData};
 use crate::error::Result;
 use crate::files::Scratch;
@@ -26,32 +27,26 @@ enum Rows {
 }
 
 impl Loaded {
-    /// Load or open the data of `data` for a run whose output goes to `out`.
-    pub fn load(data: &DataPlan, out: Option<&Path>) -> Result<Loaded> {
-        let mut cache_dir = None;
-        let rows = match data.streaming {
-            Some(streaming) => {
-                let mut streamed = StreamedData::open(data)?;
-                if streaming.cache {
-                    let dir = cache_scratch(out)?;
-                    streamed.keep_cache_in(dir.path());
-                    cache_dir = Some(dir);
-                }
-                Rows::Streamed(Box::new(streamed))
-            }
-            None => Rows::Memory(Box::new(crate::data::load(data)?)),
+    /// Load or open the data of `data` for a run whose output goes to `out`, telling `monitor`
+    /// the rows read as an in-memory read goes. The files' SHA-256 are taken on a thread of
+    /// their own meanwhile (a second read of each file, mostly from the page cache).
+    pub fn load(data: &DataPlan, out: Option<&Path>, monitor: &mut dyn Monitor) -> Result<Loaded> {
+        let files = match &data.source {
+            DataSource::Single { path, .. } => vec![path.clone()],
+            DataSource::TrainTest { train, test } => vec![train.clone(), test.clone()],
         };
-        let mut loaded = Loaded {
+        let (rows, digests) = std::thread::scope(|scope| {
+            let hashing = scope.spawn(|| digests(&files));
+            let rows = read(data, out, monitor);
+            let digests = hashing.join().expect("the hashing thread does not panic");
+            (rows, digests)
+        });
+        let (rows, cache_dir) = rows?;
+        Ok(Loaded {
             rows,
             _cache_dir: cache_dir,
-            digests: BTreeMap::new(),
-        };
-        let files = loaded.source().files().to_vec();
-        for f in files {
-            let digest = super::provenance::sha256_file(&f)?;
-            loaded.digests.insert(f.display().to_string(), digest);
-        }
-        Ok(loaded)
+            digests: digests?,
+        })
     }
 
     pub fn source(&self) -> Source<'_> {
@@ -60,6 +55,39 @@ impl Loaded {
             Rows::Streamed(d) => Source::Streamed(d),
         }
     }
+}
+
+/// The rows of `data`: read into memory, or a streamed file opened (its statistics pass done).
+fn read(
+    data: &DataPlan,
+    out: Option<&Path>,
+    monitor: &mut dyn Monitor,
+) -> Result<(Rows, Option<Scratch>)> {
+    Ok(match data.streaming {
+        Some(streaming) => {
+            let mut streamed = StreamedData::open(data)?;
+            let mut cache_dir = None;
+            if streaming.cache {
+                let dir = cache_scratch(out)?;
+                streamed.keep_cache_in(dir.path());
+                cache_dir = Some(dir);
+            }
+            (Rows::Streamed(Box::new(streamed)), cache_dir)
+        }
+        None => {
+            let mut probe = |file: &Path, rows, total| monitor.reading(file, rows, total);
+            let dataset = crate::data::load_with(data, &mut probe)?;
+            (Rows::Memory(Box::new(dataset)), None)
+        }
+    })
+}
+
+/// Data file path -> lowercase hex SHA-256 of each file.
+fn digests(files: &[PathBuf]) -> Result<BTreeMap<String, String>> {
+    files
+        .iter()
+        .map(|f| Ok((f.display().to_string(), super::provenance::sha256_file(f)?)))
+        .collect()
 }
 
 /// Where the design cache goes: a hidden sibling of the output directory, on the disk the user

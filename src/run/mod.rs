@@ -75,7 +75,7 @@ pub fn run_for(
 ) -> Result<ExperimentRecord> {
     match &plan.data {
         Some(data) if !plan.methods.is_empty() => {
-            let loaded = loaded::Loaded::load(data, out)?;
+            let loaded = loaded::Loaded::load(data, out, monitor)?;
             run_loaded(plan, &loaded, monitor, cancel, out)
         }
         _ => build::record(plan, build::Parts::empty()),

@@ -7,6 +7,9 @@ use crate::record::{DatasetInfo, EvidenceEstimate, LooRecord, PassRecord, RunRec
 /// Receives the progress of an experiment: iterations (as an [`Observer`]) plus the start
 /// and end of each run, each pass over a streamed file, and each point of a sweep.
 pub trait Monitor: Observer {
+    /// The in-memory read of `file` has gathered `rows` rows, of `total` when the file says
+    /// (Parquet); told after every chunk.
+    fn reading(&mut self, _file: &std::path::Path, _rows: usize, _total: Option<usize>) {}
     /// The data are loaded and prepared (for a streamed file: its statistics pass is done);
     /// the runs start next.
     fn data_loaded(&mut self, _dataset: &DatasetInfo) {}

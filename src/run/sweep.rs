@@ -19,7 +19,7 @@ pub fn run(
     cancel: Option<&AtomicBool>,
     out: Option<&Path>,
 ) -> Result<SweepRecord> {
-    let loaded = load_and_check(sweep, out)?;
+    let loaded = load_and_check(sweep, out, monitor)?;
     let mut points = Vec::with_capacity(sweep.points.len());
     for (i, (value, point)) in sweep.points.iter().enumerate() {
         monitor.sweep_point(i, sweep.points.len(), &sweep.key, *value);
@@ -51,6 +51,7 @@ fn data_of(point: &Plan) -> Option<&DataPlan> {
 fn load_and_check(
     sweep: &crate::config::sweep::Sweep,
     out: Option<&Path>,
+    monitor: &mut dyn Monitor,
 ) -> Result<Vec<(DataPlan, Loaded)>> {
     let mut loaded: Vec<(DataPlan, Loaded)> = Vec::new();
     for (label, (_, point)) in sweep.labels.iter().zip(&sweep.points) {
@@ -58,7 +59,7 @@ fn load_and_check(
         let at = match loaded.iter().position(|(d, _)| d == data) {
             Some(at) => at,
             None => {
-                loaded.push((data.clone(), Loaded::load(data, out)?));
+                loaded.push((data.clone(), Loaded::load(data, out, monitor)?));
                 loaded.len() - 1
             }
         };

@@ -10,10 +10,11 @@ use crate::output;
 use crate::record::Diagnostics;
 
 use super::catalog::Catalog;
-use super::event::Event;
+use super::event::{Event, Progress};
 use super::picks::Picks;
 use super::preview::Preview;
 use super::session::Session;
+use crate::catalog::thousands;
 
 /// The seven screens, in tab order.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -145,8 +146,26 @@ impl App {
             // the loop ends on a signal before asking the app (tui/mod.rs)
             Event::Resize(..) | Event::Tick | Event::Signal(_) => None,
             Event::Progress { job, progress } => {
-                if let Some(s) = self.session.as_mut().filter(|s| s.job == job) {
-                    s.apply(progress);
+                let Some(s) = self.session.as_mut().filter(|s| s.job == job) else {
+                    return None;
+                };
+                match progress {
+                    Progress::Reading { file, rows, total } => {
+                        let of = total.map(|t| format!(" of {}", thousands(t)));
+                        let text = format!(
+                            "reading {}: {}{} rows (c cancels)",
+                            file.display(),
+                            thousands(rows),
+                            of.unwrap_or_default()
+                        );
+                        self.info(text);
+                    }
+                    Progress::DataLoaded(_) if s.running() => {
+                        let text = format!("running {} (c cancels)", s.plan.name);
+                        s.apply(progress);
+                        self.info(text);
+                    }
+                    progress => s.apply(progress),
                 }
                 None
             }

@@ -51,6 +51,12 @@ pub enum Event {
 /// Owned snapshots of a running experiment, in the order the engine produces them.
 #[derive(Debug)]
 pub enum Progress {
+    /// The in-memory read of `file` has gathered `rows` rows (of `total`, when the file says).
+    Reading {
+        file: PathBuf,
+        rows: usize,
+        total: Option<usize>,
+    },
     DataLoaded(Box<DatasetInfo>),
     RunStarted {
         index: usize,

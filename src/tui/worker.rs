@@ -56,6 +56,8 @@ struct Channel<'a> {
     traced: Vec<usize>,
     /// The leave-one-out cross-validation in progress, whose refits update it.
     loo: Option<LooProgress>,
+    /// When the last `Reading` was sent (the first chunk's always is).
+    last_read: Option<std::time::Instant>,
 }
 
 impl Channel<'_> {
@@ -115,6 +117,19 @@ impl Monitor for Channel<'_> {
             samples,
             mean,
         });
+    }
+
+    /// At most every tenth of a second: a read of a large file gathers many chunks a second.
+    fn reading(&mut self, file: &std::path::Path, rows: usize, total: Option<usize>) {
+        let every = std::time::Duration::from_millis(100);
+        if self.last_read.is_none_or(|t| t.elapsed() >= every) {
+            self.last_read = Some(std::time::Instant::now());
+            self.send(Progress::Reading {
+                file: file.to_path_buf(),
+                rows,
+                total,
+            });
+        }
     }
 
     fn data_loaded(&mut self, dataset: &DatasetInfo) {
@@ -214,6 +229,7 @@ fn work(job: u64, plan: &Plan, tx: &Sender<Event>, cancel: &AtomicBool) {
         tx,
         traced: Vec::new(),
         loo: None,
+        last_read: None,
     };
     // A streamed run's predictions wait beside runs/<name>/, where the export (e) puts them.
     let out = std::path::Path::new("runs").join(&plan.name);

@@ -54,7 +54,15 @@ fn before(plan: &DataPlan) -> (Mat<f64>, Mat<f64>, Vec<(f64, f64)>) {
         unreachable!("a single file")
     };
     let categorical = &plan.encoding.categorical;
-    let l = load_file(path, plan, plan.features.as_deref(), categorical, None).unwrap();
+    let l = load_file(
+        path,
+        plan,
+        plan.features.as_deref(),
+        categorical,
+        None,
+        &mut |_, _, _| {},
+    )
+    .unwrap();
     let rows = complete_rows(path, &l, plan, &mut Vec::new()).unwrap();
     let is_test = prepare::test_rows(l.y.len(), *split);
     let train: Vec<usize> = rows.iter().copied().filter(|&i| !is_test[i]).collect();
@@ -153,14 +161,20 @@ fn chunks_decoded_in_parallel_gather_the_columns_of_a_sequential_read() {
         let p = plan(&file, Missing::Mean, FeatureMap::Identity, false);
         let read = |threads: usize, chunk_rows: usize| {
             crate::test_threads::on_threads(threads, || {
+                let mut told = Vec::new();
                 let t = crate::data::loaded::read_whole(
                     &file,
                     &p,
                     p.features.as_deref(),
                     &p.encoding.categorical,
                     chunk_rows,
+                    &mut |_, rows, _| told.push(rows),
                 )
                 .unwrap();
+                // the probe hears every chunk, in order, ending at the file's rows
+                assert_eq!(told.len(), t.target.rows().div_ceil(chunk_rows), "{told:?}");
+                assert!(told.windows(2).all(|w| w[0] < w[1]), "{told:?}");
+                assert_eq!(told.last(), Some(&t.target.rows()));
                 table_bits(&t)
             })
         };
