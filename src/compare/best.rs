@@ -27,14 +27,14 @@ pub fn versus_best(p: &Predictions, resamples: usize, seed: u64) -> Vec<VersusBe
     let mut values = vec![vec![Vec::with_capacity(resamples); METRICS.len()]; terms.len()];
     let mut stream = rng::stream(seed, "versus-best");
     let mut idx = vec![0usize; n];
-    let mut buf = (Vec::with_capacity(n), Vec::with_capacity(n));
+    let mut eces: Vec<_> = terms.iter().map(|t| t.ece_resampler()).collect();
     for _ in 0..resamples {
         for i in idx.iter_mut() {
             *i = stream.random_range(0..n);
         }
-        for (t, v) in terms.iter().zip(values.iter_mut()) {
+        for ((t, v), ece) in terms.iter().zip(values.iter_mut()).zip(eces.iter_mut()) {
             for (m, v) in v.iter_mut().enumerate() {
-                v.push(t.resampled(m, &idx, &mut buf));
+                v.push(t.resampled(m, &idx, ece));
             }
         }
     }

@@ -174,19 +174,19 @@ impl Terms {
         }
     }
 
-    /// Metric `m` over the rows `idx` (with repeats); `buf` holds the resampled calibration points.
-    fn resampled(&self, m: usize, idx: &[usize], buf: &mut (Vec<f64>, Vec<f64>)) -> f64 {
+    /// What [`Terms::resampled`] scores the ECE of a resample with.
+    fn ece_resampler(&self) -> metrics::Resampler<'_> {
+        metrics::Resampler::new(&self.confidence, &self.outcome, self.bins, self.binning)
+    }
+
+    /// Metric `m` over the rows `idx` (with repeats); `ece` is this column's
+    /// [`Terms::ece_resampler`].
+    fn resampled(&self, m: usize, idx: &[usize], ece: &mut metrics::Resampler) -> f64 {
         let n = idx.len() as f64;
         match m {
             0 => idx.iter().map(|&i| self.log_loss[i]).sum::<f64>() / n,
             1 => idx.iter().map(|&i| self.brier[i]).sum::<f64>() / n,
-            _ => {
-                buf.0.clear();
-                buf.1.clear();
-                buf.0.extend(idx.iter().map(|&i| self.confidence[i]));
-                buf.1.extend(idx.iter().map(|&i| self.outcome[i]));
-                metrics::reliability(&buf.0, &buf.1, self.bins, self.binning).ece
-            }
+            _ => ece.ece(idx.iter().copied()),
         }
     }
 }
@@ -278,7 +278,6 @@ fn bootstrap(
 ) -> Vec<Comparison> {
     let mut out = Vec::new();
     let mut idx = vec![0usize; n];
-    let mut buf = (Vec::with_capacity(n), Vec::with_capacity(n));
     for m in matched {
         let (run, predictive) = m.a_name.split_once('/').unwrap_or((m.a_name, ""));
         // B's column is named only when it is not A's, so default comparisons read as before.
@@ -288,6 +287,7 @@ fn bootstrap(
         let ta = Terms::new(m.a, &a.y, a.bins, a.binning);
         let tb = Terms::new(m.b, &b.y, a.bins, a.binning);
         let rebinned = (a.bins, a.binning) != (b.bins, b.binning);
+        let (mut ea, mut eb) = (ta.ece_resampler(), tb.ece_resampler());
         // The same stream for every column: every column is scored on the same resamples,
         // drawn again rather than kept (resamples x rows indices would not fit).
         let mut stream = rng::stream(seed, "compare");
@@ -297,7 +297,7 @@ fn bootstrap(
                 *i = stream.random_range(0..n);
             }
             for (m, d) in diffs.iter_mut().enumerate() {
-                d.push(tb.resampled(m, &idx, &mut buf) - ta.resampled(m, &idx, &mut buf));
+                d.push(tb.resampled(m, &idx, &mut eb) - ta.resampled(m, &idx, &mut ea));
             }
         }
         for (m, mut diffs) in diffs.into_iter().enumerate() {

@@ -83,13 +83,9 @@ pub fn ece_bootstrap<R: Rng + ?Sized>(
 ) -> EceBootstrap {
     let n = p.len();
     let ece = reliability(p, y, bins, binning).ece;
+    let mut resample = Resampler::new(p, y, bins, binning);
     let mut eces: Vec<f64> = (0..resamples)
-        .map(|_| {
-            let idx: Vec<usize> = (0..n).map(|_| rng.random_range(0..n)).collect();
-            let ps: Vec<f64> = idx.iter().map(|&i| p[i]).collect();
-            let ys: Vec<f64> = idx.iter().map(|&i| y[i]).collect();
-            reliability(&ps, &ys, bins, binning).ece
-        })
+        .map(|_| resample.ece((0..n).map(|_| rng.random_range(0..n))))
         .collect();
     eces.sort_by(f64::total_cmp);
     let mean = eces.iter().sum::<f64>() / eces.len().max(1) as f64;
@@ -97,6 +93,61 @@ pub fn ece_bootstrap<R: Rng + ?Sized>(
     EceBootstrap {
         debiased: (2.0 * ece - mean).max(0.0),
         interval: [reflect(0.975), reflect(0.025)],
+    }
+}
+
+/// The ECE of resamples of one set of rows: `reliability(..).ece` of the rows gathered in the
+/// order given, bit for bit, without gathering them when the bins are of equal width (each
+/// row's bin is found once, and the sums are added in the same order).
+pub struct Resampler<'a> {
+    p: &'a [f64],
+    y: &'a [f64],
+    bins: usize,
+    binning: Binning,
+    /// Each row's equal-width bin; empty for equal-mass bins, which depend on the resample.
+    bin_of: Vec<u32>,
+    gathered: (Vec<f64>, Vec<f64>),
+}
+
+impl<'a> Resampler<'a> {
+    pub fn new(p: &'a [f64], y: &'a [f64], bins: usize, binning: Binning) -> Self {
+        let bin_of = match binning {
+            Binning::EqualWidth => p.iter().map(|&q| equal_width_bin(q, bins) as u32).collect(),
+            Binning::EqualMass => Vec::new(),
+        };
+        Resampler {
+            p,
+            y,
+            bins,
+            binning,
+            bin_of,
+            gathered: (Vec::new(), Vec::new()),
+        }
+    }
+
+    /// The ECE of the rows `rows` (with repeats), in that order.
+    pub fn ece(&mut self, rows: impl Iterator<Item = usize>) -> f64 {
+        match self.binning {
+            Binning::EqualWidth => {
+                let mut sums = BinSums::new(self.bins);
+                let mut n = 0;
+                for i in rows {
+                    sums.add(self.bin_of[i] as usize, self.p[i], self.y[i]);
+                    n += 1;
+                }
+                sums.finish(equal_width_edges(self.bins), n).ece
+            }
+            Binning::EqualMass => {
+                let (ps, ys) = &mut self.gathered;
+                ps.clear();
+                ys.clear();
+                for i in rows {
+                    ps.push(self.p[i]);
+                    ys.push(self.y[i]);
+                }
+                reliability(ps, ys, self.bins, self.binning).ece
+            }
+        }
     }
 }
 

@@ -7,7 +7,7 @@ pub mod running;
 
 pub use calibration::{
     ece_bootstrap, ece_interval, equal_width_bin, equal_width_edges, percentile, reliability, Bin,
-    BinSums, Binning, EceBootstrap, Reliability,
+    BinSums, Binning, EceBootstrap, Reliability, Resampler,
 };
 
 use serde::Serialize;

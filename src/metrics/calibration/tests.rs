@@ -76,3 +76,34 @@ fn ece_interval_brackets_the_estimate() {
         "{lo} {ece} {hi}"
     );
 }
+
+/// The resampler's ECE is `reliability` of the gathered rows, bit for bit, for both binnings
+/// (the bootstrap intervals in results.json must not move when it replaced the gathering).
+#[test]
+fn resampled_ece_equals_the_ece_of_the_gathered_rows() {
+    use rand::SeedableRng;
+    let mut rng = rand::rngs::StdRng::seed_from_u64(11);
+    let n = 997;
+    let p: Vec<f64> = (0..n)
+        .map(|_| rng.random::<f64>())
+        .chain([0.0, 1.0])
+        .collect();
+    let y: Vec<f64> = p
+        .iter()
+        .map(|&q| f64::from(u8::from(rng.random::<f64>() < q * q)))
+        .collect();
+    for binning in [Binning::EqualWidth, Binning::EqualMass] {
+        let mut r = Resampler::new(&p, &y, 15, binning);
+        for _ in 0..20 {
+            let idx: Vec<usize> = (0..p.len()).map(|_| rng.random_range(0..p.len())).collect();
+            let ps: Vec<f64> = idx.iter().map(|&i| p[i]).collect();
+            let ys: Vec<f64> = idx.iter().map(|&i| y[i]).collect();
+            let want = reliability(&ps, &ys, 15, binning).ece;
+            assert_eq!(
+                r.ece(idx.iter().copied()).to_bits(),
+                want.to_bits(),
+                "{binning:?}"
+            );
+        }
+    }
+}
