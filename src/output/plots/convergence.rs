@@ -177,7 +177,11 @@ pub fn convergence(r: &ExperimentRecord, which: Trace) -> Figure {
     } else {
         series
     };
-    let unit = "iteration";
+    // EP's site distances are one per sweep over the sites, not per optimiser iteration
+    let unit = match which {
+        Trace::SiteDistance => "sweep over the sites",
+        _ => "iteration",
+    };
     let x_desc = if log_x {
         format!("{unit} + 1 (log scale)")
     } else {

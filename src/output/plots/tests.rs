@@ -375,4 +375,7 @@ fn eps_site_change_is_never_drawn_on_the_gradient_norm_axis() {
         site.iter().any(|t| t == "site change (log scale)"),
         "{site:?}"
     );
+    // its x axis counts sweeps over the sites, never optimiser iterations
+    assert!(site.iter().any(|t| t == "sweep over the sites"), "{site:?}");
+    assert!(gradient.iter().any(|t| t == "iteration"), "{gradient:?}");
 }
