@@ -246,23 +246,36 @@ fn weights_name_their_scale_and_reliability_overlays_a_runs_predictives() {
 
 #[test]
 fn both_reports_keep_one_section_order_with_the_comparison_first() {
-    let r = record();
-    let md = artifact(&r, "report.md");
-    let html = artifact(&r, "report.html");
-    let md_sections: Vec<&str> = md.lines().filter_map(|l| l.strip_prefix("## ")).collect();
-    let html_sections: Vec<&str> = html
-        .split("<h2>")
-        .skip(1)
-        .map(|s| &s[..s.find("</h2>").unwrap()])
-        .collect();
-    assert_eq!(md_sections, html_sections);
-    assert_eq!(md_sections[0], "Test-set metrics");
-    // the model comparison by leave-one-out (issue 31), where there is one, then calibration
-    let next = match md_sections[1] {
-        "Leave-one-out cross-validation" => 2,
-        _ => 1,
-    };
-    assert_eq!(md_sections[next], "Calibration");
-    let at = |name: &str| md_sections.iter().position(|s| *s == name).unwrap();
-    assert!(at("Convergence") > at("Weights") && at("Dataset") > at("Convergence"));
+    let small_n = bayeslab::config::load(Path::new("experiments/pictures_small_n.toml")).unwrap();
+    let records = [record(), run(&small_n, &mut Silent, None).unwrap()];
+    for r in &records {
+        let md = artifact(r, "report.md");
+        let html = artifact(r, "report.html");
+        let md_sections: Vec<&str> = md.lines().filter_map(|l| l.strip_prefix("## ")).collect();
+        let html_sections: Vec<&str> = html
+            .split("<h2>")
+            .skip(1)
+            .map(|s| &s[..s.find("</h2>").unwrap()])
+            .collect();
+        assert_eq!(md_sections, html_sections);
+        assert_eq!(md_sections[0], "Test-set metrics");
+        // the model comparison by leave-one-out (issue 31), then what a reader of a gold
+        // standard came for, its tables (issue 28), before the figures of calibration
+        let mut next = 1;
+        for section in [
+            "Leave-one-out cross-validation",
+            "Log evidence against the truth",
+            "Approximation error against the gold standard",
+        ] {
+            if md_sections[next] == section {
+                next += 1;
+            }
+        }
+        assert_eq!(md_sections[next], "Calibration", "{md_sections:?}");
+        let at = |name: &str| md_sections.iter().position(|s| *s == name).unwrap();
+        assert!(at("Convergence") > at("Weights") && at("Dataset") > at("Convergence"));
+    }
+    let md = artifact(&records[1], "report.md");
+    let at = |h: &str| md.find(h).unwrap_or_else(|| panic!("{h}"));
+    assert!(at("## Approximation error against the gold standard") < at("## Calibration"));
 }

@@ -61,6 +61,22 @@ pub fn report(r: &ExperimentRecord, figures: &[Figure]) -> String {
         }
     }
 
+    if let Some(e) = tables::log_evidence_table(r) {
+        let _ = writeln!(s, "## Log evidence against the truth\n");
+        for line in &e.sentences {
+            let _ = writeln!(s, "{line}\n");
+        }
+        table(&mut s, &e.table);
+        let _ = writeln!(s, "Estimates: {}.\n", e.sources.join("; "));
+        let _ = writeln!(s, "{}\n", tables::LOG_EVIDENCE_NOTE);
+    }
+
+    if let Some(t) = tables::approximation_error(r) {
+        let _ = writeln!(s, "## Approximation error against the gold standard\n");
+        table(&mut s, &t);
+        let _ = writeln!(s, "{}\n", tables::APPROXIMATION_ERROR_NOTE);
+    }
+
     let _ = writeln!(s, "## Calibration\n");
     let _ = writeln!(s, "{}\n", super::plots::RELIABILITY_GUIDE);
     for run in r.runs.iter().filter(|run| !run.predictives.is_empty()) {
@@ -78,22 +94,6 @@ pub fn report(r: &ExperimentRecord, figures: &[Figure]) -> String {
             );
             table(&mut s, &tables::calibration(p));
         }
-    }
-
-    if let Some(e) = tables::log_evidence_table(r) {
-        let _ = writeln!(s, "## Log evidence against the truth\n");
-        for line in &e.sentences {
-            let _ = writeln!(s, "{line}\n");
-        }
-        table(&mut s, &e.table);
-        let _ = writeln!(s, "Estimates: {}.\n", e.sources.join("; "));
-        let _ = writeln!(s, "{}\n", tables::LOG_EVIDENCE_NOTE);
-    }
-
-    if let Some(t) = tables::approximation_error(r) {
-        let _ = writeln!(s, "## Approximation error against the gold standard\n");
-        table(&mut s, &t);
-        let _ = writeln!(s, "{}\n", tables::APPROXIMATION_ERROR_NOTE);
     }
 
     super::pictures::markdown(&mut s, r, figures);

@@ -34,6 +34,22 @@ pub(super) fn classification(s: &mut String, r: &ExperimentRecord, figures: &[Fi
         }
     }
 
+    if let Some(e) = tables::log_evidence_table(r) {
+        let _ = writeln!(s, "<h2>Log evidence against the truth</h2>");
+        for line in &e.sentences {
+            let _ = writeln!(s, "<p>{}</p>", prose(line));
+        }
+        table(s, &e.table);
+        let _ = writeln!(s, "<p>Estimates: {}.</p>", prose(&e.sources.join("; ")));
+        let _ = writeln!(s, "<p>{}</p>", prose(tables::LOG_EVIDENCE_NOTE));
+    }
+
+    if let Some(t) = tables::approximation_error(r) {
+        let _ = writeln!(s, "<h2>Approximation error against the gold standard</h2>");
+        table(s, &t);
+        let _ = writeln!(s, "<p>{}</p>", prose(tables::APPROXIMATION_ERROR_NOTE));
+    }
+
     let _ = writeln!(s, "<h2>Calibration</h2>");
     let _ = writeln!(s, "<p>{}</p>", crate::output::plots::RELIABILITY_GUIDE);
     figures_with_prefix(s, figures, "reliability-");
@@ -49,22 +65,6 @@ pub(super) fn classification(s: &mut String, r: &ExperimentRecord, figures: &[Fi
         );
         table(s, &tables::calibration(p));
         s.push_str("</details>\n");
-    }
-
-    if let Some(e) = tables::log_evidence_table(r) {
-        let _ = writeln!(s, "<h2>Log evidence against the truth</h2>");
-        for line in &e.sentences {
-            let _ = writeln!(s, "<p>{}</p>", prose(line));
-        }
-        table(s, &e.table);
-        let _ = writeln!(s, "<p>Estimates: {}.</p>", prose(&e.sources.join("; ")));
-        let _ = writeln!(s, "<p>{}</p>", prose(tables::LOG_EVIDENCE_NOTE));
-    }
-
-    if let Some(t) = tables::approximation_error(r) {
-        let _ = writeln!(s, "<h2>Approximation error against the gold standard</h2>");
-        table(s, &t);
-        let _ = writeln!(s, "<p>{}</p>", prose(tables::APPROXIMATION_ERROR_NOTE));
     }
 
     crate::output::pictures::html(s, r, figures);
