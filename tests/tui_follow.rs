@@ -190,13 +190,31 @@ fn a_streamed_run_reports_its_dataset_and_passes_and_ends_on_the_in_memory_resul
 }
 
 /// The read of the data file is never silent (issue 32): the worker reports the rows read,
-/// the status line says them while the file is read, and says the run goes on once it is.
+/// the status line says them while the file is read, and says the run goes on once it is;
+/// then each predictive's scoring of the test rows and of its metrics.
 #[test]
 fn the_status_line_follows_the_read_of_the_data() {
     let mut app = app_on("quickstart");
     let events = run_events(&mut app);
     let mut seen = Vec::new();
+    let mut scored = Vec::new();
     for event in events {
+        if let Event::Progress {
+            progress: Progress::Scoring {
+                run, predictive, ..
+            },
+            ..
+        } = &event
+        {
+            scored.push(format!("{run}/{predictive}"));
+        }
+        let scoring = matches!(
+            &event,
+            Event::Progress {
+                progress: Progress::Scoring { .. },
+                ..
+            }
+        );
         let reading = match &event {
             Event::Progress {
                 progress: Progress::Reading { rows, total, .. },

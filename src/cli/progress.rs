@@ -9,7 +9,7 @@ use bayeslab::catalog::thousands;
 use bayeslab::config::MethodPlan;
 use bayeslab::optim::{Iterate, Observer, Schedule};
 use bayeslab::record::{Diagnostics, RunRecord};
-use bayeslab::run::Monitor;
+use bayeslab::run::{Monitor, ScoringStep};
 
 pub struct Printer {
     label: String,
@@ -29,6 +29,9 @@ pub struct Printer {
 }
 
 const EVERY: Duration = Duration::from_millis(250);
+
+/// Test rows from which the scoring of each predictive gets its progress lines.
+const SCORING_LINES: usize = 10_000;
 
 impl Printer {
     pub fn new(methods: &[MethodPlan]) -> Self {
@@ -257,6 +260,27 @@ impl Monitor for Printer {
                 "[evidence] {}: not reliable: the importance weights' tail is too heavy (k̂ above 0.7), so the standard error understates the error; fit `ep-{}` for a better proposal or raise `[evaluation] evidence_draws`",
                 e.model, e.model
             );
+        }
+    }
+
+    /// "[1/3] laplace   scoring 200,000 test rows: mc …", then "… mc's metrics (2,000 bootstrap
+    /// resamples) …": on test sets of [`SCORING_LINES`] rows or more, where they take time.
+    fn scoring(&mut self, _run: &str, predictive: &str, rows: usize, step: ScoringStep) {
+        if rows < SCORING_LINES {
+            return;
+        }
+        match step {
+            ScoringStep::Predict => eprintln!(
+                "{}   scoring {} test rows: {predictive} …",
+                self.label,
+                thousands(rows)
+            ),
+            ScoringStep::Metrics { resamples } => eprintln!(
+                "{}   scoring {} test rows: {predictive}'s metrics ({} bootstrap resamples) …",
+                self.label,
+                thousands(rows),
+                thousands(resamples)
+            ),
         }
     }
 

@@ -80,6 +80,7 @@ pub fn run_on(
                 true,
                 &mut sink,
                 None,
+                recorder.monitor,
             )?;
             let wants_curve = recorder.monitor.wants_mc_curve()
                 && method.predictives.contains(&PredictiveKind::Mc);
@@ -103,6 +104,7 @@ pub fn run_on(
             keep,
             &mut sink,
             probe.as_ref(),
+            recorder.monitor,
         )?;
         if let Some(s) = stats {
             passes.push(pass_record("predict", None, &s));

@@ -29,7 +29,7 @@ mod sweep;
 mod true_evidence;
 
 pub use gold::bernoulli_kl;
-pub use monitor::{Monitor, PassProbe, PassProgress, Silent};
+pub use monitor::{Monitor, PassProbe, PassProgress, ScoringStep, Silent};
 pub use provenance::sha256_file;
 pub use source::Source;
 

@@ -51,8 +51,21 @@ pub trait Monitor: Observer {
     }
     /// `[data] streaming = true`: one pass over the data file finished.
     fn pass_finished(&mut self, _pass: &PassRecord) {}
+    /// In memory, the test rows are scored: `predictive` of `run` predicts its `rows` rows
+    /// ([`ScoringStep::Predict`]), then its metrics are computed from them
+    /// ([`ScoringStep::Metrics`]); a streamed pass reports its rows by [`Monitor::pass_probe`].
+    fn scoring(&mut self, _run: &str, _predictive: &str, _rows: usize, _step: ScoringStep) {}
     /// `[sweep]`: point `index` of `total` (`key` = `value`) starts.
     fn sweep_point(&mut self, _index: usize, _total: usize, _key: &str, _value: f64) {}
+}
+
+/// What [`Monitor::scoring`] announces.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum ScoringStep {
+    /// The predictive's probabilities of every test row.
+    Predict,
+    /// Its metrics, with `resamples` bootstrap resamples of the rows for the ECE's interval.
+    Metrics { resamples: usize },
 }
 
 /// How far a pass over a streamed data file has got.

@@ -8,7 +8,7 @@
 //! accuracy and equal-width calibration without AUC.
 
 use super::metrics::evaluate;
-use super::monitor::PassProbe;
+use super::monitor::{Monitor, PassProbe, ScoringStep};
 use super::sink::Sink;
 use super::source::Source;
 use crate::config::Plan;
@@ -47,6 +47,7 @@ pub fn predict(
     keep: bool,
     sink: &mut Sink,
     probe: Option<&PassProbe>,
+    monitor: &mut dyn Monitor,
 ) -> Result<Option<PassStats>> {
     let k = source.classes();
     let bins = plan.evaluation.calibration_bins;
@@ -76,6 +77,7 @@ pub fn predict(
     let mut data_rows: Vec<usize> = Vec::new();
     let mut row = 0usize;
     let key = source.key();
+    let in_memory = source.whole().is_some();
     let stats = source.each_test_rows(probe, &mut |c| {
         let (x, y, places) = (c.x, c.y, c.source_rows);
         let mut chunk: Vec<PredictionColumn> = Vec::with_capacity(columns.len());
@@ -85,6 +87,10 @@ pub fn predict(
                 first_row: row,
                 ..c.settings
             };
+            if in_memory {
+                let id = &plan.methods[c.run].id;
+                monitor.scoring(id, c.kind.name(), y.len(), ScoringStep::Predict);
+            }
             let scores = scores(predictor.predict(c.kind, x, settings, &mut c.stream), k);
             c.non_finite |= !finite(&scores);
             // Kept predictions get the whole-vector metrics; only the others need running sums.
@@ -129,6 +135,9 @@ pub fn predict(
             // NaN predictions have no metrics; the run is failed and its predictives cleared below.
             _ if c.non_finite => continue,
             Some(kept) => {
+                let resamples = plan.evaluation.resamples;
+                let step = ScoringStep::Metrics { resamples };
+                monitor.scoring(&method.id, c.kind.name(), labels.len(), step);
                 let label = format!("{}/{}/ece", method.id, c.kind.name());
                 let mut ece = rng::stream(plan.seed, &label);
                 evaluate(c.kind, kept, &labels, &plan.evaluation, Some(&mut ece))

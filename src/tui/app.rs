@@ -160,6 +160,12 @@ impl App {
                         );
                         self.info(text);
                     }
+                    Progress::Scoring {
+                        run,
+                        predictive,
+                        rows,
+                        step,
+                    } => self.info(scoring_text(&run, &predictive, rows, step)),
                     Progress::DataLoaded(_) if s.running() => {
                         let text = format!("running {} (c cancels)", s.plan.name);
                         s.apply(progress);
@@ -278,4 +284,22 @@ impl App {
 pub(super) fn exported(files: &str, dir: &Path) -> String {
     let dir = std::path::absolute(dir).unwrap_or_else(|_| dir.to_path_buf());
     format!("exported {files} to {}/ (open report.html)", dir.display())
+}
+
+/// The status line while the test rows are scored: "scoring laplace/mc: 50,000 test rows (c
+/// cancels)", then "… its metrics, 2,000 bootstrap resamples …".
+fn scoring_text(run: &str, predictive: &str, rows: usize, step: crate::run::ScoringStep) -> String {
+    let what = match step {
+        crate::run::ScoringStep::Predict => String::new(),
+        crate::run::ScoringStep::Metrics { resamples } => {
+            format!(
+                ", its metrics ({} bootstrap resamples)",
+                thousands(resamples)
+            )
+        }
+    };
+    format!(
+        "scoring {run}/{predictive}: {} test rows{what} (c cancels)",
+        thousands(rows)
+    )
 }

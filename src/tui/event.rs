@@ -11,7 +11,7 @@ use crate::optim::{DrawBatch, Iterate};
 use crate::record::{
     DatasetInfo, EvidenceEstimate, ExperimentRecord, PassRecord, RunRecord, SweepRecord,
 };
-use crate::run::PassProgress;
+use crate::run::{PassProgress, ScoringStep};
 
 #[derive(Debug)]
 pub enum Event {
@@ -58,6 +58,13 @@ pub enum Progress {
         total: Option<usize>,
     },
     DataLoaded(Box<DatasetInfo>),
+    /// In memory, the test rows are scored by `predictive` of `run`, or its metrics computed.
+    Scoring {
+        run: String,
+        predictive: String,
+        rows: usize,
+        step: ScoringStep,
+    },
     RunStarted {
         index: usize,
         total: usize,

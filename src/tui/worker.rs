@@ -10,7 +10,7 @@ use std::thread::JoinHandle;
 use crate::config::Plan;
 use crate::optim::{DrawBatch, Iterate, Observer};
 use crate::record::{DatasetInfo, EvidenceEstimate, LooRecord, Outcome, PassRecord, RunRecord};
-use crate::run::{self, Monitor, PassProbe, PassProgress};
+use crate::run::{self, Monitor, PassProbe, PassProgress, ScoringStep};
 use crate::Error;
 
 use super::chains::traced_weights;
@@ -130,6 +130,15 @@ impl Monitor for Channel<'_> {
                 total,
             });
         }
+    }
+
+    fn scoring(&mut self, run: &str, predictive: &str, rows: usize, step: ScoringStep) {
+        self.send(Progress::Scoring {
+            run: run.to_string(),
+            predictive: predictive.to_string(),
+            rows,
+            step,
+        });
     }
 
     fn data_loaded(&mut self, dataset: &DatasetInfo) {
