@@ -166,7 +166,12 @@ impl App {
                         rows,
                         step,
                     } => self.info(scoring_text(&run, &predictive, rows, step)),
-                    Progress::DataLoaded(_) if s.running() => {
+                    // a run starts or ends: the scoring said before is over
+                    Progress::DataLoaded(_)
+                    | Progress::RunStarted { .. }
+                    | Progress::RunFinished(_)
+                        if s.running() =>
+                    {
                         let text = format!("running {} (c cancels)", s.plan.name);
                         s.apply(progress);
                         self.info(text);
@@ -286,20 +291,14 @@ pub(super) fn exported(files: &str, dir: &Path) -> String {
     format!("exported {files} to {}/ (open report.html)", dir.display())
 }
 
-/// The status line while the test rows are scored: "scoring laplace/mc: 50,000 test rows (c
-/// cancels)", then "… its metrics, 2,000 bootstrap resamples …".
+/// The status line while the test rows are scored: "scoring laplace/mc: 50,000 test rows",
+/// then "scoring laplace/mc: metrics, 2,000 bootstrap resamples".
 fn scoring_text(run: &str, predictive: &str, rows: usize, step: crate::run::ScoringStep) -> String {
     let what = match step {
-        crate::run::ScoringStep::Predict => String::new(),
+        crate::run::ScoringStep::Predict => format!("{} test rows", thousands(rows)),
         crate::run::ScoringStep::Metrics { resamples } => {
-            format!(
-                ", its metrics ({} bootstrap resamples)",
-                thousands(resamples)
-            )
+            format!("metrics, {} bootstrap resamples", thousands(resamples))
         }
     };
-    format!(
-        "scoring {run}/{predictive}: {} test rows{what} (c cancels)",
-        thousands(rows)
-    )
+    format!("scoring {run}/{predictive}: {what}")
 }
