@@ -81,3 +81,6 @@ pub fn rows(m: &Mat<f64>) -> Vec<Vec<f64>> {
         .map(|i| (0..m.ncols()).map(|j| m[(i, j)]).collect())
         .collect()
 }
+
+#[cfg(test)]
+mod tests;
