@@ -52,7 +52,8 @@ fn strip(r: &ExperimentRecord, run: &RunRecord) -> Option<Figure> {
         true => format!(", the first {} of {}", record.steps.len(), record.total),
         false => String::new(),
     };
-    let caption = format!("{}: {}{cut}", run.id, record.kind.title());
+    let flag = run.flag().map(|f| format!(" — {f}")).unwrap_or_default();
+    let caption = format!("{}{flag}: {}{cut}", run.id, record.kind.title());
     let keys = keys(record.kind, exact);
     let rows = record.steps.len().div_ceil(COLUMNS) as u32;
     let height = 70 + rows * PANEL_HEIGHT + legend::height(&keys, WIDTH);

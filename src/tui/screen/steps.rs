@@ -34,8 +34,9 @@ pub fn render(r: &ExperimentRecord, picks: &Picks, area: Rect, buf: &mut Buffer)
     };
     let at = picks.step.min(record.steps.len() - 1);
     let step = &record.steps[at];
+    let flag = run.flag().map(|f| format!(" {f}")).unwrap_or_default();
     let long = format!(
-        " Steps of {} ({}): {} · step {}/{} · n/N step, ↑↓ run {}/{}, s: off ",
+        " Steps of {}{flag} ({}): {} · step {}/{} · n/N step, ↑↓ run {}/{}, s: off ",
         run.id,
         run.kind,
         record.kind.title(),
@@ -46,7 +47,7 @@ pub fn render(r: &ExperimentRecord, picks: &Picks, area: Rect, buf: &mut Buffer)
     );
     let title = match long.chars().count() + 4 > area.width as usize {
         true => format!(
-            " {} · step {}/{} · n/N, ↑↓ run, s ",
+            " {}{flag} · step {}/{} · n/N, ↑↓ run, s ",
             run.id,
             at + 1,
             record.steps.len()
