@@ -83,6 +83,7 @@ fn fit_rows(
         intercept: true,
         columns: &data.columns,
         cancel: None,
+        record_steps: false,
     };
     fit(&input, &mut |_: &str, _: &Iterate| {}).unwrap()
 }

@@ -94,6 +94,9 @@ pub struct Evaluation {
     /// Whether each run with LOO writes the draws it used, with every training row's log
     /// likelihood at each, to `draws/` (CmdStan CSV and Parquet).
     pub export_draws: bool,
+    /// Whether each Newton, EP and ADF fit of a model with at most
+    /// [`crate::record::STEPS_MAX_WEIGHTS`] weights records its steps (`runs[].steps`).
+    pub record_steps: bool,
 }
 
 impl Plan {
@@ -291,6 +294,7 @@ impl Plan {
                 loo_draws,
                 loo_refits,
                 export_draws,
+                record_steps: raw.evaluation.record_steps.unwrap_or(false),
             },
             methods,
             sweep: None,

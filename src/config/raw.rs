@@ -212,6 +212,9 @@ pub struct RawEvaluation {
     /// Write each run's posterior draws and per-row log likelihoods to `draws/`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub export_draws: Option<bool>,
+    /// Record each fit step by step (models with at most 3 weights): `runs[].steps`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub record_steps: Option<bool>,
 }
 
 #[derive(Debug, Clone, Deserialize, Serialize)]

@@ -109,6 +109,7 @@ impl Plan {
                 loo_draws: self.evaluation.loo_draws.map(|k| k as u64),
                 loo_refits: Some(self.evaluation.loo_refits as u64),
                 export_draws: self.evaluation.export_draws.then_some(true),
+                record_steps: self.evaluation.record_steps.then_some(true),
             },
             features: self
                 .data

@@ -28,6 +28,9 @@ struct Proposal {
     f: f64,
     /// [`Ep::distance`] of the site before this update.
     distance: f64,
+    /// The cavity's and the tilted distribution's (mean, variance) of t, for the step record.
+    cavity: [f64; 2],
+    tilted: [f64; 2],
 }
 
 /// EP's state: the Gaussian approximation N(mu, Sigma) and the site parameters.
@@ -49,6 +52,8 @@ pub struct Ep {
     /// Sweeps completed; convergence is not judged before the first.
     sweeps: usize,
     log_evidence: f64,
+    /// The site updates recorded for the step-by-step picture (trace.rs), when asked for.
+    trace: Option<trace::Trace>,
 }
 
 /// Sigma phi for a row-major D x D `cov`.
@@ -100,6 +105,7 @@ impl Ep {
             change: 0.0,
             sweeps: 0,
             log_evidence: 0.0,
+            trace: None,
         };
         ep.log_evidence = ep.compute_log_evidence()?;
         ep.change = ep.residual()?;
@@ -142,6 +148,10 @@ impl Ep {
             )));
         }
         let distance = Self::distance(a_full - ai, b_full - bi, e / c);
+        // The tilted moments from the moment-matched site: natural parameters add
+        // (docs/maths.md §18), 1/v_t = 1/v + b_full, m_t/v_t = m/v + a_full.
+        let v = e / c;
+        let vt = 1.0 / (1.0 / v + b_full);
         Ok(Proposal {
             a,
             b,
@@ -149,6 +159,8 @@ impl Ep {
             e,
             f,
             distance,
+            cavity: [m, v],
+            tilted: [vt * (m / v + a_full), vt],
         })
     }
 
@@ -173,7 +185,10 @@ impl Ep {
             e,
             f,
             distance,
+            cavity,
+            tilted,
         } = self.proposal(i)?;
+        let before = self.before_update(i, cavity, tilted);
         let d = z.len();
         let (da, db) = (a - self.a[i], b - self.b[i]);
         let den = 1.0 + db * e;
@@ -190,6 +205,7 @@ impl Ep {
         }
         self.a[i] = a;
         self.b[i] = b;
+        self.after_update(before);
         Ok(distance)
     }
 
@@ -245,6 +261,7 @@ impl Solver for Ep {
             change = change.max(self.update(i)?);
         }
         self.refresh()?;
+        self.after_sweep();
         self.sweeps += 1;
         self.change = change;
         self.log_evidence = self.compute_log_evidence()?;
@@ -256,6 +273,7 @@ mod evidence;
 mod fit;
 mod predictor;
 mod site;
+mod trace;
 
 pub use fit::fit_method;
 pub use predictor::EpPredictor;

@@ -103,6 +103,9 @@ pub struct Fitted {
     /// them (the logistic kinds: model/pass_clock.rs); a streamed fit's passes are in its
     /// source's record instead.
     pub pass_times: Option<super::pass_clock::PassTimes>,
+    /// The fit step by step, when [`FitInput::record_steps`] asked for it and the kind records
+    /// steps (Newton's iterates, EP's site updates, ADF's examples).
+    pub steps: Option<crate::record::FitSteps>,
 }
 
 /// Everything a method needs to fit.
@@ -122,6 +125,9 @@ pub struct FitInput<'a> {
     /// Feature names of the design columns, for error messages.
     pub columns: &'a [String],
     pub cancel: Option<&'a AtomicBool>,
+    /// Record the fit step by step (`[evaluation] record_steps`, at most
+    /// [`crate::record::STEPS_MAX_WEIGHTS`] weights): [`Fitted::steps`].
+    pub record_steps: bool,
 }
 
 impl FitInput<'_> {
@@ -154,6 +160,8 @@ pub struct FitRequest<'a> {
     /// The first design column is the intercept (generative methods skip it).
     pub intercept: bool,
     pub cancel: Option<&'a AtomicBool>,
+    /// [`FitInput::record_steps`].
+    pub record_steps: bool,
 }
 
 /// The training rows: as chunks always, and all at once (design, class indices) when they are

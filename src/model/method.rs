@@ -39,6 +39,7 @@ pub fn fit(
                 intercept: request.intercept,
                 columns: request.columns,
                 cancel: request.cancel,
+                record_steps: request.record_steps,
             };
             fit_matrix(&input, observer)
         }
@@ -131,6 +132,7 @@ mod tests {
                 intercept: true,
                 columns: &columns,
                 cancel: None,
+                record_steps: false,
             };
             let fitted = fit_matrix(&input, &mut |_: &str, _: &crate::optim::Iterate| {})
                 .unwrap_or_else(|e| panic!("{}: {e}", kind.name()));
@@ -186,6 +188,7 @@ mod tests {
                 classes: 2,
                 intercept: true,
                 cancel: None,
+                record_steps: false,
             };
             let rows = Rows {
                 chunks: &chunks,

@@ -25,6 +25,7 @@ pub mod quadrature;
 pub mod restore;
 pub mod softmax;
 pub mod spec;
+pub mod steps;
 pub mod streaming;
 pub mod variational;
 pub mod warm_start;

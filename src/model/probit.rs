@@ -52,6 +52,7 @@ pub fn fit_method(input: &FitInput<'_>, observer: &mut dyn Observer) -> Result<F
     };
     Ok(Fitted {
         pass_times: None,
+        steps: None,
         objective: Some(objective.value(&weights)),
         weights,
         outcome,

@@ -122,6 +122,7 @@ fn fit_link<L: GlmLink>(
         posterior: Some(posterior),
         predictor: Box::new(GridPredictor { grid, link, pairs }),
         pass_times: None,
+        steps: None,
     })
 }
 

@@ -80,6 +80,7 @@ fn finish(mean: Vec<f64>, factor: Cholesky, bound: f64, outcome: Outcome, link: 
     };
     Fitted {
         pass_times: None,
+        steps: None,
         weights: mean,
         objective: Some(-bound),
         outcome,

@@ -29,6 +29,15 @@ pub trait Observer {
     /// Consecutive draws of one chain of the sampler `run`, sent a few times a second per
     /// chain (and once more at the end of the chain) rather than once per sweep.
     fn draws(&mut self, _run: &str, _batch: &DrawBatch) {}
+
+    /// Whether to be sent each iterate's weights ([`Observer::point`]): the step-by-step
+    /// picture's recorder asks (model/steps.rs); nothing is copied for an observer that says no.
+    fn wants_points(&self) -> bool {
+        false
+    }
+
+    /// The weights of iterate `iteration` of `run`, for a solver that has weights.
+    fn point(&mut self, _run: &str, _iteration: usize, _w: &[f64]) {}
 }
 
 impl<F: FnMut(&str, &Iterate)> Observer for F {
@@ -101,6 +110,10 @@ pub trait Solver {
         self.grad_norm() <= tolerance
     }
     fn step(&mut self) -> Result<Step, NumericError>;
+    /// The current iterate's weights, for a solver that has them (Newton, gradient descent).
+    fn weights(&self) -> Option<&[f64]> {
+        None
+    }
 }
 
 /// Iterations in a row without progress after which [`drive`] stops with
@@ -178,6 +191,9 @@ pub fn drive(
             )));
         }
         let elapsed_s = start.elapsed().as_secs_f64();
+        if let Some(w) = solver.weights().filter(|_| observer.wants_points()) {
+            observer.point(run, iteration, w);
+        }
         observer.observe(
             run,
             &Iterate {

@@ -14,6 +14,7 @@ mod lab_markdown;
 pub mod markdown;
 pub mod pictures;
 pub mod plots;
+pub mod steps;
 mod sweep;
 pub mod tables;
 

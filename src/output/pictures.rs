@@ -10,10 +10,15 @@ use crate::record::ExperimentRecord;
 
 /// The figures of the section, in order.
 fn shown(figures: &[Figure]) -> Vec<&Figure> {
-    ["weight-space-", "input-space", "predictive-formulas"]
-        .iter()
-        .flat_map(|p| figures.iter().filter(move |f| f.stem.starts_with(p)))
-        .collect()
+    [
+        "weight-space-",
+        "input-space",
+        "predictive-formulas",
+        "steps-",
+    ]
+    .iter()
+    .flat_map(|p| figures.iter().filter(move |f| f.stem.starts_with(p)))
+    .collect()
 }
 
 /// What the section says above its figures.

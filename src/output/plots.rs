@@ -14,6 +14,9 @@ mod legend;
 #[cfg(test)]
 mod picture_tests;
 mod reliability;
+mod steps;
+#[cfg(test)]
+mod steps_tests;
 mod sweep;
 #[cfg(test)]
 mod tests;
@@ -27,6 +30,7 @@ pub use density::density;
 pub use evidence::evidence;
 pub use heatmaps::heatmaps;
 pub use reliability::{reliability, wilson, GUIDE as RELIABILITY_GUIDE};
+pub use steps::{stem as steps_stem, strips as step_strips, COLUMNS as STEP_COLUMNS};
 pub use sweep::{against, coincide};
 pub use weight_space::{stem as weight_space_stem, weight_space, GUIDE as WEIGHT_SPACE_GUIDE};
 pub use weights::weights;
@@ -98,6 +102,7 @@ fn pictures(r: &ExperimentRecord) -> Vec<Figure> {
                 .into_iter()
                 .flatten(),
         )
+        .chain(steps::strips(r))
         .collect()
 }
 

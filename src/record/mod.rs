@@ -21,6 +21,7 @@ mod predictions;
 mod preparation;
 mod provenance;
 mod run;
+mod steps;
 mod streaming;
 mod sweep;
 
@@ -41,6 +42,7 @@ pub use run::{
     Diagnostics, EvidencePoint, FitPassTimes, GridEdge, PosteriorRecord, PredictiveRecord,
     RunRecord, TraceRow, WeightDiagnostics,
 };
+pub use steps::{FitStep, FitSteps, SiteUpdate, StepKind, STEPS_MAX, STEPS_MAX_WEIGHTS};
 pub use streaming::{PassRecord, ReadFrom, RunPasses, StreamingRecord};
 pub use sweep::{Outcome, SweepPoint, SweepRecord};
 

@@ -87,6 +87,10 @@ pub struct RunRecord {
     /// weight-space picture (quadrature kinds only; absent for the others).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub pair_densities: Vec<super::PairDensity>,
+    /// The fit step by step (Newton iterates, EP site updates, ADF examples) under
+    /// `[evaluation] record_steps = true`, for a model with at most 3 weights; absent otherwise.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub steps: Option<super::FitSteps>,
 }
 
 /// results.json `runs[].passes`: Newton's passes over rows in memory. A `hessian` pass computes
@@ -253,6 +257,7 @@ impl RunRecord {
             loo: None,
             draws: None,
             pair_densities: Vec::new(),
+            steps: None,
         }
     }
 }

@@ -45,6 +45,17 @@ pub fn run_on(
         monitor.pass_finished(p);
     }
     crate::config::limits::check_design(plan, source.columns().len(), source.rows_test())?;
+    let weights = source.columns().len();
+    if plan.evaluation.record_steps
+        && (weights > crate::record::STEPS_MAX_WEIGHTS || source.whole().is_none())
+    {
+        info.notes.push(format!(
+            "[evaluation] record_steps = true: no steps recorded, they are kept only for a model held in memory with at most {} \
+             weights (this one has {weights}{})",
+            crate::record::STEPS_MAX_WEIGHTS,
+            if source.whole().is_none() { ", streamed" } else { "" }
+        ));
+    }
     let probe = monitor.pass_probe();
     let mut recorder = Recorder {
         rows: Vec::new(),

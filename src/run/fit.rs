@@ -232,6 +232,7 @@ fn fit_record(
         loo: None,
         draws: None,
         pair_densities: fitted.predictor.pair_densities(),
+        steps: fitted.steps.clone(),
     };
     record.error = super::failure::termination_error(method, termination);
     Ok(record)

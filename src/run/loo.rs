@@ -267,6 +267,7 @@ fn fit_without(input: &LooInput<'_>, rest: &Rows) -> Result<Option<crate::model:
                 == Some(crate::data::INTERCEPT),
             columns: &input.dataset.columns,
             cancel: input.cancel,
+            record_steps: false,
         },
         &mut Silent,
     );

@@ -78,6 +78,7 @@ impl Refitter {
                     == Some(crate::data::INTERCEPT),
                 columns: &self.dataset.columns,
                 cancel: None,
+                record_steps: false,
             },
             &mut super::Silent,
         )?;

@@ -203,6 +203,8 @@ impl<'a> Source<'a> {
             classes: self.classes(),
             intercept: self.intercept(),
             cancel,
+            record_steps: plan.evaluation.record_steps
+                && self.columns().len() <= crate::record::STEPS_MAX_WEIGHTS,
         }
     }
 

@@ -112,6 +112,11 @@ pub struct Picks {
     /// The weight-space picture's pair of weights (index into `output::contour::pairs`);
     /// `None` shows the default pair.
     pub pair: Option<usize>,
+    /// Posterior: the step-by-step mode (`s`), the run (index into the runs that recorded
+    /// steps) and its step shown (`n` / `N`).
+    pub steps: bool,
+    pub step_run: usize,
+    pub step: usize,
 }
 
 impl Picks {
@@ -127,6 +132,7 @@ impl Picks {
             text_scroll: self.text_scroll,
             dataset_scroll: self.dataset_scroll,
             picture: self.picture,
+            steps: self.steps,
             ..Picks::default()
         }
     }

@@ -12,6 +12,7 @@ use crate::model::linear::{LinearPredictor, Link};
 use crate::model::MethodKind;
 use crate::numeric::rng::stream;
 use crate::optim::{drive, Control, Observer, Outcome, Termination};
+use crate::record::StepKind;
 
 /// `ep-probit` and `ep-logistic` (sweeps in row order until converged) and `adf-probit` (one
 /// pass, seeded order).
@@ -36,6 +37,12 @@ pub fn fit_method(input: &FitInput<'_>, observer: &mut dyn Observer) -> Result<F
         options.damping,
         order,
     )?;
+    if input.record_steps {
+        ep.record_steps(match adf {
+            true => StepKind::AdfExample,
+            false => StepKind::EpSite,
+        });
+    }
     let control = Control {
         max_iter: if adf { 1 } else { m.max_iter },
         tolerance: if adf { 0.0 } else { m.tolerance },
@@ -69,6 +76,7 @@ pub fn fit_method(input: &FitInput<'_>, observer: &mut dyn Observer) -> Result<F
         };
         return Ok(Fitted {
             pass_times: None,
+            steps: ep.steps(),
             weights: ep.mu,
             objective: Some(-ep.log_evidence),
             outcome,
@@ -79,6 +87,7 @@ pub fn fit_method(input: &FitInput<'_>, observer: &mut dyn Observer) -> Result<F
     let sigma = ep.covariance();
     Ok(Fitted {
         pass_times: None,
+        steps: ep.steps(),
         weights: ep.mu.clone(),
         objective: Some(-ep.log_evidence),
         outcome,

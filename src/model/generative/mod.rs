@@ -186,6 +186,7 @@ pub fn fit_method(input: &FitInput<'_>) -> Result<Fitted> {
     };
     Ok(Fitted {
         pass_times: None,
+        steps: None,
         weights: Vec::new(),
         objective: None,
         outcome: closed_form(),

@@ -127,6 +127,7 @@ pub fn fit_method(input: &FitInput<'_>, observer: &mut dyn Observer) -> Result<F
     let mean = predictor.mean.clone();
     Ok(Fitted {
         pass_times: None,
+        steps: None,
         objective: Some(objective.value(&mean)),
         weights: mean.clone(),
         outcome: Outcome {
@@ -185,6 +186,7 @@ fn run_chains(
 fn cancelled(d: usize, sweeps: usize) -> Fitted {
     Fitted {
         pass_times: None,
+        steps: None,
         objective: None,
         weights: vec![0.0; d],
         outcome: Outcome {

@@ -43,6 +43,7 @@ fn test_input<'a>(
         intercept: true,
         columns,
         cancel: None,
+        record_steps: false,
     }
 }
 

@@ -202,14 +202,35 @@ pub fn fit_method(
         curvature: Curvature::for_columns(input.x.ncols()),
         warm_start: true,
     };
-    let f = fit(
-        input.x,
-        input.y,
-        &settings,
-        input.run(),
-        input.cancel,
-        observer,
-    )?;
+    let (f, steps) = match input.record_steps {
+        true => {
+            let mut recorder = super::steps::PointRecorder::new(observer);
+            let f = fit(
+                input.x,
+                input.y,
+                &settings,
+                input.run(),
+                input.cancel,
+                &mut recorder,
+            )?;
+            let objective = LogisticObjective::new(input.x, input.y, settings.precision);
+            (
+                f,
+                Some(super::steps::newton_steps(&objective, recorder.points)),
+            )
+        }
+        false => {
+            let f = fit(
+                input.x,
+                input.y,
+                &settings,
+                input.run(),
+                input.cancel,
+                observer,
+            )?;
+            (f, None)
+        }
+    };
     let predictor = super::linear::LinearPredictor {
         weights: f.weights.clone(),
         posterior: f.posterior,
@@ -222,6 +243,7 @@ pub fn fit_method(
         posterior: predictor.summary(),
         predictor: Box::new(predictor),
         pass_times: Some(f.pass_times),
+        steps,
     })
 }
 

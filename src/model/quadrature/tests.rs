@@ -48,6 +48,7 @@ fn input<'a>(
         intercept: true,
         columns,
         cancel: None,
+        record_steps: false,
     }
 }
 

@@ -78,6 +78,7 @@ pub(super) fn fit(
             };
             Ok(Fitted {
                 pass_times: None,
+                steps: None,
                 weights,
                 objective: Some(value),
                 outcome,
@@ -210,6 +211,7 @@ fn fit_bernoulli(chunks: &dyn Chunks, input: &FitRequest<'_>) -> Result<Fitted> 
     );
     Ok(Fitted {
         pass_times: None,
+        steps: None,
         weights: Vec::new(),
         objective: None,
         outcome: super::fit::closed_form(),

@@ -212,6 +212,10 @@ impl Solver for Newton<'_> {
         norm2(&self.grad)
     }
 
+    fn weights(&self) -> Option<&[f64]> {
+        Some(&self.w)
+    }
+
     /// ‖g‖ <= tolerance after a Newton step (as full Newton stops). After a chord step also
     /// the next chord step must be below POLISH relative to the weights, or the last step must
     /// have stopped shrinking ‖g‖ (the rounding floor of g): curvature.rs says why.

@@ -74,6 +74,10 @@ pub enum Action {
     SweepPoint(isize),
     /// Posterior: the weight-space picture instead of the whiskers, or back.
     Picture,
+    /// Posterior: the step-by-step mode (a fit's recorded steps, one at a time), or back.
+    Steps,
+    /// Posterior's step mode: the next (+1) or previous (-1) step.
+    Step(isize),
 }
 
 /// A key code, with Ctrl held or not.

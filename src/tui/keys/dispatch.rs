@@ -57,6 +57,20 @@ impl App {
     }
 
     /// The weight-space picture: step to the previous / next pair of weights, cyclically.
+    /// Step mode: the next or previous recorded step of the run shown, stopping at the ends.
+    fn next_step(&mut self, delta: isize) {
+        let Some(r) = self.session.as_ref().and_then(|s| s.record.as_ref()) else {
+            return;
+        };
+        let runs = crate::output::steps::stepped_runs(r);
+        let n = runs
+            .get(self.picks.step_run.min(runs.len().saturating_sub(1)))
+            .and_then(|run| run.steps.as_ref())
+            .map_or(0, |s| s.steps.len());
+        self.picks.steps = true;
+        self.picks.step = stepped(self.picks.step, delta, n);
+    }
+
     fn pick_pair(&mut self, delta: isize) {
         let Some(r) = self.session.as_ref().and_then(|s| s.record.as_ref()) else {
             return;
@@ -137,6 +151,8 @@ impl App {
             NextObjective => self.picks.objective = self.picks.objective.wrapping_add(1),
             Coefficients => self.picks.coefficients = (self.picks.coefficients + 1) % 3,
             Picture => self.picks.picture = !self.picks.picture,
+            Steps => self.picks.steps = !self.picks.steps,
+            Step(delta) => self.next_step(delta),
             Subset(delta) => self.reparam_subset(delta),
             Scroll(delta) => {
                 let rows = self
@@ -229,6 +245,11 @@ impl App {
             }
             (Screen::Reparam, Some(r)) => {
                 self.picks.reparam = next_posterior(r, self.picks.reparam, delta)
+            }
+            (Screen::Posterior, Some(r)) if self.picks.steps => {
+                let n = crate::output::steps::stepped_runs(r).len();
+                self.picks.step_run = stepped(self.picks.step_run, delta, n);
+                self.picks.step = 0;
             }
             (Screen::Posterior, Some(r)) => {
                 self.picks.posterior = stepped(self.picks.posterior, delta, r.runs.len());

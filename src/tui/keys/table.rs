@@ -181,6 +181,18 @@ pub const BINDINGS: &[Binding] = &[
         &[(char('w'), Picture)],
     ),
     binding(
+        "s",
+        On(Screen::Posterior),
+        "step-by-step mode: a fit's recorded steps (record_steps) / back",
+        &[(char('s'), Steps)],
+    ),
+    binding(
+        "n/N",
+        On(Screen::Posterior),
+        "step mode: the next / previous step (Up/Down: the run)",
+        &[(char('n'), Step(1)), (char('N'), Step(-1))],
+    ),
+    binding(
         "Up/Down, k/j",
         On(Screen::Reparam),
         "choose the [[posterior]]",

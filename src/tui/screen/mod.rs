@@ -16,6 +16,7 @@ mod passes;
 mod posterior;
 mod reparam;
 mod results;
+mod steps;
 mod summary;
 mod sweep;
 mod too_small;

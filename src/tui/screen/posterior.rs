@@ -46,6 +46,9 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
         );
         return;
     };
+    if app.picks.steps {
+        return super::steps::render(record, &app.picks, area, buf);
+    }
     if app.picks.picture {
         return super::weight_space::render(record, app.picks.pair, area, buf);
     }
