@@ -188,6 +188,6 @@ impl Predictor for GridPredictor {
     }
 }
 
-mod pairs;
+pub mod pairs;
 #[cfg(test)]
 mod tests;

@@ -129,6 +129,9 @@ pub fn run_on(
     let input_space = source
         .whole()
         .and_then(|d| super::input_space::input_space(plan, d, &fitted, &runs));
+    let exact_contours = source
+        .whole()
+        .and_then(|d| super::exact_pairs::exact_contours(plan, d, &fitted, &runs));
     let mut record = super::build::record(
         plan,
         super::build::Parts {
@@ -142,6 +145,7 @@ pub fn run_on(
         },
     )?;
     record.input_space = input_space;
+    record.exact_contours = exact_contours;
     Ok(record)
 }
 

@@ -11,7 +11,7 @@ use plotters::style::text_anchor::{HPos, Pos, VPos};
 use super::canvas::{line, look, svg, Figure, FONT, TEXT, TITLE, WIDTH};
 use super::legend::{self, Key, Swatch};
 use crate::output::contour;
-use crate::record::{ExperimentRecord, InputSpace, PairDensity};
+use crate::record::{ExactSource, ExperimentRecord, InputSpace, PairDensity};
 
 /// The probability levels of the contours.
 pub const LEVELS: [f64; 3] = [0.1, 0.5, 0.9];
@@ -29,14 +29,14 @@ pub fn input_space(r: &ExperimentRecord) -> Option<Figure> {
         .surfaces
         .iter()
         .map(|sf| {
-            let grid = PairDensity {
-                pair: [0, 1],
-                x: s.x,
-                y: s.y,
-                points: s.points,
-                density: sf.p.clone(),
-                mass: 1.0,
-            };
+            // a probability surface, not a density: only its contour lines are used
+            let grid = PairDensity::new(
+                [0, 1],
+                (s.x, s.y),
+                s.points,
+                sf.p.clone(),
+                ExactSource::Quadrature,
+            );
             LEVELS
                 .iter()
                 .flat_map(|l| contour::contours(&grid, *l))
