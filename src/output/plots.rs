@@ -26,6 +26,7 @@ pub use convergence::{convergence, Objective, Trace};
 pub use density::density;
 pub use evidence::evidence;
 pub use heatmaps::heatmaps;
+pub use input_space::clip;
 pub use reliability::{reliability, wilson, GUIDE as RELIABILITY_GUIDE};
 pub use sweep::{against, coincide};
 pub use weight_space::{stem as weight_space_stem, weight_space, GUIDE as WEIGHT_SPACE_GUIDE};

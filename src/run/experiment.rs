@@ -144,7 +144,10 @@ pub fn run_on(
             evidence,
         },
     )?;
-    record.input_space = input_space;
+    if let Some((main, more)) = input_space {
+        record.input_space = Some(main);
+        record.input_space_pairs = more;
+    }
     record.exact_contours = exact_contours;
     Ok(record)
 }

@@ -112,6 +112,10 @@ pub struct Picks {
     /// The weight-space picture's pair of weights (index into `output::contour::pairs`);
     /// `None` shows the default pair.
     pub pair: Option<usize>,
+    /// Posterior: the input-space picture instead of the whiskers (`i`).
+    pub input: bool,
+    /// The input-space picture's pair of features (index into the record's planes).
+    pub features: usize,
 }
 
 impl Picks {
@@ -127,6 +131,7 @@ impl Picks {
             text_scroll: self.text_scroll,
             dataset_scroll: self.dataset_scroll,
             picture: self.picture,
+            input: self.input,
             ..Picks::default()
         }
     }

@@ -74,6 +74,8 @@ pub enum Action {
     SweepPoint(isize),
     /// Posterior: the weight-space picture instead of the whiskers, or back.
     Picture,
+    /// Posterior: the input-space picture instead of the whiskers, or back.
+    InputPicture,
 }
 
 /// A key code, with Ctrl held or not.

@@ -68,6 +68,18 @@ impl App {
         }
     }
 
+    /// The input-space picture: step to the previous / next pair of features, cyclically.
+    fn pick_features(&mut self, delta: isize) {
+        let Some(r) = self.session.as_ref().and_then(|s| s.record.as_ref()) else {
+            return;
+        };
+        let n = crate::tui::screen::input_planes(r).len();
+        if n > 0 {
+            let at = self.picks.features.min(n - 1) as isize;
+            self.picks.features = (at + delta).rem_euclid(n as isize) as usize;
+        }
+    }
+
     /// The action `key` has here: the first binding that applies in the current context
     /// and lists the key with exactly its Ctrl state, else one that lists it without Ctrl
     /// (so Ctrl-C quits while c cancels, and a key held with Shift still counts). While the
@@ -136,7 +148,14 @@ impl App {
             }
             NextObjective => self.picks.objective = self.picks.objective.wrapping_add(1),
             Coefficients => self.picks.coefficients = (self.picks.coefficients + 1) % 3,
-            Picture => self.picks.picture = !self.picks.picture,
+            Picture => {
+                self.picks.picture = !self.picks.picture;
+                self.picks.input = false;
+            }
+            InputPicture => {
+                self.picks.input = !self.picks.input;
+                self.picks.picture = false;
+            }
             Subset(delta) => self.reparam_subset(delta),
             Scroll(delta) => {
                 let rows = self
@@ -172,6 +191,9 @@ impl App {
             // `[`/`]` pick the weight-space picture's pair while it is shown on Posterior
             SweepPoint(delta) if self.screen == Screen::Posterior && self.picks.picture => {
                 self.pick_pair(delta)
+            }
+            SweepPoint(delta) if self.screen == Screen::Posterior && self.picks.input => {
+                self.pick_features(delta)
             }
             SweepPoint(delta) => self.step_point(delta),
         }

@@ -181,6 +181,12 @@ pub const BINDINGS: &[Binding] = &[
         &[(char('w'), Picture)],
     ),
     binding(
+        "i",
+        On(Screen::Posterior),
+        "input-space picture / whiskers",
+        &[(char('i'), InputPicture)],
+    ),
+    binding(
         "Up/Down, k/j",
         On(Screen::Reparam),
         "choose the [[posterior]]",
@@ -235,7 +241,7 @@ pub const BINDINGS: &[Binding] = &[
     binding(
         "[/]",
         Everywhere,
-        "previous / next: a sweep's point on 5-7; the weight-space picture's pair of weights",
+        "previous / next: a sweep's point on 5-7; the picture's pair of weights or of features",
         &[(char('['), SweepPoint(-1)), (char(']'), SweepPoint(1))],
     ),
     binding("Esc", Help, "close the help", &[(key(Esc), CloseHelp)]),

@@ -9,6 +9,7 @@ mod evidence;
 mod experiments;
 mod gold;
 mod help;
+mod input_space;
 mod live;
 mod log_evidence;
 mod loo;
@@ -33,6 +34,7 @@ use super::session::JobState;
 
 pub use dataset::shown as dataset_shown;
 pub use encoding::rows as encoding_rows;
+pub use input_space::input_planes;
 pub use posterior::rows as posterior_rows;
 pub use results::{best_rows, result_rows, ResultRow};
 pub use too_small::{MIN_HEIGHT, MIN_WIDTH};
