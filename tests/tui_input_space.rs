@@ -3,13 +3,14 @@
 //! among the six, the legend every predictive of the main run, the classes' marks and the
 //! features held at their means; `]` steps to the next pair, `i` returns to the whiskers. And
 //! the weight-space panel on the same run says its contours are the Gibbs draws' marginal.
+//! Presentation mode (`P`): the picture alone fills the terminal, `Esc` brings the screens back.
 
 mod tui_support;
 
 use bayeslab::tui::App;
 use ratatui::backend::TestBackend;
 use ratatui::Terminal;
-use tui_support::{ch, finished};
+use tui_support::{ch, finished, key};
 
 fn screen(app: &App, w: u16, h: u16) -> String {
     let mut terminal = Terminal::new(TestBackend::new(w, h)).unwrap();
@@ -65,4 +66,44 @@ fn the_input_space_panel_draws_points_contours_and_boundaries_per_pair() {
     app.update(ch('w'));
     let s = screen(&app, 120, 40);
     assert!(s.contains("marginal of gibbs's draws"), "{s}");
+}
+
+#[test]
+fn presentation_mode_fills_the_terminal_with_the_picture_and_esc_leaves() {
+    let mut app = finished("pictures_gibbs");
+    // P from any screen: the weight-space picture, without the tabs and the status line
+    app.update(ch('1'));
+    app.update(ch('P'));
+    for (w, h) in [(80, 24), (120, 40)] {
+        let s = screen(&app, w, h);
+        let lines: Vec<&str> = s.lines().collect();
+        assert!(
+            !s.contains("1 Experiments"),
+            "{w}x{h}: the tabs are gone: {s}"
+        );
+        assert!(
+            !s.contains("pictures_gibbs done"),
+            "{w}x{h}: the status is gone"
+        );
+        assert!(lines[0].contains('┌') && lines[lines.len() - 1].contains('┘'));
+        assert!(
+            s.contains("(flipper_length_mm, body_mass_g)"),
+            "{w}x{h}: {s}"
+        );
+        assert!(s.contains("marginal of gibbs's draws"), "{w}x{h}: {s}");
+        insta::assert_snapshot!(format!("present_weight_space_{w}x{h}"), s);
+    }
+    // i: the input-space picture, still presented; [ ] still step through its pairs
+    app.update(ch('i'));
+    app.update(ch(']'));
+    let s = screen(&app, 120, 40);
+    assert!(
+        s.contains("pair 2/6") && !s.contains("1 Experiments"),
+        "{s}"
+    );
+    insta::assert_snapshot!("present_input_space_120x40", s);
+    // Esc: back to the Posterior screen with its tabs, the picture still chosen
+    app.update(key(ratatui::crossterm::event::KeyCode::Esc));
+    let s = screen(&app, 120, 40);
+    assert!(s.contains("1 Experiments") && s.contains("pair 2/6"), "{s}");
 }

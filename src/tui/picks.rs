@@ -116,6 +116,8 @@ pub struct Picks {
     pub input: bool,
     /// The input-space picture's pair of features (index into the record's planes).
     pub features: usize,
+    /// Presentation mode (`P`): the picture fills the terminal, without tabs or status line.
+    pub present: bool,
 }
 
 impl Picks {
@@ -132,6 +134,7 @@ impl Picks {
             dataset_scroll: self.dataset_scroll,
             picture: self.picture,
             input: self.input,
+            present: self.present,
             ..Picks::default()
         }
     }

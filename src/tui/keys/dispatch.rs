@@ -90,6 +90,7 @@ impl App {
             Context::Everywhere => true,
             Context::On(screen) => !self.help && screen == self.screen,
             Context::Help => self.help,
+            Context::Presenting => !self.help && self.picks.present,
         };
         let listed = |with_ctrl: bool| {
             BINDINGS
@@ -156,6 +157,12 @@ impl App {
                 self.picks.input = !self.picks.input;
                 self.picks.picture = false;
             }
+            Present => {
+                self.screen = Screen::Posterior;
+                self.picks.present = true;
+                self.picks.picture = !self.picks.input;
+            }
+            LeavePresent => self.picks.present = false,
             Subset(delta) => self.reparam_subset(delta),
             Scroll(delta) => {
                 let rows = self

@@ -187,6 +187,12 @@ pub const BINDINGS: &[Binding] = &[
         &[(char('i'), InputPicture)],
     ),
     binding(
+        "P",
+        Everywhere,
+        "present: the picture (weight space; input space after i) fills the terminal",
+        &[(char('P'), Present)],
+    ),
+    binding(
         "Up/Down, k/j",
         On(Screen::Reparam),
         "choose the [[posterior]]",
@@ -257,5 +263,11 @@ pub const BINDINGS: &[Binding] = &[
             (key(PageUp), HelpScroll(-10)),
             (key(PageDown), HelpScroll(10)),
         ],
+    ),
+    binding(
+        "Esc",
+        Presenting,
+        "leave the presentation",
+        &[(key(Esc), LeavePresent)],
     ),
 ];

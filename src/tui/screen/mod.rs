@@ -15,6 +15,7 @@ mod log_evidence;
 mod loo;
 mod passes;
 mod posterior;
+mod present;
 mod reparam;
 mod results;
 mod summary;
@@ -44,6 +45,12 @@ impl Widget for &App {
     fn render(self, area: Rect, buf: &mut Buffer) {
         if too_small::too_small(area) {
             return too_small::render(area, buf);
+        }
+        if present::render(self, area, buf) {
+            if self.help {
+                help::render(self.picks.help_scroll, area, buf);
+            }
+            return;
         }
         let [tabs, body, status] = Layout::vertical([
             Constraint::Length(1),
