@@ -4,7 +4,7 @@
 //! on a grid of the pair with every other weight at the mode (a slice, said as such). Kept for
 //! at most [`ExactContours::MAX_PAIRS`] pairs, those of largest |correlation|.
 
-use faer::MatRef;
+use crate::numeric::linalg::View;
 use rayon::prelude::*;
 
 use crate::config::Plan;
@@ -80,7 +80,7 @@ fn from_draws(fitted: &[Option<Fitted>], runs: &[RunRecord], d: usize) -> Option
 }
 
 /// One pair's kernel density on a grid over the draws' range padded by three bandwidths.
-pub fn draws_pair(draws: MatRef<'_, f64>, pair: [usize; 2]) -> Option<PairDensity> {
+pub fn draws_pair(draws: View<'_>, pair: [usize; 2]) -> Option<PairDensity> {
     let s = draws.ncols();
     let every = s.div_ceil(MAX_DRAWS).max(1);
     let points: Vec<[f64; 2]> = (0..s)
@@ -179,7 +179,7 @@ fn from_slice(plan: &Plan, data: &Dataset, runs: &[RunRecord]) -> Option<ExactCo
 /// The unnormalised log posterior ln p(y | w) + ln N(w; 0, precision^-1 I) of a binary model.
 pub struct Slice<'a> {
     pub likelihood: Likelihood,
-    pub x: MatRef<'a, f64>,
+    pub x: View<'a>,
     pub y: &'a [f64],
     pub precision: f64,
 }

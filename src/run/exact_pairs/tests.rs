@@ -9,7 +9,7 @@ fn log_sigma(a: f64) -> f64 {
 }
 
 /// A deterministic design of 40 rows: an intercept and two features, labels by a fixed rule.
-fn design() -> (faer::Mat<f64>, Vec<f64>) {
+fn design() -> crate::model::loglik::Rows {
     let x = matrix(40, 3, |r, c| match c {
         0 => 1.0,
         1 => ((r * 7) % 11) as f64 / 5.0 - 1.0,
