@@ -242,7 +242,17 @@ fn the_status_line_follows_the_read_of_the_data() {
                 app.status.text
             );
         }
+        if scoring {
+            let text = &app.status.text;
+            assert!(
+                text.contains(": 106 test rows") || text.contains(": metrics, "),
+                "{text}"
+            );
+        }
     }
+    // every predictive twice: its predictions, then its metrics
+    assert_eq!(scored.len(), 2 * 7, "{scored:?}");
+    assert_eq!(scored[0], "logistic-mle/plugin");
     // pima.csv's 532 rows, read in one chunk (a CSV does not say its rows ahead)
     assert_eq!(seen, [(532, None)]);
 }

@@ -4,6 +4,7 @@
 mod bench;
 mod check;
 mod docs;
+mod figures;
 mod init;
 mod install;
 mod kinds;
@@ -118,6 +119,10 @@ enum Command {
         #[arg(long, short)]
         out: Option<PathBuf>,
     },
+    /// Write every figure of a run's reports one by one, as standalone SVG and PNG at a
+    /// readable size (text at least 14 px), for slides and handouts.
+    #[command(after_long_help = figures::HELP)]
+    ExportFigures(figures::FiguresArgs),
     /// Write seeded synthetic logistic data (x ~ N(0, I), w ~ N(0, 0.25 I), y ~ Bernoulli(sigma(x^T w)))
     /// as Parquet, and as .npy and CSV when asked, for the benchmark harness.
     Synth(synth::SynthArgs),
@@ -161,6 +166,7 @@ pub fn main() -> i32 {
         }) => compare(&a, &b, &pairs, out, resamples, seed),
         Some(Command::Predict { run_dir, data, out }) => predict::predict(&run_dir, &data, out),
         Some(Command::Init { data, target, out }) => init::init(&data, target.as_deref(), out),
+        Some(Command::ExportFigures(args)) => figures::run(args),
         Some(Command::Synth(args)) => synth::run(args),
         Some(Command::Bench(args)) => bench::run(args),
         Some(Command::Docs(args)) => docs::run(args, &Cli::command()),

@@ -10,9 +10,9 @@ use super::siblings::lock_parent;
 use crate::error::Error;
 
 /// The files whose presence makes a directory a bayeslab output: results.json (a run, an
-/// approximation lab, a TUI export) or sweep.json (a sweep), each a JSON object whose first
-/// key is `schema_version`.
-const MARKERS: [&str; 2] = ["results.json", "sweep.json"];
+/// approximation lab, a TUI export), sweep.json (a sweep) or figures.json (`bayeslab
+/// export-figures`), each a JSON object whose first key is `schema_version`.
+const MARKERS: [&str; 3] = ["results.json", "sweep.json", "figures.json"];
 
 /// What `bayeslab compare --out DIR` writes into a directory of its own.
 const COMPARISON: [&str; 2] = ["comparison.json", "comparison.md"];

@@ -189,6 +189,6 @@ impl Predictor for GridPredictor {
     }
 }
 
-mod pairs;
+pub mod pairs;
 #[cfg(test)]
 mod tests;

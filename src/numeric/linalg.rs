@@ -173,3 +173,7 @@ impl Cholesky {
         (0..d).map(|i| mean[i] + z[(i, 0)]).collect()
     }
 }
+
+/// A read-only view of a matrix of f64, for code outside the numeric core that only passes one
+/// on (run/exact_pairs.rs).
+pub type View<'a> = faer::MatRef<'a, f64>;

@@ -1,6 +1,7 @@
 //! The numeric core: special functions, quadrature and dense linear algebra (faer).
 
 pub mod glm;
+pub mod kde;
 pub mod linalg;
 pub mod logistic_sums;
 pub mod polya_gamma;

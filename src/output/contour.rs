@@ -3,16 +3,63 @@
 //! approximations, a Gaussian's ellipse holding mass m, the density level whose superlevel set
 //! on a grid holds mass m, and that level's contour lines by marching squares.
 
-use crate::record::{ExperimentRecord, PairDensity, RunRecord};
+use crate::record::{ExactSource, ExperimentRecord, PairDensity, RunRecord};
 
 /// The probability levels every contour is drawn at.
-pub const LEVELS: [f64; 3] = [0.5, 0.9, 0.99];
+pub const LEVELS: [f64; 3] = crate::record::ExactContours::LEVELS;
 
 /// The run whose pair densities are the exact posterior (a quadrature run).
 pub fn exact_run(r: &ExperimentRecord) -> Option<&RunRecord> {
     r.runs
         .iter()
         .find(|run| run.error.is_none() && !run.pair_densities.is_empty())
+}
+
+/// The exact contours of the picture: a quadrature run's marginals, else the record's
+/// fallback (a gold run's draws or a slice through the mode).
+pub struct Exact<'a> {
+    pub source: ExactSource,
+    pub run: &'a str,
+    pub pairs: &'a [PairDensity],
+}
+
+impl<'a> Exact<'a> {
+    /// The density of `pair`, when kept.
+    pub fn of(&self, pair: [usize; 2]) -> Option<&'a PairDensity> {
+        self.pairs.iter().find(|p| p.pair == pair)
+    }
+}
+
+pub fn exact(r: &ExperimentRecord) -> Option<Exact<'_>> {
+    if let Some(run) = exact_run(r) {
+        return Some(Exact {
+            source: ExactSource::Quadrature,
+            run: &run.id,
+            pairs: &run.pair_densities,
+        });
+    }
+    r.exact_contours.as_ref().map(|e| Exact {
+        source: e.source,
+        run: &e.run,
+        pairs: &e.pairs,
+    })
+}
+
+/// The density levels of a pair's 50/90/99 % contours: from the draws when the density is
+/// an estimate from draws (their leave-one-out densities' quantiles), else from the grid's mass.
+pub fn levels(p: &PairDensity) -> Vec<Option<f64>> {
+    match &p.levels {
+        Some(l) => l.iter().map(|v| Some(*v)).collect(),
+        None => mass_levels(p, &LEVELS),
+    }
+}
+
+/// Each level's contour lines of a pair's exact density.
+pub fn exact_lines(p: &PairDensity) -> Vec<Vec<Vec<(f64, f64)>>> {
+    levels(p)
+        .into_iter()
+        .map(|l| l.map_or(Vec::new(), |l| contours(p, l)))
+        .collect()
 }
 
 /// The runs with a Gaussian posterior over the design's weights: every run with a full
@@ -41,7 +88,14 @@ pub fn pairs(d: usize) -> Vec<[usize; 2]> {
 /// The pair drawn first: the largest |correlation| of the exact run's posterior, else of the
 /// first Gaussian run's.
 pub fn default_pair(r: &ExperimentRecord) -> Option<[usize; 2]> {
-    let run = exact_run(r).or_else(|| gaussian_runs(r).into_iter().next())?;
+    let gold = r.exact_contours.as_ref().and_then(|e| {
+        r.runs
+            .iter()
+            .find(|run| e.source == ExactSource::Draws && run.id == e.run)
+    });
+    let run = exact_run(r)
+        .or(gold)
+        .or_else(|| gaussian_runs(r).into_iter().next())?;
     let cov = run.posterior.as_ref()?.cov.as_ref()?;
     let corr = |[i, j]: [usize; 2]| cov[i][j].abs() / (cov[i][i] * cov[j][j]).sqrt().max(1e-300);
     pairs(cov.len())

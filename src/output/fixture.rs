@@ -48,6 +48,8 @@ pub fn record(columns: &[&str], classes: &[&str], runs: Vec<RunRecord>) -> Exper
         trace: Vec::new(),
         streaming: None,
         input_space: None,
+        input_space_pairs: Vec::new(),
+        exact_contours: None,
     }
 }
 

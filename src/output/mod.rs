@@ -6,6 +6,7 @@ pub mod coefficients;
 pub mod contour;
 mod csv;
 mod draws;
+pub mod export;
 #[cfg(test)]
 mod fixture;
 pub mod folds;

@@ -32,7 +32,7 @@ pub use draws::DrawsExport;
 pub use evidence::EvidenceEstimate;
 pub use input_space::{InputSpace, Surface};
 pub use loo::{compare_loo, KCounts, LooComparison, LooDifference, LooDraws, LooPoint, LooRecord};
-pub use picture::PairDensity;
+pub use picture::{ExactContours, ExactSource, PairDensity};
 pub use predictions::{
     csv_header, csv_rows, PredictionColumn, PredictionTable, PredictionsFile, Rows, Scores,
 };
@@ -90,6 +90,14 @@ pub struct ExperimentRecord {
     /// an experiment without two features held in memory).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub input_space: Option<InputSpace>,
+    /// The input-space picture of the further pairs among the first four varying features
+    /// (the workbench's `[`/`]`; the reports draw `input_space` only).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub input_space_pairs: Vec<InputSpace>,
+    /// Without a quadrature run: the weight-space picture's exact contours from a gold run's
+    /// draws or a slice through the mode (absent otherwise).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub exact_contours: Option<ExactContours>,
 }
 
 #[derive(Debug, Clone, Serialize, schemars::JsonSchema)]

@@ -67,6 +67,8 @@ pub fn record(plan: &Plan, parts: Parts) -> Result<ExperimentRecord> {
         trace: parts.trace,
         streaming: parts.streaming,
         input_space: None,
+        input_space_pairs: Vec::new(),
+        exact_contours: None,
     })
 }
 

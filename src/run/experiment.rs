@@ -142,6 +142,9 @@ pub fn run_on(
     let input_space = source
         .whole()
         .and_then(|d| super::input_space::input_space(plan, d, &fitted, &runs));
+    let exact_contours = source
+        .whole()
+        .and_then(|d| super::exact_pairs::exact_contours(plan, d, &fitted, &runs));
     let mut record = super::build::record(
         plan,
         super::build::Parts {
@@ -154,7 +157,11 @@ pub fn run_on(
             evidence,
         },
     )?;
-    record.input_space = input_space;
+    if let Some((main, more)) = input_space {
+        record.input_space = Some(main);
+        record.input_space_pairs = more;
+    }
+    record.exact_contours = exact_contours;
     Ok(record)
 }
 

@@ -19,40 +19,71 @@ use crate::record::{InputSpace, RunRecord, Surface};
 pub const POINTS: usize = 31;
 pub const MAX_ROWS: usize = 1000;
 pub const BOUNDARIES: usize = 40;
+/// The varying features whose pairs are recorded (the first four: six pairs at most).
+pub const MAX_FEATURES: usize = 4;
 
-/// The picture's record, or `None` with fewer than two features (nothing to draw).
+/// The picture's record of the first pair of varying features and of the further pairs among
+/// the first [`MAX_FEATURES`] (the workbench's `[`/`]`), or `None` with fewer than two
+/// features (nothing to draw).
 pub fn input_space(
     plan: &Plan,
     data: &Dataset,
     fitted: &[Option<Fitted>],
     runs: &[RunRecord],
-) -> Option<InputSpace> {
+) -> Option<(InputSpace, Vec<InputSpace>)> {
     let intercept = data.columns.first().is_some_and(|c| c == INTERCEPT);
     let first = usize::from(intercept);
     if data.columns.len() < first + 2 {
         return None;
     }
     if data.classes.len() != 2 {
-        return Some(InputSpace::unavailable(format!(
-            "the input-space picture draws p(y = 1) of a binary target; this one has {} classes",
-            data.classes.len()
-        )));
+        return Some((
+            InputSpace::unavailable(format!(
+                "the input-space picture draws p(y = 1) of a binary target; this one has {} \
+                 classes",
+                data.classes.len()
+            )),
+            Vec::new(),
+        ));
     }
     let Some(scaling) = &data.scaling else {
-        return Some(InputSpace::unavailable(
-            "a feature map made the design columns, which have no original units to draw the \
-             inputs in; the input-space picture needs [features] map absent"
-                .into(),
+        return Some((
+            InputSpace::unavailable(
+                "a feature map made the design columns, which have no original units to draw \
+                 the inputs in; the input-space picture needs [features] map absent"
+                    .into(),
+            ),
+            Vec::new(),
         ));
     };
     let x = &data.train.x;
     let n = x.nrows();
-    // the first two columns that vary over the training rows (a constant pixel has no range)
+    // the first columns that vary over the training rows (a constant pixel has no range)
     let varies = |j: usize| (1..n).any(|i| x[(i, j)] != x[(0, j)]);
-    let mut drawn = (first..data.columns.len()).filter(|j| varies(*j));
-    let (Some(a), Some(b)) = (drawn.next(), drawn.next()) else {
-        return None;
-    };
+    let drawn: Vec<usize> = (first..data.columns.len())
+        .filter(|j| varies(*j))
+        .take(MAX_FEATURES)
+        .collect();
+    let mut planes = (0..drawn.len())
+        .flat_map(|i| (i + 1..drawn.len()).map(move |j| (i, j)))
+        .map(|(i, j)| plane(plan, data, fitted, runs, [drawn[i], drawn[j]], scaling));
+    let main = planes.next()?;
+    Some((main, planes.collect()))
+}
+
+/// The picture of features `[a, b]` (design columns) with the others at their means.
+fn plane(
+    plan: &Plan,
+    data: &Dataset,
+    fitted: &[Option<Fitted>],
+    runs: &[RunRecord],
+    [a, b]: [usize; 2],
+    scaling: &[(f64, f64)],
+) -> InputSpace {
+    let intercept = data.columns.first().is_some_and(|c| c == INTERCEPT);
+    let first = usize::from(intercept);
+    let x = &data.train.x;
+    let n = x.nrows();
     let means: Vec<f64> = (0..x.ncols())
         .map(|j| (0..n).map(|i| x[(i, j)]).sum::<f64>() / n.max(1) as f64)
         .collect();
@@ -141,7 +172,7 @@ pub fn input_space(
         .filter(|j| *j != a && *j != b)
         .map(|j| data.columns[j].clone())
         .collect();
-    Some(InputSpace {
+    InputSpace {
         unavailable: None,
         features: vec![data.columns[a].clone(), data.columns[b].clone()],
         others_at_mean,
@@ -153,7 +184,7 @@ pub fn input_space(
         surfaces,
         boundary_run,
         boundaries,
-    })
+    }
 }
 
 /// The main Gaussian run: the one with the most predictives among those with a full

@@ -7,6 +7,7 @@ mod baseline;
 mod build;
 mod chains;
 mod evidence;
+pub mod exact_pairs;
 mod experiment;
 mod failure;
 mod fit;

@@ -117,6 +117,12 @@ pub struct Picks {
     pub steps: bool,
     pub step_run: usize,
     pub step: usize,
+    /// Posterior: the input-space picture instead of the whiskers (`i`).
+    pub input: bool,
+    /// The input-space picture's pair of features (index into the record's planes).
+    pub features: usize,
+    /// Presentation mode (`P`): the picture fills the terminal, without tabs or status line.
+    pub present: bool,
 }
 
 impl Picks {
@@ -133,6 +139,8 @@ impl Picks {
             dataset_scroll: self.dataset_scroll,
             picture: self.picture,
             steps: self.steps,
+            input: self.input,
+            present: self.present,
             ..Picks::default()
         }
     }

@@ -120,6 +120,10 @@ fn pair(
         points: POINTS,
         density: density.into_iter().map(significant).collect(),
         mass,
+        source: crate::record::ExactSource::Quadrature,
+        levels: None,
+        bandwidth: None,
+        draws: None,
     }
 }
 

@@ -4,6 +4,7 @@
 
 use super::*;
 use crate::output::fixture;
+use crate::record::ExactSource;
 
 const MU: [f64; 2] = [0.5, -1.0];
 const S: [[f64; 2]; 2] = [[1.0, 0.6], [0.6, 0.5]];
@@ -26,14 +27,7 @@ fn grid(n: usize, half: f64) -> PairDensity {
         [MU[0] - half * sx, MU[0] + half * sx],
         [MU[1] - half * sy, MU[1] + half * sy],
     );
-    let mut p = PairDensity {
-        pair: [0, 1],
-        x,
-        y,
-        points: n,
-        density: Vec::new(),
-        mass: 1.0,
-    };
+    let mut p = PairDensity::new([0, 1], (x, y), n, Vec::new(), ExactSource::Quadrature);
     p.density = (0..n * n)
         .map(|c| {
             let (u, v) = p.at(c % n, c / n);

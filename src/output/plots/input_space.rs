@@ -11,11 +11,33 @@ use plotters::style::text_anchor::{HPos, Pos, VPos};
 use super::canvas::{line, look, svg, Figure, FONT, TEXT, TITLE, WIDTH};
 use super::legend::{self, Key, Swatch};
 use crate::output::contour;
-use crate::record::{ExperimentRecord, InputSpace, PairDensity};
+use crate::record::{ExactSource, ExperimentRecord, InputSpace, PairDensity};
 
 /// The probability levels of the contours.
 pub const LEVELS: [f64; 3] = [0.1, 0.5, 0.9];
 pub const STEM: &str = "input-space";
+
+/// Each surface's contour lines at [`LEVELS`] of p(y = 1), as the report and the workbench draw
+/// them.
+pub fn surface_lines(s: &InputSpace) -> Vec<Vec<Vec<(f64, f64)>>> {
+    s.surfaces
+        .iter()
+        .map(|sf| {
+            // a probability surface, not a density: only its contour lines are used
+            let grid = PairDensity::new(
+                [0, 1],
+                (s.x, s.y),
+                s.points,
+                sf.p.clone(),
+                ExactSource::Quadrature,
+            );
+            LEVELS
+                .iter()
+                .flat_map(|l| contour::contours(&grid, *l))
+                .collect()
+        })
+        .collect()
+}
 
 /// The figure, or `None` without an input-space record to draw.
 pub fn input_space(r: &ExperimentRecord) -> Option<Figure> {
@@ -25,24 +47,7 @@ pub fn input_space(r: &ExperimentRecord) -> Option<Figure> {
     }
     let truth =
         |k: usize| s.surfaces[k].predictive == "exact" && s.surfaces[k].run != s.boundary_run;
-    let lines: Vec<Vec<Vec<(f64, f64)>>> = s
-        .surfaces
-        .iter()
-        .map(|sf| {
-            let grid = PairDensity {
-                pair: [0, 1],
-                x: s.x,
-                y: s.y,
-                points: s.points,
-                density: sf.p.clone(),
-                mass: 1.0,
-            };
-            LEVELS
-                .iter()
-                .flat_map(|l| contour::contours(&grid, *l))
-                .collect()
-        })
-        .collect();
+    let lines = surface_lines(s);
     let classes = &r.dataset.classes;
     let mut keys = vec![Key {
         label: format!(

@@ -3,7 +3,7 @@
 
 use crate::output::contour::{self, LEVELS};
 use crate::output::fixture;
-use crate::record::{ExperimentRecord, PairDensity};
+use crate::record::{ExactSource, ExperimentRecord, PairDensity};
 
 use super::canvas::look;
 
@@ -33,14 +33,13 @@ fn hex(c: plotters::style::RGBColor) -> String {
 /// A standard normal over (w_i, w_j) on a grid, standing for a quadrature run's marginal.
 fn normal_grid(pair: [usize; 2]) -> PairDensity {
     let n = 61;
-    let mut p = PairDensity {
+    let mut p = PairDensity::new(
         pair,
-        x: [-5.0, 5.0],
-        y: [-5.0, 5.0],
-        points: n,
-        density: Vec::new(),
-        mass: 1.0,
-    };
+        ([-5.0, 5.0], [-5.0, 5.0]),
+        n,
+        Vec::new(),
+        ExactSource::Quadrature,
+    );
     p.density = (0..n * n)
         .map(|c| {
             let (u, v) = p.at(c % n, c / n);
@@ -157,4 +156,61 @@ fn a_boundary_is_clipped_to_the_box_or_dropped() {
     assert_eq!(seg, [(0.25, 0.0), (0.25, 2.0)]);
     // y = x + 5 misses the box
     assert!(clip([5.0, 1.0, -1.0], [0.0, 1.0], [0.0, 1.0]).is_none());
+}
+
+/// The record without a quadrature run but with fallback contours of `source`.
+fn fallback(source: ExactSource) -> ExperimentRecord {
+    let mut r = record(false);
+    let mut p = normal_grid([1, 2]);
+    p.source = source;
+    r.exact_contours = Some(crate::record::ExactContours {
+        source,
+        run: "laplace".into(),
+        mode: Some(vec![0.1, 0.0, 0.0]),
+        pairs: vec![p],
+    });
+    r
+}
+
+#[test]
+fn a_slice_is_labelled_as_one_in_the_svg_and_drawn_in_black() {
+    let f = super::weight_space(&fallback(ExactSource::Slice), [1, 2]).expect("a figure");
+    assert!(
+        f.svg.contains("slice through the mode, not a marginal"),
+        "the label is on the figure"
+    );
+    assert!(f.caption.contains("not a marginal"));
+    let black = polylines(&f.svg)
+        .into_iter()
+        .filter(|l| l.0 == "#000000" && l.1 == "3" && l.2 > 20)
+        .count();
+    assert_eq!(black, LEVELS.len());
+    // a pair with no slice kept draws no truth and says why
+    let g = super::weight_space(&fallback(ExactSource::Slice), [0, 1]).expect("a figure");
+    assert!(
+        g.guide.contains("No exact contours for this pair"),
+        "{}",
+        g.guide
+    );
+}
+
+#[test]
+fn draws_contours_use_the_levels_found_from_the_draws() {
+    let mut r = fallback(ExactSource::Draws);
+    // levels of N(0, I)'s 50/90/99 % regions, exp(-chi2/2) / 2 pi: the contours must be the
+    // circles of radius sqrt(chi2), whatever the grid's own mass says
+    let levels: Vec<f64> = LEVELS
+        .iter()
+        .map(|m| (1.0 - m) / std::f64::consts::TAU)
+        .collect();
+    r.exact_contours.as_mut().unwrap().pairs[0].levels = Some(levels);
+    let f = super::weight_space(&r, [1, 2]).expect("a figure");
+    assert!(f.svg.contains("draws"));
+    let p = &r.exact_contours.as_ref().unwrap().pairs[0];
+    for (m, lines) in LEVELS.iter().zip(contour::exact_lines(p)) {
+        let radius = contour::chi2_2(*m).sqrt();
+        for (u, v) in lines.iter().flatten() {
+            assert!(((u * u + v * v).sqrt() - radius).abs() < 0.05, "m = {m}");
+        }
+    }
 }

@@ -10,7 +10,7 @@ use plotters::style::text_anchor::{HPos, Pos, VPos};
 use super::canvas::{line, look, marker, svg, Figure, FONT, TEXT, TITLE, WIDTH};
 use super::legend::{self, Key, Swatch};
 use crate::output::contour::{self, LEVELS};
-use crate::record::ExperimentRecord;
+use crate::record::{ExactSource, ExperimentRecord, PairDensity};
 
 /// How to read the figure.
 pub const GUIDE: &str = "Each Gaussian approximation's regions holding 50 %, 90 % and 99 % of its probability (nested ellipses in the method's colour and dash, its mean marked), and the exact posterior's regions of the same mass as thick black contours drawn on top, with × at its mode. Where a coloured ellipse is smaller than the black contour the approximation is over-confident; where it is centred away from the black mass it misplaces the posterior.";
@@ -23,12 +23,8 @@ pub fn stem([i, j]: [usize; 2]) -> String {
 /// The figure for `pair`, or `None` without any Gaussian run or exact density to draw.
 pub fn weight_space(r: &ExperimentRecord, pair: [usize; 2]) -> Option<Figure> {
     let gaussians = contour::gaussian_runs(r);
-    let exact = contour::exact_run(r).and_then(|run| {
-        run.pair_densities
-            .iter()
-            .find(|p| p.pair == pair)
-            .map(|p| (run, p))
-    });
+    let source = contour::exact(r);
+    let exact = source.as_ref().and_then(|e| e.of(pair).map(|p| (e, p)));
     if gaussians.is_empty() && exact.is_none() {
         return None;
     }
@@ -44,12 +40,8 @@ pub fn weight_space(r: &ExperimentRecord, pair: [usize; 2]) -> Option<Figure> {
             None => Vec::new(),
         })
         .collect();
-    let exact_lines: Vec<Vec<Vec<(f64, f64)>>> = exact.map_or(Vec::new(), |(_, p)| {
-        LEVELS
-            .iter()
-            .map(|m| contour::mass_level(p, *m).map_or(Vec::new(), |l| contour::contours(p, l)))
-            .collect()
-    });
+    let exact_lines: Vec<Vec<Vec<(f64, f64)>>> =
+        exact.map_or(Vec::new(), |(_, p)| contour::exact_lines(p));
     let (x, y) = extent(&ellipses, &exact_lines);
     let mut keys: Vec<Key> = gaussians
         .iter()
@@ -59,16 +51,22 @@ pub fn weight_space(r: &ExperimentRecord, pair: [usize; 2]) -> Option<Figure> {
             swatch: Swatch::Series(look(k)),
         })
         .collect();
-    if let Some((run, _)) = exact {
+    if let Some((e, _)) = exact {
         keys.push(Key {
-            label: format!("exact: {} (2-D marginal; × its mode)", run.id),
+            label: truth_label(e),
             swatch: Swatch::Truth,
         });
     }
+    let slice = exact.is_some_and(|(e, _)| e.source == ExactSource::Slice);
     let caption = format!(
-        "Posterior of ({}, {}): 50 / 90 / 99 % regions",
+        "Posterior of ({}, {}): 50 / 90 / 99 % regions{}",
         name(pair[0]),
-        name(pair[1])
+        name(pair[1]),
+        if slice {
+            " — black: a slice through the mode, not a marginal"
+        } else {
+            ""
+        }
     );
     let scale = r.dataset.weights_scale_short();
     let text = svg((WIDTH, 860), |root| {
@@ -117,12 +115,19 @@ pub fn weight_space(r: &ExperimentRecord, pair: [usize; 2]) -> Option<Figure> {
         root.present()?;
         Ok(())
     });
-    let guide = match exact {
-        Some(_) => GUIDE.to_string(),
-        None => format!(
-            "{GUIDE} No exact posterior is drawn: this experiment has no quadrature run (add a \
+    let guide = match (exact, &source) {
+        (Some((e, p)), _) => format!("{GUIDE} {}", source_guide(e.source, p)),
+        (None, Some(e)) => format!(
+            "{GUIDE} No exact contours for this pair: {} keeps them for the {} pairs of \
+             largest posterior correlation only.",
+            e.source.label(),
+            e.pairs.len()
+        ),
+        (None, None) => format!(
+            "{GUIDE} No exact posterior is drawn: this experiment has no quadrature run (a \
              [[method]] of kind logistic-quadrature or probit-quadrature, possible with at most \
-             three weights)."
+             three weights), no gold-standard Gibbs run whose draws give the marginal, and no \
+             converged MAP (Laplace) run to slice through."
         ),
     };
     Some(Figure {
@@ -131,6 +136,46 @@ pub fn weight_space(r: &ExperimentRecord, pair: [usize; 2]) -> Option<Figure> {
         guide,
         svg: text,
     })
+}
+
+/// The legend's label of the exact contours, by where they came from.
+fn truth_label(e: &contour::Exact<'_>) -> String {
+    match e.source {
+        ExactSource::Quadrature => format!("exact: {} (2-D marginal; × its mode)", e.run),
+        ExactSource::Draws => format!(
+            "exact: 2-D marginal of {}'s draws (kernel density; × its mode)",
+            e.run
+        ),
+        ExactSource::Slice => format!(
+            "slice through the mode, not a marginal (other weights at {}'s mode; ×)",
+            e.run
+        ),
+    }
+}
+
+/// What the guide adds about the exact contours' source.
+fn source_guide(source: ExactSource, p: &PairDensity) -> String {
+    match source {
+        ExactSource::Quadrature => {
+            "The black contours are the exact marginal, computed by quadrature.".into()
+        }
+        ExactSource::Draws => format!(
+            "The black contours are the 2-D marginal of the gold run's {} kept draws: a \
+             Gaussian kernel density estimate (Scott's bandwidth, {:.3} by {:.3}), each \
+             contour at the density level whose region holds 50 %, 90 % or 99 % of the \
+             draws (docs/maths.md §19); they carry Monte-Carlo error.",
+            p.draws.unwrap_or(0),
+            p.bandwidth.map_or(f64::NAN, |b| b[0]),
+            p.bandwidth.map_or(f64::NAN, |b| b[1]),
+        ),
+        ExactSource::Slice => "The black contours are NOT the marginal: no quadrature or \
+             Gibbs run, so they show the posterior of this pair with every other weight \
+             held at the mode (a slice through the mode, normalised over the plotted box). \
+             A slice is narrower than the marginal when the pair is correlated with the \
+             other weights: compare the ellipses' shape and place with it, not their size \
+             (docs/maths.md §19)."
+            .into(),
+    }
 }
 
 /// A run's legend label: its id, kind, and flag when it did not converge.

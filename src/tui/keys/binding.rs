@@ -12,6 +12,8 @@ pub enum Context {
     On(Screen),
     /// While the help overlay is open.
     Help,
+    /// While a picture fills the terminal (presentation mode, `P`).
+    Presenting,
 }
 
 impl Context {
@@ -21,6 +23,7 @@ impl Context {
             Context::Everywhere => "everywhere",
             Context::On(screen) => screen.title(),
             Context::Help => "help",
+            Context::Presenting => "presenting",
         }
     }
 }
@@ -78,6 +81,12 @@ pub enum Action {
     Steps,
     /// Posterior's step mode: the next (+1) or previous (-1) step.
     Step(isize),
+    /// Posterior: the input-space picture instead of the whiskers, or back.
+    InputPicture,
+    /// The picture (weight space, or input space when shown) fills the terminal.
+    Present,
+    /// Back from the presentation to the screens.
+    LeavePresent,
 }
 
 /// A key code, with Ctrl held or not.

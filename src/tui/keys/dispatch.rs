@@ -82,6 +82,18 @@ impl App {
         }
     }
 
+    /// The input-space picture: step to the previous / next pair of features, cyclically.
+    fn pick_features(&mut self, delta: isize) {
+        let Some(r) = self.session.as_ref().and_then(|s| s.record.as_ref()) else {
+            return;
+        };
+        let n = crate::tui::screen::input_planes(r).len();
+        if n > 0 {
+            let at = self.picks.features.min(n - 1) as isize;
+            self.picks.features = (at + delta).rem_euclid(n as isize) as usize;
+        }
+    }
+
     /// The action `key` has here: the first binding that applies in the current context
     /// and lists the key with exactly its Ctrl state, else one that lists it without Ctrl
     /// (so Ctrl-C quits while c cancels, and a key held with Shift still counts). While the
@@ -92,6 +104,7 @@ impl App {
             Context::Everywhere => true,
             Context::On(screen) => !self.help && screen == self.screen,
             Context::Help => self.help,
+            Context::Presenting => !self.help && self.picks.present,
         };
         let listed = |with_ctrl: bool| {
             BINDINGS
@@ -150,9 +163,35 @@ impl App {
             }
             NextObjective => self.picks.objective = self.picks.objective.wrapping_add(1),
             Coefficients => self.picks.coefficients = (self.picks.coefficients + 1) % 3,
-            Picture => self.picks.picture = !self.picks.picture,
-            Steps => self.picks.steps = !self.picks.steps,
-            Step(delta) => self.next_step(delta),
+            Picture => {
+                self.picks.picture = !self.picks.picture;
+                self.picks.input = false;
+                self.picks.steps = false;
+            }
+            InputPicture => {
+                self.picks.input = !self.picks.input;
+                self.picks.picture = false;
+                self.picks.steps = false;
+            }
+            Steps => {
+                self.picks.steps = !self.picks.steps;
+                self.picks.picture = false;
+                self.picks.input = false;
+            }
+            Step(delta) => {
+                self.next_step(delta);
+                if self.picks.steps {
+                    self.picks.picture = false;
+                    self.picks.input = false;
+                }
+            }
+            Present => {
+                self.screen = Screen::Posterior;
+                self.picks.present = true;
+                self.picks.picture = !self.picks.input;
+                self.picks.steps = false;
+            }
+            LeavePresent => self.picks.present = false,
             Subset(delta) => self.reparam_subset(delta),
             Scroll(delta) => {
                 let rows = self
@@ -188,6 +227,9 @@ impl App {
             // `[`/`]` pick the weight-space picture's pair while it is shown on Posterior
             SweepPoint(delta) if self.screen == Screen::Posterior && self.picks.picture => {
                 self.pick_pair(delta)
+            }
+            SweepPoint(delta) if self.screen == Screen::Posterior && self.picks.input => {
+                self.pick_features(delta)
             }
             SweepPoint(delta) => self.step_point(delta),
         }

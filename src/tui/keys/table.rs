@@ -193,6 +193,18 @@ pub const BINDINGS: &[Binding] = &[
         &[(char('n'), Step(1)), (char('N'), Step(-1))],
     ),
     binding(
+        "i",
+        On(Screen::Posterior),
+        "input-space picture / whiskers",
+        &[(char('i'), InputPicture)],
+    ),
+    binding(
+        "P",
+        Everywhere,
+        "present: the picture (weight space; input space after i) fills the terminal",
+        &[(char('P'), Present)],
+    ),
+    binding(
         "Up/Down, k/j",
         On(Screen::Reparam),
         "choose the [[posterior]]",
@@ -247,7 +259,7 @@ pub const BINDINGS: &[Binding] = &[
     binding(
         "[/]",
         Everywhere,
-        "previous / next: a sweep's point on 5-7; the weight-space picture's pair of weights",
+        "previous / next: a sweep's point on 5-7; the picture's pair of weights or of features",
         &[(char('['), SweepPoint(-1)), (char(']'), SweepPoint(1))],
     ),
     binding("Esc", Help, "close the help", &[(key(Esc), CloseHelp)]),
@@ -263,5 +275,11 @@ pub const BINDINGS: &[Binding] = &[
             (key(PageUp), HelpScroll(-10)),
             (key(PageDown), HelpScroll(10)),
         ],
+    ),
+    binding(
+        "Esc",
+        Presenting,
+        "leave the presentation",
+        &[(key(Esc), LeavePresent)],
     ),
 ];

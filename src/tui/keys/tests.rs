@@ -44,10 +44,12 @@ fn every_listed_key_does_what_its_row_says_where_its_row_says() {
             Context::Everywhere => Screen::ALL.iter().map(|&s| (s, false)).collect(),
             Context::On(screen) => vec![(screen, false)],
             Context::Help => Screen::ALL.iter().map(|&s| (s, true)).collect(),
+            Context::Presenting => vec![(Screen::Posterior, false)],
         };
         for (screen, help) in contexts {
             let mut app = app();
             (app.screen, app.help) = (screen, help);
+            app.picks.present = b.context == Context::Presenting;
             for &(k, action) in b.keys {
                 let closes = matches!(action, Quit | ToggleHelp | CloseHelp | HelpScroll(_));
                 if help && !closes {
@@ -117,6 +119,13 @@ fn with_the_help_open_only_quitting_closing_and_scrolling_it_act() {
     // Esc does nothing while the help is closed; on Dataset, Up/Down scroll the tables by a
     // row and Left/Right do nothing.
     assert_eq!(app.action(press(key(Esc))), None);
+    // P presents the picture, Esc leaves, and the help's Esc still closes the help first
+    assert_eq!(app.action(press(char('P'))), Some(Present));
+    app.picks.present = true;
+    assert_eq!(app.action(press(key(Esc))), Some(LeavePresent));
+    app.help = true;
+    assert_eq!(app.action(press(key(Esc))), Some(CloseHelp));
+    (app.help, app.picks.present) = (false, false);
     app.screen = Screen::Dataset;
     assert_eq!(app.action(press(key(Down))), Some(DatasetScroll(1)));
     assert_eq!(app.action(press(key(Left))), None);

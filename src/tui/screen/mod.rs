@@ -9,11 +9,13 @@ mod evidence;
 mod experiments;
 mod gold;
 mod help;
+mod input_space;
 mod live;
 mod log_evidence;
 mod loo;
 mod passes;
 mod posterior;
+mod present;
 mod reparam;
 mod results;
 mod steps;
@@ -34,6 +36,7 @@ use super::session::JobState;
 
 pub use dataset::shown as dataset_shown;
 pub use encoding::rows as encoding_rows;
+pub use input_space::input_planes;
 pub use posterior::rows as posterior_rows;
 pub use results::{best_rows, result_rows, ResultRow};
 pub use too_small::{MIN_HEIGHT, MIN_WIDTH};
@@ -43,6 +46,12 @@ impl Widget for &App {
     fn render(self, area: Rect, buf: &mut Buffer) {
         if too_small::too_small(area) {
             return too_small::render(area, buf);
+        }
+        if present::render(self, area, buf) {
+            if self.help {
+                help::render(self.picks.help_scroll, area, buf);
+            }
+            return;
         }
         let [tabs, body, status] = Layout::vertical([
             Constraint::Length(1),

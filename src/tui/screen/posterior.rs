@@ -52,6 +52,9 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
     if app.picks.picture {
         return super::weight_space::render(record, app.picks.pair, area, buf);
     }
+    if app.picks.input {
+        return super::input_space::render(record, app.picks.features, area, buf);
+    }
     let n = record.runs.len();
     let at = app.picks.posterior.min(n.saturating_sub(1));
     let Some(run) = record.runs.get(at) else {

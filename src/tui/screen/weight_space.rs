@@ -1,7 +1,7 @@
 //! The weight-space panel of the Posterior screen (`w`): for one pair of weights, each
 //! Gaussian approximation's ellipses holding 50 %, 90 % and 99 % of its mass, its mean marked
-//! with its number, and the exact posterior's contours (a quadrature run's) in white on top
-//! with × at its mode; `[` / `]` pick another pair (docs/maths.md §15). The same geometry as
+//! with its number, and the exact posterior's contours (a quadrature run's, else a Gibbs run's
+//! draws', else a slice through the mode, said in red) in white on top with × at its mode; `[` / `]` pick another pair (docs/maths.md §15). The same geometry as
 //! the report's figure (output/contour.rs).
 
 use ratatui::buffer::Buffer;
@@ -13,7 +13,7 @@ use ratatui::widgets::canvas::{Canvas, Line as Segment};
 use ratatui::widgets::{Block, Paragraph, Widget, Wrap};
 
 use crate::output::contour::{self, LEVELS};
-use crate::record::ExperimentRecord;
+use crate::record::{ExactSource, ExperimentRecord};
 
 /// The series' colours (the numbers at their means tell them apart without colour).
 const COLOURS: [Color; 8] = [
@@ -41,7 +41,7 @@ type Polyline = Vec<(f64, f64)>;
 pub fn render(r: &ExperimentRecord, pick: Option<usize>, area: Rect, buf: &mut Buffer) {
     let all = contour::pairs(r.dataset.columns.len());
     let gaussians = contour::gaussian_runs(r);
-    let exact = contour::exact_run(r);
+    let exact = contour::exact(r);
     if all.is_empty() || (gaussians.is_empty() && exact.is_none()) {
         return super::placeholder(
             "no weight-space picture: it needs two weights and a run with a Gaussian posterior or a quadrature run (w: back to the whiskers)",
@@ -62,13 +62,9 @@ pub fn render(r: &ExperimentRecord, pick: Option<usize>, area: Rect, buf: &mut B
             None => Vec::new(),
         })
         .collect();
-    let density = exact.and_then(|run| run.pair_densities.iter().find(|p| p.pair == pair));
+    let density = exact.as_ref().and_then(|e| e.of(pair));
     let truth: Vec<Polyline> = density.map_or(Vec::new(), |p| {
-        LEVELS
-            .iter()
-            .filter_map(|m| contour::mass_level(p, *m))
-            .flat_map(|l| contour::contours(p, l))
-            .collect()
+        contour::exact_lines(p).into_iter().flatten().collect()
     });
     let (x, y) = bounds(rings.iter().flatten().chain(&truth));
     let long = format!(
@@ -113,13 +109,29 @@ pub fn render(r: &ExperimentRecord, pick: Option<usize>, area: Rect, buf: &mut B
             Style::new().fg(COLOURS[k % COLOURS.len()]),
         ));
     }
-    legend.push(match exact {
-        Some(run) if density.is_some() => {
-            Span::from(format!("━ exact ({}), × its mode", run.id)).add_modifier(Modifier::BOLD)
-        }
-        _ => {
-            Span::from("no exact posterior: add a quadrature run (≤ 3 weights)").fg(Color::LightRed)
-        }
+    legend.push(match &exact {
+        Some(e) if density.is_some() => match e.source {
+            ExactSource::Quadrature => {
+                Span::from(format!("━ exact ({}), × its mode", e.run)).add_modifier(Modifier::BOLD)
+            }
+            ExactSource::Draws => {
+                Span::from(format!("━ marginal of {}'s draws, × its mode", e.run))
+                    .add_modifier(Modifier::BOLD)
+            }
+            ExactSource::Slice => Span::from(format!(
+                "━ slice through the mode, not a marginal ({}), ×",
+                e.run
+            ))
+            .fg(Color::LightRed)
+            .add_modifier(Modifier::BOLD),
+        },
+        Some(e) => Span::from(format!(
+            "no exact contours for this pair (kept for {} pairs)",
+            e.pairs.len()
+        ))
+        .fg(Color::LightRed),
+        None => Span::from("no exact posterior: add a quadrature (≤ 3 weights) or Gibbs run")
+            .fg(Color::LightRed),
     });
     let chars: usize = legend.iter().map(|s| s.content.chars().count()).sum();
     let rows = chars.div_ceil(inner.width.max(1) as usize).clamp(1, 4) as u16;
