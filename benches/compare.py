@@ -22,7 +22,8 @@ from pathlib import Path
 
 from compare_cells import design_label, fmt_s, per_x, ratio, rate, size_label
 
-PY_TASKS = ["load-csv", "load-npy", "fit-sklearn", "fit-numpy", "predict-numpy"]
+PY_TASKS = ["load-csv", "load-csv-polars", "load-parquet-polars", "load-npy", "fit-sklearn", "fit-numpy",
+            "predict-numpy"]
 
 
 # ---------------------------------------------------------------- memory
@@ -117,6 +118,24 @@ def measure(args):
             df = pd.read_csv(path)
             return df.shape[0], df.shape[1] - 1
 
+    elif args.task in ("load-csv-polars", "load-parquet-polars"):
+        # Issue 32's yardstick: polars' own reader then to_numpy, training and test file,
+        # the features into one float64 matrix each, as data::load reads both files.
+        import polars as pl
+
+        ext = "csv" if args.task == "load-csv-polars" else "parquet"
+        read = pl.read_csv if ext == "csv" else pl.read_parquet
+
+        def step():
+            rows = cols = 0
+            for stem in (args.train, args.test):
+                df = read(f"{stem}.{ext}")
+                x = df.drop("y").to_numpy().astype(np.float64, copy=False)
+                y = df["y"].to_numpy()
+                rows, cols = rows + x.shape[0], x.shape[1]
+                del df, x, y
+            return rows, cols
+
     elif args.task == "load-npy":
 
         def step():
@@ -203,7 +222,7 @@ def run_python(task, stem, args):
     ]
     threads = str(args.threads)
     env = dict(os.environ, OMP_NUM_THREADS=threads, OPENBLAS_NUM_THREADS=threads,
-               MKL_NUM_THREADS=threads)
+               MKL_NUM_THREADS=threads, POLARS_MAX_THREADS=threads)
     out = subprocess.run(cmd, env=env, stdout=subprocess.PIPE, check=True)
     return json.loads(out.stdout)
 
@@ -249,11 +268,10 @@ def report_size(stem, bench_json, args, lines, checks):
                      f"| {fmt_s(csv['median_seconds'])} "
                      f"| pandas.read_csv | {fmt_s(py['load-csv']['median_seconds'])} "
                      f"| {ratio(csv['median_seconds'], py['load-csv']['median_seconds'])} | {per_x(csv)} | {per_x(py['load-csv'])} |")
+        polars_row(lines, "CSV", csv, py["load-csv-polars"])
     pq = tasks.get("load-parquet")
     if pq:
-        lines.append(f"| load Parquet into the design | {design_label(pq)} | data::load{rate(pq, 'loader_mb_per_second')} "
-                     f"(polars read{rate(pq, 'polars_mb_per_second')}) | {fmt_s(pq['median_seconds'])} "
-                     f"| (pyarrow not installed) | — | — | {per_x(pq)} | — |")
+        polars_row(lines, "Parquet", pq, py["load-parquet-polars"])
     npy = tasks.get("load-npy")
     row("load .npy", train, ".npy reader into faer", npy and npy["median_seconds"], "numpy.load", py["load-npy"])
     row("Laplace fit", train, "Newton + Cholesky + diag", fit["median_seconds"],
@@ -291,12 +309,22 @@ def report_size(stem, bench_json, args, lines, checks):
     return base
 
 
+def polars_row(lines, kind, ours, theirs):
+    """Issue 32's row: data::load against Python polars' reader + to_numpy of the same files."""
+    lines.append(
+        f"| load {kind} into the design | {design_label(ours)} | data::load{rate(ours, 'loader_mb_per_second')} "
+        f"| {fmt_s(ours['median_seconds'])} | polars.read_{kind.lower()} + to_numpy "
+        f"| {fmt_s(theirs['median_seconds'])} | {ratio(ours['median_seconds'], theirs['median_seconds'])} "
+        f"| {per_x(ours)} | {per_x(theirs)} |"
+    )
+
+
 def versions():
-    import numpy, pandas, sklearn
+    import numpy, pandas, polars, sklearn
 
     rev = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True)
     return (f"bayeslab {rev.stdout.strip() or '?'}, Python {platform.python_version()}, numpy "
-            f"{numpy.__version__}, scikit-learn {sklearn.__version__}, pandas {pandas.__version__}")
+            f"{numpy.__version__}, scikit-learn {sklearn.__version__}, pandas {pandas.__version__}, polars {polars.__version__}")
 
 
 def cpu_model():

@@ -48,7 +48,7 @@ if [ ! -x "$venv/bin/python" ]; then
   echo "compare: creating $venv" >&2
   python3 -m venv "$venv"
 fi
-if ! "$venv/bin/python" -c "import numpy, sklearn, pandas, scipy" 2>/dev/null; then
+if ! "$venv/bin/python" -c "import numpy, sklearn, pandas, scipy, polars" 2>/dev/null; then
   echo "compare: installing benches/requirements.txt into $venv" >&2
   "$venv/bin/python" -m pip install --quiet -r benches/requirements.txt
 fi

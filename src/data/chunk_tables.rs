@@ -143,7 +143,6 @@ pub(super) fn each_table(
                 &sequences,
                 first,
             )?;
-            drop(df);
             for (name, cells) in &table.features {
                 if let Cells::Levels(v) = cells {
                     if count.chunks == 0 {
@@ -164,6 +163,15 @@ pub(super) fn each_table(
                 skipped.extend(unread);
                 reader.project(selection(target, features.as_deref().unwrap_or_default()));
             }
+            // Every column read as numbers: later chunks need not infer their types.
+            let numbers = table
+                .features
+                .iter()
+                .all(|(_, c)| matches!(c, Cells::Numbers(_)));
+            if count.chunks == 0 && numbers {
+                reader.fix_types(&df, target, features.as_deref().unwrap_or_default());
+            }
+            drop(df);
             for note in &table.notes {
                 if !count.notes.contains(note) {
                     count.notes.push(note.clone());

@@ -18,6 +18,9 @@ use polars::prelude::*;
 use crate::error::{Error, Result};
 
 mod csv_parts;
+mod typed;
+
+pub(super) use typed::Typed;
 
 /// Bytes of the CSV read buffer.
 const CSV_BUFFER: usize = 1 << 20;
@@ -36,6 +39,8 @@ pub(super) struct ChunkReader {
     /// CSV only: parse each chunk in parts of this many records, and the target's name
     /// ([`csv_parts`]); the in-memory read of a wide file sets it, a streamed pass never does.
     parts: Option<(usize, String)>,
+    /// CSV only: the types every chunk is parsed with, once the first chunk fixed them.
+    typed: Option<Typed>,
 }
 
 enum Format {
@@ -112,6 +117,7 @@ impl ChunkReader {
             separator,
             format,
             parts: None,
+            typed: None,
         })
     }
 
@@ -144,6 +150,14 @@ impl ChunkReader {
     /// The columns every chunk reads, when they are chosen before the first (always for Parquet).
     pub(super) fn width(&self) -> Option<usize> {
         self.columns.as_ref().map(Vec::len)
+    }
+
+    /// Parse every later CSV chunk with the types `first` (the first chunk's frame) was read
+    /// with, when they read what inference would ([`Typed`]); a Parquet file has its types.
+    pub(super) fn fix_types(&mut self, first: &DataFrame, target: &str, features: &[String]) {
+        if let Format::Csv { names, .. } = &self.format {
+            self.typed = Typed::from_first(first, names, target, features);
+        }
     }
 
     /// Read only `columns` from the next chunk on.
@@ -223,6 +237,7 @@ impl ChunkReader {
             chunk_rows: self.chunk_rows,
             columns: self.columns.clone(),
             separator: self.separator,
+            typed: self.typed.clone(),
             kind,
         }))
     }
@@ -234,6 +249,7 @@ pub(super) struct Piece {
     chunk_rows: usize,
     columns: Option<Vec<String>>,
     separator: u8,
+    typed: Option<Typed>,
     kind: PieceKind,
 }
 
@@ -262,7 +278,8 @@ impl Piece {
         } = &self.kind
         {
             let columns = self.columns.as_deref();
-            let parse = |bytes| parse_csv(&self.path, columns, self.separator, bytes);
+            let typed = self.typed.as_ref();
+            let parse = |bytes| parse_csv(&self.path, columns, self.separator, typed, bytes);
             return csv_parts::decode(&self.path, header, parts, target, &parse);
         }
         self.decode().map(|df| vec![df])
@@ -295,7 +312,8 @@ impl Piece {
                     .map_err(|e| Error::data(path, format!("cannot read as Parquet: {e}")))
             }
             PieceKind::Csv { bytes } => {
-                parse_csv(path, self.columns.as_deref(), self.separator, bytes)
+                let typed = self.typed.as_ref();
+                parse_csv(path, self.columns.as_deref(), self.separator, typed, bytes)
             }
             // Joined above.
             PieceKind::CsvParts { .. } => Ok(DataFrame::empty()),
@@ -304,16 +322,22 @@ impl Piece {
 }
 
 /// Parse a CSV chunk's bytes (its header record first) with the loader's options, reading
-/// `columns` when given.
+/// `columns` when given: with the `typed` types when they read what inference reads, else
+/// inferring the chunk's types from all of its cells.
 fn parse_csv(
     path: &Path,
     columns: Option<&[String]>,
     separator: u8,
+    typed: Option<&Typed>,
     bytes: Vec<u8>,
 ) -> Result<DataFrame> {
-    let columns = columns.map(|c| c.iter().map(|n| PlSmallStr::from(n.as_str())).collect());
-    super::csv::options(separator)
-        .with_columns(columns)
+    let columns: Option<Arc<[PlSmallStr]>> =
+        columns.map(|c| c.iter().map(|n| PlSmallStr::from(n.as_str())).collect());
+    let options = || super::csv::options(separator).with_columns(columns.clone());
+    if let Some(df) = typed.and_then(|t| t.parse(options(), &bytes)) {
+        return Ok(df);
+    }
+    options()
         .into_reader_with_file_handle(Cursor::new(bytes))
         .finish()
         .map_err(|e| super::csv::read_error(path, separator, &e))

@@ -73,7 +73,7 @@ pub struct EceBootstrap {
 
 /// [`EceBootstrap`] of predictions `p` for labels `y` over rows resampled with replacement,
 /// `resamples` times from `rng`.
-pub fn ece_bootstrap<R: Rng + ?Sized>(
+pub fn ece_bootstrap<R: Rng + Send + ?Sized>(
     p: &[f64],
     y: &[f64],
     bins: usize,
@@ -84,9 +84,12 @@ pub fn ece_bootstrap<R: Rng + ?Sized>(
     let n = p.len();
     let ece = reliability(p, y, bins, binning).ece;
     let mut resample = Resampler::new(p, y, bins, binning);
-    let mut eces: Vec<f64> = (0..resamples)
-        .map(|_| resample.ece((0..n).map(|_| rng.random_range(0..n))))
-        .collect();
+    let mut eces: Vec<f64> = match resample.packed.is_empty() {
+        true => (0..resamples)
+            .map(|_| resample.ece((0..n).map(|_| rng.random_range(0..n))))
+            .collect(),
+        false => resample.eces_in_parallel(resamples, rng),
+    };
     eces.sort_by(f64::total_cmp);
     let mean = eces.iter().sum::<f64>() / eces.len().max(1) as f64;
     let reflect = |q: f64| (2.0 * ece - percentile(&eces, q)).max(0.0);
@@ -106,8 +109,22 @@ pub struct Resampler<'a> {
     binning: Binning,
     /// Each row's equal-width bin; empty for equal-mass bins, which depend on the resample.
     bin_of: Vec<u32>,
+    /// Equal-width bins and labels 0 or 1 (binary labels, top-label hits): each row's
+    /// prediction, bin and label side by side, so that a resampled row is one memory read.
+    packed: Vec<Packed>,
+    /// A resample's rows, drawn before they are read: the reads then do not wait on each other.
+    drawn: Vec<usize>,
     gathered: (Vec<f64>, Vec<f64>),
 }
+
+/// A row for [`Resampler`]: its prediction, and its bin with its label in the top bit.
+#[derive(Clone, Copy)]
+struct Packed {
+    p: f64,
+    code: u32,
+}
+
+const LABEL_BIT: u32 = 1 << 31;
 
 impl<'a> Resampler<'a> {
     pub fn new(p: &'a [f64], y: &'a [f64], bins: usize, binning: Binning) -> Self {
@@ -115,19 +132,84 @@ impl<'a> Resampler<'a> {
             Binning::EqualWidth => p.iter().map(|&q| equal_width_bin(q, bins) as u32).collect(),
             Binning::EqualMass => Vec::new(),
         };
+        let zero_one = y.iter().all(|&v| v == 0.0 || v == 1.0) && bins < LABEL_BIT as usize;
+        let packed = match zero_one {
+            true => (bin_of.iter().zip(p).zip(y))
+                .map(|((&b, &p), &y)| Packed {
+                    p,
+                    code: b | if y == 1.0 { LABEL_BIT } else { 0 },
+                })
+                .collect(),
+            false => Vec::new(),
+        };
         Resampler {
             p,
             y,
             bins,
             binning,
             bin_of,
+            packed,
+            drawn: Vec::new(),
             gathered: (Vec::new(), Vec::new()),
         }
+    }
+
+    /// The ECEs of `resamples` resamples of all rows drawn from `rng`, as [`Self::ece`] of each
+    /// in turn gives them, bit for bit: the rows are drawn from the one stream in the same
+    /// order, a batch of resamples at a time, while the batch drawn before is summed on the
+    /// other threads (each resample's sums in its own draw order, so the threads change
+    /// nothing). Only for packed rows.
+    fn eces_in_parallel<R: Rng + Send + ?Sized>(&self, resamples: usize, rng: &mut R) -> Vec<f64> {
+        use rayon::prelude::*;
+        let n = self.p.len();
+        let batch = rayon::current_num_threads().max(1) * 4;
+        let mut draw = |count: usize| -> Vec<Vec<usize>> {
+            (0..count)
+                .map(|_| (0..n).map(|_| rng.random_range(0..n)).collect())
+                .collect()
+        };
+        let mut eces = Vec::with_capacity(resamples);
+        let mut drawn = draw(batch.min(resamples));
+        while !drawn.is_empty() {
+            let next = batch.min(resamples - eces.len() - drawn.len());
+            let (summed, following) = rayon::join(
+                || {
+                    drawn
+                        .par_iter()
+                        .map(|rows| self.packed_ece(rows))
+                        .collect::<Vec<f64>>()
+                },
+                || draw(next),
+            );
+            eces.extend(summed);
+            drawn = following;
+        }
+        eces
+    }
+
+    /// The ECE of packed rows `rows` (equal-width bins, labels 0 or 1).
+    fn packed_ece(&self, rows: &[usize]) -> f64 {
+        let mut sums = BinSums::new(self.bins);
+        for &i in rows {
+            let r = self.packed[i];
+            // The label read back is the 0.0 or 1.0 it was: the same sums.
+            let y = if r.code & LABEL_BIT != 0 { 1.0 } else { 0.0 };
+            sums.add((r.code & !LABEL_BIT) as usize, r.p, y);
+        }
+        sums.finish(equal_width_edges(self.bins), rows.len()).ece
     }
 
     /// The ECE of the rows `rows` (with repeats), in that order.
     pub fn ece(&mut self, rows: impl Iterator<Item = usize>) -> f64 {
         match self.binning {
+            Binning::EqualWidth if !self.packed.is_empty() => {
+                let mut drawn = std::mem::take(&mut self.drawn);
+                drawn.clear();
+                drawn.extend(rows);
+                let ece = self.packed_ece(&drawn);
+                self.drawn = drawn;
+                ece
+            }
             Binning::EqualWidth => {
                 let mut sums = BinSums::new(self.bins);
                 let mut n = 0;
@@ -152,7 +234,7 @@ impl<'a> Resampler<'a> {
 }
 
 /// The interval of [`ece_bootstrap`].
-pub fn ece_interval<R: Rng + ?Sized>(
+pub fn ece_interval<R: Rng + Send + ?Sized>(
     p: &[f64],
     y: &[f64],
     bins: usize,

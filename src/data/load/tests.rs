@@ -194,3 +194,71 @@ fn chunks_decoded_in_parallel_gather_the_columns_of_a_sequential_read() {
         assert_eq!(bits(&one.test.x), bits(&two.test.x));
     }
 }
+
+/// A CSV's later chunks are parsed with the types its first chunk fixed (chunks::Typed): they
+/// must read what a parse inferring every cell reads. Each file's first chunk (two rows) is
+/// plain numbers; its later rows hold what might read otherwise. Read in chunks of 2 rows (the
+/// types fixed) and as one chunk (inferred), the tables must be equal; where the later rows
+/// are refused, both reads refuse them.
+#[test]
+fn chunks_read_with_fixed_types_equal_chunks_whose_types_are_inferred() {
+    let dir = tempfile::tempdir().unwrap();
+    let head = "a,b,y\n1.5,2,0\n-0.5,3,1\n";
+    let same = [
+        (
+            "integers after floats, floats after integers",
+            "4,5.25,1\n7,8,0\n",
+        ),
+        ("spaces around numbers", " 2.5,9,1\n3.5 , 1,0\n"),
+        ("missing spellings", "N/A,,1\nnan,NA,0\nNaN,NULL,1\n"),
+        ("a quoted number", "\"2.5\",4,1\n"),
+        ("an integer beyond i64", "12345678901234567890,1,0\n"),
+        ("exponents and signs", "+1e3,-2E-2,1\n"),
+    ];
+    let refused = [
+        ("a word in a number column", "2,abc,1\n", "abc"),
+        ("an infinite value", "1e999,1,0\n", "infinite"),
+    ];
+    let read = |text: &str, chunk_rows: usize, target: &str| {
+        let file = dir.path().join("typed.csv");
+        std::fs::write(&file, text.replace(",y\n", &format!(",{target}\n"))).unwrap();
+        let mut p = plan(&file, Missing::Mean, FeatureMap::Identity, false);
+        p.target = target.into();
+        p.features = Some(vec!["a".into(), "b".into()]);
+        p.encoding.categorical.clear();
+        let t = crate::data::loaded::read_whole(
+            &file,
+            &p,
+            p.features.as_deref(),
+            &[],
+            chunk_rows,
+            &mut |_, _, _| {},
+        );
+        t.map(|t| table_bits(&t)).map_err(|e| e.to_string())
+    };
+    for (what, rows) in same {
+        let text = format!("{head}{rows}");
+        assert_eq!(
+            read(&text, 2, "y").unwrap(),
+            read(&text, 1000, "y").unwrap(),
+            "{what}"
+        );
+    }
+    for (what, rows, says) in refused {
+        let text = format!("{head}{rows}");
+        for chunk_rows in [2, 1000] {
+            let e = read(&text, chunk_rows, "y").unwrap_err();
+            assert!(e.contains(says), "{what}, {chunk_rows} rows: {e}");
+        }
+    }
+    // Text labels: a later chunk of words keeps them; a later chunk of numbers alone is a
+    // change of kind, refused as before the types were fixed.
+    let words = "a,b,y\n1,2,yes\n3,4,no\n5,6,no\n7,8,yes\n";
+    assert_eq!(
+        read(words, 2, "y").unwrap(),
+        read(words, 1000, "y").unwrap()
+    );
+    let numbers = "a,b,y\n1,2,yes\n3,4,no\n5,6,1\n7,8,0\n";
+    let e = read(numbers, 2, "y").unwrap_err();
+    assert!(e.contains("one kind of value"), "{e}");
+}

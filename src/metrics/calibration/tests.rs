@@ -92,7 +92,13 @@ fn resampled_ece_equals_the_ece_of_the_gathered_rows() {
         .iter()
         .map(|&q| f64::from(u8::from(rng.random::<f64>() < q * q)))
         .collect();
-    for binning in [Binning::EqualWidth, Binning::EqualMass] {
+    // Labels of 0 and 1 take the packed rows; other values (soft labels) the plain ones.
+    let soft: Vec<f64> = y.iter().map(|&v| 0.25 + 0.5 * v).collect();
+    for (binning, y) in [
+        (Binning::EqualWidth, &y),
+        (Binning::EqualMass, &y),
+        (Binning::EqualWidth, &soft),
+    ] {
         let mut r = Resampler::new(&p, &y, 15, binning);
         for _ in 0..20 {
             let idx: Vec<usize> = (0..p.len()).map(|_| rng.random_range(0..p.len())).collect();
