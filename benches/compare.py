@@ -22,8 +22,8 @@ from pathlib import Path
 
 from compare_cells import design_label, fmt_s, per_x, ratio, rate, size_label
 
-PY_TASKS = ["load-csv", "load-csv-polars", "load-parquet-polars", "load-npy", "fit-sklearn", "fit-numpy",
-            "predict-numpy"]
+PY_TASKS = ["load-csv", "load-csv-polars", "load-parquet-polars", "read-csv-polars", "load-npy", "fit-sklearn",
+            "fit-numpy", "predict-numpy"]
 
 
 # ---------------------------------------------------------------- memory
@@ -118,17 +118,19 @@ def measure(args):
             df = pd.read_csv(path)
             return df.shape[0], df.shape[1] - 1
 
-    elif args.task in ("load-csv-polars", "load-parquet-polars"):
+    elif args.task in ("load-csv-polars", "load-parquet-polars", "read-csv-polars"):
         # Issue 32's yardstick: polars' own reader then to_numpy, training and test file,
         # the features into one float64 matrix each, as data::load reads both files.
         import polars as pl
 
-        ext = "csv" if args.task == "load-csv-polars" else "parquet"
+        ext = "csv" if args.task != "load-parquet-polars" else "parquet"
         read = pl.read_csv if ext == "csv" else pl.read_parquet
+        # read-csv-polars: the training file alone, the one `bayeslab run` reads and splits.
+        stems = (args.train,) if args.task == "read-csv-polars" else (args.train, args.test)
 
         def step():
             rows = cols = 0
-            for stem in (args.train, args.test):
+            for stem in stems:
                 df = read(f"{stem}.{ext}")
                 x = df.drop("y").to_numpy().astype(np.float64, copy=False)
                 y = df["y"].to_numpy()
@@ -236,7 +238,7 @@ def full_newton(f):
             f"{u['max_weight_difference']:.1e})")
 
 
-def report_size(stem, bench_json, args, lines, checks):
+def report_size(stem, bench_json, args, lines, checks, runs):
     rust = json.loads(Path(bench_json).read_text())
     tasks = {t["task"]: t for t in rust["tasks"]}
     py = {}
@@ -272,6 +274,12 @@ def report_size(stem, bench_json, args, lines, checks):
     pq = tasks.get("load-parquet")
     if pq:
         polars_row(lines, "Parquet", pq, py["load-parquet-polars"])
+    whole = runs.get(stem)
+    if whole is not None:
+        polars = py["read-csv-polars"]["median_seconds"]
+        lines.append(f"| bayeslab run, logistic-map (read, split 80/20, fit, score, reports) | {size_label(n, d - 1)} CSV "
+                     f"| bayeslab run | {fmt_s(whole)} | polars.read_csv + to_numpy of the same file "
+                     f"| {fmt_s(polars)} | {ratio(whole, polars)} | — | {per_x(py['read-csv-polars'])} |")
     npy = tasks.get("load-npy")
     row("load .npy", train, ".npy reader into faer", npy and npy["median_seconds"], "numpy.load", py["load-npy"])
     row("Laplace fit", train, "Newton + Cholesky + diag", fit["median_seconds"],
@@ -307,6 +315,11 @@ def report_size(stem, bench_json, args, lines, checks):
     )
     base = (fit.get("start_rss_bytes"), py["fit-sklearn"].get("start_rss_bytes"))
     return base
+
+
+def whole_runs(args):
+    """`--run STEM:SECONDS` (compare.sh times `bayeslab run` on STEM.csv) as {stem: seconds}."""
+    return {r.rsplit(":", 1)[0]: float(r.rsplit(":", 1)[1]) for r in args.runs or []}
 
 
 def polars_row(lines, kind, ours, theirs):
@@ -351,7 +364,7 @@ def report(args):
     checks = []
     bases = []
     for stem, bench in zip(args.stems, args.bench):
-        bases.append(report_size(stem, bench, args, lines, checks))
+        bases.append(report_size(stem, bench, args, lines, checks, whole_runs(args)))
     mib = lambda b: "?" if b is None else f"{b / 2**20:.0f} MiB"
     lines += [
         "",
@@ -386,6 +399,8 @@ def main():
     r.add_argument("--bench", action="append", required=True,
                    help="bayeslab bench --json output for the same --stem; repeatable")
     r.add_argument("--threads", type=int, default=os.cpu_count())
+    r.add_argument("--run", dest="runs", action="append",
+                   help="STEM:SECONDS, the median wall time of `bayeslab run` on STEM.csv; repeatable")
     r.add_argument("--out", help="also write the table here (atomically)")
     for q in (m, r):
         q.add_argument("--lam", type=float, default=1.0)

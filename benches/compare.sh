@@ -87,6 +87,33 @@ for stem in "${stems[@]}"; do
     --json --out "$stem.bench.json" > /dev/null
   report_args+=(--stem "$stem" --bench "$stem.bench.json")
 done
+# Issue 32: the whole `bayeslab run` of one logistic-map on the first (tallest) CSV, split
+# 80/20, reports and all, against polars reading the same file (compare.py's read-csv-polars).
+run_stem=${stems[0]}
+cat > "$data/run.toml" <<TOML
+name = "compare-run"
+seed = $seed
+[data]
+path = "$(basename "$run_stem").csv"
+target = "y"
+split = { test_fraction = 0.2 }
+[prior]
+precision = $lambda
+[[method]]
+id = "map"
+kind = "logistic-map"
+TOML
+run_times=()
+for rep in $(seq "$reps"); do
+  rm -rf "$data/run-out"
+  t0=$(date +%s.%N)
+  RAYON_NUM_THREADS=$threads POLARS_MAX_THREADS=$threads "$bin" run "$data/run.toml" --out "$data/run-out" --quiet
+  t1=$(date +%s.%N)
+  run_times+=("$(awk "BEGIN {print $t1 - $t0}")")
+  echo "compare: bayeslab run $rep/$reps: ${run_times[-1]} s" >&2
+done
+run_median=$(printf '%s\n' "${run_times[@]}" | sort -g | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}')
+report_args+=(--run "$run_stem:$run_median")
 bayeslab_after=$("$guard" now)
 bayeslab_seconds=$((SECONDS - start))
 

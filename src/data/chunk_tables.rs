@@ -116,33 +116,48 @@ pub(super) fn each_table(
             }
         }
         let last = pieces.len() < batch;
-        let frames: Vec<Result<Vec<DataFrame>>> = if pieces.len() > 1 {
-            pieces.into_par_iter().map(Piece::decode_parts).collect()
+        // After the first chunk, each chunk's table is made on the thread that decoded it; the
+        // first chunk's frame is kept, to decide the features and fix the types.
+        let known = features.as_deref().filter(|_| count.chunks > 0);
+        let tables = known.map(|features| Tabling {
+            path,
+            target,
+            features,
+            categorical,
+        });
+        let decode = |piece: Piece| decode_piece(piece, tables.as_ref());
+        let frames: Vec<Result<Vec<Decoded>>> = if pieces.len() > 1 {
+            pieces.into_par_iter().map(decode).collect()
         } else {
-            pieces.into_iter().map(Piece::decode_parts).collect()
+            pieces.into_iter().map(decode).collect()
         };
-        // Every piece's frames in order (a piece's error where its frames would be), each
-        // dropped once its table is made.
+        // Every piece's frames in order (a piece's error where its frames would be).
         let frames = frames.into_iter().flat_map(|piece| match piece {
             Ok(frames) => frames.into_iter().map(Ok).collect(),
             Err(e) => vec![Err(e)],
         });
-        for df in frames {
-            let df = df?;
-            if df.height() == 0 {
+        for decoded in frames {
+            let Decoded { rows, df, table } = decoded?;
+            if rows == 0 {
                 break;
             }
             let first = next_row;
-            next_row += df.height();
-            let table = frame_table(
-                path,
-                &df,
-                target,
-                features.as_deref(),
-                categorical,
-                &sequences,
-                first,
-            )?;
+            next_row += rows;
+            let table = match (table, &df) {
+                (Some(Ok(table)), _) => table,
+                // The first chunk, or a table refused on its thread: made here, where the
+                // chunk's first row is known, so that the error names the row.
+                (_, Some(df)) => frame_table(
+                    path,
+                    df,
+                    target,
+                    features.as_deref(),
+                    categorical,
+                    &sequences,
+                    first,
+                )?,
+                (_, None) => unreachable!("a chunk's frame is kept unless its table was made"),
+            };
             for (name, cells) in &table.features {
                 if let Cells::Levels(v) = cells {
                     if count.chunks == 0 {
@@ -168,8 +183,8 @@ pub(super) fn each_table(
                 .features
                 .iter()
                 .all(|(_, c)| matches!(c, Cells::Numbers(_)));
-            if count.chunks == 0 && numbers {
-                reader.fix_types(&df, target, features.as_deref().unwrap_or_default());
+            if let (0, true, Some(df)) = (count.chunks, numbers, &df) {
+                reader.fix_types(df, target, features.as_deref().unwrap_or_default());
             }
             drop(df);
             for note in &table.notes {
@@ -196,4 +211,50 @@ pub(super) fn each_table(
     count.seconds = start.elapsed().as_secs_f64();
     count.read_seconds = count.seconds - consumer;
     Ok(count)
+}
+
+/// What a chunk's table is made of, once the features are known.
+struct Tabling<'a> {
+    path: &'a Path,
+    target: &'a str,
+    features: &'a [String],
+    categorical: &'a [String],
+}
+
+/// A frame decoded: its rows, and its table when it could be made where it was decoded (the
+/// frame itself kept only when not, to be made or refused in file order).
+struct Decoded {
+    rows: usize,
+    df: Option<DataFrame>,
+    table: Option<Result<Table>>,
+}
+
+/// Decode a piece and, with `tables`, make each frame's table. A table is made with its first
+/// row unknown (0): the rows only name a refused value, and a refused table is made again in
+/// file order, with its row.
+fn decode_piece(piece: Piece, tables: Option<&Tabling>) -> Result<Vec<Decoded>> {
+    let frames = piece.decode_parts()?;
+    Ok(frames
+        .into_iter()
+        .map(|df| {
+            let rows = df.height();
+            let table = tables.map(|t| {
+                frame_table(
+                    t.path,
+                    &df,
+                    t.target,
+                    Some(t.features),
+                    t.categorical,
+                    &[],
+                    0,
+                )
+            });
+            let keep = !matches!(table, Some(Ok(_)));
+            Decoded {
+                rows,
+                df: keep.then_some(df),
+                table,
+            }
+        })
+        .collect())
 }
