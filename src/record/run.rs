@@ -134,16 +134,17 @@ pub struct Diagnostics {
 /// (docs/maths.md §20), over the kept draws of every chain.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct HmcDiagnostics {
-    /// The mean Metropolis acceptance probability min(1, e^{-ΔH}) of the kept draws'
-    /// trajectories; the burn-in adapts the step size towards [`HmcDiagnostics::TARGET`].
+    /// The mean Metropolis acceptance probability min(1, e^{-ΔH}) of the trajectories after
+    /// the burn-in; the burn-in adapts the step size towards [`HmcDiagnostics::TARGET`].
     pub acceptance: f64,
     /// The leapfrog step size after the burn-in's adaptation, in the coordinates the Laplace
     /// covariance whitens, averaged over the chains.
     pub step_size: f64,
-    /// Leapfrog steps (gradient evaluations) per kept draw, averaged.
+    /// Leapfrog steps (gradient evaluations) per iteration after the burn-in, averaged (per
+    /// kept draw when `thin` = 1).
     pub leapfrog_steps: f64,
-    /// Kept draws whose trajectory's energy error exceeded [`HmcDiagnostics::DIVERGENCE`] or
-    /// was not finite (each was rejected, so the chain stays exact, but the posterior has a
+    /// Iterations after the burn-in whose trajectory's energy error exceeded
+    /// [`HmcDiagnostics::DIVERGENCE`] or was not finite (each was rejected, so the chain stays exact, but the posterior has a
     /// region the step size cannot follow).
     pub divergent: usize,
 }
