@@ -6,6 +6,9 @@
 #
 #   benches/compare.sh                 # issue 8's sizes: 1,000,000 x 50 and 100,000 x 500, tests of 100,000 rows
 #   benches/compare.sh --small         # a quick smoke run: 20,000 x 20 and 5,000 x 100, tests of 10,000 rows
+#   benches/compare.sh --samplers      # issue 32's samplers instead: hmc-logistic and gibbs-logistic against
+#                                      # nutpie's NUTS on Pima and breast_cancer (benches/compare_samplers.py),
+#                                      # 4 chains x 2,000 draws after 1,000; OUT defaults to benches/samplers.md
 #   options: --reps N (3)  --threads N (all cores)  --lambda L (1)  --samples S (1000)
 #            --seed N (0)  --data DIR (benches/data)  --out FILE (benches/results.md)
 #
@@ -20,11 +23,12 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-small=0 reps=3 threads=$(nproc) lambda=1 samples=1000 seed=0
-data=benches/data out=benches/results.md
+small=0 samplers=0 reps=3 threads=$(nproc) lambda=1 samples=1000 seed=0
+data=benches/data out=
 while [ $# -gt 0 ]; do
   case "$1" in
     --small) small=1 ;;
+    --samplers) samplers=1 ;;
     --reps) reps=$2; shift ;;
     --threads) threads=$2; shift ;;
     --lambda) lambda=$2; shift ;;
@@ -32,11 +36,14 @@ while [ $# -gt 0 ]; do
     --seed) seed=$2; shift ;;
     --data) data=$2; shift ;;
     --out) out=$2; shift ;;
-    -h|--help) sed -n '2,19p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,22p' "$0"; exit 0 ;;
     *) echo "compare.sh: unknown option $1 (see --help)" >&2; exit 2 ;;
   esac
   shift
 done
+if [ -z "$out" ]; then
+  if [ "$samplers" = 1 ]; then out=benches/samplers.md; else out=benches/results.md; fi
+fi
 if [ "$small" = 1 ]; then
   sizes="20000x20 5000x100" test_rows=10000
 else
@@ -48,7 +55,7 @@ if [ ! -x "$venv/bin/python" ]; then
   echo "compare: creating $venv" >&2
   python3 -m venv "$venv"
 fi
-if ! "$venv/bin/python" -c "import numpy, sklearn, pandas, scipy, polars" 2>/dev/null; then
+if ! "$venv/bin/python" -c "import numpy, sklearn, pandas, scipy, polars, nutpie, pymc, arviz" 2>/dev/null; then
   echo "compare: installing benches/requirements.txt into $venv" >&2
   "$venv/bin/python" -m pip install --quiet -r benches/requirements.txt
 fi
@@ -61,6 +68,30 @@ mkdir -p "$data"
 bin="$data/bayeslab"
 cp "${CARGO_TARGET_DIR:-target}/release/bayeslab" "$bin.tmp.$$"
 mv -f "$bin.tmp.$$" "$bin"
+
+guard=benches/load_guard.sh
+cores=$(nproc)
+if [ "$samplers" = 1 ]; then
+  # Both sides run in one script, data set by data set, so the load is judged once for the whole.
+  echo "compare: waiting for a quiet machine (1-minute load <= 0.5 per core, at most 180 s)" >&2
+  before=$("$guard" settle 180 "$cores")
+  start=$SECONDS
+  staged="$(dirname "$out")/.$(basename "$out").staged-$$"
+  "$venv/bin/python" benches/compare_samplers.py --bin "$bin" --threads "$threads" --seed "$seed" \
+    --precision "$lambda" --out "$staged"
+  after=$("$guard" now)
+  if verdict=$("$guard" verdict "both samplers" "$cores" "$threads" "$before" "$after" $((SECONDS - start))); then
+    { echo; echo "Load, by benches/load_guard.sh:"; echo "- $verdict"; } >> "$staged"
+    mv -f "$staged" "$out"
+    echo "compare: ran on a quiet machine; wrote $out" >&2
+    exit 0
+  fi
+  loaded="${out%.md}.loaded.md"
+  { echo "**MEASURED ON A LOADED MACHINE: not for the README.**"; echo; cat "$staged"; echo "- $verdict"; } > "$loaded"
+  rm -f "$staged"
+  echo "compare: MEASURED ON A LOADED MACHINE ($verdict). $out was NOT written; the table is in $loaded." >&2
+  exit 3
+fi
 
 stems=()
 for size in $sizes; do
@@ -75,8 +106,6 @@ done
 
 # Each half starts once the build's or the other half's load has decayed (at most 3 minutes)
 # and is judged by benches/load_guard.sh: the README table is only written from quiet halves.
-guard=benches/load_guard.sh
-cores=$(nproc)
 echo "compare: waiting for a quiet machine (1-minute load <= 0.5 per core, at most 180 s)" >&2
 bayeslab_before=$("$guard" settle 180 "$cores")
 start=$SECONDS

@@ -28,13 +28,16 @@ pub enum Family {
     Bernoulli,
     /// Exact posterior sampling by Gibbs (model/gibbs/).
     Gibbs,
+    /// Exact posterior sampling by Hamiltonian Monte Carlo preconditioned by the Laplace
+    /// covariance (model/hmc/).
+    Hmc,
     /// The exact posterior of a model with at most three weights on an adaptive grid
     /// (model/quadrature.rs).
     Quadrature,
 }
 
 impl Family {
-    pub const ALL: [Family; 8] = [
+    pub const ALL: [Family; 9] = [
         Family::Glm,
         Family::Softmax,
         Family::Ep,
@@ -42,6 +45,7 @@ impl Family {
         Family::Gaussian,
         Family::Bernoulli,
         Family::Gibbs,
+        Family::Hmc,
         Family::Quadrature,
     ];
 
@@ -59,7 +63,13 @@ impl Family {
     /// Samples or integrates the exact posterior: the gold standard the approximations are
     /// measured against.
     pub fn gold(self) -> bool {
-        matches!(self, Family::Gibbs | Family::Quadrature)
+        matches!(self, Family::Gibbs | Family::Hmc | Family::Quadrature)
+    }
+
+    /// Draws Markov chains from the exact posterior (the `chains`, `draws`, `burn_in` and
+    /// `thin` keys, R-hat and ESS).
+    pub fn samples(self) -> bool {
+        matches!(self, Family::Gibbs | Family::Hmc)
     }
 }
 
@@ -84,12 +94,14 @@ pub enum MethodKind {
     Qda,
     GibbsLogistic,
     GibbsProbit,
+    HmcLogistic,
+    HmcProbit,
     LogisticQuadrature,
     ProbitQuadrature,
 }
 
 impl MethodKind {
-    pub const ALL: [MethodKind; 20] = [
+    pub const ALL: [MethodKind; 22] = [
         MethodKind::LogisticMle,
         MethodKind::LogisticMap,
         MethodKind::LogisticLaplace,
@@ -108,6 +120,8 @@ impl MethodKind {
         MethodKind::Qda,
         MethodKind::GibbsLogistic,
         MethodKind::GibbsProbit,
+        MethodKind::HmcLogistic,
+        MethodKind::HmcProbit,
         MethodKind::LogisticQuadrature,
         MethodKind::ProbitQuadrature,
     ];

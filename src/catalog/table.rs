@@ -101,7 +101,7 @@ const BASE: Row = Row {
 };
 
 /// One row per kind, in the order of [`MethodKind::ALL`].
-pub const ROWS: [Row; 20] = [
+pub const ROWS: [Row; 22] = [
     Row {
         kind: MethodKind::LogisticMle,
         name: "logistic-mle",
@@ -346,6 +346,32 @@ pub const ROWS: [Row; 20] = [
         name: "gibbs-probit",
         family: Family::Gibbs,
         summary: "exact Bayesian probit regression by Albert & Chib's truncated-normal Gibbs sampling",
+        predictives: &[Plugin, Exact],
+        keys: &["noise", "chains", "draws", "burn_in", "thin"],
+        likelihood: Some(Likelihood::Probit { noise: 1.0 }),
+        posterior: true,
+        binary_only: true,
+        fitting: Fitting::Sampled,
+        ..BASE
+    },
+    Row {
+        kind: MethodKind::HmcLogistic,
+        name: "hmc-logistic",
+        family: Family::Hmc,
+        summary: "exact Bayesian logistic regression by Hamiltonian Monte Carlo, preconditioned by the Laplace covariance",
+        predictives: &[Plugin, Exact],
+        keys: &SAMPLER,
+        likelihood: Some(Likelihood::Logistic),
+        posterior: true,
+        binary_only: true,
+        fitting: Fitting::Sampled,
+        ..BASE
+    },
+    Row {
+        kind: MethodKind::HmcProbit,
+        name: "hmc-probit",
+        family: Family::Hmc,
+        summary: "exact Bayesian probit regression by Hamiltonian Monte Carlo, preconditioned by the Laplace covariance",
         predictives: &[Plugin, Exact],
         keys: &["noise", "chains", "draws", "burn_in", "thin"],
         likelihood: Some(Likelihood::Probit { noise: 1.0 }),

@@ -65,7 +65,7 @@ fn keys_follow_from_the_other_facts() {
             k.supports(PredictiveKind::Mc),
             "{name}"
         );
-        let samples = k.family() == Family::Gibbs;
+        let samples = k.family().samples();
         assert_eq!(k.accepts("chains"), samples, "{name}");
         // a noise key exactly where the likelihood is a probit with a free beta
         let free_probit = k.accepts("noise");
@@ -113,7 +113,7 @@ fn how_a_kind_fits_follows_from_its_family_and_keys() {
         let name = k.name();
         let expected = match k.family() {
             Family::Gaussian | Family::Bernoulli => Fitting::ClosedForm,
-            Family::Gibbs => Fitting::Sampled,
+            Family::Gibbs | Family::Hmc => Fitting::Sampled,
             Family::Quadrature => Fitting::Quadrature,
             // EP iterates under max_iter; its one-pass form ADF has no iteration budget
             _ if !k.accepts("max_iter") => Fitting::OnePass,

@@ -82,8 +82,12 @@ fn mixing(d: &Diagnostics) -> String {
             Diagnostics::RHAT_LIMIT
         )
     };
+    let hmc = d
+        .hmc
+        .map(|h| format!("; HMC {}", h.words()))
+        .unwrap_or_default();
     format!(
-        "R-hat max {:.3}, bulk ESS min {:.0}{flag}",
+        "R-hat max {:.3}, bulk ESS min {:.0}{hmc}{flag}",
         d.rhat_max, d.ess_min
     )
 }

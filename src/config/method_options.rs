@@ -137,7 +137,7 @@ pub(super) fn method_options(
                 binarize,
             })
         }
-        Family::Gibbs => Options::Gibbs(gibbs(ctx, at, raw, noise)?),
+        Family::Gibbs | Family::Hmc => Options::Gibbs(gibbs(ctx, at, raw, noise)?),
     })
 }
 

@@ -49,6 +49,11 @@ pub trait Predictor {
         None
     }
 
+    /// An HMC sampler's acceptance, adapted step size, leapfrog steps and divergences.
+    fn hmc(&self) -> Option<crate::record::HmcDiagnostics> {
+        None
+    }
+
     /// A sampler's R-hat, bulk ESS and tail ESS of every weight.
     fn per_weight(&self) -> Option<super::diagnostics::PerWeight> {
         None

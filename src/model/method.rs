@@ -11,7 +11,7 @@
 pub use super::fit::{
     closed_form, FitInput, FitRequest, Fitted, PosteriorSummary, Predictor, Probabilities, Rows,
 };
-use super::{ep, generative, gibbs, logistic, probit, quadrature, softmax, variational};
+use super::{ep, generative, gibbs, hmc, logistic, probit, quadrature, softmax, variational};
 
 use crate::catalog::{Family, Likelihood};
 use crate::error::{Error, Result};
@@ -72,6 +72,7 @@ pub fn fit_matrix(input: &FitInput<'_>, observer: &mut dyn Observer) -> Result<F
         Family::Variational => variational::fit_method(input, observer),
         Family::Gaussian | Family::Bernoulli => generative::fit_method(input),
         Family::Gibbs => gibbs::fit_method(input, observer),
+        Family::Hmc => hmc::fit_method(input, observer),
         Family::Quadrature => quadrature::fit_method(input, observer),
     }
 }

@@ -9,6 +9,7 @@ pub mod gaussian;
 pub mod generative;
 pub mod gibbs;
 pub mod glm;
+pub mod hmc;
 pub mod importance;
 pub mod laplace;
 pub mod linear;

@@ -178,7 +178,7 @@ impl Options {
             Family::Variational => Options::Variational(VariationalOptions::default()),
             Family::Gaussian => Options::Gaussian(GaussianOptions::default()),
             Family::Bernoulli => Options::Bernoulli(BernoulliOptions::default()),
-            Family::Gibbs => Options::Gibbs(GibbsOptions::default()),
+            Family::Gibbs | Family::Hmc => Options::Gibbs(GibbsOptions::default()),
         }
     }
 

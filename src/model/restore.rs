@@ -39,7 +39,7 @@ pub fn predictor(s: &Stored<'_>) -> Result<Box<dyn Predictor>, String> {
         }
     };
     match s.kind.family() {
-        Family::Gibbs => Err("a Gibbs run's draws are not stored in results.json; predict scores Gaussian and point-estimate runs".into()),
+        Family::Gibbs | Family::Hmc => Err("a sampler's draws are not stored in results.json; predict scores Gaussian and point-estimate runs".into()),
         Family::Ep if link == Link::Probit => {
             let (Some(mu), Some(cov)) = (s.mean, s.cov) else {
                 return Err("its covariance is not stored (more than 1000 weights)".into());

@@ -39,8 +39,8 @@ pub use predictions::{
 pub use preparation::{ColumnCode, FeatureCode, Preparation};
 pub use provenance::Provenance;
 pub use run::{
-    Diagnostics, EvidencePoint, FitPassTimes, GridEdge, PosteriorRecord, PredictiveRecord,
-    RunRecord, TraceRow, WeightDiagnostics,
+    Diagnostics, EvidencePoint, FitPassTimes, GridEdge, HmcDiagnostics, PosteriorRecord,
+    PredictiveRecord, RunRecord, TraceRow, WeightDiagnostics,
 };
 pub use steps::{FitStep, FitSteps, SiteUpdate, StepKind, STEPS_MAX, STEPS_MAX_WEIGHTS};
 pub use streaming::{PassRecord, ReadFrom, RunPasses, StreamingRecord};

@@ -125,6 +125,43 @@ pub struct WeightDiagnostics {
 pub struct Diagnostics {
     pub rhat_max: f64,
     pub ess_min: f64,
+    /// The HMC kinds' own diagnostics (absent for Gibbs, which accepts every move).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub hmc: Option<HmcDiagnostics>,
+}
+
+/// results.json `runs[].diagnostics.hmc`: how the Hamiltonian Monte Carlo chains moved
+/// (docs/maths.md §20), over the kept draws of every chain.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, schemars::JsonSchema)]
+pub struct HmcDiagnostics {
+    /// The mean Metropolis acceptance probability min(1, e^{-ΔH}) of the trajectories after
+    /// the burn-in; the burn-in adapts the step size towards [`HmcDiagnostics::TARGET`].
+    pub acceptance: f64,
+    /// The leapfrog step size after the burn-in's adaptation, in the coordinates the Laplace
+    /// covariance whitens, averaged over the chains.
+    pub step_size: f64,
+    /// Leapfrog steps (gradient evaluations) per iteration after the burn-in, averaged (per
+    /// kept draw when `thin` = 1).
+    pub leapfrog_steps: f64,
+    /// Iterations after the burn-in whose trajectory's energy error exceeded
+    /// [`HmcDiagnostics::DIVERGENCE`] or was not finite (each was rejected, so the chain stays exact, but the posterior has a
+    /// region the step size cannot follow).
+    pub divergent: usize,
+}
+
+impl HmcDiagnostics {
+    /// The acceptance probability the burn-in's dual averaging aims at (Stan's default).
+    pub const TARGET: f64 = 0.8;
+    /// The energy error beyond which a trajectory counts as divergent (Stan's threshold).
+    pub const DIVERGENCE: f64 = 1000.0;
+
+    /// "acceptance 0.81, step 0.52, 4.4 leapfrog steps per draw, 0 divergent".
+    pub fn words(&self) -> String {
+        format!(
+            "acceptance {:.2}, step {:.3}, {:.1} leapfrog steps per draw, {} divergent",
+            self.acceptance, self.step_size, self.leapfrog_steps, self.divergent
+        )
+    }
 }
 
 impl Diagnostics {

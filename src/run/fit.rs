@@ -207,10 +207,13 @@ fn fit_record(
         prior_precision,
         evidence_curve,
         prior_precision_edge: None,
-        diagnostics: fitted
-            .predictor
-            .diagnostics()
-            .map(|(rhat_max, ess_min)| crate::record::Diagnostics { rhat_max, ess_min }),
+        diagnostics: fitted.predictor.diagnostics().map(|(rhat_max, ess_min)| {
+            crate::record::Diagnostics {
+                rhat_max,
+                ess_min,
+                hmc: fitted.predictor.hmc(),
+            }
+        }),
         weight_diagnostics: fitted.predictor.per_weight().map(|p| {
             crate::record::WeightDiagnostics {
                 rhat: p.rhat,

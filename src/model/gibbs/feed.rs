@@ -8,7 +8,7 @@ use crate::numeric::linalg::norm2;
 use crate::optim::{DrawBatch, Iterate, Schedule};
 
 /// What a chain thread tells the calling thread, which alone holds the observer.
-pub(super) enum Report {
+pub(in crate::model) enum Report {
     /// Chain 0's objective and gradient norm at each sweep: its rows of trace.csv.
     Iterates(Vec<Iterate>),
     Draws(DrawBatch),
@@ -19,11 +19,11 @@ pub(super) enum Report {
 const FLUSH_EVERY: Duration = Duration::from_millis(50);
 
 /// E(w) and grad E(w) for chain 0's trace, computed on the chain's own thread.
-pub(super) type TraceFn<'a> = dyn Fn(&[f64]) -> (f64, Vec<f64>) + Sync + 'a;
+pub(in crate::model) type TraceFn<'a> = dyn Fn(&[f64]) -> (f64, Vec<f64>) + Sync + 'a;
 
 /// One chain's outbox: chain 0's iterates (E(w) and |grad E| at each draw) and, when the
 /// observer wants them, every chain's draws, sent in batches.
-pub(super) struct Feed<'a> {
+pub(in crate::model) struct Feed<'a> {
     tx: Sender<Report>,
     trace: Option<&'a TraceFn<'a>>,
     start: Instant,
@@ -55,14 +55,25 @@ impl<'a> Feed<'a> {
         }
     }
 
-    pub(super) fn sweep(&mut self, sweep: usize, w: &[f64]) {
-        if let Some(trace) = self.trace {
-            // One pass over the rows for both.
-            let (value, gradient) = trace(w);
+    pub(in crate::model) fn sweep(&mut self, sweep: usize, w: &[f64]) {
+        // One pass over the rows for both.
+        let traced = self.trace.map(|trace| trace(w));
+        self.sweep_known(sweep, w, traced.map(|(value, g)| (value, norm2(&g))));
+    }
+
+    /// A sweep whose E(w) and |grad E(w)| the chain already has (`known`; HMC computes both at
+    /// every state it moves to): chain 0 records them instead of calling its trace.
+    pub(in crate::model) fn sweep_known(
+        &mut self,
+        sweep: usize,
+        w: &[f64],
+        known: Option<(f64, f64)>,
+    ) {
+        if let Some((value, grad_norm)) = known.filter(|_| self.trace.is_some()) {
             self.iterates.push(Iterate {
                 iteration: sweep,
                 objective: value,
-                grad_norm: norm2(&gradient),
+                grad_norm,
                 step: 1.0,
                 elapsed_s: self.start.elapsed().as_secs_f64(),
             });
@@ -80,7 +91,7 @@ impl<'a> Feed<'a> {
 
     /// Send what has gathered. A send fails only once the receiver has gone, when nobody
     /// is left to tell.
-    pub(super) fn flush(&mut self) {
+    pub(in crate::model) fn flush(&mut self) {
         self.last_flush = Instant::now();
         if !self.iterates.is_empty() {
             let _ = self

@@ -21,9 +21,10 @@ use std::sync::mpsc;
 use faer::Mat;
 
 use self::chain::{Problem, Sweep};
-use self::feed::{Feed, Report, TraceFn};
+use self::feed::Report;
+pub(super) use self::feed::{Feed, TraceFn};
 pub use self::predictor::GibbsPredictor;
-use self::predictor::{Draws, Link};
+pub(super) use self::predictor::{Draws, Link};
 use super::fit::{FitInput, Fitted, PosteriorSummary};
 use super::logistic::LogisticObjective;
 use super::probit::ProbitObjective;
@@ -33,9 +34,11 @@ use crate::numeric::glm;
 use crate::numeric::linalg::{mat_t_vec, weighted_gram, Cholesky};
 use crate::numeric::logistic_sums;
 use crate::numeric::polya_gamma::PolyaGamma;
-use crate::optim::{Objective, Observer, Outcome, Termination};
+use crate::optim::{Objective, Observer, Outcome, Schedule, Termination};
 
-pub fn fit_method(input: &FitInput<'_>, observer: &mut dyn Observer) -> Result<Fitted> {
+/// A sampler of the posterior under w ~ N(0, lambda^-1 I) needs lambda > 0: the error that
+/// says so (the HMC kinds share it).
+pub(super) fn proper_prior(input: &FitInput<'_>) -> Result<()> {
     if input.precision <= 0.0 {
         return Err(Error::config(
             input.file,
@@ -46,16 +49,28 @@ pub fn fit_method(input: &FitInput<'_>, observer: &mut dyn Observer) -> Result<F
             ),
         ));
     }
-    let o = input.method.options.gibbs();
-    // The catalogue's likelihood: Phi(w^T x / beta) with the `noise` key's beta, or the logistic.
-    let (probit, beta) = match input.method.kind.likelihood(o.noise) {
-        Some(Likelihood::Probit { noise }) => (true, noise),
-        _ => (false, 1.0),
+    Ok(())
+}
+
+/// The model a sampler draws from: the link of the catalogue's likelihood (Phi(w^T x / beta)
+/// with the `noise` key's beta, or the logistic), and an owned copy of the design divided by
+/// beta (x / 1 = x exactly for the logistic) with contiguous columns.
+pub(super) fn sampled_model(input: &FitInput<'_>) -> (Mat<f64>, Link) {
+    let noise = input.method.options.gibbs().noise;
+    let (link, beta) = match input.method.kind.likelihood(noise) {
+        Some(Likelihood::Probit { noise }) => (Link::Probit { beta: noise }, noise),
+        _ => (Link::Logistic, 1.0),
     };
-    // An owned copy (x / 1 = x exactly for logistic) with contiguous columns.
     let design = Mat::<f64>::from_fn(input.x.nrows(), input.x.ncols(), |i, j| {
         input.x[(i, j)] / beta
     });
+    (design, link)
+}
+
+pub fn fit_method(input: &FitInput<'_>, observer: &mut dyn Observer) -> Result<Fitted> {
+    proper_prior(input)?;
+    let (design, link) = sampled_model(input);
+    let probit = matches!(link, Link::Probit { .. });
     let x = design.as_ref();
     let sweep = if probit {
         let mut h = weighted_gram(x, &vec![1.0; x.nrows()]);
@@ -110,7 +125,9 @@ pub fn fit_method(input: &FitInput<'_>, observer: &mut dyn Observer) -> Result<F
     } else {
         &logistic_trace
     };
-    let results = run_chains(&problem, trace, observer);
+    let results = run_chains(problem.id, problem.schedule, trace, observer, &|c, feed| {
+        problem.chain(c, feed)
+    });
     let mut chains = Vec::with_capacity(results.len());
     for r in results {
         match r? {
@@ -118,21 +135,26 @@ pub fn fit_method(input: &FitInput<'_>, observer: &mut dyn Observer) -> Result<F
             None => return Ok(cancelled(input.x.ncols(), problem.schedule.sweeps())),
         }
     }
-    let link = if probit {
-        Link::Probit { beta }
-    } else {
-        Link::Logistic
-    };
     let predictor = GibbsPredictor::new(chains, link);
+    Ok(sampled(predictor, objective, problem.schedule.sweeps()))
+}
+
+/// The fit of a sampler whose chains finished: the posterior mean (also the point estimate)
+/// and covariance of the kept draws, E(w) at the mean, `sweeps` per chain.
+pub(super) fn sampled(
+    predictor: GibbsPredictor,
+    objective: &dyn Objective,
+    sweeps: usize,
+) -> Fitted {
     let mean = predictor.mean.clone();
-    Ok(Fitted {
+    Fitted {
         pass_times: None,
         steps: None,
         objective: Some(objective.value(&mean)),
         weights: mean.clone(),
         outcome: Outcome {
             termination: Termination::Converged,
-            iterations: problem.schedule.sweeps(),
+            iterations: sweeps,
         },
         posterior: Some(PosteriorSummary {
             mean,
@@ -142,25 +164,32 @@ pub fn fit_method(input: &FitInput<'_>, observer: &mut dyn Observer) -> Result<F
             log_evidence: None,
         }),
         predictor: Box::new(predictor),
-    })
+    }
 }
 
-/// Every chain in its own thread, each with its own seeded stream (so the draws do not
-/// depend on the threads' timing); this thread passes their reports to `observer` as they
-/// arrive and returns the chains' results in chain order.
-fn run_chains(
-    problem: &Problem<'_>,
+/// One chain's run: `(chain index, its outbox)` to its result, `None` when cancelled.
+pub(super) type ChainFn<'a, T> =
+    dyn Fn(usize, &mut Feed<'_>) -> std::result::Result<Option<T>, NumericError> + Sync + 'a;
+
+/// Every chain of `schedule` in its own thread, each with its own seeded stream (so the draws
+/// do not depend on the threads' timing); this thread passes their reports to `observer` under
+/// the run `id` as they arrive and returns the chains' results in chain order. Chain 0's
+/// outbox computes `trace` at each sweep. The Gibbs and HMC kinds share it.
+pub(super) fn run_chains<T: Send>(
+    id: &str,
+    schedule: Schedule,
     trace: &TraceFn<'_>,
     observer: &mut dyn Observer,
-) -> Vec<std::result::Result<Option<Draws>, NumericError>> {
+    chain: &ChainFn<'_, T>,
+) -> Vec<std::result::Result<Option<T>, NumericError>> {
     let draws = observer.wants_draws();
     let (tx, rx) = mpsc::channel();
     std::thread::scope(|s| {
-        let handles: Vec<_> = (0..problem.schedule.chains)
+        let handles: Vec<_> = (0..schedule.chains)
             .map(|c| {
                 let first = (c == 0).then_some(trace);
-                let mut feed = Feed::new(tx.clone(), c, problem.schedule, first, draws);
-                s.spawn(move || problem.chain(c, &mut feed))
+                let mut feed = Feed::new(tx.clone(), c, schedule, first, draws);
+                s.spawn(move || chain(c, &mut feed))
             })
             .collect();
         // The loop ends when every chain has finished (or panicked) and dropped its sender.
@@ -169,13 +198,13 @@ fn run_chains(
             match report {
                 Report::Iterates(iterates) => {
                     for it in &iterates {
-                        observer.observe(problem.id, it);
+                        observer.observe(id, it);
                     }
                 }
-                Report::Draws(batch) => observer.draws(problem.id, &batch),
+                Report::Draws(batch) => observer.draws(id, &batch),
             }
         }
-        let panicked = || Err(NumericError::NonFinite("a Gibbs chain panicked".into()));
+        let panicked = || Err(NumericError::NonFinite("a sampler's chain panicked".into()));
         handles
             .into_iter()
             .map(|h| h.join().unwrap_or_else(|_| panicked()))
@@ -183,7 +212,8 @@ fn run_chains(
     })
 }
 
-fn cancelled(d: usize, sweeps: usize) -> Fitted {
+/// The fit of a run cancelled while its chains ran.
+pub(super) fn cancelled(d: usize, sweeps: usize) -> Fitted {
     Fitted {
         pass_times: None,
         steps: None,

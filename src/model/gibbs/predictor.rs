@@ -9,13 +9,14 @@ use crate::model::predictive::{PredictiveKind, PredictiveSettings};
 use crate::numeric::linalg::mat_vec;
 use crate::numeric::rng::Stream;
 use crate::numeric::special::{norm_cdf, sigmoid};
+use crate::record::HmcDiagnostics;
 
 /// Kept draws, one weight vector each.
-pub(super) type Draws = Vec<Vec<f64>>;
+pub(in crate::model) type Draws = Vec<Vec<f64>>;
 
 /// p(y = 1 | x, w): sigma(w^T x), or Phi(w^T x / beta).
 #[derive(Debug, Clone, Copy)]
-pub(super) enum Link {
+pub(in crate::model) enum Link {
     Logistic,
     Probit { beta: f64 },
 }
@@ -39,10 +40,12 @@ pub struct GibbsPredictor {
     rhat_max: f64,
     ess_min: f64,
     per_weight: PerWeight,
+    /// The HMC kinds' acceptance, step size and divergences (`None` for Gibbs).
+    hmc: Option<HmcDiagnostics>,
 }
 
 impl GibbsPredictor {
-    pub(super) fn new(chains: Vec<Draws>, link: Link) -> Self {
+    pub(in crate::model) fn new(chains: Vec<Draws>, link: Link) -> Self {
         let d = chains[0][0].len();
         let per_weight = PerWeight::of(&chains);
         let rhat_max = per_weight.rhat_max();
@@ -66,7 +69,14 @@ impl GibbsPredictor {
             rhat_max,
             ess_min,
             per_weight,
+            hmc: None,
         }
+    }
+
+    /// The same draws, with the HMC chains' own diagnostics.
+    pub(in crate::model) fn with_hmc(mut self, hmc: HmcDiagnostics) -> Self {
+        self.hmc = Some(hmc);
+        self
     }
 
     /// The sample covariance of the kept draws (every chain pooled), divisor S - 1 as `var`.
@@ -147,5 +157,9 @@ impl Predictor for GibbsPredictor {
 
     fn per_weight(&self) -> Option<PerWeight> {
         Some(self.per_weight.clone())
+    }
+
+    fn hmc(&self) -> Option<HmcDiagnostics> {
+        self.hmc
     }
 }

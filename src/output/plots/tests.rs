@@ -262,6 +262,7 @@ fn sampler_run() -> crate::record::RunRecord {
     r.diagnostics = Some(Diagnostics {
         rhat_max: 1.2,
         ess_min: 50.0,
+        hmc: None,
     });
     let sweeps: Vec<usize> = (1..=60).collect();
     let wave = |c: usize, s: usize| match (c, s) {

@@ -6,13 +6,14 @@ use super::table::{num, Cell, Mark, Table};
 use crate::catalog::thousands;
 use crate::record::ExperimentRecord;
 
-/// One sentence per sampling run: its split-R-hat and bulk ESS, flagged when R-hat > 1.01.
+/// One sentence per sampling run: its split-R-hat and bulk ESS, and an HMC run's acceptance,
+/// step and divergences; flagged when R-hat > 1.01 or a trajectory diverged.
 pub fn sampler_diagnostics(r: &ExperimentRecord) -> Vec<(String, bool)> {
     r.runs
         .iter()
         .filter_map(|run| {
             let d = run.diagnostics?;
-            let text = if d.mixed() {
+            let mut text = if d.mixed() {
                 format!("{}: split-R-hat at most {:.4}, bulk ESS at least {:.0} over the weights (chains mixed)", run.id, d.rhat_max, d.ess_min)
             } else {
                 format!(
@@ -23,7 +24,14 @@ pub fn sampler_diagnostics(r: &ExperimentRecord) -> Vec<(String, bool)> {
                     d.ess_min
                 )
             };
-            Some((text, !d.mixed()))
+            let divergent = d.hmc.map_or(0, |h| h.divergent);
+            if let Some(h) = d.hmc {
+                text.push_str(&format!("; HMC {}", h.words()));
+            }
+            if divergent > 0 {
+                text.push_str(" — DIVERGENT trajectories: part of the posterior is too curved for the step, so the chains may under-visit it; compare with the gibbs kind");
+            }
+            Some((text, !d.mixed() || divergent > 0))
         })
         .collect()
 }

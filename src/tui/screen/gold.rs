@@ -26,12 +26,32 @@ pub fn height(rows: usize) -> u16 {
 }
 
 /// `other`: the key that shows the evidence table instead, when the two do not both fit.
+/// How the gold runs that `rows` refer to reached the exact posterior, for the table's title:
+/// `Gibbs`, `HMC`, `quadrature`, or several joined by `/`.
+pub fn sources(rows: &[ApproximationError], runs: &[crate::record::RunRecord]) -> String {
+    use crate::catalog::{Family, MethodKind};
+    let mut names: Vec<&str> = rows
+        .iter()
+        .filter_map(|e| runs.iter().find(|r| r.id == e.reference))
+        .filter_map(|r| MethodKind::parse(&r.kind))
+        .map(|k| match k.family() {
+            Family::Hmc => "HMC",
+            Family::Quadrature => "quadrature",
+            _ => "Gibbs",
+        })
+        .collect();
+    names.sort_unstable();
+    names.dedup();
+    names.join("/")
+}
+
 pub fn render(
     rows: &[ApproximationError],
     first: usize,
     area: Rect,
     buf: &mut Buffer,
     other: Option<&str>,
+    gold: &str,
 ) {
     let wide = area.width >= WIDE;
     let signed = |v: f64| format!("{v:+.4}");
@@ -76,8 +96,12 @@ pub fn render(
         .collect();
     LabelTable {
         title: Line::from(match other {
-            None => " vs the exact posterior (Gibbs); k-hat > 0.7: distrust the Gaussian ".into(),
-            Some(key) => format!(" vs the exact posterior (Gibbs); k-hat > 0.7: distrust · {key} "),
+            None => {
+                format!(" vs the exact posterior ({gold}); k-hat > 0.7: distrust the Gaussian ")
+            }
+            Some(key) => {
+                format!(" vs the exact posterior ({gold}); k-hat > 0.7: distrust · {key} ")
+            }
         }),
         label_header: "run/predictive",
         columns: columns

@@ -151,9 +151,17 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
     let marks = standings(record, &rows);
     let unmixed = record.runs.iter().filter_map(|r| {
         let d = r.diagnostics.filter(|d| !d.mixed())?;
+        let hmc = d.hmc.map(|h| format!("; HMC {}", h.words())).unwrap_or_default();
         Some(Line::from(format!(
-            "{}: chains NOT MIXED — split-R-hat {:.3} > {} (bulk ESS {:.0}); run longer chains (draws, burn_in) before trusting it",
+            "{}: chains NOT MIXED — split-R-hat {:.3} > {} (bulk ESS {:.0}); run longer chains (draws, burn_in) before trusting it{hmc}",
             r.id, d.rhat_max, Diagnostics::RHAT_LIMIT, d.ess_min
+        )))
+    });
+    let divergent = record.runs.iter().filter_map(|r| {
+        let h = r.diagnostics.and_then(|d| d.hmc).filter(|h| h.divergent > 0)?;
+        Some(Line::from(format!(
+            "{}: {} DIVERGENT HMC trajectories ({}): part of the posterior is too curved for the step; compare with the gibbs kind",
+            r.id, h.divergent, h.words()
         )))
     });
     let unconverged = record.runs.iter().filter_map(|r| {
@@ -167,6 +175,7 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
         .failed_runs()
         .map(|r| Line::from(format!("{}: {}", r.id, r.error.as_deref().unwrap_or(""))))
         .chain(unmixed)
+        .chain(divergent)
         .chain(unconverged)
         .map(|l| l.fg(Color::LightRed))
         .collect();
@@ -204,7 +213,9 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
     let hint = |other: &'static str| (!both).then_some(other);
     if gold_height > 0 {
         let rows = &record.approximation_error;
-        super::gold::render(rows, app.picks.gold_row, gold, buf, hint("v: evidence"));
+        let sources = super::gold::sources(rows, &record.runs);
+        let first = app.picks.gold_row;
+        super::gold::render(rows, first, gold, buf, hint("v: evidence"), &sources);
     }
     if let Some(e) = evidence.as_ref().filter(|_| evidence_height > 0) {
         let first = app.picks.evidence_row;

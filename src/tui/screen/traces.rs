@@ -153,6 +153,15 @@ fn header(run: &LiveRun, t: &ChainTraces) -> Vec<Vec<Chunk>> {
                 verdict(d.rhat_max),
             ],
         ]);
+        if let Some(h) = d.hmc {
+            let line = Span::from(format!("HMC {}", h.words()));
+            let line = if h.divergent > 0 {
+                line.style(flag())
+            } else {
+                line
+            };
+            paragraphs.push(vec![vec![line]]);
+        }
     }
     paragraphs
 }
