@@ -129,8 +129,16 @@ pub fn input_space(r: &ExperimentRecord) -> Option<Figure> {
                 others(&s.others_at_mean)
             ));
         }
+        // on a translucent white band, so that the lines and points under a note do not cross
+        // its text (about 8 px a character at the figures' text size)
         for (k, note) in notes.into_iter().enumerate() {
-            area.draw(&Text::new(note, (110, 40 + 24 * k as i32), style.clone()))?;
+            let (x, y) = (110, 40 + 24 * k as i32);
+            let width = 8 * note.chars().count() as i32 + 8;
+            area.draw(&Rectangle::new(
+                [(x - 4, y - 2), (x + width, y + 21)],
+                WHITE.mix(0.85).filled(),
+            ))?;
+            area.draw(&Text::new(note, (x, y), style.clone()))?;
         }
         root.present()?;
         Ok(())
