@@ -214,3 +214,85 @@ fn the_input_space_is_computed_on_the_design_and_drawn() {
     let html = std::fs::read_to_string(out.join("report.html")).unwrap();
     assert!(html.contains("id=\"input-space\""));
 }
+
+/// experiments/digits_1v8.toml: the input-space picture's default pair is the two pixels of
+/// largest |posterior mean weight| (the standardised scale: each pixel column has sd 1), not
+/// the first two columns (near-constant corner pixels); both vary over the training rows; the
+/// record, the figure and report.md say why the pair was drawn.
+#[test]
+fn the_default_input_pair_is_the_two_largest_weights_and_neither_is_constant() {
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("d");
+    let exp = concat!(env!("CARGO_MANIFEST_DIR"), "/experiments/digits_1v8.toml");
+    let o = std::process::Command::new(env!("CARGO_BIN_EXE_bayeslab"))
+        .args(["run", exp, "--quiet", "--out"])
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let r: Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("results.json")).unwrap()).unwrap();
+    let s = &r["input_space"];
+    let columns: Vec<&str> = r["dataset"]["columns"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c.as_str().unwrap())
+        .collect();
+    // the two largest |mean| of the main run's posterior over the pixels (not the intercept)
+    let main = s["boundary_run"].as_str().unwrap();
+    let w = floats(&run(&r, main)["posterior"]["mean"]);
+    let mut order: Vec<usize> = (1..columns.len()).collect();
+    order.sort_by(|a, b| w[*b].abs().total_cmp(&w[*a].abs()));
+    let features: Vec<&str> = s["features"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f.as_str().unwrap())
+        .collect();
+    assert_eq!(features, [columns[order[0]], columns[order[1]]]);
+    assert_ne!(features, ["p1", "p2"], "not the first two varying pixels");
+    let chosen = &s["chosen"];
+    assert_eq!(chosen["by"], "largest_weights");
+    assert_eq!(chosen["run"], main);
+    for k in 0..2 {
+        // standardised columns have sd 1, so |w|·sd is |w|
+        let got = chosen["weights"][k].as_f64().unwrap();
+        assert!(
+            (got - w[order[k]].abs()).abs() < 1e-9,
+            "{got} vs {}",
+            w[order[k]]
+        );
+    }
+    // neither column is near-constant over the training rows the picture draws (all of them,
+    // fewer than 1000): no value holds 90 % of the rows, and each takes several values
+    let rows = s["rows"].as_array().unwrap();
+    assert_eq!(rows.len() as u64, s["rows_total"].as_u64().unwrap());
+    for k in 0..2 {
+        let mut v: Vec<f64> = rows.iter().map(|x| x[k].as_f64().unwrap()).collect();
+        v.sort_by(f64::total_cmp);
+        let mut counts = vec![1usize];
+        for p in v.windows(2) {
+            match p[0] == p[1] {
+                true => *counts.last_mut().unwrap() += 1,
+                false => counts.push(1),
+            }
+        }
+        let top = *counts.iter().max().unwrap() as f64 / v.len() as f64;
+        assert!(
+            counts.len() >= 5 && top < 0.9,
+            "{}: {} values, the most common in {top:.2} of the rows",
+            features[k],
+            counts.len()
+        );
+    }
+    // the corner pixels the old default drew are near-constant: left out, and said
+    assert!(chosen["near_constant"].as_u64().unwrap() >= 1);
+    let svg = std::fs::read_to_string(out.join("plots/input-space.svg")).unwrap();
+    assert!(
+        svg.contains("pair: the two largest |weights|"),
+        "the figure says why"
+    );
+    let md = std::fs::read_to_string(out.join("report.md")).unwrap();
+    assert!(md.contains("The pair drawn is the two largest |weights|"));
+}

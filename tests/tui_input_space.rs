@@ -1,7 +1,8 @@
 //! The input-space panel of the Posterior screen (`i`) on experiments/pictures_gibbs.toml (four
 //! features, six pairs) at 80x24 and 120x40: its title names the pair of features and its place
-//! among the six, the legend every predictive of the main run, the classes' marks and the
-//! features held at their means; `]` steps to the next pair, `i` returns to the whiskers. And
+//! among the six (first the two of largest |posterior mean weight|, which the panel says), the
+//! legend every predictive of the main run, the classes' marks and the features held at their
+//! means; `]` steps to the next pair, `i` returns to the whiskers. And
 //! the weight-space panel on the same run says its contours are the Gibbs draws' marginal.
 //! Presentation mode (`P`): the picture alone fills the terminal, `Esc` brings the screens back.
 
@@ -25,11 +26,14 @@ fn the_input_space_panel_draws_points_contours_and_boundaries_per_pair() {
     app.update(ch('i'));
     for (w, h) in [(80, 24), (120, 40)] {
         let s = screen(&app, w, h);
+        // laplace's posterior mean: bill depth 2.83, body mass 1.97, flipper length 0.89,
+        // bill length 0.41 (standardised scale): the default pair is the first two
+        assert!(s.contains("(bill_depth_mm, body_mass_g)"), "{w}x{h}: {s}");
+        assert!(s.contains("pair 1/6"), "{w}x{h}: {s}");
         assert!(
-            s.contains("(bill_length_mm, bill_depth_mm)"),
+            s.contains("pair: the two largest |weights| (laplace, standardised scale: 2.83, 1.97)"),
             "{w}x{h}: {s}"
         );
-        assert!(s.contains("pair 1/6"), "{w}x{h}: {s}");
         for label in [
             "laplace/plugin",
             "laplace/mc",
@@ -40,7 +44,7 @@ fn the_input_space_panel_draws_points_contours_and_boundaries_per_pair() {
             assert!(s.contains(label), "{w}x{h}: {label} missing: {s}");
         }
         assert!(
-            s.contains("training means: flipper_length_mm, body_mass_g"),
+            s.contains("training means: bill_length_mm, flipper_length_mm"),
             "{w}x{h}: {s}"
         );
         let braille = s
@@ -52,11 +56,13 @@ fn the_input_space_panel_draws_points_contours_and_boundaries_per_pair() {
     }
     app.update(ch(']'));
     let s = screen(&app, 120, 40);
-    assert!(s.contains("(bill_length_mm, flipper_length_mm)") && s.contains("pair 2/6"));
+    assert!(s.contains("(bill_depth_mm, flipper_length_mm)") && s.contains("pair 2/6"));
     assert!(
-        s.contains("training means: bill_depth_mm, body_mass_g"),
+        s.contains("training means: bill_length_mm, body_mass_g"),
         "{s}"
     );
+    // only the default pair was chosen; the others are its neighbours among the four
+    assert!(!s.contains("pair: the two largest"), "{s}");
     app.update(ch('['));
     app.update(ch('['));
     assert!(screen(&app, 120, 40).contains("pair 6/6"));

@@ -10,6 +10,7 @@ pub mod export;
 #[cfg(test)]
 mod fixture;
 pub mod folds;
+pub mod formulas;
 pub mod html;
 mod lab_markdown;
 pub mod markdown;

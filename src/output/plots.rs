@@ -29,7 +29,7 @@ pub use convergence::{convergence, Objective, Trace};
 pub use density::density;
 pub use evidence::evidence;
 pub use heatmaps::heatmaps;
-pub use input_space::{clip, surface_lines};
+pub use input_space::{clip, others as held_features, surface_lines};
 pub use reliability::{reliability, wilson, GUIDE as RELIABILITY_GUIDE};
 pub use steps::{stem as steps_stem, strips as step_strips, COLUMNS as STEP_COLUMNS};
 pub use sweep::{against, coincide};

@@ -30,7 +30,7 @@ pub use chains::{ChainWeight, ChainsRecord};
 pub use comparison::{Comparison, Standing, Verdict, VersusBest};
 pub use draws::DrawsExport;
 pub use evidence::EvidenceEstimate;
-pub use input_space::{InputSpace, Surface};
+pub use input_space::{InputSpace, PairChoice, Surface};
 pub use loo::{compare_loo, KCounts, LooComparison, LooDifference, LooDraws, LooPoint, LooRecord};
 pub use picture::{ExactContours, ExactSource, PairDensity};
 pub use predictions::{

@@ -1,5 +1,6 @@
 //! The input-space picture (docs/maths.md §17), computed at run time from the fitted runs: the
-//! first two features that vary (design columns after the intercept) on a grid in original units, the
+//! two features of largest |posterior mean weight| (design columns after the intercept, not
+//! near-constant; `input_pair.rs` chooses) on a grid in original units, the
 //! other columns at their training means, every predictive of the main Gaussian run and the
 //! exact run's exact predictive evaluated there by the runs' own predictors (so the design's
 //! standardisation and intercept are applied exactly as for the test rows), and decision
@@ -19,12 +20,12 @@ use crate::record::{InputSpace, RunRecord, Surface};
 pub const POINTS: usize = 31;
 pub const MAX_ROWS: usize = 1000;
 pub const BOUNDARIES: usize = 40;
-/// The varying features whose pairs are recorded (the first four: six pairs at most).
+/// The features whose pairs are recorded (the four of largest |weight|: six pairs at most).
 pub const MAX_FEATURES: usize = 4;
 
-/// The picture's record of the first pair of varying features and of the further pairs among
-/// the first [`MAX_FEATURES`] (the workbench's `[`/`]`), or `None` with fewer than two
-/// features (nothing to draw).
+/// The picture's record of the default pair (the two features of largest |posterior mean
+/// weight|) and of the further pairs among the [`MAX_FEATURES`] largest (the workbench's
+/// `[`/`]`), or `None` with fewer than two features (nothing to draw).
 pub fn input_space(
     plan: &Plan,
     data: &Dataset,
@@ -56,19 +57,32 @@ pub fn input_space(
             Vec::new(),
         ));
     };
-    let x = &data.train.x;
-    let n = x.nrows();
-    // the first columns that vary over the training rows (a constant pixel has no range)
-    let varies = |j: usize| (1..n).any(|i| x[(i, j)] != x[(0, j)]);
-    let drawn: Vec<usize> = (first..data.columns.len())
-        .filter(|j| varies(*j))
-        .take(MAX_FEATURES)
-        .collect();
+    let candidates = super::input_pair::candidates(data.train.x.as_ref(), first);
+    let weights = ranking_weights(runs, data.columns.len());
+    let drawn = super::input_pair::ranked(&candidates, weights.map(|w| w.1), MAX_FEATURES);
     let mut planes = (0..drawn.len())
         .flat_map(|i| (i + 1..drawn.len()).map(move |j| (i, j)))
         .map(|(i, j)| plane(plan, data, fitted, runs, [drawn[i], drawn[j]], scaling));
-    let main = planes.next()?;
+    let mut main = planes.next()?;
+    main.chosen = super::input_pair::choice(&candidates, &drawn, weights);
     Some((main, planes.collect()))
+}
+
+/// The weights that rank the features: the main Gaussian run's posterior mean, else the first
+/// run's weights over every design column (a MAP, a sampler's posterior mean).
+fn ranking_weights(runs: &[RunRecord], d: usize) -> Option<(&str, &[f64])> {
+    fn mean(r: &RunRecord, d: usize) -> Option<&[f64]> {
+        match &r.posterior {
+            Some(p) if p.mean.len() == d => Some(&p.mean),
+            _ if r.weights.len() == d => Some(&r.weights),
+            _ => None,
+        }
+    }
+    let run = main_run(runs, d).map(|m| &runs[m]).or_else(|| {
+        runs.iter()
+            .find(|r| r.error.is_none() && mean(r, d).is_some())
+    })?;
+    Some((run.id.as_str(), mean(run, d)?))
 }
 
 /// The picture of features `[a, b]` (design columns) with the others at their means.
@@ -175,6 +189,7 @@ fn plane(
     InputSpace {
         unavailable: None,
         features: vec![data.columns[a].clone(), data.columns[b].clone()],
+        chosen: None,
         others_at_mean,
         x: xr,
         y: yr,

@@ -12,6 +12,7 @@ mod experiment;
 mod failure;
 mod fit;
 mod gold;
+mod input_pair;
 mod input_space;
 mod keep;
 mod khat;

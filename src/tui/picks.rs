@@ -61,6 +61,41 @@ pub struct Sort {
     pub reversed: bool,
 }
 
+/// What the Posterior screen draws in place of the whiskers: one picture at a time, each key
+/// (`w`, `i`, `s`, `f`) showing its own or going back to the whiskers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Picture {
+    #[default]
+    Whiskers,
+    /// `w`: each approximation's regions in weight space against the exact contours.
+    WeightSpace,
+    /// `i`: the training points, the predictives' contours and sampled boundaries.
+    InputSpace,
+    /// `s`: a fit's recorded steps, one at a time.
+    Steps,
+    /// `f`: the predictive formulas (σ against the probit curve, the moderated predictive).
+    Formulas,
+}
+
+impl Picture {
+    /// `self`, or the whiskers when `self` is already shown.
+    pub fn toggled(self, shown: Picture) -> Picture {
+        match self == shown {
+            true => Picture::Whiskers,
+            false => self,
+        }
+    }
+
+    /// The picture presentation mode (`P`) fills the terminal with: the one shown when it can
+    /// be presented, else the weight-space picture.
+    pub fn presented(self) -> Picture {
+        match self {
+            Picture::InputSpace | Picture::Formulas => self,
+            _ => Picture::WeightSpace,
+        }
+    }
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
 pub struct Picks {
     /// The highlighted Results column.
@@ -107,18 +142,15 @@ pub struct Picks {
     /// The first row of Dataset's features table and encodings panel (each stops at its last
     /// page).
     pub dataset_scroll: usize,
-    /// Posterior: the weight-space picture instead of the whiskers (`w`).
-    pub picture: bool,
+    /// Posterior: the picture drawn instead of the whiskers (`w`, `i`, `s`, `f`), if any.
+    pub picture: Picture,
     /// The weight-space picture's pair of weights (index into `output::contour::pairs`);
     /// `None` shows the default pair.
     pub pair: Option<usize>,
-    /// Posterior: the step-by-step mode (`s`), the run (index into the runs that recorded
-    /// steps) and its step shown (`n` / `N`).
-    pub steps: bool,
+    /// The step-by-step mode's run (index into the runs that recorded steps) and its step
+    /// shown (`n` / `N`).
     pub step_run: usize,
     pub step: usize,
-    /// Posterior: the input-space picture instead of the whiskers (`i`).
-    pub input: bool,
     /// The input-space picture's pair of features (index into the record's planes).
     pub features: usize,
     /// Presentation mode (`P`): the picture fills the terminal, without tabs or status line.
@@ -138,8 +170,6 @@ impl Picks {
             text_scroll: self.text_scroll,
             dataset_scroll: self.dataset_scroll,
             picture: self.picture,
-            steps: self.steps,
-            input: self.input,
             present: self.present,
             ..Picks::default()
         }

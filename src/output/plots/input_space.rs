@@ -121,14 +121,24 @@ pub fn input_space(r: &ExperimentRecord) -> Option<Figure> {
                 }
             }
         }
+        let style = TextStyle::from((FONT, TEXT).into_font()).pos(Pos::new(HPos::Left, VPos::Top));
+        let mut notes: Vec<String> = s.chosen.iter().map(|c| c.describe()).collect();
         if !s.others_at_mean.is_empty() {
-            let note = format!(
+            notes.push(format!(
                 "other features at their training means: {}",
                 others(&s.others_at_mean)
-            );
-            let style =
-                TextStyle::from((FONT, TEXT).into_font()).pos(Pos::new(HPos::Left, VPos::Top));
-            area.draw(&Text::new(note, (110, 40), style))?;
+            ));
+        }
+        // on a translucent white band, so that the lines and points under a note do not cross
+        // its text (about 8 px a character at the figures' text size)
+        for (k, note) in notes.into_iter().enumerate() {
+            let (x, y) = (110, 40 + 24 * k as i32);
+            let width = 8 * note.chars().count() as i32 + 8;
+            area.draw(&Rectangle::new(
+                [(x - 4, y - 2), (x + width, y + 21)],
+                WHITE.mix(0.85).filled(),
+            ))?;
+            area.draw(&Text::new(note, (x, y), style.clone()))?;
         }
         root.present()?;
         Ok(())
@@ -141,8 +151,9 @@ pub fn input_space(r: &ExperimentRecord) -> Option<Figure> {
     })
 }
 
-/// The other features' names, the first three and how many more.
-fn others(names: &[String]) -> String {
+/// The other features' names, the first three and how many more (the figure's and the
+/// workbench's note).
+pub fn others(names: &[String]) -> String {
     match names.len() {
         0..=3 => names.join(", "),
         n => format!("{} and {} more", names[..3].join(", "), n - 3),
@@ -165,6 +176,16 @@ fn guide(s: &InputSpace, classes: &[String]) -> String {
             " The other features are held at their training means ({}).",
             others(&s.others_at_mean)
         ),
+    };
+    let held = match &s.chosen {
+        Some(c) => format!(
+            " The pair drawn is {}{}.{held}",
+            c.describe().trim_start_matches("pair: "),
+            c.left_out()
+                .map(|l| format!("; {l} (one value in at least 90 % of the training rows)"))
+                .unwrap_or_default()
+        ),
+        None => held,
     };
     let (lo, hi) = s
         .surfaces

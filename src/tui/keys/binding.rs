@@ -4,6 +4,7 @@
 use ratatui::crossterm::event::KeyCode;
 
 use crate::tui::app::Screen;
+use crate::tui::picks::Picture;
 
 /// Where a binding applies.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -75,15 +76,13 @@ pub enum Action {
     SweepMetric,
     /// (On Posterior with the weight-space picture shown: the previous / next pair of weights.)
     SweepPoint(isize),
-    /// Posterior: the weight-space picture instead of the whiskers, or back.
-    Picture,
-    /// Posterior: the step-by-step mode (a fit's recorded steps, one at a time), or back.
-    Steps,
+    /// Posterior: this picture instead of the whiskers (weight space, input space, the
+    /// step-by-step mode, the predictive formulas), or back to the whiskers.
+    Draw(Picture),
     /// Posterior's step mode: the next (+1) or previous (-1) step.
     Step(isize),
-    /// Posterior: the input-space picture instead of the whiskers, or back.
-    InputPicture,
-    /// The picture (weight space, or input space when shown) fills the terminal.
+    /// The picture (weight space, or input space or the formulas when shown) fills the
+    /// terminal.
     Present,
     /// Back from the presentation to the screens.
     LeavePresent,

@@ -6,7 +6,7 @@ use ratatui::crossterm::event::{KeyEvent, KeyEventKind, KeyModifiers};
 use super::binding::{Action, Context};
 use super::table::BINDINGS;
 use crate::tui::app::{App, Command, Screen};
-use crate::tui::picks::{predictive_pairs, stepped};
+use crate::tui::picks::{predictive_pairs, stepped, Picture};
 use Action::*;
 
 /// The first entry of the next (or previous) `[[posterior]]` id: the subset sizes of one
@@ -67,7 +67,7 @@ impl App {
             .get(self.picks.step_run.min(runs.len().saturating_sub(1)))
             .and_then(|run| run.steps.as_ref())
             .map_or(0, |s| s.steps.len());
-        self.picks.steps = true;
+        self.picks.picture = Picture::Steps;
         self.picks.step = stepped(self.picks.step, delta, n);
     }
 
@@ -163,33 +163,12 @@ impl App {
             }
             NextObjective => self.picks.objective = self.picks.objective.wrapping_add(1),
             Coefficients => self.picks.coefficients = (self.picks.coefficients + 1) % 3,
-            Picture => {
-                self.picks.picture = !self.picks.picture;
-                self.picks.input = false;
-                self.picks.steps = false;
-            }
-            InputPicture => {
-                self.picks.input = !self.picks.input;
-                self.picks.picture = false;
-                self.picks.steps = false;
-            }
-            Steps => {
-                self.picks.steps = !self.picks.steps;
-                self.picks.picture = false;
-                self.picks.input = false;
-            }
-            Step(delta) => {
-                self.next_step(delta);
-                if self.picks.steps {
-                    self.picks.picture = false;
-                    self.picks.input = false;
-                }
-            }
+            Draw(picture) => self.picks.picture = picture.toggled(self.picks.picture),
+            Step(delta) => self.next_step(delta),
             Present => {
                 self.screen = Screen::Posterior;
                 self.picks.present = true;
-                self.picks.picture = !self.picks.input;
-                self.picks.steps = false;
+                self.picks.picture = self.picks.picture.presented();
             }
             LeavePresent => self.picks.present = false,
             Subset(delta) => self.reparam_subset(delta),
@@ -225,10 +204,16 @@ impl App {
             LowerPane => self.picks.evidence_pane = !self.picks.evidence_pane,
             SweepMetric => self.sweep_metric(),
             // `[`/`]` pick the weight-space picture's pair while it is shown on Posterior
-            SweepPoint(delta) if self.screen == Screen::Posterior && self.picks.picture => {
+            SweepPoint(delta)
+                if self.screen == Screen::Posterior
+                    && self.picks.picture == Picture::WeightSpace =>
+            {
                 self.pick_pair(delta)
             }
-            SweepPoint(delta) if self.screen == Screen::Posterior && self.picks.input => {
+            SweepPoint(delta)
+                if self.screen == Screen::Posterior
+                    && self.picks.picture == Picture::InputSpace =>
+            {
                 self.pick_features(delta)
             }
             SweepPoint(delta) => self.step_point(delta),
@@ -288,7 +273,7 @@ impl App {
             (Screen::Reparam, Some(r)) => {
                 self.picks.reparam = next_posterior(r, self.picks.reparam, delta)
             }
-            (Screen::Posterior, Some(r)) if self.picks.steps => {
+            (Screen::Posterior, Some(r)) if self.picks.picture == Picture::Steps => {
                 let n = crate::output::steps::stepped_runs(r).len();
                 self.picks.step_run = stepped(self.picks.step_run, delta, n);
                 self.picks.step = 0;

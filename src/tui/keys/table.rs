@@ -5,6 +5,7 @@ use ratatui::crossterm::event::KeyCode;
 
 use super::binding::{binding, char, key, Action, Binding, Context, Key};
 use crate::tui::app::Screen;
+use crate::tui::picks::Picture::{Formulas, InputSpace, Steps, WeightSpace};
 
 use Action::*;
 use Context::*;
@@ -178,13 +179,13 @@ pub const BINDINGS: &[Binding] = &[
         "w",
         On(Screen::Posterior),
         "weight-space picture / whiskers",
-        &[(char('w'), Picture)],
+        &[(char('w'), Draw(WeightSpace))],
     ),
     binding(
         "s",
         On(Screen::Posterior),
         "step-by-step mode: a fit's recorded steps (record_steps) / back",
-        &[(char('s'), Steps)],
+        &[(char('s'), Draw(Steps))],
     ),
     binding(
         "n/N",
@@ -196,12 +197,18 @@ pub const BINDINGS: &[Binding] = &[
         "i",
         On(Screen::Posterior),
         "input-space picture / whiskers",
-        &[(char('i'), InputPicture)],
+        &[(char('i'), Draw(InputSpace))],
+    ),
+    binding(
+        "f",
+        On(Screen::Posterior),
+        "predictive formulas: σ vs Φ(√(π/8)·a), moderation / whiskers",
+        &[(char('f'), Draw(Formulas))],
     ),
     binding(
         "P",
         Everywhere,
-        "present: the picture (weight space; input space after i) fills the terminal",
+        "present: the picture (weight space; input space after i, formulas after f) fills the terminal",
         &[(char('P'), Present)],
     ),
     binding(

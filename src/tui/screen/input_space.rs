@@ -1,8 +1,9 @@
 //! The input-space panel of the Posterior screen (`i`): for one pair of features, the training
 //! points by class (o and +), each predictive's 0.1 / 0.5 / 0.9 contours of p(y = 1) (the
 //! exact one in white on top) and the decision boundaries drawn from the main run's posterior
-//! (dim); `[` / `]` pick another pair, the other features held at their training means, which
-//! the panel says (docs/maths.md §17). The same numbers as the report's figure: the record's
+//! (dim); the default pair is the two features of largest |posterior mean weight|, which the
+//! panel says, `[` / `]` pick another pair among the four largest, the other features held at
+//! their training means, which the panel says too (docs/maths.md §17). The same numbers as the report's figure: the record's
 //! `input_space` and `input_space_pairs`.
 
 use ratatui::buffer::Buffer;
@@ -169,10 +170,16 @@ fn legend<'a>(r: &ExperimentRecord, s: &'a InputSpace) -> Vec<Line<'a>> {
         true => "no other features".to_string(),
         false => format!(
             "other features at their training means: {}",
-            s.others_at_mean.join(", ")
+            crate::output::plots::held_features(&s.others_at_mean)
         ),
     };
-    vec![Line::from(spans), Line::from(held).fg(Color::Cyan)]
+    let mut lines = vec![Line::from(spans)];
+    if let Some(c) = &s.chosen {
+        let left_out = c.left_out().map(|l| format!(" · {l}")).unwrap_or_default();
+        lines.push(Line::from(format!("{}{left_out}", c.describe())).fg(Color::Cyan));
+    }
+    lines.push(Line::from(held).fg(Color::Cyan));
+    lines
 }
 
 fn draw(ctx: &mut Context<'_>, line: &[(f64, f64)], color: Color) {

@@ -7,6 +7,7 @@ mod dataset;
 mod encoding;
 mod evidence;
 mod experiments;
+mod formulas;
 mod gold;
 mod help;
 mod input_space;

@@ -14,6 +14,7 @@ use ratatui::widgets::{Block, Paragraph, Widget, Wrap};
 use crate::catalog::{MethodKind, PredictiveKind};
 use crate::data::INTERCEPT;
 use crate::tui::app::App;
+use crate::tui::picks::Picture;
 use crate::tui::widget::whiskers::{visible, Whiskers};
 
 mod coefficients;
@@ -46,14 +47,8 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
         );
         return;
     };
-    if app.picks.steps {
-        return super::steps::render(record, &app.picks, area, buf);
-    }
-    if app.picks.picture {
-        return super::weight_space::render(record, app.picks.pair, area, buf);
-    }
-    if app.picks.input {
-        return super::input_space::render(record, app.picks.features, area, buf);
+    if app.picks.picture != Picture::Whiskers {
+        return super::present::picture(record, &app.picks, app.picks.picture, area, buf);
     }
     let n = record.runs.len();
     let at = app.picks.posterior.min(n.saturating_sub(1));

@@ -1,12 +1,14 @@
 //! Presentation mode (`P`) for the classroom: the picture — the weight-space picture, or the
-//! input-space picture when it was chosen with `i` — fills the whole terminal, without the tab
-//! bar, the status line or any other panel; `Esc` goes back. The picture is drawn by the same
-//! function as on the Posterior screen, only larger.
+//! input-space picture or the predictive formulas when chosen with `i` or `f` — fills the
+//! whole terminal, without the tab bar, the status line or any other panel; `Esc` goes back.
+//! The picture is drawn by the same function as on the Posterior screen, only larger.
 
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 
+use crate::record::ExperimentRecord;
 use crate::tui::app::App;
+use crate::tui::picks::{Picks, Picture};
 
 /// Draw the presented picture over `area` and say so; `false` when not presenting.
 pub fn render(app: &App, area: Rect, buf: &mut Buffer) -> bool {
@@ -21,9 +23,18 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) -> bool {
         );
         return true;
     };
-    match app.picks.input {
-        true => super::input_space::render(record, app.picks.features, area, buf),
-        false => super::weight_space::render(record, app.picks.pair, area, buf),
-    }
+    picture(record, &app.picks, app.picks.picture.presented(), area, buf);
     true
+}
+
+/// One picture of the record, as the Posterior screen and the presentation draw it.
+pub fn picture(r: &ExperimentRecord, picks: &Picks, which: Picture, area: Rect, buf: &mut Buffer) {
+    match which {
+        Picture::Steps => super::steps::render(r, picks, area, buf),
+        Picture::InputSpace => super::input_space::render(r, picks.features, area, buf),
+        Picture::Formulas => super::formulas::render(r, area, buf),
+        Picture::WeightSpace | Picture::Whiskers => {
+            super::weight_space::render(r, picks.pair, area, buf)
+        }
+    }
 }

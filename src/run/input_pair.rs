@@ -1,0 +1,176 @@
+//! Which features the input-space picture draws (docs/maths.md §17): the default pair is the two
+//! design columns of largest |posterior mean weight| on the standardised scale (|w_j| times the
+//! column's training sd, which is |w_j| itself for a standardised column), leaving out the
+//! intercept, constant columns and near-constant ones (one value in at least
+//! [`NEAR_CONSTANT`] of the training rows: a corner pixel of digits_1v8, blank in all but a few
+//! images, would draw as a line of points). The one place that choice is made: the reports and
+//! the workbench read the pair from the record.
+
+use crate::numeric::linalg::View;
+use crate::record::PairChoice;
+
+/// A column is near-constant when one value fills at least this share of the training rows.
+pub const NEAR_CONSTANT: f64 = 0.9;
+
+/// One design column as the choice sees it.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Candidate {
+    pub column: usize,
+    /// The training rows' standard deviation (population: divided by n).
+    pub sd: f64,
+    /// The share of the training rows holding the column's most common value (1 when
+    /// constant).
+    pub modal_share: f64,
+}
+
+impl Candidate {
+    fn near_constant(&self) -> bool {
+        self.modal_share >= NEAR_CONSTANT
+    }
+}
+
+/// The columns from `first` (after the intercept) that are not constant.
+pub fn candidates(x: View<'_>, first: usize) -> Vec<Candidate> {
+    (first..x.ncols())
+        .map(|j| {
+            let col: Vec<f64> = (0..x.nrows()).map(|i| x[(i, j)]).collect();
+            Candidate {
+                column: j,
+                sd: sd(&col),
+                modal_share: modal_share(&col),
+            }
+        })
+        .filter(|c| c.modal_share < 1.0 && c.sd > 0.0)
+        .collect()
+}
+
+/// The columns to draw, best first, at most `max`: those not near-constant by decreasing
+/// |w_j|·sd_j (column order without weights, and on ties), then the near-constant ones the
+/// same way, so that a design of few columns still has a pair. The first two are the default
+/// pair.
+pub fn ranked(candidates: &[Candidate], weights: Option<&[f64]>, max: usize) -> Vec<usize> {
+    let mut order: Vec<&Candidate> = candidates.iter().collect();
+    let score = |c: &Candidate| weights.map_or(0.0, |w| (w[c.column] * c.sd).abs());
+    order.sort_by(|a, b| {
+        a.near_constant()
+            .cmp(&b.near_constant())
+            .then(score(b).total_cmp(&score(a)))
+            .then(a.column.cmp(&b.column))
+    });
+    order.into_iter().take(max).map(|c| c.column).collect()
+}
+
+/// Why the default pair was drawn, for the record: `None` when there was no choice (two
+/// candidate columns only).
+pub fn choice(
+    candidates: &[Candidate],
+    drawn: &[usize],
+    weights: Option<(&str, &[f64])>,
+) -> Option<PairChoice> {
+    if candidates.len() <= 2 || drawn.len() < 2 {
+        return None;
+    }
+    // near-constant columns that the default pair does not draw
+    let near_constant = candidates
+        .iter()
+        .filter(|c| c.near_constant() && !drawn[..2].contains(&c.column))
+        .count();
+    let sd = |j: usize| {
+        candidates
+            .iter()
+            .find(|c| c.column == j)
+            .map_or(0.0, |c| c.sd)
+    };
+    Some(match weights {
+        Some((run, w)) => PairChoice::LargestWeights {
+            run: run.to_string(),
+            weights: [0, 1].map(|k| (w[drawn[k]] * sd(drawn[k])).abs()),
+            near_constant,
+        },
+        None => PairChoice::FirstColumns { near_constant },
+    })
+}
+
+/// The population sd, as the standardisation divides by (so a standardised column's is 1 and
+/// its score is |w_j| itself).
+fn sd(v: &[f64]) -> f64 {
+    let n = v.len() as f64;
+    if v.is_empty() {
+        return 0.0;
+    }
+    let mean = v.iter().sum::<f64>() / n;
+    (v.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / n).sqrt()
+}
+
+/// The share of the most common value (a sort: the columns are at most a few thousand rows
+/// long where the picture is drawn, in memory).
+fn modal_share(v: &[f64]) -> f64 {
+    if v.is_empty() {
+        return 1.0;
+    }
+    let mut s = v.to_vec();
+    s.sort_by(f64::total_cmp);
+    let (mut best, mut run) = (1, 1);
+    for w in s.windows(2) {
+        run = if w[0] == w[1] { run + 1 } else { 1 };
+        best = best.max(run);
+    }
+    best as f64 / v.len() as f64
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::numeric::linalg::matrix;
+
+    #[test]
+    fn the_largest_standardised_weights_make_the_pair_and_near_constant_columns_wait() {
+        // columns: intercept, a near-constant column (one 1 in 20 rows), two spread columns,
+        // a constant column, a third spread column
+        let x = matrix(20, 6, |i, j| match j {
+            0 => 1.0,
+            1 => f64::from(u8::from(i == 3)),
+            2 => i as f64,
+            3 => ((i * 7) % 20) as f64 / 4.0,
+            4 => 5.0,
+            _ => ((i * 3) % 20) as f64 * 10.0,
+        });
+        let c = candidates(x.as_ref(), 1);
+        // the constant column 4 is no candidate; column 1 is near-constant (19 of 20 rows)
+        assert_eq!(c.iter().map(|c| c.column).collect::<Vec<_>>(), [1, 2, 3, 5]);
+        assert!((c[0].modal_share - 0.95).abs() < 1e-12);
+        // |w|·sd: column 5 has the smallest weight but the largest sd (values to 190), so it
+        // leads; column 1's weight is the largest of all, but it is near-constant: last
+        let w = [0.3, 50.0, 0.2, 0.9, 7.0, 0.05];
+        let sds: Vec<f64> = c.iter().map(|c| c.sd).collect();
+        let score = |k: usize| (w[c[k].column] * sds[k]).abs();
+        assert!(score(3) > score(2) && score(2) > score(1), "{sds:?}");
+        assert_eq!(ranked(&c, Some(&w), 4), [5, 3, 2, 1]);
+        assert_eq!(ranked(&c, Some(&w), 2), [5, 3]);
+        // without weights: column order, the near-constant column last
+        assert_eq!(ranked(&c, None, 4), [2, 3, 5, 1]);
+        let Some(PairChoice::LargestWeights {
+            run,
+            weights,
+            near_constant,
+        }) = choice(&c, &[5, 3], Some(("laplace", &w)))
+        else {
+            panic!("a choice among four columns");
+        };
+        assert_eq!((run.as_str(), near_constant), ("laplace", 1));
+        assert!((weights[0] - score(3)).abs() < 1e-12 && (weights[1] - score(2)).abs() < 1e-12);
+    }
+
+    #[test]
+    fn two_columns_are_no_choice_and_the_sd_and_share_are_the_textbook_ones() {
+        let x = matrix(4, 3, |i, j| [1.0, i as f64, [2.0, 2.0, 2.0, 3.0][i]][j]);
+        let c = candidates(x.as_ref(), 1);
+        assert_eq!(c.len(), 2);
+        assert_eq!(choice(&c, &[1, 2], None), None);
+        // the population sd of 0, 1, 2, 3 is sqrt(5/4); 2 of the column 2, 2, 2, 3 is three
+        // rows in four
+        assert!((c[0].sd - 1.25f64.sqrt()).abs() < 1e-12);
+        assert_eq!(c[0].modal_share, 0.25);
+        assert_eq!(c[1].modal_share, 0.75);
+    }
+}
