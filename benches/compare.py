@@ -277,7 +277,7 @@ def report_size(stem, bench_json, args, lines, checks, runs):
     whole = runs.get(stem)
     if whole is not None:
         polars = py["read-csv-polars"]["median_seconds"]
-        lines.append(f"| bayeslab run, logistic-map (read, split 80/20, fit, score, reports) | {size_label(n, d - 1)} CSV "
+        lines.append(f"| bayeslab run, logistic-map (read, split 80/20, fit, score, reports) | {size_label(n, d)} CSV "
                      f"| bayeslab run | {fmt_s(whole)} | polars.read_csv + to_numpy of the same file "
                      f"| {fmt_s(polars)} | {ratio(whole, polars)} | — | {per_x(py['read-csv-polars'])} |")
     npy = tasks.get("load-npy")
