@@ -20,8 +20,7 @@ pub struct Row {
     pub predictives: &'static [PredictiveKind],
     /// The keys of [`OPTION_KEYS`] it accepts; the others are an error naming the kinds that use them.
     pub keys: &'static [&'static str],
-    /// p(y = 1 | w, x) of a binary linear model; a probit of a kind that accepts `noise` takes
-    /// its beta from that key.
+    /// p(y = 1 | w, x) of a binary linear model (a probit's beta from `noise`, where accepted).
     pub likelihood: Option<Likelihood>,
     /// Fits chunk by chunk under `[data] streaming = true` (Newton on a sum over rows, or counts).
     pub streams: bool,
@@ -30,9 +29,8 @@ pub struct Row {
     pub weight_prior: bool,
     /// Yields a posterior over the weights.
     pub posterior: bool,
-    /// Yields a posterior over its class parameters instead (class means and covariances,
-    /// feature variances or probabilities under conjugate priors): a generative kind that is
-    /// more than a plug-in point estimate, though it has no posterior over weights.
+    /// Yields a posterior over its class parameters instead (means, covariances, variances or
+    /// probabilities under conjugate priors), though none over the weights.
     pub class_posterior: bool,
     /// Has a Laplace evidence, so `[prior] precision = "evidence"` can choose its lambda.
     pub evidence: bool,
@@ -98,6 +96,15 @@ const BASE: Row = Row {
     log_evidence: None,
     binary_only: false,
     advice: PRIOR_ADVICE,
+};
+
+/// The exact samplers (Gibbs, HMC): draws of a binary model's weights, predicting from them.
+const SAMPLED: Row = Row {
+    predictives: &[Plugin, Exact],
+    posterior: true,
+    binary_only: true,
+    fitting: Fitting::Sampled,
+    ..BASE
 };
 
 /// One row per kind, in the order of [`MethodKind::ALL`].
@@ -333,52 +340,36 @@ pub const ROWS: [Row; 22] = [
         name: "gibbs-logistic",
         family: Family::Gibbs,
         summary: "exact Bayesian logistic regression by Polya-Gamma Gibbs sampling",
-        predictives: &[Plugin, Exact],
         keys: &SAMPLER,
         likelihood: Some(Likelihood::Logistic),
-        posterior: true,
-        binary_only: true,
-        fitting: Fitting::Sampled,
-        ..BASE
+        ..SAMPLED
     },
     Row {
         kind: MethodKind::GibbsProbit,
         name: "gibbs-probit",
         family: Family::Gibbs,
         summary: "exact Bayesian probit regression by Albert & Chib's truncated-normal Gibbs sampling",
-        predictives: &[Plugin, Exact],
         keys: &["noise", "chains", "draws", "burn_in", "thin"],
         likelihood: Some(Likelihood::Probit { noise: 1.0 }),
-        posterior: true,
-        binary_only: true,
-        fitting: Fitting::Sampled,
-        ..BASE
+        ..SAMPLED
     },
     Row {
         kind: MethodKind::HmcLogistic,
         name: "hmc-logistic",
         family: Family::Hmc,
         summary: "exact Bayesian logistic regression by Hamiltonian Monte Carlo, preconditioned by the Laplace covariance",
-        predictives: &[Plugin, Exact],
         keys: &SAMPLER,
         likelihood: Some(Likelihood::Logistic),
-        posterior: true,
-        binary_only: true,
-        fitting: Fitting::Sampled,
-        ..BASE
+        ..SAMPLED
     },
     Row {
         kind: MethodKind::HmcProbit,
         name: "hmc-probit",
         family: Family::Hmc,
         summary: "exact Bayesian probit regression by Hamiltonian Monte Carlo, preconditioned by the Laplace covariance",
-        predictives: &[Plugin, Exact],
         keys: &["noise", "chains", "draws", "burn_in", "thin"],
         likelihood: Some(Likelihood::Probit { noise: 1.0 }),
-        posterior: true,
-        binary_only: true,
-        fitting: Fitting::Sampled,
-        ..BASE
+        ..SAMPLED
     },
     Row {
         kind: MethodKind::LogisticQuadrature,

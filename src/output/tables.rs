@@ -5,6 +5,8 @@ mod approximation;
 mod coefficients;
 mod comparison;
 mod convergence;
+#[cfg(test)]
+mod convergence_tests;
 mod dataset;
 mod encoding;
 #[cfg(test)]
