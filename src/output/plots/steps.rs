@@ -147,19 +147,7 @@ fn weight_panel(
     pair: [usize; 2],
     (x, y): ([f64; 2], [f64; 2]),
 ) -> DrawResult {
-    let mut chart = ChartBuilder::on(panel)
-        .caption(geometry::panel_title(kind, step), (FONT, TEXT))
-        .margin(6)
-        .x_label_area_size(28)
-        .y_label_area_size(44)
-        .build_cartesian_2d(x[0]..x[1], y[0]..y[1])?;
-    chart
-        .configure_mesh()
-        .x_labels(3)
-        .y_labels(3)
-        .label_style((FONT, TEXT))
-        .light_line_style(WHITE)
-        .draw()?;
+    let mut chart = small_chart(panel, geometry::panel_title(kind, step), x, y)?;
     if let Some(l) = step
         .site
         .as_ref()
@@ -190,6 +178,35 @@ fn weight_panel(
     Ok(())
 }
 
+/// A panel of the strip: its title, x over `x` and y over `y`, three labels on each axis.
+fn small_chart<'a, 'b>(
+    panel: &'a Area<'b>,
+    title: String,
+    x: [f64; 2],
+    y: [f64; 2],
+) -> Result<Chart<'a, 'b>, DrawingAreaErrorKind<std::io::Error>> {
+    let mut chart = ChartBuilder::on(panel)
+        .caption(title, (FONT, TEXT))
+        .margin(6)
+        .x_label_area_size(28)
+        .y_label_area_size(44)
+        .build_cartesian_2d(x[0]..x[1], y[0]..y[1])?;
+    chart
+        .configure_mesh()
+        .x_labels(3)
+        .y_labels(3)
+        .label_style((FONT, TEXT))
+        .light_line_style(WHITE)
+        .draw()?;
+    Ok(chart)
+}
+
+type Chart<'a, 'b> = ChartContext<
+    'a,
+    SVGBackend<'b>,
+    Cartesian2d<plotters::coord::types::RangedCoordf64, plotters::coord::types::RangedCoordf64>,
+>;
+
 fn site_panel(panel: &Area<'_>, step: &FitStep) -> DrawResult {
     let Some(c) = geometry::site_curves(step, 200) else {
         return Ok(());
@@ -199,19 +216,8 @@ fn site_panel(panel: &Area<'_>, step: &FitStep) -> DrawResult {
         .flat_map(|l| l.iter().map(|p| p.1))
         .fold(0.0, f64::max);
     let (lo, hi) = (c.cavity[0].0, c.cavity[c.cavity.len() - 1].0);
-    let mut chart = ChartBuilder::on(panel)
-        .caption(geometry::panel_title(StepKind::EpSite, step), (FONT, TEXT))
-        .margin(6)
-        .x_label_area_size(28)
-        .y_label_area_size(44)
-        .build_cartesian_2d(lo..hi, 0.0..top * 1.05)?;
-    chart
-        .configure_mesh()
-        .x_labels(3)
-        .y_labels(3)
-        .label_style((FONT, TEXT))
-        .light_line_style(WHITE)
-        .draw()?;
+    let title = geometry::panel_title(StepKind::EpSite, step);
+    let mut chart = small_chart(panel, title, [lo, hi], [0.0, top * 1.05])?;
     line(&mut chart, grey(), &c.old)?;
     line(&mut chart, look(0), &c.cavity)?;
     // the tilted distribution thick, the Gaussian matched to it over it, so that both show
