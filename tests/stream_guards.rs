@@ -82,10 +82,15 @@ fn a_data_file_that_changes_between_passes_is_refused() {
         ),
         (
             |data, _| {
-                // The same length, another value and a later modification time.
+                // The same length, another value and a later modification time. The time is
+                // set two seconds on rather than waited for: a file system's clock may move
+                // in coarser steps than any short sleep (CI once saw the same time).
                 let text = std::fs::read_to_string(data).unwrap();
-                std::thread::sleep(std::time::Duration::from_millis(20));
+                let before = std::fs::metadata(data).unwrap().modified().unwrap();
                 std::fs::write(data, text.replacen("0.000", "0.900", 1)).unwrap();
+                let file = std::fs::File::options().write(true).open(data).unwrap();
+                file.set_modified(before + std::time::Duration::from_secs(2))
+                    .unwrap();
             },
             "modified",
         ),
