@@ -31,13 +31,18 @@ pub(super) struct ReadCount {
     pub(super) read_seconds: f64,
     /// What the read noticed (a column's padded levels), each once, in the order first met.
     pub(super) notes: Vec<String>,
+    /// The target's type the chunks were parsed with, when the types were fixed.
+    pub(super) target_type: Option<polars::prelude::DataType>,
 }
 
 /// How a file is cut: rows per chunk and, for a CSV, records per part of a chunk
-/// ([`ChunkReader::in_parts`]; the tables then come a part at a time).
+/// ([`ChunkReader::in_parts`]; the tables then come a part at a time), and the target's type
+/// when another file of the run fixed it (a CSV is then parsed with it from its first chunk,
+/// [`ChunkReader::fix_types_as`], once its features are known).
 pub(super) struct Cut {
     pub(super) chunk_rows: usize,
     pub(super) csv_part_rows: Option<usize>,
+    pub(super) target_type: Option<polars::prelude::DataType>,
 }
 
 impl Cut {
@@ -46,6 +51,7 @@ impl Cut {
         Cut {
             chunk_rows,
             csv_part_rows: None,
+            target_type: None,
         }
     }
 }
@@ -82,6 +88,9 @@ pub(super) fn each_table(
     )?;
     if let Some(rows) = cut.csv_part_rows {
         reader.in_parts(rows, target);
+    }
+    if let (Some(t), Some(features)) = (&cut.target_type, features.as_deref()) {
+        reader.fix_types_as(t, target, features);
     }
     // Named before polars is asked for them, with the closest names in the file.
     let names = reader.column_names()?;
@@ -183,8 +192,15 @@ pub(super) fn each_table(
                 .features
                 .iter()
                 .all(|(_, c)| matches!(c, Cells::Numbers(_)));
-            if let (0, true, Some(df)) = (count.chunks, numbers, &df) {
-                reader.fix_types(df, target, features.as_deref().unwrap_or_default());
+            if count.chunks == 0 {
+                match (numbers, &df) {
+                    (true, Some(df)) => {
+                        reader.fix_types(df, target, features.as_deref().unwrap_or_default())
+                    }
+                    // Levels in the first chunk: every chunk infers (a type another file
+                    // fixed no longer holds).
+                    _ => reader.infer_types(),
+                }
             }
             drop(df);
             for note in &table.notes {
@@ -208,6 +224,7 @@ pub(super) fn each_table(
     if count.chunks == 0 {
         return Err(Error::data(path, "the file has a header but no data rows"));
     }
+    count.target_type = reader.fixed_target_type(target);
     count.seconds = start.elapsed().as_secs_f64();
     count.read_seconds = count.seconds - consumer;
     Ok(count)

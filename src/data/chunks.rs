@@ -121,8 +121,10 @@ impl ChunkReader {
         })
     }
 
-    /// Parse every CSV chunk in parts of `part_rows` records, when that reads what the whole
-    /// chunk reads ([`csv_parts`]); the chunks' bounds stay where they were.
+    /// Cut every CSV chunk by counting its records, and parse it in parts of `part_rows`
+    /// records (one part when `part_rows` covers the chunk) read back from the file, when
+    /// that reads what the whole chunk reads ([`csv_parts`]); the chunks' bounds stay where
+    /// they were.
     pub(super) fn in_parts(&mut self, part_rows: usize, target: &str) {
         self.parts = Some((part_rows.max(1), target.to_string()));
     }
@@ -160,6 +162,30 @@ impl ChunkReader {
         }
     }
 
+    /// Parse every CSV chunk from the first with the features as numbers and the target as
+    /// `target_type` (another file's fixed types, [`Typed::with_target`]); a chunk that does
+    /// not read as inference would is parsed again inferring, as without this.
+    pub(super) fn fix_types_as(
+        &mut self,
+        target_type: &DataType,
+        target: &str,
+        features: &[String],
+    ) {
+        if let Format::Csv { names, .. } = &self.format {
+            self.typed = Typed::with_target(target_type.clone(), names, target, features);
+        }
+    }
+
+    /// Infer every later chunk's types from its cells.
+    pub(super) fn infer_types(&mut self) {
+        self.typed = None;
+    }
+
+    /// The target's type the chunks after the first are parsed with, when they were fixed.
+    pub(super) fn fixed_target_type(&self, target: &str) -> Option<DataType> {
+        self.typed.as_ref().and_then(|t| t.target_type(target))
+    }
+
     /// Read only `columns` from the next chunk on.
     pub(super) fn project(&mut self, columns: Vec<String>) {
         self.columns = Some(columns);
@@ -195,7 +221,7 @@ impl ChunkReader {
                 }
                 let cannot = |e: std::io::Error| Error::data(&path, format!("cannot read: {e}"));
                 let (kind, rows) = match &self.parts {
-                    Some((part_rows, target)) if *part_rows < self.chunk_rows => {
+                    Some((part_rows, target)) => {
                         let (parts, rows) =
                             csv_parts::cut(reader, self.chunk_rows, *part_rows, in_quotes)
                                 .map_err(cannot)?;

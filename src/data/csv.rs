@@ -13,7 +13,7 @@ pub(super) use header::{check_header, check_header_names};
 pub(super) use lines::{raw_cell, row_at};
 pub(super) use parse_error::read_error;
 pub(super) use quotes::{check_tail, unclosed_at_end};
-pub(super) use record::{options, read_record, take_records};
+pub(super) use record::{options, read_record, skip_records, take_records};
 
 #[cfg(test)]
 mod tests;

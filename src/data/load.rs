@@ -34,6 +34,7 @@ pub fn load_with(plan: &DataPlan, probe: ReadProbe) -> Result<Dataset> {
                 plan.features.as_deref(),
                 categorical,
                 None,
+                None,
                 probe,
             )?;
             drop_key(&mut l, plan);
@@ -52,12 +53,14 @@ pub fn load_with(plan: &DataPlan, probe: ReadProbe) -> Result<Dataset> {
                 plan.features.as_deref(),
                 categorical,
                 None,
+                None,
                 probe,
             )?;
             drop_key(&mut lt, plan);
             let cats = lt.categorical();
             let known = Some((train.as_path(), &lt.classes[..]));
-            let le = load_file(test, plan, Some(&lt.features), &cats, known, probe)?;
+            let fixed = lt.target_type.as_ref();
+            let le = load_file(test, plan, Some(&lt.features), &cats, known, fixed, probe)?;
             super::pair::check_same_kinds(train, test, &lt.features, &cats, &le.categorical())?;
             let rt = complete_rows(train, &lt, plan, &mut notes)?;
             let re = complete_rows(test, &le, plan, &mut notes)?;

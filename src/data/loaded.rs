@@ -9,6 +9,8 @@ use super::table::{Cells, Labels, Table};
 use super::{labels, table};
 use crate::config::DataPlan;
 use crate::error::{Error, Result};
+use polars::prelude::DataType;
+use rayon::prelude::*;
 use read_size::read_size;
 
 mod read_size;
@@ -22,6 +24,9 @@ pub(super) struct Loaded {
     pub(super) skipped: Vec<String>,
     /// What the read noticed, for the run's notes.
     pub(super) notes: Vec<String>,
+    /// The target's type a CSV's chunks were parsed with, when its types were fixed: a test
+    /// file is parsed with it from its first chunk.
+    pub(super) target_type: Option<DataType>,
 }
 
 /// Told after every chunk the in-memory read gathers: the file, its rows read so far, and its
@@ -36,9 +41,18 @@ pub(super) fn load_file(
     features: Option<&[String]>,
     categorical: &[String],
     known: Option<(&Path, &[String])>,
+    target_type: Option<&DataType>,
     probe: ReadProbe,
 ) -> Result<Loaded> {
-    let t = read_whole(path, plan, features, categorical, READ_CHUNK_ROWS, probe)?;
+    let (t, target_type) = read_whole(
+        path,
+        plan,
+        features,
+        categorical,
+        READ_CHUNK_ROWS,
+        target_type,
+        probe,
+    )?;
     // The test file's labels against the training file's classes, when they cannot be read:
     // two spellings of the labels, said as such.
     let explain = |m: String| match known {
@@ -65,6 +79,7 @@ pub(super) fn load_file(
         y,
         skipped: t.skipped,
         notes: t.notes,
+        target_type,
     })
 }
 
@@ -92,15 +107,18 @@ impl Loaded {
 const READ_CHUNK_ROWS: usize = crate::config::streaming::DEFAULT_CHUNK_ROWS;
 
 /// The selected columns of the whole file, gathered chunk by chunk into whole columns (each
-/// chunk's memory handed back once gathered) of at most `chunk_rows` rows.
+/// chunk's memory handed back once gathered) of at most `chunk_rows` rows; and the target's
+/// type when the CSV's chunks were parsed with fixed types. `target_type`: the type another
+/// file of the run fixed, to parse this one with from its first chunk.
 pub(super) fn read_whole(
     path: &Path,
     plan: &DataPlan,
     features: Option<&[String]>,
     categorical: &[String],
     chunk_rows: usize,
+    target_type: Option<&DataType>,
     probe: ReadProbe,
-) -> Result<Table> {
+) -> Result<(Table, Option<DataType>)> {
     let mut features = features.map(<[String]>::to_vec);
     let mut categorical = categorical.to_vec();
     let mut skipped = Vec::new();
@@ -116,6 +134,7 @@ pub(super) fn read_whole(
     let cut = Cut {
         chunk_rows: size.chunk_rows,
         csv_part_rows: size.csv_part_rows,
+        target_type: target_type.cloned(),
     };
     let count = each_table(
         path,
@@ -144,7 +163,7 @@ pub(super) fn read_whole(
     let mut t = whole.ok_or_else(|| Error::data(path, "the file has a header but no data rows"))?;
     t.skipped = skipped;
     t.notes = count.notes;
-    Ok(t)
+    Ok((t, count.target_type))
 }
 
 /// The first chunk's table with room for `rows` rows in every column, when the file says how
@@ -172,19 +191,30 @@ fn table_bytes(table: &Table) -> usize {
 
 /// Add a chunk's columns (its first data row `first`) to the columns gathered so far.
 fn append(path: &Path, target: &str, whole: &mut Table, chunk: Table, first: usize) -> Result<()> {
-    for ((_, w), (name, c)) in whole.features.iter_mut().zip(chunk.features) {
-        match (w, c) {
+    let pairs = whole.features.iter_mut().zip(chunk.features);
+    let mut pairs: Vec<(&mut Cells, (String, Cells))> = pairs.map(|((_, w), c)| (w, c)).collect();
+    // each_table reads a column as levels in every chunk or in none
+    let same_kind = |w: &Cells, c: &Cells| {
+        matches!(
+            (w, c),
+            (Cells::Numbers(_), Cells::Numbers(_)) | (Cells::Levels(_), Cells::Levels(_))
+        )
+    };
+    if let Some((_, (name, _))) = pairs.iter().find(|(w, (_, c))| !same_kind(w, c)) {
+        return Err(Error::data(
+            path,
+            format!("feature column \"{name}\" changes type at data row {first}; list it in [data] categorical if its values are levels"),
+        ));
+    }
+    // Every column on any thread: the copies are page faults as much as bytes.
+    pairs.par_iter_mut().for_each(|(w, (_, c))| {
+        match (w, std::mem::replace(c, Cells::released())) {
             (Cells::Numbers(w), Cells::Numbers(c)) => w.extend_from_slice(&c),
             (Cells::Levels(w), Cells::Levels(c)) => w.extend(c),
-            // each_table reads a column as levels in every chunk or in none
-            _ => {
-                return Err(Error::data(
-                    path,
-                    format!("feature column \"{name}\" changes type at data row {first}; list it in [data] categorical if its values are levels"),
-                ))
-            }
+            // Checked above.
+            _ => {}
         }
-    }
+    });
     // A chunk whose labels are all missing reads as numbers: it takes the kind of the rest.
     if whole.target.all_missing() {
         whole.target = chunk.target.missing_like(whole.target.rows());

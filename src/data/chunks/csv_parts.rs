@@ -1,4 +1,5 @@
-//! A CSV chunk parsed in parts, for the in-memory read of a wide file. A 65,536-row chunk of
+//! A CSV chunk cut by counting its records and read back from the file by the thread that
+//! parses it (the in-memory read), in parts for a wide file. A 65,536-row chunk of
 //! 500 columns is 640 MB of text, and polars holds it beside its 262 MB frame while parsing:
 //! more than the half of X the loader may spend beside the columns it gathers.
 //!
@@ -40,11 +41,9 @@ pub(super) fn cut(
     let start = reader.stream_position()?;
     let (mut at, mut rows) = (start, 0);
     let mut parts = Vec::new();
-    let mut scratch = Vec::new();
     while rows < chunk_rows {
-        scratch.clear();
         let want = part_rows.min(chunk_rows - rows);
-        let n = csv::take_records(reader, &mut scratch, want, in_quotes)?;
+        let n = csv::skip_records(reader, want, in_quotes)?;
         let end = reader.stream_position()?;
         if n > 0 {
             parts.push((end - at, n));
@@ -68,7 +67,8 @@ pub(super) fn decode(
 ) -> Result<Vec<DataFrame>> {
     let open = || File::open(path).map_err(|e| Error::data(path, format!("cannot open: {e}")));
     let read_back = |file: &mut File, bytes: u64| -> Result<Vec<u8>> {
-        let mut text = header.to_vec();
+        let mut text = Vec::with_capacity(header.len() + bytes as usize + 1);
+        text.extend_from_slice(header);
         file.by_ref()
             .take(bytes)
             .read_to_end(&mut text)
@@ -92,7 +92,9 @@ pub(super) fn decode(
             Err(_) => break,
         }
     }
-    if frames.len() == parts.parts.len() && same_as_whole(&frames, target) {
+    // One part is the whole chunk.
+    let whole = frames.len() == 1 && parts.parts.len() == 1;
+    if whole || (frames.len() == parts.parts.len() && same_as_whole(&frames, target)) {
         return Ok(frames);
     }
     drop(frames);

@@ -46,6 +46,19 @@ impl Typed {
             return None;
         }
         let target_type = first.column(target).ok()?.dtype().clone();
+        Typed::with_target(target_type, names, target, features)
+    }
+
+    /// The types of `names` when the features are read as numbers and the target as
+    /// `target_type`: what another file's first chunk fixed (a test file is parsed with the
+    /// training file's types from its first chunk on). `None` for a target type that
+    /// [`Typed::from_first`] would not fix.
+    pub(in crate::data) fn with_target(
+        target_type: DataType,
+        names: &[String],
+        target: &str,
+        features: &[String],
+    ) -> Option<Typed> {
         let text_target = match target_type {
             DataType::String => Some(target.to_string()),
             DataType::Boolean | DataType::Int64 | DataType::Float64 => None,
@@ -68,6 +81,11 @@ impl Typed {
             schema: Arc::new(schema),
             text_target,
         })
+    }
+
+    /// The target's type every chunk is parsed with.
+    pub(in crate::data) fn target_type(&self, target: &str) -> Option<DataType> {
+        self.schema.get(target).cloned()
     }
 
     /// The chunk `bytes` parsed with these types by `options`, or `None` when it failed or

@@ -92,16 +92,43 @@ pub(in crate::data) fn take_records(
     n: usize,
     in_quotes: &mut bool,
 ) -> std::io::Result<usize> {
+    let (rows, unended) = scan_records(reader, n, in_quotes, &mut |b| out.extend_from_slice(b))?;
+    if unended {
+        out.push(b'\n');
+    }
+    Ok(rows)
+}
+
+/// Pass over up to `n` CSV records of `reader` as [`take_records`] reads them, keeping only
+/// their count: the in-memory read cuts a chunk so and reads its bytes back on the thread
+/// that parses it.
+pub(in crate::data) fn skip_records(
+    reader: &mut impl BufRead,
+    n: usize,
+    in_quotes: &mut bool,
+) -> std::io::Result<usize> {
+    scan_records(reader, n, in_quotes, &mut |_| {}).map(|(rows, _)| rows)
+}
+
+/// Read up to `n` records, handing `keep` their bytes a buffer at a time: the records read,
+/// and whether the last one ended the input without its newline.
+fn scan_records(
+    reader: &mut impl BufRead,
+    n: usize,
+    in_quotes: &mut bool,
+    keep: &mut dyn FnMut(&[u8]),
+) -> std::io::Result<(usize, bool)> {
     let mut rows = 0;
-    let mut line_start = out.len();
+    // Bytes of a record read but not yet ended.
+    let mut open = false;
     while rows < n {
         let buf = reader.fill_buf()?;
         if buf.is_empty() {
-            if out.len() > line_start {
-                out.push(b'\n');
-                rows += 1;
-            }
-            break;
+            return Ok(if open {
+                (rows + 1, true)
+            } else {
+                (rows, false)
+            });
         }
         let mut used = 0;
         while rows < n {
@@ -109,25 +136,23 @@ pub(in crate::data) fn take_records(
                 break;
             };
             let at = used + k;
+            used = at + 1;
             if buf[at] == b'"' {
                 *in_quotes = !*in_quotes;
-                out.extend_from_slice(&buf[used..=at]);
-                used = at + 1;
-                continue;
+                open = true;
+            } else if *in_quotes {
+                open = true;
+            } else {
+                rows += 1;
+                open = false;
             }
-            out.extend_from_slice(&buf[used..=at]);
-            used = at + 1;
-            if *in_quotes {
-                continue;
-            }
-            rows += 1;
-            line_start = out.len();
         }
         if rows < n {
-            out.extend_from_slice(&buf[used..]);
+            open |= used < buf.len();
             used = buf.len();
         }
+        keep(&buf[..used]);
         reader.consume(used);
     }
-    Ok(rows)
+    Ok((rows, false))
 }

@@ -60,6 +60,7 @@ fn before(plan: &DataPlan) -> (Mat<f64>, Mat<f64>, Vec<(f64, f64)>) {
         plan.features.as_deref(),
         categorical,
         None,
+        None,
         &mut |_, _, _| {},
     )
     .unwrap();
@@ -168,9 +169,11 @@ fn chunks_decoded_in_parallel_gather_the_columns_of_a_sequential_read() {
                     p.features.as_deref(),
                     &p.encoding.categorical,
                     chunk_rows,
+                    None,
                     &mut |_, rows, _| told.push(rows),
                 )
-                .unwrap();
+                .unwrap()
+                .0;
                 // the probe hears every chunk, in order, ending at the file's rows
                 assert_eq!(told.len(), t.target.rows().div_ceil(chunk_rows), "{told:?}");
                 assert!(told.windows(2).all(|w| w[0] < w[1]), "{told:?}");
@@ -199,9 +202,11 @@ fn chunks_decoded_in_parallel_gather_the_columns_of_a_sequential_read() {
 /// must read what a parse inferring every cell reads. Each file's first chunk (two rows) is
 /// plain numbers; its later rows hold what might read otherwise. Read in chunks of 2 rows (the
 /// types fixed) and as one chunk (inferred), the tables must be equal; where the later rows
-/// are refused, both reads refuse them.
+/// are refused, both reads refuse them. A test file is parsed with the training file's types
+/// from its first chunk on: the same rows alone, read so, must equal them inferred too.
 #[test]
 fn chunks_read_with_fixed_types_equal_chunks_whose_types_are_inferred() {
+    use polars::prelude::DataType;
     let dir = tempfile::tempdir().unwrap();
     let head = "a,b,y\n1.5,2,0\n-0.5,3,1\n";
     let same = [
@@ -211,6 +216,7 @@ fn chunks_read_with_fixed_types_equal_chunks_whose_types_are_inferred() {
         ),
         ("spaces around numbers", " 2.5,9,1\n3.5 , 1,0\n"),
         ("missing spellings", "N/A,,1\nnan,NA,0\nNaN,NULL,1\n"),
+        ("a column of missing cells", "NA,1,1\n,2,0\n"),
         ("a quoted number", "\"2.5\",4,1\n"),
         ("an integer beyond i64", "12345678901234567890,1,0\n"),
         ("exponents and signs", "+1e3,-2E-2,1\n"),
@@ -219,11 +225,10 @@ fn chunks_read_with_fixed_types_equal_chunks_whose_types_are_inferred() {
         ("a word in a number column", "2,abc,1\n", "abc"),
         ("an infinite value", "1e999,1,0\n", "infinite"),
     ];
-    let read = |text: &str, chunk_rows: usize, target: &str| {
+    let read = |text: &str, chunk_rows: usize, fixed: Option<DataType>| {
         let file = dir.path().join("typed.csv");
-        std::fs::write(&file, text.replace(",y\n", &format!(",{target}\n"))).unwrap();
+        std::fs::write(&file, text).unwrap();
         let mut p = plan(&file, Missing::Mean, FeatureMap::Identity, false);
-        p.target = target.into();
         p.features = Some(vec!["a".into(), "b".into()]);
         p.encoding.categorical.clear();
         let t = crate::data::loaded::read_whole(
@@ -232,33 +237,68 @@ fn chunks_read_with_fixed_types_equal_chunks_whose_types_are_inferred() {
             p.features.as_deref(),
             &[],
             chunk_rows,
+            fixed.as_ref(),
             &mut |_, _, _| {},
         );
-        t.map(|t| table_bits(&t)).map_err(|e| e.to_string())
+        t.map(|(t, _)| table_bits(&t)).map_err(|e| e.to_string())
     };
+    let labels = [
+        DataType::Int64,
+        DataType::Float64,
+        DataType::Boolean,
+        DataType::String,
+    ];
     for (what, rows) in same {
         let text = format!("{head}{rows}");
+        let inferred = read(&text, 1000, None);
         assert_eq!(
-            read(&text, 2, "y").unwrap(),
-            read(&text, 1000, "y").unwrap(),
+            read(&text, 2, None).unwrap(),
+            inferred.clone().unwrap(),
             "{what}"
         );
+        let alone = format!("a,b,y\n{rows}");
+        for t in &labels {
+            let fixed = read(&alone, 1000, Some(t.clone()));
+            if what == "an integer beyond i64" && t.is_primitive_numeric() {
+                // Alone, inference makes the column i64 and refuses the value; with the
+                // training file's (numeric labels) it is the float the training file reads.
+                let big = 12_345_678_901_234_567_890_f64.to_bits();
+                assert_eq!(fixed.unwrap().0[0], vec![big], "{t}");
+                continue;
+            }
+            assert_eq!(fixed, read(&alone, 1000, None), "{what}, {t}");
+        }
     }
     for (what, rows, says) in refused {
         let text = format!("{head}{rows}");
         for chunk_rows in [2, 1000] {
-            let e = read(&text, chunk_rows, "y").unwrap_err();
+            let e = read(&text, chunk_rows, None).unwrap_err();
             assert!(e.contains(says), "{what}, {chunk_rows} rows: {e}");
         }
+        let alone = format!("a,b,y\n{rows}");
+        let fixed = read(&alone, 1000, Some(DataType::Int64));
+        assert_eq!(fixed, read(&alone, 1000, None), "{what}, alone");
     }
     // Text labels: a later chunk of words keeps them; a later chunk of numbers alone is a
     // change of kind, refused as before the types were fixed.
     let words = "a,b,y\n1,2,yes\n3,4,no\n5,6,no\n7,8,yes\n";
     assert_eq!(
-        read(words, 2, "y").unwrap(),
-        read(words, 1000, "y").unwrap()
+        read(words, 2, None).unwrap(),
+        read(words, 1000, None).unwrap()
     );
     let numbers = "a,b,y\n1,2,yes\n3,4,no\n5,6,1\n7,8,0\n";
-    let e = read(numbers, 2, "y").unwrap_err();
+    let e = read(numbers, 2, None).unwrap_err();
     assert!(e.contains("one kind of value"), "{e}");
+    // A test file whose labels are of another kind than the training file's reads as alone.
+    for (file, t) in [
+        ("a,b,y\n5,6,1\n7,8,0\n", DataType::String),
+        ("a,b,y\n5,6,yes\n7,8,no\n", DataType::Int64),
+        ("a,b,y\n5,6,true\n7,8,false\n", DataType::String),
+    ] {
+        assert_eq!(
+            read(file, 1000, Some(t.clone())),
+            read(file, 1000, None),
+            "{file}, {t}"
+        );
+    }
 }

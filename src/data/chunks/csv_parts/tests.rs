@@ -15,6 +15,7 @@ fn read(path: &Path, features: Option<Vec<String>>, part_rows: Option<usize>) ->
     let cut = Cut {
         chunk_rows: 20,
         csv_part_rows: part_rows,
+        target_type: None,
     };
     let mut gather = |_first: usize, t: crate::data::table::Table| {
         cols.resize(t.features.len(), Vec::new());
