@@ -7,6 +7,7 @@
 //! alive at once).
 
 use faer::Mat;
+use rayon::prelude::*;
 
 use crate::data::dataset::{effective_scaling, FeatureSummary};
 use crate::data::encode::Encoder;
@@ -62,7 +63,9 @@ impl Growing {
 /// Fill the training and test designs of `encoder`'s columns for rows `train_rows` of the
 /// training file and `test_rows` of the test file (the training file when there is none),
 /// releasing every raw column once it is written. The values are those of
-/// `prepare::design` over `Encoder::encode`, bit for bit.
+/// `prepare::design` over `Encoder::encode`, bit for bit. The raw columns are encoded and
+/// standardised a thread's worth at a time, in parallel, and written in order: at most that
+/// many raw columns' encoded copies are alive beside the design.
 pub(super) fn fill(
     encoder: &Encoder,
     raw: RawColumns<'_>,
@@ -84,24 +87,83 @@ pub(super) fn fill(
         train: train_cells,
         test: mut test_cells,
     } = raw;
-    for j in 0..train_cells.len() {
-        let missing = train_cells[j].missing();
-        let train_cols = encoder.encode_column(j, &train_cells[j], train_rows);
-        let test_cols = match test_cells.as_deref_mut() {
-            Some(cells) => {
-                let cols = encoder.encode_column(j, &cells[j], test_rows);
+    let batch = rayon::current_num_threads().max(1);
+    let mut from = 0;
+    while from < train_cells.len() {
+        let to = (from + batch).min(train_cells.len());
+        let columns = Columns {
+            encoder,
+            train: train_cells,
+            test: test_cells.as_deref(),
+            train_rows,
+            test_rows,
+            layout,
+        };
+        let written: Vec<Written> = (from..to)
+            .into_par_iter()
+            .map(|j| columns.write(j))
+            .collect();
+        for (j, w) in (from..to).zip(written) {
+            if let Some(cells) = test_cells.as_deref_mut() {
                 release.freed(cells[j].bytes());
                 cells[j] = Cells::released();
-                cols
             }
-            None => encoder.encode_column(j, &train_cells[j], test_rows),
+            release.freed(train_cells[j].bytes());
+            train_cells[j] = Cells::released();
+            for (tr, te) in &w.columns {
+                train.push(|i| tr[i]);
+                test.push(|i| te[i]);
+            }
+            summaries.extend(w.summaries);
+            scaling.extend(w.scaling);
+        }
+        from = to;
+    }
+    Filled {
+        train: train.x,
+        test: test.x,
+        summaries,
+        scaling,
+    }
+}
+
+/// The raw columns being written, and how.
+struct Columns<'a> {
+    encoder: &'a Encoder,
+    train: &'a [Cells],
+    test: Option<&'a [Cells]>,
+    train_rows: &'a [usize],
+    test_rows: &'a [usize],
+    layout: &'a Layout,
+}
+
+/// One raw column's design columns (training, test), standardised as the layout says, with
+/// their summaries and scalings.
+struct Written {
+    columns: Vec<(Vec<f64>, Vec<f64>)>,
+    summaries: Vec<FeatureSummary>,
+    scaling: Vec<(f64, f64)>,
+}
+
+impl Columns<'_> {
+    fn write(&self, j: usize) -> Written {
+        let encoder = self.encoder;
+        let cells = &self.train[j];
+        let missing = cells.missing();
+        let train_cols = encoder.encode_column(j, cells, self.train_rows);
+        let test_cells = self.test.map_or(cells, |t| &t[j]);
+        let test_cols = encoder.encode_column(j, test_cells, self.test_rows);
+        // The design column of this raw column's first: the design columns come in raw order.
+        let first = encoder.source.iter().position(|&s| s == j).unwrap_or(0);
+        let mut out = Written {
+            columns: Vec::with_capacity(train_cols.len()),
+            summaries: Vec::with_capacity(train_cols.len()),
+            scaling: Vec::with_capacity(train_cols.len()),
         };
-        release.freed(train_cells[j].bytes());
-        train_cells[j] = Cells::released();
-        for (tr, te) in train_cols.into_iter().zip(test_cols) {
-            let d = summaries.len();
+        for (k, (mut tr, mut te)) in train_cols.into_iter().zip(test_cols).enumerate() {
+            let d = first + k;
             let (mean, sd) = mean_sd(&tr);
-            summaries.push(FeatureSummary {
+            out.summaries.push(FeatureSummary {
                 name: encoder.names[d].clone(),
                 mean,
                 sd,
@@ -109,22 +171,17 @@ pub(super) fn fill(
                 max: tr.iter().copied().fold(f64::NEG_INFINITY, f64::max),
                 missing,
             });
-            if layout.standardize {
-                let (mean, sd) = encoder.scaling(d, (mean, sd), layout.standardise_indicators);
-                scaling.push(effective_scaling(Some((mean, sd))));
-                train.push(|i| standardise(tr[i], mean, sd));
-                test.push(|i| standardise(te[i], mean, sd));
+            if self.layout.standardize {
+                let (mean, sd) = encoder.scaling(d, (mean, sd), self.layout.standardise_indicators);
+                out.scaling.push(effective_scaling(Some((mean, sd))));
+                for v in tr.iter_mut().chain(te.iter_mut()) {
+                    *v = standardise(*v, mean, sd);
+                }
             } else {
-                scaling.push(effective_scaling(None));
-                train.push(|i| tr[i]);
-                test.push(|i| te[i]);
+                out.scaling.push(effective_scaling(None));
             }
+            out.columns.push((tr, te));
         }
-    }
-    Filled {
-        train: train.x,
-        test: test.x,
-        summaries,
-        scaling,
+        out
     }
 }
