@@ -126,6 +126,9 @@ struct Packed {
 
 const LABEL_BIT: u32 = 1 << 31;
 
+/// Rows gathered at once by [`Resampler::packed_ece`] (16 KiB: within the first-level cache).
+const GATHER: usize = 1024;
+
 impl<'a> Resampler<'a> {
     pub fn new(p: &'a [f64], y: &'a [f64], bins: usize, binning: Binning) -> Self {
         let bin_of = match binning {
@@ -163,26 +166,31 @@ impl<'a> Resampler<'a> {
         use rayon::prelude::*;
         let n = self.p.len();
         let batch = rayon::current_num_threads().max(1) * 4;
-        let mut draw = |count: usize| -> Vec<Vec<usize>> {
-            (0..count)
-                .map(|_| (0..n).map(|_| rng.random_range(0..n)).collect())
-                .collect()
+        // Each resample's rows into a buffer kept from batch to batch (fresh ones would be
+        // fresh pages: a page fault per 512 rows drawn).
+        let mut draw = |buffers: &mut Vec<Vec<usize>>, count: usize| {
+            buffers.resize_with(count, Vec::new);
+            for rows in buffers.iter_mut() {
+                rows.clear();
+                crate::numeric::rng::fill_below(rng, n, n, rows);
+            }
         };
         let mut eces = Vec::with_capacity(resamples);
-        let mut drawn = draw(batch.min(resamples));
+        let (mut drawn, mut following) = (Vec::new(), Vec::new());
+        draw(&mut drawn, batch.min(resamples));
         while !drawn.is_empty() {
             let next = batch.min(resamples - eces.len() - drawn.len());
-            let (summed, following) = rayon::join(
+            let (summed, ()) = rayon::join(
                 || {
                     drawn
                         .par_iter()
                         .map(|rows| self.packed_ece(rows))
                         .collect::<Vec<f64>>()
                 },
-                || draw(next),
+                || draw(&mut following, next),
             );
             eces.extend(summed);
-            drawn = following;
+            std::mem::swap(&mut drawn, &mut following);
         }
         eces
     }
@@ -190,11 +198,19 @@ impl<'a> Resampler<'a> {
     /// The ECE of packed rows `rows` (equal-width bins, labels 0 or 1).
     fn packed_ece(&self, rows: &[usize]) -> f64 {
         let mut sums = BinSums::new(self.bins);
-        for &i in rows {
-            let r = self.packed[i];
-            // The label read back is the 0.0 or 1.0 it was: the same sums.
-            let y = if r.code & LABEL_BIT != 0 { 1.0 } else { 0.0 };
-            sums.add((r.code & !LABEL_BIT) as usize, r.p, y);
+        // The rows are gathered a block at a time and then added in the same order: the reads
+        // of a loop that carries no sum overlap one another (issue 32: adding as each row was
+        // read left it waiting on every read).
+        let mut block = [Packed { p: 0.0, code: 0 }; GATHER];
+        for part in rows.chunks(GATHER) {
+            for (slot, &i) in block.iter_mut().zip(part) {
+                *slot = self.packed[i];
+            }
+            for r in &block[..part.len()] {
+                // The label read back is the 0.0 or 1.0 it was: the same sums.
+                let y = if r.code & LABEL_BIT != 0 { 1.0 } else { 0.0 };
+                sums.add((r.code & !LABEL_BIT) as usize, r.p, y);
+            }
         }
         sums.finish(equal_width_edges(self.bins), rows.len()).ece
     }
