@@ -18,14 +18,14 @@ pub struct Candidate {
     pub column: usize,
     /// The training rows' standard deviation (population: divided by n).
     pub sd: f64,
-    /// The share of the training rows holding the column's most common value (1 when
-    /// constant).
-    pub modal_share: f64,
+    /// The share of the training rows holding the value more than half of them hold (1 when
+    /// constant; 0 when no value holds more than half).
+    pub majority_share: f64,
 }
 
 impl Candidate {
     fn near_constant(&self) -> bool {
-        self.modal_share >= NEAR_CONSTANT
+        self.majority_share >= NEAR_CONSTANT
     }
 }
 
@@ -37,10 +37,10 @@ pub fn candidates(x: View<'_>, first: usize) -> Vec<Candidate> {
             Candidate {
                 column: j,
                 sd: sd(&col),
-                modal_share: modal_share(&col),
+                majority_share: majority_share(&col),
             }
         })
-        .filter(|c| c.modal_share < 1.0 && c.sd > 0.0)
+        .filter(|c| c.majority_share < 1.0 && c.sd > 0.0)
         .collect()
 }
 
@@ -102,20 +102,31 @@ fn sd(v: &[f64]) -> f64 {
     (v.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / n).sqrt()
 }
 
-/// The share of the most common value (a sort: the columns are at most a few thousand rows
-/// long where the picture is drawn, in memory).
-fn modal_share(v: &[f64]) -> f64 {
+/// The share of the rows holding the value that more than half of them hold (1 when
+/// constant), or 0 when no value does: the choice asks only whether a column is constant or
+/// near-constant ([`NEAR_CONSTANT`] > 1/2). Boyer and Moore's majority vote finds the only
+/// candidate in one pass and a second counts it, so a column of a million rows costs two
+/// passes, not a sort (issue 32: sorting every column was a tenth of a large run).
+fn majority_share(v: &[f64]) -> f64 {
     if v.is_empty() {
         return 1.0;
     }
-    let mut s = v.to_vec();
-    s.sort_by(f64::total_cmp);
-    let (mut best, mut run) = (1, 1);
-    for w in s.windows(2) {
-        run = if w[0] == w[1] { run + 1 } else { 1 };
-        best = best.max(run);
+    let (mut candidate, mut lead) = (v[0], 0usize);
+    for &x in v {
+        if lead == 0 {
+            (candidate, lead) = (x, 1);
+        } else if x == candidate {
+            lead += 1;
+        } else {
+            lead -= 1;
+        }
     }
-    best as f64 / v.len() as f64
+    let count = v.iter().filter(|&&x| x == candidate).count();
+    if 2 * count > v.len() {
+        count as f64 / v.len() as f64
+    } else {
+        0.0
+    }
 }
 
 #[cfg(test)]
@@ -138,7 +149,7 @@ mod tests {
         let c = candidates(x.as_ref(), 1);
         // the constant column 4 is no candidate; column 1 is near-constant (19 of 20 rows)
         assert_eq!(c.iter().map(|c| c.column).collect::<Vec<_>>(), [1, 2, 3, 5]);
-        assert!((c[0].modal_share - 0.95).abs() < 1e-12);
+        assert!((c[0].majority_share - 0.95).abs() < 1e-12);
         // |w|·sd: column 5 has the smallest weight but the largest sd (values to 190), so it
         // leads; column 1's weight is the largest of all, but it is near-constant: last
         let w = [0.3, 50.0, 0.2, 0.9, 7.0, 0.05];
@@ -167,10 +178,38 @@ mod tests {
         let c = candidates(x.as_ref(), 1);
         assert_eq!(c.len(), 2);
         assert_eq!(choice(&c, &[1, 2], None), None);
-        // the population sd of 0, 1, 2, 3 is sqrt(5/4); 2 of the column 2, 2, 2, 3 is three
-        // rows in four
+        // the population sd of 0, 1, 2, 3 is sqrt(5/4), where no value holds a majority; 2 of
+        // the column 2, 2, 2, 3 is three rows in four
         assert!((c[0].sd - 1.25f64.sqrt()).abs() < 1e-12);
-        assert_eq!(c[0].modal_share, 0.25);
-        assert_eq!(c[1].modal_share, 0.75);
+        assert_eq!(c[0].majority_share, 0.0);
+        assert_eq!(c[1].majority_share, 0.75);
+    }
+
+    #[test]
+    fn the_majority_share_is_the_counted_share_of_the_most_common_value_above_one_half() {
+        // Columns of few values in a scrambled order, against counting every value.
+        for seed in 0..200u64 {
+            let len = 1 + (seed % 37) as usize;
+            let values = 1 + seed % 4;
+            let v: Vec<f64> = (0..len as u64)
+                .map(|i| ((i * 2_654_435_761 + seed * 97) >> 3) % values)
+                .map(|k| {
+                    if k == 0 || seed % 3 == 0 {
+                        7.0
+                    } else {
+                        k as f64
+                    }
+                })
+                .collect();
+            let most = v
+                .iter()
+                .map(|a| v.iter().filter(|b| *b == a).count())
+                .max()
+                .unwrap();
+            let counted = most as f64 / len as f64;
+            let want = if 2 * most > len { counted } else { 0.0 };
+            assert_eq!(majority_share(&v), want, "{v:?}");
+        }
+        assert_eq!(majority_share(&[]), 1.0);
     }
 }

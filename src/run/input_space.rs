@@ -60,9 +60,23 @@ pub fn input_space(
     let candidates = super::input_pair::candidates(data.train.x.as_ref(), first);
     let weights = ranking_weights(runs, data.columns.len());
     let drawn = super::input_pair::ranked(&candidates, weights.map(|w| w.1), MAX_FEATURES);
+    // The other columns' training means, once for every plane.
+    let x = &data.train.x;
+    let n = x.nrows();
+    let means: Vec<f64> = (0..x.ncols())
+        .map(|j| (0..n).map(|i| x[(i, j)]).sum::<f64>() / n.max(1) as f64)
+        .collect();
+    let fixed = Fixed {
+        plan,
+        data,
+        fitted,
+        runs,
+        scaling,
+        means: &means,
+    };
     let mut planes = (0..drawn.len())
         .flat_map(|i| (i + 1..drawn.len()).map(move |j| (i, j)))
-        .map(|(i, j)| plane(plan, data, fitted, runs, [drawn[i], drawn[j]], scaling));
+        .map(|(i, j)| plane(&fixed, [drawn[i], drawn[j]]));
     let mut main = planes.next()?;
     main.chosen = super::input_pair::choice(&candidates, &drawn, weights);
     Some((main, planes.collect()))
@@ -85,22 +99,31 @@ fn ranking_weights(runs: &[RunRecord], d: usize) -> Option<(&str, &[f64])> {
     Some((run.id.as_str(), mean(run, d)?))
 }
 
+/// What every plane of one run is drawn from: the runs and their fits, the design's scaling
+/// and its columns' training means.
+struct Fixed<'a> {
+    plan: &'a Plan,
+    data: &'a Dataset,
+    fitted: &'a [Option<Fitted>],
+    runs: &'a [RunRecord],
+    scaling: &'a [(f64, f64)],
+    means: &'a [f64],
+}
+
 /// The picture of features `[a, b]` (design columns) with the others at their means.
-fn plane(
-    plan: &Plan,
-    data: &Dataset,
-    fitted: &[Option<Fitted>],
-    runs: &[RunRecord],
-    [a, b]: [usize; 2],
-    scaling: &[(f64, f64)],
-) -> InputSpace {
+fn plane(fixed: &Fixed, [a, b]: [usize; 2]) -> InputSpace {
+    let Fixed {
+        plan,
+        data,
+        fitted,
+        runs,
+        scaling,
+        means,
+    } = *fixed;
     let intercept = data.columns.first().is_some_and(|c| c == INTERCEPT);
     let first = usize::from(intercept);
     let x = &data.train.x;
     let n = x.nrows();
-    let means: Vec<f64> = (0..x.ncols())
-        .map(|j| (0..n).map(|i| x[(i, j)]).sum::<f64>() / n.max(1) as f64)
-        .collect();
     // original units of design column j: centre + scale * design
     let orig = |j: usize, v: f64| scaling[j - first].0 + scaling[j - first].1 * v;
     let range = |j: usize| {
