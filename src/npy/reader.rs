@@ -176,7 +176,7 @@ fn rows_in_parallel(path: &Path, h: &Header, n: usize, d: usize) -> Result<Mat<f
     // SAFETY: f64 has no invalid values and no drop; the blocks below write every (i, j) with
     // i < n and j < d exactly once before the matrix is read, and an error drops it unread.
     unsafe { x.set_dims(n, d) };
-    let out = Shared(x.as_ptr_mut(), x.col_stride());
+    let out = crate::numeric::linalg::SharedColumns::of(&mut x);
     (0..n.div_ceil(block)).into_par_iter().try_for_each_init(
         Vec::new,
         |bytes: &mut Vec<u8>, b| {
@@ -199,22 +199,3 @@ fn rows_in_parallel(path: &Path, h: &Header, n: usize, d: usize) -> Result<Mat<f
     )?;
     Ok(x)
 }
-
-/// The matrix's first element and column stride, written by the blocks on many threads.
-#[cfg(unix)]
-#[derive(Clone, Copy)]
-struct Shared(*mut f64, isize);
-
-#[cfg(unix)]
-impl Shared {
-    /// SAFETY: `j` is a column of the matrix.
-    unsafe fn column(&self, j: usize) -> *mut f64 {
-        self.0.offset(j as isize * self.1)
-    }
-}
-
-// SAFETY: the blocks write disjoint elements (their own rows).
-#[cfg(unix)]
-unsafe impl Send for Shared {}
-#[cfg(unix)]
-unsafe impl Sync for Shared {}

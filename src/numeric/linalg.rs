@@ -177,3 +177,28 @@ impl Cholesky {
 /// A read-only view of a matrix of f64, for code outside the numeric core that only passes one
 /// on (run/exact_pairs.rs).
 pub type View<'a> = faer::MatRef<'a, f64>;
+
+/// A column-major matrix's first element and column stride, for threads that each write their
+/// own elements through raw pointers: the .npy reader's blocks of rows, the design fill's
+/// columns. Writing through it is the caller's promise that no two threads write one element
+/// and that nothing reads an element before it is written.
+#[derive(Clone, Copy)]
+pub struct SharedColumns(*mut f64, isize);
+
+impl SharedColumns {
+    pub fn of(x: &mut Mat<f64>) -> Self {
+        SharedColumns(x.as_ptr_mut(), x.col_stride())
+    }
+
+    /// The first element of column `j`.
+    ///
+    /// # Safety
+    /// `j` is a column of the matrix's allocation (its column capacity).
+    pub unsafe fn column(&self, j: usize) -> *mut f64 {
+        self.0.offset(j as isize * self.1)
+    }
+}
+
+// SAFETY: the threads that share it write disjoint elements (see the type's documentation).
+unsafe impl Send for SharedColumns {}
+unsafe impl Sync for SharedColumns {}

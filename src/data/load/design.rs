@@ -15,6 +15,7 @@ use crate::data::prepare::{mean_sd, standardise};
 use crate::data::table::Cells;
 
 use crate::data::release::Release;
+use crate::numeric::linalg::SharedColumns;
 
 /// The raw columns of the training file and, for a separate test file, of the test file.
 pub(super) struct RawColumns<'a> {
@@ -44,6 +45,8 @@ pub(super) struct Filled {
 struct Growing {
     x: Mat<f64>,
     rows: usize,
+    /// The columns it was allocated for.
+    capacity: usize,
 }
 
 impl Growing {
@@ -51,12 +54,30 @@ impl Growing {
         Growing {
             x: Mat::with_capacity(rows, cols),
             rows,
+            capacity: cols,
         }
     }
 
     fn push(&mut self, value: impl Fn(usize) -> f64) {
         let next = self.x.ncols() + 1;
         self.x.resize_with(self.rows, next, |i, _| value(i));
+    }
+
+    /// Append `columns` (each of the matrix's rows), copied on every thread at once: each new
+    /// column's pages are first touched by the thread that copies it (issue 32: the copies
+    /// on one thread were half of the fill).
+    fn extend(&mut self, columns: &[&[f64]]) {
+        let old = self.x.ncols();
+        let fits = old + columns.len() <= self.capacity;
+        assert!(fits && columns.iter().all(|c| c.len() == self.rows));
+        let out = SharedColumns::of(&mut self.x);
+        columns.par_iter().enumerate().for_each(|(k, c)| {
+            // SAFETY: column old + k is inside the allocation (the capacity is checked above)
+            // and is written by this closure alone, from a slice of the matrix's rows.
+            unsafe { std::ptr::copy_nonoverlapping(c.as_ptr(), out.column(old + k), c.len()) };
+        });
+        // SAFETY: within the capacity, and every element of the new columns was written above.
+        unsafe { self.x.set_dims(self.rows, old + columns.len()) };
     }
 }
 
@@ -103,17 +124,22 @@ pub(super) fn fill(
             .into_par_iter()
             .map(|j| columns.write(j))
             .collect();
-        for (j, w) in (from..to).zip(written) {
+        for j in from..to {
             if let Some(cells) = test_cells.as_deref_mut() {
                 release.freed(cells[j].bytes());
                 cells[j] = Cells::released();
             }
             release.freed(train_cells[j].bytes());
             train_cells[j] = Cells::released();
-            for (tr, te) in &w.columns {
-                train.push(|i| tr[i]);
-                test.push(|i| te[i]);
-            }
+        }
+        let (tr, te): (Vec<&[f64]>, Vec<&[f64]>) = written
+            .iter()
+            .flat_map(|w| &w.columns)
+            .map(|(tr, te)| (&tr[..], &te[..]))
+            .unzip();
+        train.extend(&tr);
+        test.extend(&te);
+        for w in written {
             summaries.extend(w.summaries);
             scaling.extend(w.scaling);
         }
