@@ -43,6 +43,8 @@ pub(super) struct Cut {
     pub(super) chunk_rows: usize,
     pub(super) csv_part_rows: Option<usize>,
     pub(super) target_type: Option<polars::prelude::DataType>,
+    /// A Parquet file is cut at its row groups ([`ChunkReader::at_row_groups`]).
+    pub(super) at_row_groups: bool,
 }
 
 impl Cut {
@@ -52,6 +54,7 @@ impl Cut {
             chunk_rows,
             csv_part_rows: None,
             target_type: None,
+            at_row_groups: false,
         }
     }
 }
@@ -88,6 +91,9 @@ pub(super) fn each_table(
     )?;
     if let Some(rows) = cut.csv_part_rows {
         reader.in_parts(rows, target);
+    }
+    if cut.at_row_groups {
+        reader.at_row_groups();
     }
     if let (Some(t), Some(features)) = (&cut.target_type, features.as_deref()) {
         reader.fix_types_as(t, target, features);

@@ -135,6 +135,7 @@ pub(super) fn read_whole(
         chunk_rows: size.chunk_rows,
         csv_part_rows: size.csv_part_rows,
         target_type: target_type.cloned(),
+        at_row_groups: true,
     };
     let count = each_table(
         path,

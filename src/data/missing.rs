@@ -24,9 +24,15 @@ pub(super) fn complete_rows(
     let target_missing = l.y.iter().filter(|v| v.is_none()).count();
     prepare::check_not_all_missing(n, target, target_missing, &l.features, &per_feature, listed)
         .map_err(|m| Error::data(path, m))?;
-    let ok: Vec<bool> = (0..n)
-        .map(|i| l.y[i].is_some() && (missing.fills() || l.cols.iter().all(|c| !c.is_missing(i))))
-        .collect();
+    // Column by column (the columns are stored so), and only those with a missing cell.
+    let mut ok: Vec<bool> = l.y.iter().map(Option::is_some).collect();
+    if !missing.fills() {
+        for (c, _) in l.cols.iter().zip(&per_feature).filter(|(_, &m)| m > 0) {
+            for (i, o) in ok.iter_mut().enumerate() {
+                *o &= !c.is_missing(i);
+            }
+        }
+    }
     let bad = ok.iter().filter(|&&o| !o).count();
     if bad > 0 {
         if missing == Missing::Error {
