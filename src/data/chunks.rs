@@ -11,7 +11,7 @@
 //! linear in the file size.
 
 use std::fs::File;
-use std::io::{BufReader, Cursor};
+use std::io::BufReader;
 use std::path::{Path, PathBuf};
 
 use polars::prelude::*;
@@ -19,8 +19,11 @@ use polars::prelude::*;
 use crate::error::{Error, Result};
 
 mod csv_parts;
+mod piece;
 mod typed;
 
+pub(super) use piece::Piece;
+use piece::PieceKind;
 pub(super) use typed::Typed;
 
 /// Bytes of the CSV read buffer.
@@ -285,110 +288,6 @@ impl ChunkReader {
             kind,
         }))
     }
-}
-
-/// One chunk of a file, cut but not decoded.
-pub(super) struct Piece {
-    path: PathBuf,
-    columns: Option<Vec<String>>,
-    separator: u8,
-    typed: Option<Typed>,
-    kind: PieceKind,
-}
-
-enum PieceKind {
-    Parquet {
-        metadata: polars::io::parquet::metadata::FileMetadataRef,
-        offset: usize,
-        rows: usize,
-    },
-    Csv {
-        bytes: Vec<u8>,
-    },
-    CsvParts {
-        header: Vec<u8>,
-        parts: csv_parts::Parts,
-        target: String,
-    },
-}
-
-impl Piece {
-    /// The chunk's frames in row order: one, or its parts' ([`csv_parts`]).
-    pub(super) fn decode_parts(self) -> Result<Vec<DataFrame>> {
-        if let PieceKind::CsvParts {
-            header,
-            parts,
-            target,
-        } = &self.kind
-        {
-            let columns = self.columns.as_deref();
-            let typed = self.typed.as_ref();
-            let parse = |bytes| parse_csv(&self.path, columns, self.separator, typed, bytes);
-            return csv_parts::decode(&self.path, header, parts, target, &parse);
-        }
-        self.decode().map(|df| vec![df])
-    }
-
-    /// The chunk's frame (no rows when the file has none left).
-    pub(super) fn decode(self) -> Result<DataFrame> {
-        if let PieceKind::CsvParts { .. } = self.kind {
-            let path = self.path.clone();
-            let mut frames = self.decode_parts()?.into_iter();
-            let first = frames.next().unwrap_or_default();
-            return frames.try_fold(first, |mut whole, df| {
-                whole
-                    .vstack_mut_owned(df)
-                    .map_err(|e| Error::data(&path, format!("cannot read: {e}")))?;
-                Ok(whole)
-            });
-        }
-        let path = &self.path;
-        match self.kind {
-            PieceKind::Parquet {
-                metadata,
-                offset,
-                rows,
-            } => {
-                let file =
-                    File::open(path).map_err(|e| Error::data(path, format!("cannot open: {e}")))?;
-                let mut reader = ParquetReader::new(file)
-                    .with_slice(Some((offset, rows)))
-                    .with_columns(self.columns);
-                reader.set_metadata(metadata);
-                reader
-                    .finish()
-                    .map_err(|e| Error::data(path, format!("cannot read as Parquet: {e}")))
-            }
-            PieceKind::Csv { bytes } => {
-                let typed = self.typed.as_ref();
-                parse_csv(path, self.columns.as_deref(), self.separator, typed, bytes)
-            }
-            // Joined above.
-            PieceKind::CsvParts { .. } => Ok(DataFrame::empty()),
-        }
-    }
-}
-
-/// Parse a CSV chunk's bytes (its header record first) with the loader's options, reading
-/// `columns` when given: with the `typed` types when they read what inference reads, else
-/// inferring the chunk's types from all of its cells.
-fn parse_csv(
-    path: &Path,
-    columns: Option<&[String]>,
-    separator: u8,
-    typed: Option<&Typed>,
-    bytes: Vec<u8>,
-) -> Result<DataFrame> {
-    let columns: Option<Arc<[PlSmallStr]>> =
-        columns.map(|c| c.iter().map(|n| PlSmallStr::from(n.as_str())).collect());
-    let options = || super::csv::options(separator).with_columns(columns.clone());
-    if let Some(df) = typed.and_then(|t| t.parse(options(), &bytes)) {
-        return Ok(df);
-    }
-    options()
-        .into_reader_with_file_handle(Cursor::new(bytes))
-        .finish()
-        .map_err(|e| super::csv::read_error(path, separator, &e))
 }
 
 /// The rows of the Parquet slice of `metadata`'s file that starts at row `offset`, cut at the
