@@ -115,22 +115,18 @@ pub(super) fn each_table(
     let mut count = ReadCount::default();
     let (mut next_row, mut consumer) = (0, 0.0);
     let mut cut_error = None;
+    // The next batch, cut while the one before it was decoded.
+    let mut cut_ahead = None;
     while cut_error.is_none() {
         // The first chunk alone: it decides the features and the columns read as levels.
         let batch = if count.chunks == 0 { 1 } else { ahead.max(1) };
-        let mut pieces = Vec::with_capacity(batch);
-        while pieces.len() < batch {
-            match reader.next_piece() {
-                Ok(Some(p)) => pieces.push(p),
-                Ok(None) => break,
-                // Reported after the chunks before it, as a sequential read would.
-                Err(e) => {
-                    cut_error = Some(e);
-                    break;
-                }
-            }
-        }
-        let last = pieces.len() < batch;
+        let (pieces, error) = match cut_ahead.take() {
+            Some(cut) => cut,
+            None => cut_batch(&mut reader, batch),
+        };
+        // Reported after the chunks before it, as a sequential read would.
+        cut_error = error;
+        let last = pieces.len() < batch || cut_error.is_some();
         // After the first chunk, each chunk's table is made on the thread that decoded it; the
         // first chunk's frame is kept, to decide the features and fix the types.
         let known = features.as_deref().filter(|_| count.chunks > 0);
@@ -141,10 +137,20 @@ pub(super) fn each_table(
             categorical,
         });
         let decode = |piece: Piece| decode_piece(piece, tables.as_ref());
-        let frames: Vec<Result<Vec<Decoded>>> = if pieces.len() > 1 {
-            pieces.into_par_iter().map(decode).collect()
+        let decode_all = || -> Vec<Result<Vec<Decoded>>> {
+            match pieces.len() > 1 {
+                true => pieces.into_par_iter().map(decode).collect(),
+                false => pieces.into_iter().map(decode).collect(),
+            }
+        };
+        // After the first chunk (its frame fixes the types and columns later pieces are cut
+        // with), the next batch is cut on another thread while this one is decoded.
+        let frames = if count.chunks > 0 && !last {
+            let (frames, next) = rayon::join(decode_all, || cut_batch(&mut reader, batch));
+            cut_ahead = Some(next);
+            frames
         } else {
-            pieces.into_iter().map(decode).collect()
+            decode_all()
         };
         // Every piece's frames in order (a piece's error where its frames would be).
         let frames = frames.into_iter().flat_map(|piece| match piece {
@@ -234,6 +240,20 @@ pub(super) fn each_table(
     count.seconds = start.elapsed().as_secs_f64();
     count.read_seconds = count.seconds - consumer;
     Ok(count)
+}
+
+/// The next `batch` pieces cut from `reader` (fewer at the end of the file), and the error that
+/// stopped the cut, if one did.
+fn cut_batch(reader: &mut ChunkReader, batch: usize) -> (Vec<Piece>, Option<Error>) {
+    let mut pieces = Vec::with_capacity(batch);
+    while pieces.len() < batch {
+        match reader.next_piece() {
+            Ok(Some(p)) => pieces.push(p),
+            Ok(None) => break,
+            Err(e) => return (pieces, Some(e)),
+        }
+    }
+    (pieces, None)
 }
 
 /// What a chunk's table is made of, once the features are known.

@@ -19,6 +19,7 @@ use polars::prelude::*;
 use crate::error::{Error, Result};
 
 mod csv_parts;
+mod numeric;
 mod piece;
 mod typed;
 
@@ -43,6 +44,8 @@ pub(super) struct ChunkReader {
     /// CSV only: parse each chunk in parts of this many records, and the target's name
     /// ([`csv_parts`]); the in-memory read of a wide file sets it, a streamed pass never does.
     parts: Option<(usize, String)>,
+    /// CSV only, read in parts: the buffers the chunks are read back into.
+    buffers: csv_parts::Buffers,
     /// CSV only: the types every chunk is parsed with, once the first chunk fixed them.
     typed: Option<Typed>,
     /// Parquet only: cut at the row groups' bounds ([`ChunkReader::at_row_groups`]).
@@ -123,6 +126,7 @@ impl ChunkReader {
             separator,
             format,
             parts: None,
+            buffers: csv_parts::Buffers::default(),
             typed: None,
             at_row_groups: false,
         })
@@ -253,6 +257,7 @@ impl ChunkReader {
                             header,
                             parts,
                             target,
+                            buffers: self.buffers.clone(),
                         };
                         (kind, rows)
                     }

@@ -150,7 +150,7 @@ pub(super) fn read_whole(
             // The chunk's frame is gone and its table is dropped once copied.
             release.freed(2 * table_bytes(&table));
             match &mut whole {
-                None => whole = Some(reserved(table, size.rows)),
+                None => whole = Some(reserved(table, size.reserve)),
                 Some(w) => append(path, &plan.target, w, table, first)?,
             }
             probe(
@@ -168,7 +168,7 @@ pub(super) fn read_whole(
 }
 
 /// The first chunk's table with room for `rows` rows in every column, when the file says how
-/// many it has.
+/// many it has or they are estimated (`ReadSize::reserve`).
 fn reserved(mut table: Table, rows: Option<usize>) -> Table {
     let Some(rows) = rows else { return table };
     for (_, cells) in &mut table.features {

@@ -32,6 +32,7 @@ pub(super) enum PieceKind {
         header: Vec<u8>,
         parts: csv_parts::Parts,
         target: String,
+        buffers: csv_parts::Buffers,
     },
 }
 
@@ -42,12 +43,13 @@ impl Piece {
             header,
             parts,
             target,
+            buffers,
         } = &self.kind
         {
             let columns = self.columns.as_deref();
             let typed = self.typed.as_ref();
-            let parse = |bytes| parse_csv(&self.path, columns, self.separator, typed, bytes);
-            return csv_parts::decode(&self.path, header, parts, target, &parse);
+            let parse = |bytes: &[u8]| parse_csv(&self.path, columns, self.separator, typed, bytes);
+            return csv_parts::decode(&self.path, header, parts, target, buffers, &parse);
         }
         self.decode().map(|df| vec![df])
     }
@@ -84,7 +86,7 @@ impl Piece {
             }
             PieceKind::Csv { bytes } => {
                 let typed = self.typed.as_ref();
-                parse_csv(path, self.columns.as_deref(), self.separator, typed, bytes)
+                parse_csv(path, self.columns.as_deref(), self.separator, typed, &bytes)
             }
             // Joined above.
             PieceKind::CsvParts { .. } => Ok(DataFrame::empty()),
@@ -94,18 +96,22 @@ impl Piece {
 
 /// Parse a CSV chunk's bytes (its header record first) with the loader's options, reading
 /// `columns` when given: with the `typed` types when they read what inference reads, else
-/// inferring the chunk's types from all of its cells.
+/// inferring the chunk's types from all of its cells (a chunk of plain numbers by
+/// [`super::numeric`], to the frame polars would read).
 fn parse_csv(
     path: &Path,
     columns: Option<&[String]>,
     separator: u8,
     typed: Option<&Typed>,
-    bytes: Vec<u8>,
+    bytes: &[u8],
 ) -> Result<DataFrame> {
-    let columns: Option<Arc<[PlSmallStr]>> =
+    let projection: Option<Arc<[PlSmallStr]>> =
         columns.map(|c| c.iter().map(|n| PlSmallStr::from(n.as_str())).collect());
-    let options = || crate::data::csv::options(separator).with_columns(columns.clone());
-    if let Some(df) = typed.and_then(|t| t.parse(options(), &bytes)) {
+    let options = || crate::data::csv::options(separator).with_columns(projection.clone());
+    if let Some(df) = typed.and_then(|t| t.parse(options(), columns, separator, bytes)) {
+        return Ok(df);
+    }
+    if let Some(df) = super::numeric::infer(columns, separator, bytes) {
         return Ok(df);
     }
     options()

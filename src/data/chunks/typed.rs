@@ -88,9 +88,22 @@ impl Typed {
         self.schema.get(target).cloned()
     }
 
-    /// The chunk `bytes` parsed with these types by `options`, or `None` when it failed or
-    /// might differ from an inferring parse (then the caller infers).
-    pub(super) fn parse(&self, options: CsvReadOptions, bytes: &[u8]) -> Option<DataFrame> {
+    /// The chunk `bytes` parsed with these types by `options` (reading `columns` of fields
+    /// separated by `separator`), or `None` when it failed or might differ from an inferring
+    /// parse (then the caller infers). A chunk of plain numbers is read without polars' parser
+    /// ([`super::numeric`]), to the same frame.
+    pub(super) fn parse(
+        &self,
+        options: CsvReadOptions,
+        columns: Option<&[String]>,
+        separator: u8,
+        bytes: &[u8],
+    ) -> Option<DataFrame> {
+        if self.text_target.is_none() {
+            if let Some(df) = super::numeric::parse(&self.schema, columns, separator, bytes) {
+                return Some(df);
+            }
+        }
         let df = options
             .with_schema(Some(self.schema.clone()))
             .into_reader_with_file_handle(Cursor::new(bytes))

@@ -42,6 +42,10 @@ pub(in crate::data) struct ReadSize {
     pub(in crate::data) csv_part_rows: Option<usize>,
     /// Rows in the file, when its metadata says.
     pub(in crate::data) rows: Option<usize>,
+    /// Rows to reserve the whole columns for: the file's rows, or for a CSV an estimate from
+    /// its size and its first records' (a little over: room never used is never touched, while
+    /// a column that grows by doubling copies itself and faults in fresh pages each time).
+    pub(in crate::data) reserve: Option<usize>,
 }
 
 /// The read size of `path` for chunks of at most `max_rows` rows reading `target` and
@@ -65,14 +69,38 @@ pub(in crate::data) fn read_size(
             chunk_rows: rows,
             csv_part_rows: None,
             rows: reader.rows(),
+            reserve: reader.rows(),
         }
     } else {
         ReadSize {
             chunk_rows: max_rows,
             csv_part_rows: Some(rows),
             rows: None,
+            reserve: csv_rows_estimate(path),
         }
     })
+}
+
+/// Records of the CSV at `path` to sample for [`csv_rows_estimate`].
+const SAMPLE_RECORDS: usize = 4096;
+
+/// About 5 % more rows than the CSV at `path` holds if its records are as long as its first
+/// [`SAMPLE_RECORDS`]; `None` when it cannot be read (the read itself then says why).
+fn csv_rows_estimate(path: &Path) -> Option<usize> {
+    use std::io::{BufReader, Seek};
+    let file = std::fs::File::open(path).ok()?;
+    let bytes = file.metadata().ok()?.len();
+    let mut reader = BufReader::new(file);
+    let mut in_quotes = false;
+    crate::data::csv::skip_records(&mut reader, 1, &mut in_quotes).ok()?;
+    let start = reader.stream_position().ok()?;
+    let rows = crate::data::csv::skip_records(&mut reader, SAMPLE_RECORDS, &mut in_quotes).ok()?;
+    let sampled = reader.stream_position().ok()? - start;
+    if rows == 0 || sampled == 0 {
+        return None;
+    }
+    let per_row = sampled as f64 / rows as f64;
+    Some(((bytes - start) as f64 / per_row * 1.05) as usize + 16)
 }
 
 /// Rows of a chunk (a CSV chunk's part) of `width` columns, `ahead` chunks decoded at once:
