@@ -7,8 +7,9 @@
 //! CSV (polars 0.55 has no batched CSV reader without the `lazy` feature): one buffered pass
 //! over the bytes cuts the file at record ends (newlines outside quotes, found with memchr), and
 //! each chunk's bytes, behind the header line, are parsed by polars' CSV reader from memory with
-//! the same options as the in-memory loader. No chunk rescans the bytes before it, so a pass is
-//! linear in the file size.
+//! the same options as the in-memory loader, or, when they are plain numbers, by
+//! [`numeric`], which reads them to the same frame. No chunk rescans the bytes before it, so a
+//! pass is linear in the file size.
 
 use std::fs::File;
 use std::io::BufReader;

@@ -20,9 +20,11 @@
 //! - in [`infer`], a field is an integer when it is digits alone and a float when polars'
 //!   float expression accepts it; the one form `fast_float2` reads that the expression does
 //!   not (a point followed by the exponent, `1.e5`) is left to polars;
-//! - a column that is not read (outside `columns`) holds no double quote;
+//! - a column that is not read (outside `columns`) holds no double quote and only ASCII, so the
+//!   chunk is UTF-8 text (polars refuses one that is not, naming the line);
 //! - every line has exactly the header's number of fields, the header holds no double quote
-//!   and no empty name, and the chunk ends with its last line's newline.
+//!   and no empty name (a UTF-8 byte order mark before it is dropped, as polars drops it), and
+//!   the chunk ends with its last line's newline.
 
 use polars::prelude::*;
 
@@ -47,7 +49,7 @@ pub(super) fn parse(
     separator: u8,
     bytes: &[u8],
 ) -> Option<DataFrame> {
-    let (names, body) = header(bytes, separator)?;
+    let (names, body) = header(bytes, separator, columns)?;
     if names.len() != schema.len() {
         return None;
     }
@@ -69,7 +71,7 @@ pub(super) fn parse(
 /// type from all of its cells, reading `columns` when given; `None` when the chunk is not in
 /// the subset this reads.
 pub(super) fn infer(columns: Option<&[String]>, separator: u8, bytes: &[u8]) -> Option<DataFrame> {
-    let (names, body) = header(bytes, separator)?;
+    let (names, body) = header(bytes, separator, columns)?;
     let rows = memchr::memchr_iter(b'\n', body).count();
     let values = names
         .iter()
@@ -81,10 +83,22 @@ pub(super) fn infer(columns: Option<&[String]>, separator: u8, bytes: &[u8]) -> 
     fill(body, rows, separator, values).and_then(|v| frame(names, rows, v))
 }
 
-/// The header's names and the bytes after it, when it holds no quote and no empty name.
-fn header(bytes: &[u8], separator: u8) -> Option<(Vec<PlSmallStr>, &[u8])> {
+/// The header's names and the bytes after it, when it holds no quote, no empty name and no
+/// name with spaces around it, names every column in `columns`, and `separator` cannot be part
+/// of a number. A UTF-8 byte order mark before it is not part of the first name, as in
+/// polars' read.
+fn header<'a>(
+    bytes: &'a [u8],
+    separator: u8,
+    columns: Option<&[String]>,
+) -> Option<(Vec<PlSmallStr>, &'a [u8])> {
+    if separator.is_ascii_alphanumeric() || b".+-\"\r\n".contains(&separator) {
+        return None;
+    }
     let end = memchr::memchr(b'\n', bytes)?;
-    let line = &bytes[..end];
+    let line = bytes[..end]
+        .strip_prefix(b"\xef\xbb\xbf")
+        .unwrap_or(&bytes[..end]);
     if memchr::memchr(b'"', line).is_some() {
         return None;
     }
@@ -93,10 +107,14 @@ fn header(bytes: &[u8], separator: u8) -> Option<(Vec<PlSmallStr>, &[u8])> {
         .map(|n| {
             std::str::from_utf8(n)
                 .ok()
-                .filter(|n| !n.is_empty())
+                .filter(|n| !n.is_empty() && n.trim() == *n)
                 .map(PlSmallStr::from)
         })
         .collect::<Option<Vec<_>>>()?;
+    let named = |c: &String| names.iter().any(|n| n.as_str() == c);
+    if !columns.is_none_or(|c| c.iter().all(named)) {
+        return None;
+    }
     Some((names, &bytes[end + 1..]))
 }
 
@@ -209,10 +227,12 @@ fn int(rest: &[u8]) -> Option<(i64, usize)> {
     Some((value, n + usize::from(negative)))
 }
 
-/// The length of the unread field at the start of `rest`, when it holds no quote.
+/// The length of the unread field at the start of `rest`, when it holds no quote and only
+/// ASCII (polars refuses a chunk that is not UTF-8 text, read or not: that is its to say).
 fn skip(rest: &[u8], separator: u8) -> Option<usize> {
     let len = memchr::memchr2(separator, b'\n', rest)?;
-    memchr::memchr(b'"', &rest[..len]).is_none().then_some(len)
+    let field = &rest[..len];
+    (field.is_ascii() && memchr::memchr(b'"', field).is_none()).then_some(len)
 }
 
 /// The read columns as polars' frame, in the file's order.

@@ -192,6 +192,25 @@ fn anything_but_plain_numbers_is_left_to_polars() {
         bits(&fast),
         bits(&polars(&int, ya.as_deref(), text).unwrap())
     );
+    // Not UTF-8 in a column that is not read: polars refuses the chunk, so it reads it.
+    let latin1 = b"a,b,y\n1,caf\xe9,0\n";
+    assert!(parse(&int, ya.as_deref(), b',', latin1).is_none());
+    assert!(infer(ya.as_deref(), b',', latin1).is_none());
+    // A byte order mark is not part of the first name.
+    let bom = "\u{feff}a,b,y\n1,2,0\n";
+    let fast = infer(None, b',', bom.as_bytes()).unwrap();
+    let slow = polars_inferring(None, bom).unwrap();
+    assert_eq!(typed_bits(&fast), typed_bits(&slow));
+    assert_eq!(fast.get_column_names()[0].as_str(), "a");
+    // A name with spaces around it, a column that is not in the file, a separator that can be
+    // part of a number.
+    assert!(infer(None, b',', b"a, b,y\n1,2,0\n").is_none());
+    let missing = Some(vec!["y".to_string(), "z".to_string()]);
+    assert!(infer(missing.as_deref(), b',', b"a,b,y\n1,2,0\n").is_none());
+    assert!(infer(None, b'.', b"a.b.y\n1.2.0\n").is_none());
+    assert!(infer(None, b'e', b"aeb\n1e2\n").is_none());
+    let semicolons = infer(None, b';', b"a;b;y\n1.5;2;0\n").unwrap();
+    assert_eq!(semicolons.width(), 3);
     let quoted = "a,b,y\n1,\"a,b\",0\n";
     assert!(parse(&int, ya.as_deref(), b',', quoted.as_bytes()).is_none());
     // A read column that is not a number, and a text target.
