@@ -5,7 +5,8 @@
 //!
 //! The chunk keeps its bounds (polars infers its column types from all of its rows, and
 //! those types decide what is read), but its records are read back from the file and parsed
-//! `part_rows` at a time, types inferred per part. The parts' frames stand for the chunk's
+//! `part_rows` at a time, types inferred per part, the parts on any thread (a wide file's
+//! first chunk, decoded alone, is most of its training file). The parts' frames stand for the chunk's
 //! frame only when every column would hold the same values: the same type in every part (the
 //! chunk's rows then resolve to it too: a part's type is the chunk's when every part agrees), or
 //! integers and floats (the chunk's type is then float, and an integer parsed whole and cast
@@ -21,6 +22,7 @@ use std::path::Path;
 use std::sync::{Arc, Mutex};
 
 use polars::prelude::*;
+use rayon::prelude::*;
 
 use crate::data::csv;
 use crate::error::{Error, Result};
@@ -90,7 +92,7 @@ pub(super) fn decode(
     parts: &Parts,
     target: &str,
     buffers: &Buffers,
-    parse: &dyn Fn(&[u8]) -> Result<DataFrame>,
+    parse: &(dyn Fn(&[u8]) -> Result<DataFrame> + Sync),
 ) -> Result<Vec<DataFrame>> {
     let open = || File::open(path).map_err(|e| Error::data(path, format!("cannot open: {e}")));
     let read_back = |file: &mut File, bytes: u64, text: &mut Vec<u8>| -> Result<()> {
@@ -106,30 +108,41 @@ pub(super) fn decode(
         }
         Ok(())
     };
-    let mut file = open()?;
-    let seek = |file: &mut File| {
-        file.seek(SeekFrom::Start(parts.start))
+    let seek = |file: &mut File, at: u64| {
+        file.seek(SeekFrom::Start(at))
             .map_err(|e| Error::data(path, format!("cannot read: {e}")))
     };
-    seek(&mut file)?;
-    let mut text = buffers.take();
-    let mut frames = Vec::with_capacity(parts.parts.len());
-    for &(bytes, _) in &parts.parts {
+    // Each part read back and parsed on any thread (the first chunk is decoded alone, and a
+    // wide file's first chunk is many parts): the part's frame, or `None` when it fails to parse.
+    let ends = parts.parts.iter().scan(parts.start, |at, &(bytes, _)| {
+        *at += bytes;
+        Some((*at - bytes, bytes))
+    });
+    let part = |(at, bytes): (u64, u64)| -> Result<Option<DataFrame>> {
+        let mut file = open()?;
+        seek(&mut file, at)?;
+        let mut text = buffers.take();
         read_back(&mut file, bytes, &mut text)?;
-        match parse(&text) {
-            Ok(df) => frames.push(df),
-            Err(_) => break,
-        }
-    }
+        let df = parse(&text).ok();
+        buffers.give(text);
+        Ok(df)
+    };
+    let places: Vec<(u64, u64)> = ends.collect();
+    let parsed: Vec<Option<DataFrame>> = match places.len() {
+        1 => places.into_iter().map(part).collect::<Result<_>>()?,
+        _ => places.into_par_iter().map(part).collect::<Result<_>>()?,
+    };
+    let frames: Vec<DataFrame> = parsed.into_iter().map_while(|df| df).collect();
     // One part is the whole chunk.
     let whole = frames.len() == 1 && parts.parts.len() == 1;
     if whole || (frames.len() == parts.parts.len() && same_as_whole(&frames, target)) {
-        buffers.give(text);
         return Ok(frames);
     }
     drop(frames);
-    seek(&mut file)?;
+    let mut file = open()?;
+    seek(&mut file, parts.start)?;
     let total = parts.parts.iter().map(|&(b, _)| b).sum();
+    let mut text = buffers.take();
     read_back(&mut file, total, &mut text)?;
     let whole = parse(&text);
     buffers.give(text);
