@@ -1,5 +1,5 @@
 //! The weight-space picture's exact contours without a quadrature run (docs/maths.md §19):
-//! the 2-D marginal of a gold-standard (Gibbs) run's kept draws by a Gaussian kernel density
+//! the 2-D marginal of a gold-standard sampler's (Gibbs or HMC) kept draws by a Gaussian kernel density
 //! estimate, whose contours hold 50/90/99 % of the draws; otherwise the posterior's density
 //! on a grid of the pair with every other weight at the mode (a slice, said as such). Kept for
 //! at most [`ExactContours::MAX_PAIRS`] pairs, those of largest |correlation|.

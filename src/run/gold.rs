@@ -1,5 +1,5 @@
 //! How far each approximation is from the gold standard computed in the same experiment: the
-//! exact posterior sampled by a `gibbs-*` run (issue 7). One [`ApproximationError`] row per
+//! exact posterior sampled by a `gibbs-*` or `hmc-*` run, or computed by a quadrature kind (issue 7). One [`ApproximationError`] row per
 //! other run and predictive, against the gold run's `exact` predictive.
 //!
 //! The reference of a run is the first gold run of the same model (same likelihood, probit

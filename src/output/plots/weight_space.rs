@@ -126,7 +126,7 @@ pub fn weight_space(r: &ExperimentRecord, pair: [usize; 2]) -> Option<Figure> {
         (None, None) => format!(
             "{GUIDE} No exact posterior is drawn: this experiment has no quadrature run (a \
              [[method]] of kind logistic-quadrature or probit-quadrature, possible with at most \
-             three weights), no gold-standard Gibbs run whose draws give the marginal, and no \
+             three weights), no exact sampler run (Gibbs or HMC) whose draws give the marginal, and no \
              converged MAP (Laplace) run to slice through."
         ),
     };
@@ -169,7 +169,7 @@ fn source_guide(source: ExactSource, p: &PairDensity) -> String {
             p.bandwidth.map_or(f64::NAN, |b| b[1]),
         ),
         ExactSource::Slice => "The black contours are NOT the marginal: no quadrature or \
-             Gibbs run, so they show the posterior of this pair with every other weight \
+             sampler (Gibbs, HMC) run, so they show the posterior of this pair with every other weight \
              held at the mode (a slice through the mode, normalised over the plotted box). \
              A slice is narrower than the marginal when the pair is correlated with the \
              other weights: compare the ellipses' shape and place with it, not their size \

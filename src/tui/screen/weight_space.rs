@@ -1,6 +1,6 @@
 //! The weight-space panel of the Posterior screen (`w`): for one pair of weights, each
 //! Gaussian approximation's ellipses holding 50 %, 90 % and 99 % of its mass, its mean marked
-//! with its number, and the exact posterior's contours (a quadrature run's, else a Gibbs run's
+//! with its number, and the exact posterior's contours (a quadrature run's, else a sampler run's
 //! draws', else a slice through the mode, said in red) in white on top with × at its mode; `[` / `]` pick another pair (docs/maths.md §15). The same geometry as
 //! the report's figure (output/contour.rs).
 
@@ -130,7 +130,7 @@ pub fn render(r: &ExperimentRecord, pick: Option<usize>, area: Rect, buf: &mut B
             e.pairs.len()
         ))
         .fg(Color::LightRed),
-        None => Span::from("no exact posterior: add a quadrature (≤ 3 weights) or Gibbs run")
+        None => Span::from("no exact posterior: add a quadrature (≤ 3 weights) or sampler run")
             .fg(Color::LightRed),
     });
     let chars: usize = legend.iter().map(|s| s.content.chars().count()).sum();
