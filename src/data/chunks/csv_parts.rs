@@ -108,26 +108,29 @@ pub(super) fn decode(
         }
         Ok(())
     };
-    let seek = |file: &mut File, at: u64| {
-        file.seek(SeekFrom::Start(at))
-            .map_err(|e| Error::data(path, format!("cannot read: {e}")))
-    };
-    // Each part read back and parsed on any thread (the first chunk is decoded alone, and a
-    // wide file's first chunk is many parts): the part's frame, or `None` when it fails to parse.
-    let ends = parts.parts.iter().scan(parts.start, |at, &(bytes, _)| {
-        *at += bytes;
-        Some((*at - bytes, bytes))
-    });
-    let part = |(at, bytes): (u64, u64)| -> Result<Option<DataFrame>> {
+    // The records `bytes` long from `at`, read back into a kept buffer and parsed: `Err` when
+    // they cannot be read, `Ok(Err)` when they do not parse.
+    let read_and_parse = |at: u64, bytes: u64| -> Result<Result<DataFrame>> {
         let mut file = open()?;
-        seek(&mut file, at)?;
+        file.seek(SeekFrom::Start(at))
+            .map_err(|e| Error::data(path, format!("cannot read: {e}")))?;
         let mut text = buffers.take();
         read_back(&mut file, bytes, &mut text)?;
-        let df = parse(&text).ok();
+        let df = parse(&text);
         buffers.give(text);
         Ok(df)
     };
-    let places: Vec<(u64, u64)> = ends.collect();
+    // Each part on any thread (the first chunk is decoded alone, and a wide file's first chunk
+    // is many parts): its frame, or `None` when it fails to parse.
+    let places: Vec<(u64, u64)> = parts
+        .parts
+        .iter()
+        .scan(parts.start, |at, &(bytes, _)| {
+            *at += bytes;
+            Some((*at - bytes, bytes))
+        })
+        .collect();
+    let part = |(at, bytes): (u64, u64)| read_and_parse(at, bytes).map(Result::ok);
     let parsed: Vec<Option<DataFrame>> = match places.len() {
         1 => places.into_iter().map(part).collect::<Result<_>>()?,
         _ => places.into_par_iter().map(part).collect::<Result<_>>()?,
@@ -139,14 +142,8 @@ pub(super) fn decode(
         return Ok(frames);
     }
     drop(frames);
-    let mut file = open()?;
-    seek(&mut file, parts.start)?;
     let total = parts.parts.iter().map(|&(b, _)| b).sum();
-    let mut text = buffers.take();
-    read_back(&mut file, total, &mut text)?;
-    let whole = parse(&text);
-    buffers.give(text);
-    Ok(vec![whole?])
+    Ok(vec![read_and_parse(parts.start, total)??])
 }
 
 /// Whether every column of `frames` holds what the frame of all their rows at once would.
