@@ -113,7 +113,7 @@ pub struct Resampler<'a> {
     /// prediction, bin and label side by side, so that a resampled row is one memory read.
     packed: Vec<Packed>,
     /// A resample's rows, drawn before they are read: the reads then do not wait on each other.
-    drawn: Vec<usize>,
+    drawn: Vec<u32>,
     gathered: (Vec<f64>, Vec<f64>),
 }
 
@@ -126,6 +126,9 @@ struct Packed {
 
 const LABEL_BIT: u32 = 1 << 31;
 
+/// Resamples drawn ahead per thread by [`Resampler::eces_in_parallel`].
+const BATCH_PER_THREAD: usize = 2;
+
 /// Rows gathered at once by [`Resampler::packed_ece`] (16 KiB: within the first-level cache).
 const GATHER: usize = 1024;
 
@@ -135,7 +138,10 @@ impl<'a> Resampler<'a> {
             Binning::EqualWidth => p.iter().map(|&q| equal_width_bin(q, bins) as u32).collect(),
             Binning::EqualMass => Vec::new(),
         };
-        let zero_one = y.iter().all(|&v| v == 0.0 || v == 1.0) && bins < LABEL_BIT as usize;
+        // Rows are drawn as 32-bit numbers ([`crate::numeric::rng::fill_below`]).
+        let zero_one = y.iter().all(|&v| v == 0.0 || v == 1.0)
+            && bins < LABEL_BIT as usize
+            && u32::try_from(p.len()).is_ok();
         let packed = match zero_one {
             true => (bin_of.iter().zip(p).zip(y))
                 .map(|((&b, &p), &y)| Packed {
@@ -165,14 +171,16 @@ impl<'a> Resampler<'a> {
     fn eces_in_parallel<R: Rng + Send + ?Sized>(&self, resamples: usize, rng: &mut R) -> Vec<f64> {
         use rayon::prelude::*;
         let n = self.p.len();
-        let batch = rayon::current_num_threads().max(1) * 4;
+        // Packed rows number at most u32::MAX.
+        let range = n as u32;
+        let batch = rayon::current_num_threads().max(1) * BATCH_PER_THREAD;
         // Each resample's rows into a buffer kept from batch to batch (fresh ones would be
-        // fresh pages: a page fault per 512 rows drawn).
-        let mut draw = |buffers: &mut Vec<Vec<usize>>, count: usize| {
+        // fresh pages: a page fault per 1,024 rows drawn).
+        let mut draw = |buffers: &mut Vec<Vec<u32>>, count: usize| {
             buffers.resize_with(count, Vec::new);
             for rows in buffers.iter_mut() {
-                rows.clear();
-                crate::numeric::rng::fill_below(rng, n, n, rows);
+                rows.resize(n, 0);
+                crate::numeric::rng::fill_below(rng, range, rows);
             }
         };
         let mut eces = Vec::with_capacity(resamples);
@@ -196,7 +204,7 @@ impl<'a> Resampler<'a> {
     }
 
     /// The ECE of packed rows `rows` (equal-width bins, labels 0 or 1).
-    fn packed_ece(&self, rows: &[usize]) -> f64 {
+    fn packed_ece(&self, rows: &[u32]) -> f64 {
         let mut sums = BinSums::new(self.bins);
         // The rows are gathered a block at a time and then added in the same order: the reads
         // of a loop that carries no sum overlap one another (issue 32: adding as each row was
@@ -204,11 +212,13 @@ impl<'a> Resampler<'a> {
         let mut block = [Packed { p: 0.0, code: 0 }; GATHER];
         for part in rows.chunks(GATHER) {
             for (slot, &i) in block.iter_mut().zip(part) {
-                *slot = self.packed[i];
+                *slot = self.packed[i as usize];
             }
             for r in &block[..part.len()] {
-                // The label read back is the 0.0 or 1.0 it was: the same sums.
-                let y = if r.code & LABEL_BIT != 0 { 1.0 } else { 0.0 };
+                // The label read back is the 0.0 or 1.0 it was: the same sums. Converted, not
+                // chosen: a branch on a label is a coin flip, mispredicted half the time
+                // (issue 32: it was half of the bootstrap's time).
+                let y = f64::from(r.code >> 31);
                 sums.add((r.code & !LABEL_BIT) as usize, r.p, y);
             }
         }
@@ -221,7 +231,8 @@ impl<'a> Resampler<'a> {
             Binning::EqualWidth if !self.packed.is_empty() => {
                 let mut drawn = std::mem::take(&mut self.drawn);
                 drawn.clear();
-                drawn.extend(rows);
+                // Packed rows number at most u32::MAX.
+                drawn.extend(rows.map(|i| i as u32));
                 let ece = self.packed_ece(&drawn);
                 self.drawn = drawn;
                 ece

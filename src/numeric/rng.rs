@@ -33,28 +33,24 @@ pub fn substream(base: u64, index: u64) -> Stream {
     Stream::seed_from_u64(z)
 }
 
-/// Append `count` draws of `rng.random_range(0..n)` to `out`: the same numbers from the same
-/// stream, written out for a range within 32 bits as rand 0.10 draws one (Canon's method: a
-/// 32-bit word times n, whose high half is the draw; a second word only when the low half
-/// could carry into it). A bootstrap draws hundreds of millions of rows, and calling into rand
-/// for each was most of its serial part (issue 32). A wider range is drawn by rand itself.
-/// `n` > 0 unless `count` is 0.
-pub fn fill_below<R: Rng + ?Sized>(rng: &mut R, n: usize, count: usize, out: &mut Vec<usize>) {
-    let Ok(range) = u32::try_from(n) else {
-        out.extend((0..count).map(|_| rng.random_range(0..n)));
-        return;
-    };
-    debug_assert!(count == 0 || range > 0, "draws from an empty range");
+/// Fill `out` with draws of `rng.random_range(0..range)`: the same numbers from the same
+/// stream, written out as rand 0.10 draws one from a range within 32 bits (Canon's method: a
+/// 32-bit word times the range, whose high half is the draw; a second word only when the low
+/// half could carry into it). A bootstrap draws hundreds of millions of rows, and calling into
+/// rand for each was most of its serial part (issue 32); 32-bit rows halve the memory its
+/// drawn resamples pass through. `range` > 0 unless `out` is empty.
+pub fn fill_below<R: Rng + ?Sized>(rng: &mut R, range: u32, out: &mut [u32]) {
+    debug_assert!(out.is_empty() || range > 0, "draws from an empty range");
     let wide = |word: u32| u64::from(word) * u64::from(range);
-    out.extend((0..count).map(|_| {
+    for slot in out {
         let m = wide(rng.random::<u32>());
         let (mut draw, low) = ((m >> 32) as u32, m as u32);
         if low > range.wrapping_neg() {
             let carry = (wide(rng.random::<u32>()) >> 32) as u32;
             draw += u32::from(low.checked_add(carry).is_none());
         }
-        draw as usize
-    }));
+        *slot = draw;
+    }
 }
 
 #[cfg(test)]
@@ -76,36 +72,24 @@ mod tests {
     #[test]
     fn fill_below_draws_what_random_range_draws_from_the_same_stream() {
         // Small ranges, a bootstrap's, and ranges near 2^32 where the second word is common.
-        let ranges = [
-            1,
-            2,
-            3,
-            7,
-            200_000,
-            (1 << 31) + 1,
-            u32::MAX as usize - 2,
-            u32::MAX as usize,
-        ];
+        let ranges = [1, 2, 3, 7, 200_000, (1 << 31) + 1, u32::MAX - 2, u32::MAX];
         for (k, &n) in ranges.iter().enumerate() {
             let mut ours = stream(k as u64, "fill_below");
             let mut theirs = ours.clone();
-            let mut drawn = Vec::new();
+            let mut drawn = vec![0; 5_000];
             for _ in 0..20 {
-                drawn.clear();
-                fill_below(&mut ours, n, 5_000, &mut drawn);
-                let want: Vec<usize> = (0..5_000).map(|_| theirs.random_range(0..n)).collect();
+                // A usize range (a bootstrap's rows) draws what a u32 range draws.
+                let mut as_usize = theirs.clone();
+                fill_below(&mut ours, n, &mut drawn);
+                let want: Vec<u32> = (0..5_000).map(|_| theirs.random_range(0..n)).collect();
                 assert_eq!(drawn, want, "n = {n}");
+                let want: Vec<u32> = (0..5_000)
+                    .map(|_| as_usize.random_range(0..n as usize) as u32)
+                    .collect();
+                assert_eq!(drawn, want, "n = {n} as usize");
             }
             // The streams are left at the same place.
             assert_eq!(ours.next_u64(), theirs.next_u64(), "n = {n}");
         }
-        // A range beyond 32 bits is rand's own.
-        let (mut ours, mut theirs) = (stream(9, "wide"), stream(9, "wide"));
-        let mut drawn = Vec::new();
-        fill_below(&mut ours, 1 << 40, 1_000, &mut drawn);
-        let want: Vec<usize> = (0..1_000)
-            .map(|_| theirs.random_range(0..1usize << 40))
-            .collect();
-        assert_eq!(drawn, want);
     }
 }
