@@ -113,3 +113,48 @@ fn resampled_ece_equals_the_ece_of_the_gathered_rows() {
         }
     }
 }
+
+/// The bootstrap's interval and bias correction are those of the plain bootstrap (each
+/// resample's rows drawn by `random_range` from the one stream, gathered and binned by
+/// `reliability`), bit for bit, on one thread or three: the drawing ahead, the 32-bit rows and
+/// the parallel sums change no number.
+#[test]
+fn bootstrap_equals_the_plain_bootstrap_on_any_number_of_threads() {
+    let mut rng = crate::numeric::rng::stream(5, "data");
+    let n = 1_000;
+    let p: Vec<f64> = (0..n).map(|_| rng.random::<f64>()).collect();
+    let y: Vec<f64> = p
+        .iter()
+        .map(|&q| f64::from(u8::from(rng.random::<f64>() < q)))
+        .collect();
+    let (bins, resamples) = (10, 101);
+    let mut plain = crate::numeric::rng::stream(6, "bootstrap");
+    let mut eces: Vec<f64> = (0..resamples)
+        .map(|_| {
+            let idx: Vec<usize> = (0..n).map(|_| plain.random_range(0..n)).collect();
+            let ps: Vec<f64> = idx.iter().map(|&i| p[i]).collect();
+            let ys: Vec<f64> = idx.iter().map(|&i| y[i]).collect();
+            reliability(&ps, &ys, bins, Binning::EqualWidth).ece
+        })
+        .collect();
+    eces.sort_by(f64::total_cmp);
+    let ece = reliability(&p, &y, bins, Binning::EqualWidth).ece;
+    let mean = eces.iter().sum::<f64>() / resamples as f64;
+    let want = [
+        (2.0 * ece - mean).max(0.0),
+        (2.0 * ece - percentile(&eces, 0.975)).max(0.0),
+        (2.0 * ece - percentile(&eces, 0.025)).max(0.0),
+    ];
+    for threads in [1, 3] {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .unwrap();
+        let got = pool.install(|| {
+            let mut stream = crate::numeric::rng::stream(6, "bootstrap");
+            ece_bootstrap(&p, &y, bins, Binning::EqualWidth, resamples, &mut stream)
+        });
+        let got = [got.debiased, got.interval[0], got.interval[1]];
+        assert_eq!(got.map(f64::to_bits), want.map(f64::to_bits), "{threads} threads");
+    }
+}
