@@ -61,11 +61,15 @@ pub fn input_space(
     let weights = ranking_weights(runs, data.columns.len());
     let drawn = super::input_pair::ranked(&candidates, weights.map(|w| w.1), MAX_FEATURES);
     // The other columns' training means, once for every plane.
-    let x = &data.train.x;
+    let x = data.train.x.as_ref();
     let n = x.nrows();
-    let means: Vec<f64> = (0..x.ncols())
-        .map(|j| (0..n).map(|i| x[(i, j)]).sum::<f64>() / n.max(1) as f64)
-        .collect();
+    let means: Vec<f64> = {
+        use rayon::prelude::*;
+        (0..x.ncols())
+            .into_par_iter()
+            .map(|j| super::input_pair::column(x, j).iter().sum::<f64>() / n.max(1) as f64)
+            .collect()
+    };
     let fixed = Fixed {
         plan,
         data,
@@ -127,8 +131,9 @@ fn plane(fixed: &Fixed, [a, b]: [usize; 2]) -> InputSpace {
     // original units of design column j: centre + scale * design
     let orig = |j: usize, v: f64| scaling[j - first].0 + scaling[j - first].1 * v;
     let range = |j: usize| {
-        let (lo, hi) = (0..n).fold((f64::INFINITY, f64::NEG_INFINITY), |(l, h), i| {
-            let v = orig(j, x[(i, j)]);
+        let col = super::input_pair::column(x.as_ref(), j);
+        let (lo, hi) = col.iter().fold((f64::INFINITY, f64::NEG_INFINITY), |(l, h), &v| {
+            let v = orig(j, v);
             (l.min(v), h.max(v))
         });
         let pad = 0.08 * (hi - lo).max(1e-9);
