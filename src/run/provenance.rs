@@ -12,16 +12,31 @@ use crate::record::Provenance;
 
 /// Lowercase hex SHA-256 of a file's bytes.
 pub fn sha256_file(path: &Path) -> Result<String> {
-    // Hashed through a buffer, not read whole: a streamed data file may exceed the memory.
+    let cannot = |e: std::io::Error| Error::data(path, format!("cannot read: {e}"));
+    let file = std::fs::File::open(path).map_err(cannot)?;
     let mut hasher = Sha256::new();
-    std::fs::File::open(path)
-        .and_then(|f| {
+    match file.metadata().map(|m| m.is_file() && m.len() > 0) {
+        // A regular file is hashed from its pages mapped into memory: no copy of its bytes out
+        // of the page cache (a third of the hashing's time on a 1 GB file, issue 32), and no
+        // more memory than the pages the system caches anyway.
+        // SAFETY: the mapping is only read, and dropped before this returns; a file cut short
+        // by another program meanwhile would end the process (SIGBUS), as it would any mapped
+        // read of it (polars maps a Parquet file).
+        Ok(true) => {
+            let map = unsafe { memmap2::Mmap::map(&file) }.map_err(cannot)?;
+            #[cfg(unix)]
+            let _ = map.advise(memmap2::Advice::Sequential);
+            hasher.update(&map[..]);
+        }
+        // Anything else (a pipe, an empty file) through a buffer: never read whole.
+        _ => {
             std::io::copy(
-                &mut std::io::BufReader::with_capacity(1 << 20, f),
+                &mut std::io::BufReader::with_capacity(1 << 20, file),
                 &mut hasher,
             )
-        })
-        .map_err(|e| Error::data(path, format!("cannot read: {e}")))?;
+            .map_err(cannot)?;
+        }
+    }
     Ok(hasher
         .finalize()
         .iter()
