@@ -77,17 +77,28 @@ impl Encoder {
     /// without a column (the reference, or one unseen in training under
     /// `unseen_levels = "zero"`) is a row of zeros.
     pub fn encode_column(&self, j: usize, cells: &Cells, rows: &[usize]) -> Vec<Vec<f64>> {
-        let mut out = Vec::new();
+        let mut out = vec![vec![0.0; rows.len()]; self.codes[j].width()];
+        let mut slices: Vec<&mut [f64]> = out.iter_mut().map(|c| &mut c[..]).collect();
+        self.encode_column_into(j, cells, rows, &mut slices);
+        out
+    }
+
+    /// [`Self::encode_column`] written into `out`, one slice of `rows.len()` values per design
+    /// column of raw column `j`: the in-memory loader writes straight into the design.
+    pub fn encode_column_into(&self, j: usize, cells: &Cells, rows: &[usize], out: &mut [&mut [f64]]) {
+        let write = |out: &mut [f64], value: &dyn Fn(usize) -> f64| {
+            for (o, &i) in out.iter_mut().zip(rows) {
+                *o = value(i);
+            }
+        };
         match (&self.codes[j], cells) {
             (ColumnCode::Number { fill, indicator }, Cells::Numbers(v)) => {
                 let f = fill.unwrap_or(f64::NAN);
-                out.push(
-                    rows.iter()
-                        .map(|&i| if v[i].is_nan() { f } else { v[i] })
-                        .collect(),
-                );
+                for (o, &i) in out[0].iter_mut().zip(rows) {
+                    *o = if v[i].is_nan() { f } else { v[i] };
+                }
                 if *indicator {
-                    out.push(rows.iter().map(|&i| flag(v[i].is_nan())).collect());
+                    write(out[1], &|i| flag(v[i].is_nan()));
                 }
             }
             (
@@ -100,24 +111,20 @@ impl Encoder {
                 Cells::Levels(v),
             ) => {
                 let value = |i: usize| v[i].as_deref().or(fill.as_deref());
+                let mut columns = out.iter_mut();
                 for (k, level) in levels.iter().enumerate() {
-                    if k != *reference {
-                        out.push(
-                            rows.iter()
-                                .map(|&i| flag(value(i) == Some(level)))
-                                .collect(),
-                        );
+                    if let (true, Some(c)) = (k != *reference, columns.next()) {
+                        write(c, &|i| flag(value(i) == Some(level)));
                     }
                 }
-                if *indicator {
-                    out.push(rows.iter().map(|&i| flag(v[i].is_none())).collect());
+                if let (true, Some(c)) = (*indicator, columns.next()) {
+                    write(c, &|i| flag(v[i].is_none()));
                 }
             }
             // A column read as numbers in one file and as levels in another cannot
             // happen: the test file is read with the training file's categorical columns.
-            _ => out.push(vec![f64::NAN; rows.len()]),
+            _ => out.iter_mut().for_each(|c| c.fill(f64::NAN)),
         }
-        out
     }
 
     /// (mean, sd) to standardise each design column with, from the training statistics

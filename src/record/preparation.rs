@@ -24,6 +24,22 @@ pub enum ColumnCode {
     },
 }
 
+impl ColumnCode {
+    /// The design columns this code makes of its raw column: the value (and its missing
+    /// indicator), or a 0/1 column per level but the reference (and the indicator).
+    pub fn width(&self) -> usize {
+        match self {
+            ColumnCode::Number { indicator, .. } => 1 + usize::from(*indicator),
+            ColumnCode::Levels {
+                levels,
+                reference,
+                indicator,
+                ..
+            } => (0..levels.len()).filter(|k| k != reference).count() + usize::from(*indicator),
+        }
+    }
+}
+
 /// One raw feature column and its code.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct FeatureCode {

@@ -63,21 +63,20 @@ impl Growing {
         self.x.resize_with(self.rows, next, |i, _| value(i));
     }
 
-    /// Append `columns` (each of the matrix's rows), copied on every thread at once: each new
-    /// column's pages are first touched by the thread that copies it (issue 32: the copies
-    /// on one thread were half of the fill).
-    fn extend(&mut self, columns: &[&[f64]]) {
-        let old = self.x.ncols();
-        let fits = old + columns.len() <= self.capacity;
-        assert!(fits && columns.iter().all(|c| c.len() == self.rows));
-        let out = SharedColumns::of(&mut self.x);
-        columns.par_iter().enumerate().for_each(|(k, c)| {
-            // SAFETY: column old + k is inside the allocation (the capacity is checked above)
-            // and is written by this closure alone, from a slice of the matrix's rows.
-            unsafe { std::ptr::copy_nonoverlapping(c.as_ptr(), out.column(old + k), c.len()) };
-        });
-        // SAFETY: within the capacity, and every element of the new columns was written above.
-        unsafe { self.x.set_dims(self.rows, old + columns.len()) };
+    /// Where the columns not yet in the matrix are written ([`Self::grown`] takes them in).
+    fn shared(&mut self) -> SharedColumns {
+        SharedColumns::of(&mut self.x)
+    }
+
+    /// Take in the next `columns` columns, written through [`Self::shared`].
+    ///
+    /// # Safety
+    /// Every element of those columns was written.
+    unsafe fn grown(&mut self, columns: usize) {
+        let cols = self.x.ncols() + columns;
+        assert!(cols <= self.capacity);
+        // SAFETY: within the allocation (checked), and written (the caller's promise).
+        unsafe { self.x.set_dims(self.rows, cols) };
     }
 }
 
@@ -119,6 +118,8 @@ pub(super) fn fill(
             train_rows,
             test_rows,
             layout,
+            at: [train.shared(), test.shared()],
+            capacity: width,
         };
         let written: Vec<Written> = (from..to)
             .into_par_iter()
@@ -132,13 +133,13 @@ pub(super) fn fill(
             release.freed(train_cells[j].bytes());
             train_cells[j] = Cells::released();
         }
-        let (tr, te): (Vec<&[f64]>, Vec<&[f64]>) = written
-            .iter()
-            .flat_map(|w| &w.columns)
-            .map(|(tr, te)| (&tr[..], &te[..]))
-            .unzip();
-        train.extend(&tr);
-        test.extend(&te);
+        let added = written.iter().map(|w| w.summaries.len()).sum();
+        // SAFETY: Columns::write wrote every row of each of its design columns, and the
+        // batch's raw columns make the next `added` design columns.
+        unsafe {
+            train.grown(added);
+            test.grown(added);
+        }
         for w in written {
             summaries.extend(w.summaries);
             scaling.extend(w.scaling);
@@ -153,7 +154,9 @@ pub(super) fn fill(
     }
 }
 
-/// The raw columns being written, and how.
+/// The raw columns being written, and how, and where: the training and test matrices' columns
+/// (room for `capacity` in each), each design column written by the one thread that encodes
+/// its raw column.
 struct Columns<'a> {
     encoder: &'a Encoder,
     train: &'a [Cells],
@@ -161,34 +164,46 @@ struct Columns<'a> {
     train_rows: &'a [usize],
     test_rows: &'a [usize],
     layout: &'a Layout,
+    at: [SharedColumns; 2],
+    capacity: usize,
 }
 
-/// One raw column's design columns (training, test), standardised as the layout says, with
-/// their summaries and scalings.
+/// One raw column's design columns' summaries and scalings.
 struct Written {
-    columns: Vec<(Vec<f64>, Vec<f64>)>,
     summaries: Vec<FeatureSummary>,
     scaling: Vec<(f64, f64)>,
 }
 
 impl Columns<'_> {
+    /// Write raw column `j`'s design columns in their places, standardised as the layout says
+    /// (straight into the matrices: no copy of a column on its way, issue 32).
     fn write(&self, j: usize) -> Written {
         let encoder = self.encoder;
         let cells = &self.train[j];
         let missing = cells.missing();
-        let train_cols = encoder.encode_column(j, cells, self.train_rows);
         let test_cells = self.test.map_or(cells, |t| &t[j]);
-        let test_cols = encoder.encode_column(j, test_cells, self.test_rows);
         // The design column of this raw column's first: the design columns come in raw order.
         let first = encoder.source.iter().position(|&s| s == j).unwrap_or(0);
-        let mut out = Written {
-            columns: Vec::with_capacity(train_cols.len()),
-            summaries: Vec::with_capacity(train_cols.len()),
-            scaling: Vec::with_capacity(train_cols.len()),
+        let at = first + usize::from(self.layout.intercept);
+        let width = encoder.codes[j].width();
+        assert!(at + width <= self.capacity);
+        let slices = |m: usize, rows: usize| -> Vec<&mut [f64]> {
+            (at..at + width)
+                // SAFETY: column c is inside the allocation (asserted above), and only this
+                // call writes it: raw column j alone makes design columns at..at + width.
+                .map(|c| unsafe { std::slice::from_raw_parts_mut(self.at[m].column(c), rows) })
+                .collect()
         };
-        for (k, (mut tr, mut te)) in train_cols.into_iter().zip(test_cols).enumerate() {
+        let (mut train, mut test) = (slices(0, self.train_rows.len()), slices(1, self.test_rows.len()));
+        encoder.encode_column_into(j, cells, self.train_rows, &mut train);
+        encoder.encode_column_into(j, test_cells, self.test_rows, &mut test);
+        let mut out = Written {
+            summaries: Vec::with_capacity(width),
+            scaling: Vec::with_capacity(width),
+        };
+        for (k, (tr, te)) in train.into_iter().zip(test).enumerate() {
             let d = first + k;
-            let (mean, sd) = mean_sd(&tr);
+            let (mean, sd) = mean_sd(tr);
             out.summaries.push(FeatureSummary {
                 name: encoder.names[d].clone(),
                 mean,
@@ -206,7 +221,6 @@ impl Columns<'_> {
             } else {
                 out.scaling.push(effective_scaling(None));
             }
-            out.columns.push((tr, te));
         }
         out
     }
