@@ -112,13 +112,14 @@ impl Encoder {
             ) => {
                 let value = |i: usize| v[i].as_deref().or(fill.as_deref());
                 let mut columns = out.iter_mut();
-                for (k, level) in levels.iter().enumerate() {
-                    if let (true, Some(c)) = (k != *reference, columns.next()) {
-                        write(c, &|i| flag(value(i) == Some(level)));
-                    }
+                let others = levels.iter().enumerate().filter(|(k, _)| k != reference);
+                for ((_, level), c) in others.zip(&mut columns) {
+                    write(c, &|i| flag(value(i) == Some(level)));
                 }
-                if let (true, Some(c)) = (*indicator, columns.next()) {
-                    write(c, &|i| flag(v[i].is_none()));
+                if *indicator {
+                    if let Some(c) = columns.next() {
+                        write(c, &|i| flag(v[i].is_none()));
+                    }
                 }
             }
             // A column read as numbers in one file and as levels in another cannot

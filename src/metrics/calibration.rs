@@ -117,14 +117,15 @@ pub struct Resampler<'a> {
     gathered: (Vec<f64>, Vec<f64>),
 }
 
-/// A row for [`Resampler`]: its prediction, and its bin with its label in the top bit.
+/// A row for [`Resampler`]: its prediction, and its bin and label as `2 * bin + label`.
 #[derive(Clone, Copy)]
 struct Packed {
     p: f64,
     code: u32,
 }
 
-const LABEL_BIT: u32 = 1 << 31;
+/// The most bins whose (bin, label) code fits a packed row's 32 bits.
+const MAX_PACKED_BINS: usize = (u32::MAX >> 1) as usize;
 
 /// Resamples drawn ahead per thread by [`Resampler::eces_in_parallel`].
 const BATCH_PER_THREAD: usize = 2;
@@ -140,13 +141,13 @@ impl<'a> Resampler<'a> {
         };
         // Rows are drawn as 32-bit numbers ([`crate::numeric::rng::fill_below`]).
         let zero_one = y.iter().all(|&v| v == 0.0 || v == 1.0)
-            && bins < LABEL_BIT as usize
+            && bins <= MAX_PACKED_BINS
             && u32::try_from(p.len()).is_ok();
         let packed = match zero_one {
             true => (bin_of.iter().zip(p).zip(y))
                 .map(|((&b, &p), &y)| Packed {
                     p,
-                    code: b | if y == 1.0 { LABEL_BIT } else { 0 },
+                    code: b << 1 | u32::from(y == 1.0),
                 })
                 .collect(),
             false => Vec::new(),
@@ -205,7 +206,13 @@ impl<'a> Resampler<'a> {
 
     /// The ECE of packed rows `rows` (equal-width bins, labels 0 or 1).
     fn packed_ece(&self, rows: &[u32]) -> f64 {
-        let mut sums = BinSums::new(self.bins);
+        // Rows of each (bin, label), and each bin's predictions added in the draw order. The
+        // labels' sum in a bin is its count of ones, whatever the order (every partial sum of
+        // 0s and 1s is a whole number below 2^53, so exact): the same BinSums bit for bit as
+        // adding row by row, with one counter to step per row, not two (issue 32). No branch on
+        // a label either: a coin flip, mispredicted half the time, was half of the time.
+        let mut counts = vec![0usize; 2 * self.bins];
+        let mut sum_p = vec![0.0; self.bins];
         // The rows are gathered a block at a time and then added in the same order: the reads
         // of a loop that carries no sum overlap one another (issue 32: adding as each row was
         // read left it waiting on every read).
@@ -215,13 +222,15 @@ impl<'a> Resampler<'a> {
                 *slot = self.packed[i as usize];
             }
             for r in &block[..part.len()] {
-                // The label read back is the 0.0 or 1.0 it was: the same sums. Converted, not
-                // chosen: a branch on a label is a coin flip, mispredicted half the time
-                // (issue 32: it was half of the bootstrap's time).
-                let y = f64::from(r.code >> 31);
-                sums.add((r.code & !LABEL_BIT) as usize, r.p, y);
+                counts[r.code as usize] += 1;
+                sum_p[(r.code >> 1) as usize] += r.p;
             }
         }
+        let sums = BinSums {
+            count: counts.chunks(2).map(|c| c[0] + c[1]).collect(),
+            sum_p,
+            sum_y: counts.chunks(2).map(|c| c[1] as f64).collect(),
+        };
         sums.finish(equal_width_edges(self.bins), rows.len()).ece
     }
 
