@@ -274,11 +274,13 @@ def report_size(stem, bench_json, args, lines, checks, runs):
     pq = tasks.get("load-parquet")
     if pq:
         polars_row(lines, "Parquet", pq, py["load-parquet-polars"])
-    whole = runs.get(stem)
-    if whole is not None:
-        polars = py["read-csv-polars"]["median_seconds"]
+    if stem in runs:
+        whole, alongside = runs[stem]
+        # Timed alternating with the runs when compare.sh did so, else in the Python half.
+        polars = alongside if alongside is not None else py["read-csv-polars"]["median_seconds"]
+        how = ", alternating with the runs" if alongside is not None else ""
         lines.append(f"| bayeslab run, logistic-map (read, split 80/20, fit, score, reports) | {size_label(n, d)} CSV "
-                     f"| bayeslab run | {fmt_s(whole)} | polars.read_csv + to_numpy of the same file "
+                     f"| bayeslab run | {fmt_s(whole)} | polars.read_csv + to_numpy of the same file{how} "
                      f"| {fmt_s(polars)} | {ratio(whole, polars)} | — | {per_x(py['read-csv-polars'])} |")
     npy = tasks.get("load-npy")
     row("load .npy", train, ".npy reader into faer", npy and npy["median_seconds"], "numpy.load", py["load-npy"])
@@ -318,8 +320,13 @@ def report_size(stem, bench_json, args, lines, checks, runs):
 
 
 def whole_runs(args):
-    """`--run STEM:SECONDS` (compare.sh times `bayeslab run` on STEM.csv) as {stem: seconds}."""
-    return {r.rsplit(":", 1)[0]: float(r.rsplit(":", 1)[1]) for r in args.runs or []}
+    """`--run STEM:SECONDS[:POLARS]` (compare.sh times `bayeslab run` on STEM.csv, and polars'
+    read of it between the repetitions) as {stem: (seconds, polars seconds or None)}."""
+    runs = {}
+    for r in args.runs or []:
+        stem, *times = r.split(":")
+        runs[stem] = (float(times[0]), float(times[1]) if len(times) > 1 else None)
+    return runs
 
 
 def polars_row(lines, kind, ours, theirs):
@@ -400,7 +407,7 @@ def main():
                    help="bayeslab bench --json output for the same --stem; repeatable")
     r.add_argument("--threads", type=int, default=os.cpu_count())
     r.add_argument("--run", dest="runs", action="append",
-                   help="STEM:SECONDS, the median wall time of `bayeslab run` on STEM.csv; repeatable")
+                   help="STEM:SECONDS[:POLARS], the median wall time of `bayeslab run` on STEM.csv (and of polars reading it, timed alternating with the runs); repeatable")
     r.add_argument("--out", help="also write the table here (atomically)")
     for q in (m, r):
         q.add_argument("--lam", type=float, default=1.0)

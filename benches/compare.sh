@@ -132,17 +132,22 @@ precision = $lambda
 id = "map"
 kind = "logistic-map"
 TOML
-run_times=()
+# Each repetition of the run is followed by one of polars' read of the same file (its own
+# process, compare.py's read-csv-polars): the two sides alternate, so a machine whose speed
+# moves over the minutes of a half moves both.
+run_times=() read_times=()
+median() { printf '%s\n' "$@" | sort -g | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
 for rep in $(seq "$reps"); do
   rm -rf "$data/run-out"
   t0=$(date +%s.%N)
   RAYON_NUM_THREADS=$threads POLARS_MAX_THREADS=$threads "$bin" run "$data/run.toml" --out "$data/run-out" --quiet
   t1=$(date +%s.%N)
   run_times+=("$(awk "BEGIN {print $t1 - $t0}")")
-  echo "compare: bayeslab run $rep/$reps: ${run_times[-1]} s" >&2
+  read_times+=("$(POLARS_MAX_THREADS=$threads "$venv/bin/python" benches/compare.py measure read-csv-polars \
+    --train "$run_stem" --reps 1 | "$venv/bin/python" -c 'import json, sys; print(json.load(sys.stdin)["median_seconds"])')")
+  echo "compare: bayeslab run $rep/$reps: ${run_times[-1]} s; polars' read of its file: ${read_times[-1]} s" >&2
 done
-run_median=$(printf '%s\n' "${run_times[@]}" | sort -g | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}')
-report_args+=(--run "$run_stem:$run_median")
+report_args+=(--run "$run_stem:$(median "${run_times[@]}"):$(median "${read_times[@]}")")
 bayeslab_after=$("$guard" now)
 bayeslab_seconds=$((SECONDS - start))
 

@@ -85,7 +85,13 @@ impl Encoder {
 
     /// [`Self::encode_column`] written into `out`, one slice of `rows.len()` values per design
     /// column of raw column `j`: the in-memory loader writes straight into the design.
-    pub fn encode_column_into(&self, j: usize, cells: &Cells, rows: &[usize], out: &mut [&mut [f64]]) {
+    pub fn encode_column_into(
+        &self,
+        j: usize,
+        cells: &Cells,
+        rows: &[usize],
+        out: &mut [&mut [f64]],
+    ) {
         let write = |out: &mut [f64], value: &dyn Fn(usize) -> f64| {
             for (o, &i) in out.iter_mut().zip(rows) {
                 *o = value(i);

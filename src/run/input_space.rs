@@ -132,10 +132,12 @@ fn plane(fixed: &Fixed, [a, b]: [usize; 2]) -> InputSpace {
     let orig = |j: usize, v: f64| scaling[j - first].0 + scaling[j - first].1 * v;
     let range = |j: usize| {
         let col = super::input_pair::column(x.as_ref(), j);
-        let (lo, hi) = col.iter().fold((f64::INFINITY, f64::NEG_INFINITY), |(l, h), &v| {
-            let v = orig(j, v);
-            (l.min(v), h.max(v))
-        });
+        let (lo, hi) = col
+            .iter()
+            .fold((f64::INFINITY, f64::NEG_INFINITY), |(l, h), &v| {
+                let v = orig(j, v);
+                (l.min(v), h.max(v))
+            });
         let pad = 0.08 * (hi - lo).max(1e-9);
         [lo - pad, hi + pad]
     };

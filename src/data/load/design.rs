@@ -194,7 +194,10 @@ impl Columns<'_> {
                 .map(|c| unsafe { std::slice::from_raw_parts_mut(self.at[m].column(c), rows) })
                 .collect()
         };
-        let (mut train, mut test) = (slices(0, self.train_rows.len()), slices(1, self.test_rows.len()));
+        let (mut train, mut test) = (
+            slices(0, self.train_rows.len()),
+            slices(1, self.test_rows.len()),
+        );
         encoder.encode_column_into(j, cells, self.train_rows, &mut train);
         encoder.encode_column_into(j, test_cells, self.test_rows, &mut test);
         let mut out = Written {

@@ -155,6 +155,10 @@ fn bootstrap_equals_the_plain_bootstrap_on_any_number_of_threads() {
             ece_bootstrap(&p, &y, bins, Binning::EqualWidth, resamples, &mut stream)
         });
         let got = [got.debiased, got.interval[0], got.interval[1]];
-        assert_eq!(got.map(f64::to_bits), want.map(f64::to_bits), "{threads} threads");
+        assert_eq!(
+            got.map(f64::to_bits),
+            want.map(f64::to_bits),
+            "{threads} threads"
+        );
     }
 }
