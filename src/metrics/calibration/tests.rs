@@ -1,6 +1,7 @@
 //! Tests of the reliability bins, ECE and MCE against hand-computed values.
 
 use super::*;
+use rand::RngExt;
 
 #[test]
 fn hand_computed_bins() {

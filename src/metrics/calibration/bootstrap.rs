@@ -1,0 +1,240 @@
+//! The bootstrap of the binned ECE over rows (docs/maths.md §12.1): its bias-corrected value and
+//! 95 % interval, from resamples whose ECEs are those of the rows gathered and binned, bit for
+//! bit, without gathering them.
+
+use rand::{Rng, RngExt};
+
+use super::{equal_width_bin, equal_width_edges, reliability, BinSums, Binning};
+
+/// The binned ECE corrected for its bias, and an interval around it, from a bootstrap over
+/// rows (docs/maths.md §12.1).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct EceBootstrap {
+    /// 2 ECE − mean of the resampled ECEs, at least 0: the binned ECE minus its bootstrap
+    /// estimate of bias (a binned ECE is biased upward: noise in a bin's frequency only adds).
+    pub debiased: f64,
+    /// The 95 % basic bootstrap interval [2 ECE − q97.5, 2 ECE − q2.5], at least 0: it
+    /// corrects the same bias, so it brackets `debiased` where the percentile interval of the
+    /// resampled ECEs would sit above the estimate.
+    pub interval: [f64; 2],
+}
+
+/// [`EceBootstrap`] of predictions `p` for labels `y` over rows resampled with replacement,
+/// `resamples` times from `rng`.
+pub fn ece_bootstrap<R: Rng + Send + ?Sized>(
+    p: &[f64],
+    y: &[f64],
+    bins: usize,
+    binning: Binning,
+    resamples: usize,
+    rng: &mut R,
+) -> EceBootstrap {
+    let n = p.len();
+    let ece = reliability(p, y, bins, binning).ece;
+    let mut resample = Resampler::new(p, y, bins, binning);
+    let mut eces: Vec<f64> = match resample.packed.is_empty() {
+        true => (0..resamples)
+            .map(|_| resample.ece((0..n).map(|_| rng.random_range(0..n))))
+            .collect(),
+        false => resample.eces_in_parallel(resamples, rng),
+    };
+    eces.sort_by(f64::total_cmp);
+    let mean = eces.iter().sum::<f64>() / eces.len().max(1) as f64;
+    let reflect = |q: f64| (2.0 * ece - percentile(&eces, q)).max(0.0);
+    EceBootstrap {
+        debiased: (2.0 * ece - mean).max(0.0),
+        interval: [reflect(0.975), reflect(0.025)],
+    }
+}
+
+/// The ECE of resamples of one set of rows: `reliability(..).ece` of the rows gathered in the
+/// order given, bit for bit, without gathering them when the bins are of equal width (each
+/// row's bin is found once, and the sums are added in the same order).
+pub struct Resampler<'a> {
+    p: &'a [f64],
+    y: &'a [f64],
+    bins: usize,
+    binning: Binning,
+    /// Each row's equal-width bin; empty for equal-mass bins, which depend on the resample.
+    bin_of: Vec<u32>,
+    /// Equal-width bins and labels 0 or 1 (binary labels, top-label hits): each row's
+    /// prediction, bin and label side by side, so that a resampled row is one memory read.
+    packed: Vec<Packed>,
+    /// A resample's rows, drawn before they are read: the reads then do not wait on each other.
+    drawn: Vec<u32>,
+    gathered: (Vec<f64>, Vec<f64>),
+}
+
+/// A row for [`Resampler`]: its prediction, and its bin and label as `2 * bin + label`.
+#[derive(Clone, Copy)]
+struct Packed {
+    p: f64,
+    code: u32,
+}
+
+/// The most bins whose (bin, label) code fits a packed row's 32 bits.
+const MAX_PACKED_BINS: usize = (u32::MAX >> 1) as usize;
+
+/// Resamples drawn ahead per thread by [`Resampler::eces_in_parallel`].
+const BATCH_PER_THREAD: usize = 2;
+
+/// Rows gathered at once by [`Resampler::packed_ece`] (16 KiB: within the first-level cache).
+const GATHER: usize = 1024;
+
+impl<'a> Resampler<'a> {
+    pub fn new(p: &'a [f64], y: &'a [f64], bins: usize, binning: Binning) -> Self {
+        let bin_of = match binning {
+            Binning::EqualWidth => p.iter().map(|&q| equal_width_bin(q, bins) as u32).collect(),
+            Binning::EqualMass => Vec::new(),
+        };
+        // Rows are drawn as 32-bit numbers ([`crate::numeric::rng::fill_below`]).
+        let zero_one = y.iter().all(|&v| v == 0.0 || v == 1.0)
+            && bins <= MAX_PACKED_BINS
+            && u32::try_from(p.len()).is_ok();
+        let packed = match zero_one {
+            true => (bin_of.iter().zip(p).zip(y))
+                .map(|((&b, &p), &y)| Packed {
+                    p,
+                    code: b << 1 | u32::from(y == 1.0),
+                })
+                .collect(),
+            false => Vec::new(),
+        };
+        Resampler {
+            p,
+            y,
+            bins,
+            binning,
+            bin_of,
+            packed,
+            drawn: Vec::new(),
+            gathered: (Vec::new(), Vec::new()),
+        }
+    }
+
+    /// The ECEs of `resamples` resamples of all rows drawn from `rng`, as [`Self::ece`] of each
+    /// in turn gives them, bit for bit: the rows are drawn from the one stream in the same
+    /// order, a batch of resamples at a time, while the batch drawn before is summed on the
+    /// other threads (each resample's sums in its own draw order, so the threads change
+    /// nothing). Only for packed rows.
+    fn eces_in_parallel<R: Rng + Send + ?Sized>(&self, resamples: usize, rng: &mut R) -> Vec<f64> {
+        use rayon::prelude::*;
+        let n = self.p.len();
+        // Packed rows number at most u32::MAX.
+        let range = n as u32;
+        let batch = rayon::current_num_threads().max(1) * BATCH_PER_THREAD;
+        // Each resample's rows into a buffer kept from batch to batch (fresh ones would be
+        // fresh pages: a page fault per 1,024 rows drawn).
+        let mut draw = |buffers: &mut Vec<Vec<u32>>, count: usize| {
+            buffers.resize_with(count, Vec::new);
+            for rows in buffers.iter_mut() {
+                rows.resize(n, 0);
+                crate::numeric::rng::fill_below(rng, range, rows);
+            }
+        };
+        let mut eces = Vec::with_capacity(resamples);
+        let (mut drawn, mut following) = (Vec::new(), Vec::new());
+        draw(&mut drawn, batch.min(resamples));
+        while !drawn.is_empty() {
+            let next = batch.min(resamples - eces.len() - drawn.len());
+            let (summed, ()) = rayon::join(
+                || {
+                    drawn
+                        .par_iter()
+                        .map(|rows| self.packed_ece(rows))
+                        .collect::<Vec<f64>>()
+                },
+                || draw(&mut following, next),
+            );
+            eces.extend(summed);
+            std::mem::swap(&mut drawn, &mut following);
+        }
+        eces
+    }
+
+    /// The ECE of packed rows `rows` (equal-width bins, labels 0 or 1).
+    fn packed_ece(&self, rows: &[u32]) -> f64 {
+        // Rows of each (bin, label), and each bin's predictions added in the draw order. The
+        // labels' sum in a bin is its count of ones, whatever the order (every partial sum of
+        // 0s and 1s is a whole number below 2^53, so exact): the same BinSums bit for bit as
+        // adding row by row, with one counter to step per row, not two (issue 32). No branch on
+        // a label either: a coin flip, mispredicted half the time, was half of the time.
+        let mut counts = vec![0usize; 2 * self.bins];
+        let mut sum_p = vec![0.0; self.bins];
+        // The rows are gathered a block at a time and then added in the same order: the reads
+        // of a loop that carries no sum overlap one another (issue 32: adding as each row was
+        // read left it waiting on every read).
+        let mut block = [Packed { p: 0.0, code: 0 }; GATHER];
+        for part in rows.chunks(GATHER) {
+            for (slot, &i) in block.iter_mut().zip(part) {
+                *slot = self.packed[i as usize];
+            }
+            for r in &block[..part.len()] {
+                counts[r.code as usize] += 1;
+                sum_p[(r.code >> 1) as usize] += r.p;
+            }
+        }
+        let sums = BinSums {
+            count: counts.chunks(2).map(|c| c[0] + c[1]).collect(),
+            sum_p,
+            sum_y: counts.chunks(2).map(|c| c[1] as f64).collect(),
+        };
+        sums.finish(equal_width_edges(self.bins), rows.len()).ece
+    }
+
+    /// The ECE of the rows `rows` (with repeats), in that order.
+    pub fn ece(&mut self, rows: impl Iterator<Item = usize>) -> f64 {
+        match self.binning {
+            Binning::EqualWidth if !self.packed.is_empty() => {
+                let mut drawn = std::mem::take(&mut self.drawn);
+                drawn.clear();
+                // Packed rows number at most u32::MAX.
+                drawn.extend(rows.map(|i| i as u32));
+                let ece = self.packed_ece(&drawn);
+                self.drawn = drawn;
+                ece
+            }
+            Binning::EqualWidth => {
+                let mut sums = BinSums::new(self.bins);
+                let mut n = 0;
+                for i in rows {
+                    sums.add(self.bin_of[i] as usize, self.p[i], self.y[i]);
+                    n += 1;
+                }
+                sums.finish(equal_width_edges(self.bins), n).ece
+            }
+            Binning::EqualMass => {
+                let (ps, ys) = &mut self.gathered;
+                ps.clear();
+                ys.clear();
+                for i in rows {
+                    ps.push(self.p[i]);
+                    ys.push(self.y[i]);
+                }
+                reliability(ps, ys, self.bins, self.binning).ece
+            }
+        }
+    }
+}
+
+/// The interval of [`ece_bootstrap`].
+pub fn ece_interval<R: Rng + Send + ?Sized>(
+    p: &[f64],
+    y: &[f64],
+    bins: usize,
+    binning: Binning,
+    resamples: usize,
+    rng: &mut R,
+) -> [f64; 2] {
+    ece_bootstrap(p, y, bins, binning, resamples, rng).interval
+}
+
+/// The q-quantile of sorted values by linear interpolation between order statistics.
+pub fn percentile(sorted: &[f64], q: f64) -> f64 {
+    if sorted.is_empty() {
+        return f64::NAN;
+    }
+    let h = q * (sorted.len() - 1) as f64;
+    let (lo, hi) = (h.floor() as usize, h.ceil() as usize);
+    sorted[lo] + (h - lo as f64) * (sorted[hi] - sorted[lo])
+}
