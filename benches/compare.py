@@ -245,6 +245,10 @@ def report_size(stem, bench_json, args, lines, checks, runs):
     for task in PY_TASKS:
         print(f"compare: {Path(stem).name}: {task} (own process)", file=sys.stderr)
         py[task] = run_python(task, stem, args)
+    # The loads timed alternately with the other side's (compare.sh): those medians make the
+    # rows against polars and numpy.load; the peaks stay those of the halves.
+    for ours_task, timed in alternating(args).get(stem, {}).items():
+        tasks[ours_task] = dict(tasks[ours_task], alternating=timed)
     fit, bound, pred = tasks["fit"], tasks["bound"], tasks["predict"]
     n, d = fit["rows"], fit["cols"]
     train, test = size_label(n, d), size_label(pred["rows"], pred["cols"]) + f", S = {args.samples:,}"
@@ -283,7 +287,9 @@ def report_size(stem, bench_json, args, lines, checks, runs):
                      f"| bayeslab run | {fmt_s(whole)} | polars.read_csv + to_numpy of the same file{how} "
                      f"| {fmt_s(polars)} | {ratio(whole, polars)} | — | {per_x(py['read-csv-polars'])} |")
     npy = tasks.get("load-npy")
-    row("load .npy", train, ".npy reader into faer", npy and npy["median_seconds"], "numpy.load", py["load-npy"])
+    npy_s, numpy_s, how = turns(npy, py["load-npy"])
+    row("load .npy", train, ".npy reader into faer", npy_s, "numpy.load" + how,
+        py["load-npy"] and dict(py["load-npy"], median_seconds=numpy_s))
     row("Laplace fit", train, "Newton + Cholesky + diag", fit["median_seconds"],
         "scikit-learn newton-cholesky (MAP only)", py["fit-sklearn"])
     row("Laplace fit", train, "Newton + Cholesky + diag", fit["median_seconds"],
@@ -319,6 +325,16 @@ def report_size(stem, bench_json, args, lines, checks, runs):
     return base
 
 
+def alternating(args):
+    """`--alternating STEM:TASK:OURS:THEIRS` (compare.sh times bayeslab's load TASK and the other
+    side's alternately) as {stem: {task: (ours, theirs)}}."""
+    found = {}
+    for a in args.alternating or []:
+        stem, task, ours, theirs = a.rsplit(":", 3)
+        found.setdefault(stem, {})[task] = (float(ours), float(theirs))
+    return found
+
+
 def whole_runs(args):
     """`--run STEM:SECONDS[:POLARS]` (compare.sh times `bayeslab run` on STEM.csv, and polars'
     read of it between the repetitions) as {stem: (seconds, polars seconds or None)}."""
@@ -329,13 +345,21 @@ def whole_runs(args):
     return runs
 
 
+def turns(ours, theirs):
+    """(our seconds, their seconds, label suffix): the alternating medians when compare.sh timed
+    the two sides in turn, else each side's own half."""
+    if ours and ours.get("alternating"):
+        return (*ours["alternating"], ", alternating")
+    return ours and ours["median_seconds"], theirs and theirs["median_seconds"], ""
+
+
 def polars_row(lines, kind, ours, theirs):
     """Issue 32's row: data::load against Python polars' reader + to_numpy of the same files."""
+    ours_s, theirs_s, how = turns(ours, theirs)
     lines.append(
         f"| load {kind} into the design | {design_label(ours)} | data::load{rate(ours, 'loader_mb_per_second')} "
-        f"| {fmt_s(ours['median_seconds'])} | polars.read_{kind.lower()} + to_numpy "
-        f"| {fmt_s(theirs['median_seconds'])} | {ratio(ours['median_seconds'], theirs['median_seconds'])} "
-        f"| {per_x(ours)} | {per_x(theirs)} |"
+        f"| {fmt_s(ours_s)} | polars.read_{kind.lower()} + to_numpy{how} "
+        f"| {fmt_s(theirs_s)} | {ratio(ours_s, theirs_s)} | {per_x(ours)} | {per_x(theirs)} |"
     )
 
 
@@ -376,7 +400,9 @@ def report(args):
     lines += [
         "",
         "A ratio below 1 means bayeslab was faster. The load of each half is below (compare.sh "
-        "adds it: benches/load_guard.sh).",
+        "adds it: benches/load_guard.sh). The rows marked alternating time the two sides in turn, "
+        "repetition by repetition, each in its own process (their medians; the peaks are the "
+        "halves'); the others time each side in its own half, minutes apart.",
         "",
         "X is the matrix the step reads, in float64 (the training matrix; the test matrix for the "
         "MC predictive). Peak memory is the process's VmHWM over the measured repetitions, counted "
@@ -408,6 +434,9 @@ def main():
     r.add_argument("--threads", type=int, default=os.cpu_count())
     r.add_argument("--run", dest="runs", action="append",
                    help="STEM:SECONDS[:POLARS], the median wall time of `bayeslab run` on STEM.csv (and of polars reading it, timed alternating with the runs); repeatable")
+    r.add_argument("--alternating", action="append",
+                   help="STEM:TASK:OURS:THEIRS, the medians of bayeslab's load TASK and the other side's, "
+                        "timed alternately; repeatable")
     r.add_argument("--out", help="also write the table here (atomically)")
     for q in (m, r):
         q.add_argument("--lam", type=float, default=1.0)

@@ -148,6 +148,24 @@ for rep in $(seq "$reps"); do
   echo "compare: bayeslab run $rep/$reps: ${run_times[-1]} s; polars' read of its file: ${read_times[-1]} s" >&2
 done
 report_args+=(--run "$run_stem:$(median "${run_times[@]}"):$(median "${read_times[@]}")")
+# The loads against polars and numpy.load the same way: each repetition of bayeslab's load (its
+# own process) followed by one of the other side's, their medians taking the table's ratios.
+seconds() { "$venv/bin/python" -c 'import json, sys; d = json.load(sys.stdin); print((d["tasks"][0] if "tasks" in d else d)["median_seconds"])'; }
+for stem in "${stems[@]}"; do
+  for pair in load-csv:load-csv-polars load-parquet:load-parquet-polars load-npy:load-npy; do
+    ours_task=${pair%%:*} other_task=${pair#*:}
+    ours=() theirs=()
+    for rep in $(seq "$reps"); do
+      ours+=("$("$bin" bench --train "$stem.parquet" --test "$stem.test.parquet" --threads "$threads" \
+        --only "$ours_task" --reps 1 --json --quiet | seconds)")
+      theirs+=("$(POLARS_MAX_THREADS=$threads OMP_NUM_THREADS=$threads OPENBLAS_NUM_THREADS=$threads \
+        "$venv/bin/python" benches/compare.py measure "$other_task" --train "$stem" --test "$stem.test" \
+        --reps 1 | seconds)")
+      echo "compare: $(basename "$stem") $ours_task $rep/$reps: ${ours[-1]} s; $other_task: ${theirs[-1]} s" >&2
+    done
+    report_args+=(--alternating "$stem:$ours_task:$(median "${ours[@]}"):$(median "${theirs[@]}")")
+  done
+done
 bayeslab_after=$("$guard" now)
 bayeslab_seconds=$((SECONDS - start))
 
