@@ -4,7 +4,6 @@
 use faer::Mat;
 use rand::seq::SliceRandom;
 
-use super::moments::Moments;
 use crate::config::folds::Folds;
 use crate::config::Split;
 use crate::numeric::rng;
@@ -165,19 +164,13 @@ pub fn check_not_all_missing(
     ))
 }
 
-/// Per-feature (mean, sd) on the training rows: [`mean_sd`] of each column (the loaders take
-/// one column at a time; the tests take several).
+/// Per-feature (mean, sd) on the training rows, as the loaders take them
+/// ([`super::moments::column_stats`]).
 #[cfg(test)]
 pub fn column_stats(x: &[Vec<f64>]) -> Vec<(f64, f64)> {
-    x.iter().map(|col| mean_sd(col)).collect()
-}
-
-/// (mean, sd) of one column's training values; sd is the population standard deviation,
-/// computed by [`Moments`] (any finite column, the streamed statistics' code).
-pub fn mean_sd(col: &[f64]) -> (f64, f64) {
-    let mut m = Moments::default();
-    col.iter().for_each(|&v| m.push(v));
-    m.mean_sd()
+    let cols: Vec<&[f64]> = x.iter().map(Vec::as_slice).collect();
+    let stats = super::moments::column_stats(&cols);
+    stats.iter().map(|s| (s.mean, s.sd)).collect()
 }
 
 /// Whether a column with these statistics is constant (then it is centred, not scaled).

@@ -11,7 +11,8 @@ use rayon::prelude::*;
 
 use crate::data::dataset::{effective_scaling, FeatureSummary};
 use crate::data::encode::Encoder;
-use crate::data::prepare::{mean_sd, standardise};
+use crate::data::moments::column_stats;
+use crate::data::prepare::standardise;
 use crate::data::table::Cells;
 
 use crate::data::release::Release;
@@ -107,7 +108,8 @@ pub(super) fn fill(
         train: train_cells,
         test: mut test_cells,
     } = raw;
-    let batch = rayon::current_num_threads().max(1);
+    // A task takes GROUP raw columns, whose statistics it takes in lockstep.
+    let batch = GROUP * rayon::current_num_threads().max(1);
     let mut from = 0;
     while from < train_cells.len() {
         let to = (from + batch).min(train_cells.len());
@@ -121,9 +123,13 @@ pub(super) fn fill(
             at: [train.shared(), test.shared()],
             capacity: width,
         };
-        let written: Vec<Written> = (from..to)
+        let groups: Vec<std::ops::Range<usize>> = (from..to)
+            .step_by(GROUP)
+            .map(|g| g..(g + GROUP).min(to))
+            .collect();
+        let written: Vec<Written> = groups
             .into_par_iter()
-            .map(|j| columns.write(j))
+            .flat_map_iter(|g| columns.write(g))
             .collect();
         for j in from..to {
             if let Some(cells) = test_cells.as_deref_mut() {
@@ -154,6 +160,9 @@ pub(super) fn fill(
     }
 }
 
+/// Raw columns per task: their statistics are taken in lockstep ([`column_stats`]).
+const GROUP: usize = 4;
+
 /// The raw columns being written, and how, and where: the training and test matrices' columns
 /// (room for `capacity` in each), each design column written by the one thread that encodes
 /// its raw column.
@@ -175,12 +184,59 @@ struct Written {
 }
 
 impl Columns<'_> {
-    /// Write raw column `j`'s design columns in their places, standardised as the layout says
-    /// (straight into the matrices: no copy of a column on its way, issue 32).
-    fn write(&self, j: usize) -> Written {
+    /// Write raw columns `js`' design columns in their places, standardised as the layout says
+    /// (straight into the matrices: no copy of a column on its way, issue 32); their training
+    /// statistics are taken together ([`column_stats`]).
+    fn write(&self, js: std::ops::Range<usize>) -> Vec<Written> {
+        let mut placed: Vec<Placed> = js.map(|j| self.place(j)).collect();
+        let train: Vec<&[f64]> = placed
+            .iter()
+            .flat_map(|p| p.train.iter().map(|c| &**c))
+            .collect();
+        let mut stats = column_stats(&train).into_iter();
+        placed
+            .iter_mut()
+            .map(|p| {
+                let width = p.train.len();
+                let mut out = Written {
+                    summaries: Vec::with_capacity(width),
+                    scaling: Vec::with_capacity(width),
+                };
+                let columns = p.train.iter_mut().zip(p.test.iter_mut());
+                for (k, (tr, te)) in columns.enumerate() {
+                    let d = p.first + k;
+                    let s = stats.next().expect("one statistic per design column");
+                    out.summaries.push(FeatureSummary {
+                        name: self.encoder.names[d].clone(),
+                        mean: s.mean,
+                        sd: s.sd,
+                        min: s.min,
+                        max: s.max,
+                        missing: p.missing,
+                    });
+                    if self.layout.standardize {
+                        let (mean, sd) = self.encoder.scaling(
+                            d,
+                            (s.mean, s.sd),
+                            self.layout.standardise_indicators,
+                        );
+                        out.scaling.push(effective_scaling(Some((mean, sd))));
+                        for v in tr.iter_mut().chain(te.iter_mut()) {
+                            *v = standardise(*v, mean, sd);
+                        }
+                    } else {
+                        out.scaling.push(effective_scaling(None));
+                    }
+                }
+                out
+            })
+            .collect()
+    }
+
+    /// Encode raw column `j` into its design columns' places.
+    fn place(&self, j: usize) -> Placed<'_> {
         let encoder = self.encoder;
         let cells = &self.train[j];
-        let missing = cells.missing();
         let test_cells = self.test.map_or(cells, |t| &t[j]);
         // The design column of this raw column's first: the design columns come in raw order.
         let first = encoder.source.iter().position(|&s| s == j).unwrap_or(0);
@@ -200,31 +256,21 @@ impl Columns<'_> {
         );
         encoder.encode_column_into(j, cells, self.train_rows, &mut train);
         encoder.encode_column_into(j, test_cells, self.test_rows, &mut test);
-        let mut out = Written {
-            summaries: Vec::with_capacity(width),
-            scaling: Vec::with_capacity(width),
-        };
-        for (k, (tr, te)) in train.into_iter().zip(test).enumerate() {
-            let d = first + k;
-            let (mean, sd) = mean_sd(tr);
-            out.summaries.push(FeatureSummary {
-                name: encoder.names[d].clone(),
-                mean,
-                sd,
-                min: tr.iter().copied().fold(f64::INFINITY, f64::min),
-                max: tr.iter().copied().fold(f64::NEG_INFINITY, f64::max),
-                missing,
-            });
-            if self.layout.standardize {
-                let (mean, sd) = encoder.scaling(d, (mean, sd), self.layout.standardise_indicators);
-                out.scaling.push(effective_scaling(Some((mean, sd))));
-                for v in tr.iter_mut().chain(te.iter_mut()) {
-                    *v = standardise(*v, mean, sd);
-                }
-            } else {
-                out.scaling.push(effective_scaling(None));
-            }
+        Placed {
+            first,
+            missing: cells.missing(),
+            train,
+            test,
         }
-        out
     }
+}
+
+/// One raw column's design columns, written but not yet standardised.
+struct Placed<'a> {
+    /// Its first design column (the intercept not counted).
+    first: usize,
+    /// Missing cells of the raw training column.
+    missing: usize,
+    train: Vec<&'a mut [f64]>,
+    test: Vec<&'a mut [f64]>,
 }
