@@ -3,7 +3,7 @@
 
 mod method_support;
 
-use bayeslab::metrics::ece_interval;
+use bayeslab::metrics::ece_bootstrap;
 use bayeslab::metrics::multiclass::top_hit;
 use bayeslab::numeric::rng::stream;
 use bayeslab::record::Scores;
@@ -110,14 +110,15 @@ fn multiclass_runs_report_one_probability_per_class() {
             .unzip();
         let e = &p.evaluation;
         let mut s = stream(p.seed, &format!("{}/{}/ece", r.id, pr.name));
-        let again = ece_interval(
+        let again = ece_bootstrap(
             &top,
             &hit,
             e.calibration_bins,
             e.binning,
             e.resamples,
             &mut s,
-        );
+        )
+        .interval;
         assert_eq!(again, [lo, hi], "{}", r.id);
     }
     // predictions.csv: one column per class, rows summing to one

@@ -6,7 +6,7 @@
 use serde::Serialize;
 
 mod bootstrap;
-pub use bootstrap::{ece_bootstrap, ece_interval, percentile, EceBootstrap, Resampler};
+pub use bootstrap::{ece_bootstrap, percentile, EceBootstrap, Resampler};
 
 /// How the calibration bins are formed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, schemars::JsonSchema)]

@@ -6,8 +6,8 @@ pub mod multiclass;
 pub mod running;
 
 pub use calibration::{
-    ece_bootstrap, ece_interval, equal_width_bin, equal_width_edges, percentile, reliability, Bin,
-    BinSums, Binning, EceBootstrap, Reliability, Resampler,
+    ece_bootstrap, equal_width_bin, equal_width_edges, percentile, reliability, Bin, BinSums,
+    Binning, EceBootstrap, Reliability, Resampler,
 };
 
 use serde::Serialize;

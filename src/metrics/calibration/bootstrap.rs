@@ -20,8 +20,11 @@ pub struct EceBootstrap {
 }
 
 /// [`EceBootstrap`] of predictions `p` for labels `y` over rows resampled with replacement,
-/// `resamples` times from `rng`.
-pub fn ece_bootstrap<R: Rng + Send + ?Sized>(
+/// `resamples` times. One number is drawn from `rng`; resample b draws its rows from its own
+/// stream under it ([`crate::numeric::rng::substream`]), so the resamples run on every thread
+/// and the result does not depend on how many there are (issue 32: drawn from one stream, the
+/// rows of a large test set were a floor of two thirds of a second on one core).
+pub fn ece_bootstrap<R: Rng + ?Sized>(
     p: &[f64],
     y: &[f64],
     bins: usize,
@@ -29,15 +32,16 @@ pub fn ece_bootstrap<R: Rng + Send + ?Sized>(
     resamples: usize,
     rng: &mut R,
 ) -> EceBootstrap {
-    let n = p.len();
+    use rayon::prelude::*;
     let ece = reliability(p, y, bins, binning).ece;
-    let mut resample = Resampler::new(p, y, bins, binning);
-    let mut eces: Vec<f64> = match resample.packed.is_empty() {
-        true => (0..resamples)
-            .map(|_| resample.ece((0..n).map(|_| rng.random_range(0..n))))
-            .collect(),
-        false => resample.eces_in_parallel(resamples, rng),
-    };
+    let resampler = Resampler::new(p, y, bins, binning);
+    let base = rng.next_u64();
+    let mut eces: Vec<f64> = (0..resamples)
+        .into_par_iter()
+        .map_init(Scratch::default, |scratch, b| {
+            resampler.resample_ece(base, b, scratch)
+        })
+        .collect();
     eces.sort_by(f64::total_cmp);
     let mean = eces.iter().sum::<f64>() / eces.len().max(1) as f64;
     let reflect = |q: f64| (2.0 * ece - percentile(&eces, q)).max(0.0);
@@ -60,8 +64,17 @@ pub struct Resampler<'a> {
     /// Equal-width bins and labels 0 or 1 (binary labels, top-label hits): each row's
     /// prediction, bin and label side by side, so that a resampled row is one memory read.
     packed: Vec<Packed>,
+    /// What [`Self::ece`] works in.
+    scratch: Scratch,
+}
+
+/// A resample's working memory, kept from one resample to the next (fresh buffers would be
+/// fresh pages: a page fault per 1,024 rows drawn).
+#[derive(Default)]
+struct Scratch {
     /// A resample's rows, drawn before they are read: the reads then do not wait on each other.
     drawn: Vec<u32>,
+    /// Equal-mass bins: the resample's predictions and labels, gathered.
     gathered: (Vec<f64>, Vec<f64>),
 }
 
@@ -74,9 +87,6 @@ struct Packed {
 
 /// The most bins whose (bin, label) code fits a packed row's 32 bits.
 const MAX_PACKED_BINS: usize = (u32::MAX >> 1) as usize;
-
-/// Resamples drawn ahead per thread by [`Resampler::eces_in_parallel`].
-const BATCH_PER_THREAD: usize = 2;
 
 /// Rows gathered at once by [`Resampler::packed_ece`] (16 KiB: within the first-level cache).
 const GATHER: usize = 1024;
@@ -107,49 +117,24 @@ impl<'a> Resampler<'a> {
             binning,
             bin_of,
             packed,
-            drawn: Vec::new(),
-            gathered: (Vec::new(), Vec::new()),
+            scratch: Scratch::default(),
         }
     }
 
-    /// The ECEs of `resamples` resamples of all rows drawn from `rng`, as [`Self::ece`] of each
-    /// in turn gives them, bit for bit: the rows are drawn from the one stream in the same
-    /// order, a batch of resamples at a time, while the batch drawn before is summed on the
-    /// other threads (each resample's sums in its own draw order, so the threads change
-    /// nothing). Only for packed rows.
-    fn eces_in_parallel<R: Rng + Send + ?Sized>(&self, resamples: usize, rng: &mut R) -> Vec<f64> {
-        use rayon::prelude::*;
+    /// The ECE of resample `b` under `base`: all rows drawn with replacement from
+    /// `substream(base, b)`, each as `random_range(0..n)` draws it, in that order
+    /// ([`Self::ece`] of those rows).
+    fn resample_ece(&self, base: u64, b: usize, scratch: &mut Scratch) -> f64 {
         let n = self.p.len();
-        // Packed rows number at most u32::MAX.
-        let range = n as u32;
-        let batch = rayon::current_num_threads().max(1) * BATCH_PER_THREAD;
-        // Each resample's rows into a buffer kept from batch to batch (fresh ones would be
-        // fresh pages: a page fault per 1,024 rows drawn).
-        let mut draw = |buffers: &mut Vec<Vec<u32>>, count: usize| {
-            buffers.resize_with(count, Vec::new);
-            for rows in buffers.iter_mut() {
-                rows.resize(n, 0);
-                crate::numeric::rng::fill_below(rng, range, rows);
+        let mut rng = crate::numeric::rng::substream(base, b as u64);
+        match u32::try_from(n) {
+            Ok(range) if !self.packed.is_empty() => {
+                scratch.drawn.resize(n, 0);
+                crate::numeric::rng::fill_below(&mut rng, range, &mut scratch.drawn);
+                self.packed_ece(&scratch.drawn)
             }
-        };
-        let mut eces = Vec::with_capacity(resamples);
-        let (mut drawn, mut following) = (Vec::new(), Vec::new());
-        draw(&mut drawn, batch.min(resamples));
-        while !drawn.is_empty() {
-            let next = batch.min(resamples - eces.len() - drawn.len());
-            let (summed, ()) = rayon::join(
-                || {
-                    drawn
-                        .par_iter()
-                        .map(|rows| self.packed_ece(rows))
-                        .collect::<Vec<f64>>()
-                },
-                || draw(&mut following, next),
-            );
-            eces.extend(summed);
-            std::mem::swap(&mut drawn, &mut following);
+            _ => self.ece_in((0..n).map(|_| rng.random_range(0..n)), scratch),
         }
-        eces
     }
 
     /// The ECE of packed rows `rows` (equal-width bins, labels 0 or 1).
@@ -184,15 +169,21 @@ impl<'a> Resampler<'a> {
 
     /// The ECE of the rows `rows` (with repeats), in that order.
     pub fn ece(&mut self, rows: impl Iterator<Item = usize>) -> f64 {
+        let mut scratch = std::mem::take(&mut self.scratch);
+        let ece = self.ece_in(rows, &mut scratch);
+        self.scratch = scratch;
+        ece
+    }
+
+    /// [`Self::ece`] working in `scratch`.
+    fn ece_in(&self, rows: impl Iterator<Item = usize>, scratch: &mut Scratch) -> f64 {
         match self.binning {
             Binning::EqualWidth if !self.packed.is_empty() => {
-                let mut drawn = std::mem::take(&mut self.drawn);
+                let drawn = &mut scratch.drawn;
                 drawn.clear();
                 // Packed rows number at most u32::MAX.
                 drawn.extend(rows.map(|i| i as u32));
-                let ece = self.packed_ece(&drawn);
-                self.drawn = drawn;
-                ece
+                self.packed_ece(drawn)
             }
             Binning::EqualWidth => {
                 let mut sums = BinSums::new(self.bins);
@@ -204,7 +195,7 @@ impl<'a> Resampler<'a> {
                 sums.finish(equal_width_edges(self.bins), n).ece
             }
             Binning::EqualMass => {
-                let (ps, ys) = &mut self.gathered;
+                let (ps, ys) = &mut scratch.gathered;
                 ps.clear();
                 ys.clear();
                 for i in rows {
@@ -215,18 +206,6 @@ impl<'a> Resampler<'a> {
             }
         }
     }
-}
-
-/// The interval of [`ece_bootstrap`].
-pub fn ece_interval<R: Rng + Send + ?Sized>(
-    p: &[f64],
-    y: &[f64],
-    bins: usize,
-    binning: Binning,
-    resamples: usize,
-    rng: &mut R,
-) -> [f64; 2] {
-    ece_bootstrap(p, y, bins, binning, resamples, rng).interval
 }
 
 /// The q-quantile of sorted values by linear interpolation between order statistics.

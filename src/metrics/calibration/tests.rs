@@ -1,7 +1,7 @@
 //! Tests of the reliability bins, ECE and MCE against hand-computed values.
 
 use super::*;
-use rand::RngExt;
+use rand::{Rng, RngExt};
 
 #[test]
 fn hand_computed_bins() {
@@ -64,14 +64,15 @@ fn ece_interval_brackets_the_estimate() {
         .map(|i| f64::from(u8::from((i * 7919) % 200 < i)))
         .collect();
     let ece = reliability(&p, &y, 10, Binning::EqualWidth).ece;
-    let [lo, hi] = ece_interval(
+    let [lo, hi] = ece_bootstrap(
         &p,
         &y,
         10,
         Binning::EqualWidth,
         500,
         &mut crate::numeric::rng::stream(1, "t"),
-    );
+    )
+    .interval;
     assert!(
         lo < hi && lo <= ece + 0.02 && hi >= ece - 0.02,
         "{lo} {ece} {hi}"
@@ -115,10 +116,11 @@ fn resampled_ece_equals_the_ece_of_the_gathered_rows() {
     }
 }
 
-/// The bootstrap's interval and bias correction are those of the plain bootstrap (each
-/// resample's rows drawn by `random_range` from the one stream, gathered and binned by
-/// `reliability`), bit for bit, on one thread or three: the drawing ahead, the 32-bit rows and
-/// the parallel sums change no number.
+/// The bootstrap's interval and bias correction are those of the plain bootstrap (resample b's
+/// rows drawn by `random_range` from `substream(base, b)`, `base` the caller's stream's next
+/// number, gathered and binned by `reliability`), bit for bit, on one thread or three, for
+/// labels of 0 and 1 (the packed rows) and soft labels (the plain ones): the 32-bit rows and
+/// the parallel resamples change no number.
 #[test]
 fn bootstrap_equals_the_plain_bootstrap_on_any_number_of_threads() {
     let mut rng = crate::numeric::rng::stream(5, "data");
@@ -128,38 +130,49 @@ fn bootstrap_equals_the_plain_bootstrap_on_any_number_of_threads() {
         .iter()
         .map(|&q| f64::from(u8::from(rng.random::<f64>() < q)))
         .collect();
+    let soft: Vec<f64> = y.iter().map(|&v| 0.25 + 0.5 * v).collect();
     let (bins, resamples) = (10, 101);
-    let mut plain = crate::numeric::rng::stream(6, "bootstrap");
-    let mut eces: Vec<f64> = (0..resamples)
-        .map(|_| {
-            let idx: Vec<usize> = (0..n).map(|_| plain.random_range(0..n)).collect();
-            let ps: Vec<f64> = idx.iter().map(|&i| p[i]).collect();
-            let ys: Vec<f64> = idx.iter().map(|&i| y[i]).collect();
-            reliability(&ps, &ys, bins, Binning::EqualWidth).ece
-        })
-        .collect();
-    eces.sort_by(f64::total_cmp);
-    let ece = reliability(&p, &y, bins, Binning::EqualWidth).ece;
-    let mean = eces.iter().sum::<f64>() / resamples as f64;
-    let want = [
-        (2.0 * ece - mean).max(0.0),
-        (2.0 * ece - percentile(&eces, 0.975)).max(0.0),
-        (2.0 * ece - percentile(&eces, 0.025)).max(0.0),
-    ];
-    for threads in [1, 3] {
-        let pool = rayon::ThreadPoolBuilder::new()
-            .num_threads(threads)
-            .build()
-            .unwrap();
-        let got = pool.install(|| {
-            let mut stream = crate::numeric::rng::stream(6, "bootstrap");
-            ece_bootstrap(&p, &y, bins, Binning::EqualWidth, resamples, &mut stream)
-        });
-        let got = [got.debiased, got.interval[0], got.interval[1]];
-        assert_eq!(
-            got.map(f64::to_bits),
-            want.map(f64::to_bits),
-            "{threads} threads"
-        );
+    for y in [&y, &soft] {
+        let base = crate::numeric::rng::stream(6, "bootstrap").next_u64();
+        let mut eces: Vec<f64> = (0..resamples)
+            .map(|b| {
+                let mut plain = crate::numeric::rng::substream(base, b);
+                let idx: Vec<usize> = (0..n).map(|_| plain.random_range(0..n)).collect();
+                let ps: Vec<f64> = idx.iter().map(|&i| p[i]).collect();
+                let ys: Vec<f64> = idx.iter().map(|&i| y[i]).collect();
+                reliability(&ps, &ys, bins, Binning::EqualWidth).ece
+            })
+            .collect();
+        eces.sort_by(f64::total_cmp);
+        let ece = reliability(&p, y, bins, Binning::EqualWidth).ece;
+        let mean = eces.iter().sum::<f64>() / resamples as f64;
+        let want = [
+            (2.0 * ece - mean).max(0.0),
+            (2.0 * ece - percentile(&eces, 0.975)).max(0.0),
+            (2.0 * ece - percentile(&eces, 0.025)).max(0.0),
+        ];
+        for threads in [1, 3] {
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .unwrap();
+            let got = pool.install(|| {
+                let mut stream = crate::numeric::rng::stream(6, "bootstrap");
+                ece_bootstrap(
+                    &p,
+                    y,
+                    bins,
+                    Binning::EqualWidth,
+                    resamples as usize,
+                    &mut stream,
+                )
+            });
+            let got = [got.debiased, got.interval[0], got.interval[1]];
+            assert_eq!(
+                got.map(f64::to_bits),
+                want.map(f64::to_bits),
+                "{threads} threads"
+            );
+        }
     }
 }
