@@ -4,7 +4,7 @@ use std::path::Path;
 
 use super::chunk_tables::{each_table, Cut};
 use super::classes::check_classes;
-use super::release::Release;
+use super::release::{Recycled, Release};
 use super::table::{Cells, Labels, Table};
 use super::{labels, table};
 use crate::config::DataPlan;
@@ -131,11 +131,14 @@ pub(super) fn read_whole(
         chunk_rows,
     )?;
     let mut release = Release::default();
+    // Each chunk's number columns, once copied, are handed back for the chunks after.
+    let spare = Recycled::default();
     let cut = Cut {
         chunk_rows: size.chunk_rows,
         csv_part_rows: size.csv_part_rows,
         target_type: target_type.cloned(),
         at_row_groups: true,
+        spare: spare.clone(),
     };
     let count = each_table(
         path,
@@ -147,11 +150,12 @@ pub(super) fn read_whole(
         &mut skipped,
         super::chunk_tables::ahead(),
         &mut |first, table| {
-            // The chunk's frame is gone and its table is dropped once copied.
-            release.freed(2 * table_bytes(&table));
+            // The chunk's frame is gone; its table's number columns are handed back once
+            // copied.
+            release.freed(table_bytes(&table));
             match &mut whole {
                 None => whole = Some(reserved(table, size.reserve)),
-                Some(w) => append(path, &plan.target, w, table, first)?,
+                Some(w) => append(path, &plan.target, w, table, first, &spare)?,
             }
             probe(
                 path,
@@ -190,8 +194,16 @@ fn table_bytes(table: &Table) -> usize {
     table.features.iter().map(|(_, c)| c.bytes()).sum()
 }
 
-/// Add a chunk's columns (its first data row `first`) to the columns gathered so far.
-fn append(path: &Path, target: &str, whole: &mut Table, chunk: Table, first: usize) -> Result<()> {
+/// Add a chunk's columns (its first data row `first`) to the columns gathered so far, handing
+/// its number columns back to `spare`.
+fn append(
+    path: &Path,
+    target: &str,
+    whole: &mut Table,
+    chunk: Table,
+    first: usize,
+    spare: &Recycled<f64>,
+) -> Result<()> {
     let pairs = whole.features.iter_mut().zip(chunk.features);
     let mut pairs: Vec<(&mut Cells, (String, Cells))> = pairs.map(|((_, w), c)| (w, c)).collect();
     // each_table reads a column as levels in every chunk or in none
@@ -210,7 +222,10 @@ fn append(path: &Path, target: &str, whole: &mut Table, chunk: Table, first: usi
     // Every column on any thread: the copies are page faults as much as bytes.
     pairs.par_iter_mut().for_each(|(w, (_, c))| {
         match (w, std::mem::replace(c, Cells::released())) {
-            (Cells::Numbers(w), Cells::Numbers(c)) => w.extend_from_slice(&c),
+            (Cells::Numbers(w), Cells::Numbers(c)) => {
+                w.extend_from_slice(&c);
+                spare.give(c);
+            }
             (Cells::Levels(w), Cells::Levels(c)) => w.extend(c),
             // Checked above.
             _ => {}

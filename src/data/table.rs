@@ -17,6 +17,7 @@ pub use column::{feature_cells, read_column, read_key, Labels};
 pub(super) use frame::{read_frame, read_frame_with};
 
 use crate::data::files::no_column;
+use crate::data::release::Recycled;
 use crate::data::roles;
 use crate::error::{Error, Result};
 use column::{labels, numeric_values};
@@ -37,6 +38,7 @@ pub struct Table {
 /// row `first_row`, so that errors name the row in the file). Text and boolean features, and
 /// those listed in `categorical`, are read as levels; a text column that is mostly numbers is
 /// an error even when the features are defaulted (it would otherwise be skipped unseen).
+/// Number columns are written into buffers taken from `spare` ([`Recycled`]).
 #[allow(clippy::too_many_arguments)]
 pub(super) fn frame_table(
     path: &Path,
@@ -46,6 +48,7 @@ pub(super) fn frame_table(
     categorical: &[String],
     sequences: &[String],
     first_row: usize,
+    spare: &Recycled<f64>,
 ) -> Result<Table> {
     let names: Vec<String> = df
         .get_column_names()
@@ -74,7 +77,7 @@ pub(super) fn frame_table(
             notes.extend(cells::padded_levels(&name, col));
             Cells::Levels(values)
         } else {
-            Cells::Numbers(numeric_values(path, col, first_row)?)
+            Cells::Numbers(numeric_values(path, col, first_row, spare.take())?)
         };
         out.push((name, cells));
     }

@@ -19,7 +19,6 @@
 use std::fs::File;
 use std::io::{BufReader, Read, Seek, SeekFrom};
 use std::path::Path;
-use std::sync::{Arc, Mutex};
 
 use polars::prelude::*;
 use rayon::prelude::*;
@@ -33,29 +32,9 @@ pub(in crate::data) struct Parts {
     parts: Vec<(u64, usize)>,
 }
 
-/// The byte buffers chunks are read back into, kept from chunk to chunk of one read: a chunk
-/// of 65,536 rows is tens of megabytes of text, and a fresh buffer each time cost the kernel
-/// a page fault and a zeroed page for every 4 KiB of it (issue 32: a third of the read's
-/// time). Dropped with the read.
-#[derive(Clone, Default)]
-pub(in crate::data) struct Buffers(Arc<Mutex<Vec<Vec<u8>>>>);
-
-impl Buffers {
-    fn take(&self) -> Vec<u8> {
-        self.0
-            .lock()
-            .ok()
-            .and_then(|mut b| b.pop())
-            .unwrap_or_default()
-    }
-
-    fn give(&self, mut buffer: Vec<u8>) {
-        buffer.clear();
-        if let Ok(mut b) = self.0.lock() {
-            b.push(buffer);
-        }
-    }
-}
+/// The byte buffers chunks are read back into, kept from chunk to chunk of one read (a chunk
+/// of 65,536 rows is tens of megabytes of text).
+pub(in crate::data) type Buffers = crate::data::release::Recycled<u8>;
 
 /// Scan the next chunk of at most `chunk_rows` records from `reader` in parts of `part_rows`,
 /// keeping their places, not their bytes; the records read in all.

@@ -61,7 +61,7 @@ pub fn read_column(path: &Path, name: &str) -> Result<Vec<f64>> {
             .collect();
         no_column(path, "the", name, &names)
     })?;
-    let values = numeric_values(path, col, 0)?;
+    let values = numeric_values(path, col, 0, Vec::new())?;
     values
         .iter()
         .enumerate()
@@ -79,11 +79,18 @@ pub fn read_column(path: &Path, name: &str) -> Result<Vec<f64>> {
         .collect()
 }
 
-/// A feature column as f64 values with nulls and NaN as NaN (missing). A text column is read
+/// A feature column as f64 values with nulls and NaN as NaN (missing), written into `values`
+/// (emptied first: a buffer kept from an earlier chunk, or a new one). A text column is read
 /// cell by cell by [`read_cell`] (surrounding spaces removed, NaN spellings missing). A value
 /// that is not a number, or an infinite one, is an error naming the column, the row and the
 /// value.
-pub(super) fn numeric_values(path: &Path, col: &Column, first_row: usize) -> Result<Vec<f64>> {
+pub(super) fn numeric_values(
+    path: &Path,
+    col: &Column,
+    first_row: usize,
+    mut values: Vec<f64>,
+) -> Result<Vec<f64>> {
+    values.clear();
     let name = col.name().to_string();
     let dtype = col.dtype().clone();
     if dtype.is_nested() {
@@ -92,8 +99,8 @@ pub(super) fn numeric_values(path: &Path, col: &Column, first_row: usize) -> Res
             format!("feature column \"{name}\" has the nested type {dtype}; only numeric columns can be features"),
         ));
     }
-    let values = if dtype.is_string() {
-        text_numbers(path, col, first_row)?
+    if dtype.is_string() {
+        text_numbers(path, col, first_row, &mut values)?;
     } else {
         let cast = col.cast(&DataType::Float64).map_err(|e| {
             Error::data(
@@ -104,8 +111,8 @@ pub(super) fn numeric_values(path: &Path, col: &Column, first_row: usize) -> Res
         let ca = cast
             .f64()
             .map_err(|e| Error::data(path, format!("feature column \"{name}\": {e}")))?;
-        present_values(ca)
-    };
+        present_values(ca, &mut values);
+    }
     if let Some(i) = values.iter().position(|x| x.is_infinite()) {
         let shown = match col.str() {
             Ok(s) => s.get(i).unwrap_or_default().trim().to_string(),
@@ -125,19 +132,20 @@ pub(super) fn numeric_values(path: &Path, col: &Column, first_row: usize) -> Res
     Ok(values)
 }
 
-/// The numbers of a text column by [`read_cell`]; the first cell that is text is an error.
-fn text_numbers(path: &Path, col: &Column, first_row: usize) -> Result<Vec<f64>> {
+/// The numbers of a text column by [`read_cell`], added to `values`; the first cell that is
+/// text is an error.
+fn text_numbers(path: &Path, col: &Column, first_row: usize, values: &mut Vec<f64>) -> Result<()> {
     let name = col.name();
     let s = col
         .str()
         .map_err(|e| Error::data(path, format!("feature column \"{name}\": {e}")))?;
-    s.iter()
-        .enumerate()
-        .map(
-            |(i, v)| match v.map(read_cell).unwrap_or(TextCell::Missing) {
-                TextCell::Missing => Ok(f64::NAN),
-                TextCell::Number(x) => Ok(x),
-                TextCell::Text => Err(Error::data(
+    values.reserve(s.len());
+    for (i, v) in s.iter().enumerate() {
+        let x = match v.map(read_cell).unwrap_or(TextCell::Missing) {
+            TextCell::Missing => f64::NAN,
+            TextCell::Number(x) => x,
+            TextCell::Text => {
+                return Err(Error::data(
                     path,
                     format!(
                         "feature column \"{name}\", {}: \"{}\" is not a number; \
@@ -145,16 +153,19 @@ fn text_numbers(path: &Path, col: &Column, first_row: usize) -> Result<Vec<f64>>
                         csv::row_at(path, first_row + i),
                         v.unwrap_or_default()
                     ),
-                )),
-            },
-        )
-        .collect()
+                ))
+            }
+        };
+        values.push(x);
+    }
+    Ok(())
 }
 
-/// The values of `ca` with NaN for a null: each arrow chunk's buffer copied whole, and its null
-/// bitmap consulted once per chunk (a chunk without nulls, the usual case, is one `memcpy`).
-fn present_values(ca: &Float64Chunked) -> Vec<f64> {
-    let mut values = Vec::with_capacity(ca.len());
+/// The values of `ca` with NaN for a null, added to `values`: each arrow chunk's buffer copied
+/// whole, and its null bitmap consulted once per chunk (a chunk without nulls, the usual case,
+/// is one `memcpy`).
+fn present_values(ca: &Float64Chunked, values: &mut Vec<f64>) {
+    values.reserve(ca.len());
     for arr in ca.downcast_iter() {
         let start = values.len();
         values.extend_from_slice(arr.values().as_slice());
@@ -166,7 +177,6 @@ fn present_values(ca: &Float64Chunked) -> Vec<f64> {
             }
         }
     }
-    values
 }
 
 pub(super) fn labels(path: &Path, col: &Column) -> Result<Labels> {
@@ -251,7 +261,7 @@ pub fn feature_cells(path: &Path, separator: u8, wanted: &[(String, bool)]) -> R
             Ok(if *levels {
                 Cells::Levels(super::cells::level_cells(path, col)?)
             } else {
-                Cells::Numbers(numeric_values(path, col, 0)?)
+                Cells::Numbers(numeric_values(path, col, 0, Vec::new())?)
             })
         })
         .collect()
