@@ -24,7 +24,8 @@ pub struct EceBootstrap {
 /// stream under it ([`crate::numeric::rng::substream`]), so the resamples run on every thread
 /// and the result does not depend on how many there are (issue 32: drawn from one stream, the
 /// rows of a large test set were a floor of two thirds of a second on one core). With labels
-/// of 0 and 1 and equal-width bins, a resample is tallied by row ([`ByCell`]).
+/// of 0 and 1 and equal-width bins, each draw is a position in (bin, label) order and a
+/// resample is tallied by row ([`ByCell`]); otherwise each draw is a row.
 pub fn ece_bootstrap<R: Rng + ?Sized>(
     p: &[f64],
     y: &[f64],
@@ -36,11 +37,19 @@ pub fn ece_bootstrap<R: Rng + ?Sized>(
     use rayon::prelude::*;
     let ece = reliability(p, y, bins, binning).ece;
     let resampler = Resampler::new(p, y, bins, binning);
+    // Built here, not with every resampler: the paired bootstrap's resamplers never tally.
+    let by_cell = (!resampler.packed.is_empty()).then(|| ByCell::new(&resampler.packed, 2 * bins));
     let base = rng.next_u64();
     let mut eces: Vec<f64> = (0..resamples)
         .into_par_iter()
         .map_init(Scratch::default, |scratch, b| {
-            resampler.resample_ece(base, b, scratch)
+            let mut rows = crate::numeric::rng::substream(base, b as u64);
+            match &by_cell {
+                Some(by_cell) => by_cell.resample_ece(bins, &mut rows, scratch),
+                None => {
+                    resampler.ece_in((0..p.len()).map(|_| rows.random_range(0..p.len())), scratch)
+                }
+            }
         })
         .collect();
     eces.sort_by(f64::total_cmp);
@@ -65,8 +74,6 @@ pub struct Resampler<'a> {
     /// Equal-width bins and labels 0 or 1 (binary labels, top-label hits): each row's
     /// prediction, bin and label side by side, so that a resampled row is one memory read.
     packed: Vec<Packed>,
-    /// The packed rows' predictions in (bin, label) order, for the bootstrap's resamples.
-    by_cell: ByCell,
     /// What [`Self::ece`] works in.
     scratch: Scratch,
 }
@@ -76,7 +83,6 @@ pub struct Resampler<'a> {
 /// own stretch of rows. A resample's rows were gathered from a table of the test rows at random
 /// (200,000 rows of 16 bytes: beyond the core's cache, and most of the bootstrap's time);
 /// counting the draws touches a quarter of the bytes, and the sums then read in order.
-#[derive(Default)]
 struct ByCell {
     /// Predictions in code order.
     p: Vec<f64>,
@@ -198,7 +204,6 @@ impl<'a> Resampler<'a> {
                 .collect(),
             false => Vec::new(),
         };
-        let by_cell = ByCell::new(&packed, 2 * bins.min(MAX_PACKED_BINS));
         Resampler {
             p,
             y,
@@ -206,20 +211,7 @@ impl<'a> Resampler<'a> {
             binning,
             bin_of,
             packed,
-            by_cell,
             scratch: Scratch::default(),
-        }
-    }
-
-    /// The ECE of resample `b` under `base`: all rows drawn with replacement from
-    /// `substream(base, b)`, each as `random_range(0..n)` draws it: for packed rows a
-    /// position in (bin, label) order ([`ByCell`]), else a row.
-    fn resample_ece(&self, base: u64, b: usize, scratch: &mut Scratch) -> f64 {
-        let n = self.p.len();
-        let mut rng = crate::numeric::rng::substream(base, b as u64);
-        match self.packed.is_empty() {
-            false => self.by_cell.resample_ece(self.bins, &mut rng, scratch),
-            true => self.ece_in((0..n).map(|_| rng.random_range(0..n)), scratch),
         }
     }
 
