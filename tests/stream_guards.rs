@@ -74,8 +74,14 @@ fn a_data_file_that_changes_between_passes_is_refused() {
         ),
         (
             |data, dir| {
+                // The same bytes under a new inode, with the old modification time (as
+                // `cp -p` or rsync leave it, and as a copy made within one tick of a coarse
+                // file-system clock does): only the inode tells it apart.
                 let other = dir.join("new.csv");
+                let before = std::fs::metadata(data).unwrap().modified().unwrap();
                 std::fs::write(&other, std::fs::read(data).unwrap()).unwrap();
+                let file = std::fs::File::options().write(true).open(&other).unwrap();
+                file.set_modified(before).unwrap();
                 std::fs::rename(&other, data).unwrap();
             },
             "replaced",
