@@ -179,7 +179,7 @@ fn rows_in_parallel(path: &Path, h: &Header, n: usize, d: usize) -> Result<Mat<f
     // SAFETY: f64 has no invalid values and no drop; the blocks below write every (i, j) with
     // i < n and j < d exactly once before the matrix is read, and an error drops it unread.
     unsafe { x.set_dims(n, d) };
-    let out = crate::numeric::linalg::SharedColumns::of(&mut x);
+    let out = crate::numeric::linalg::SharedColumns::of(&mut x, d);
     (0..n.div_ceil(block)).into_par_iter().try_for_each_init(
         Vec::new,
         |bytes: &mut Vec<u8>, b| {

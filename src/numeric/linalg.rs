@@ -178,23 +178,31 @@ impl Cholesky {
 /// on (run/exact_pairs.rs).
 pub type View<'a> = faer::MatRef<'a, f64>;
 
-/// A column-major matrix's first element and column stride, for threads that each write their
-/// own elements through raw pointers: the .npy reader's blocks of rows, the design fill's
-/// columns. Writing through it is the caller's promise that no two threads write one element
-/// and that nothing reads an element before it is written.
+/// A column-major matrix's first element, column stride and the columns its allocation has
+/// room for, for threads that each write their own elements through raw pointers: the .npy
+/// reader's blocks of rows, the design fill's columns. Writing through it is the caller's
+/// promise that no two threads write one element and that nothing reads an element before it
+/// is written.
 #[derive(Clone, Copy)]
-pub struct SharedColumns(*mut f64, isize);
+pub struct SharedColumns(*mut f64, isize, usize);
 
 impl SharedColumns {
-    pub fn of(x: &mut Mat<f64>) -> Self {
-        SharedColumns(x.as_ptr_mut(), x.col_stride())
+    /// The columns of `x`, whose allocation has room for `columns` columns (as made by
+    /// `Mat::with_capacity(rows, columns)`).
+    pub fn of(x: &mut Mat<f64>, columns: usize) -> Self {
+        SharedColumns(x.as_ptr_mut(), x.col_stride(), columns)
     }
 
-    /// The first element of column `j`.
+    /// The first element of column `j`; a column past the allocation's room panics.
     ///
     /// # Safety
-    /// `j` is a column of the matrix's allocation (its column capacity).
+    /// The room given to [`Self::of`] is the allocation's.
     pub unsafe fn column(&self, j: usize) -> *mut f64 {
+        assert!(
+            j < self.2,
+            "column {j} of a matrix with room for {}",
+            self.2
+        );
         self.0.offset(j as isize * self.1)
     }
 }

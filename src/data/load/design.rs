@@ -66,7 +66,7 @@ impl Growing {
 
     /// Where the columns not yet in the matrix are written ([`Self::grown`] takes them in).
     fn shared(&mut self) -> SharedColumns {
-        SharedColumns::of(&mut self.x)
+        SharedColumns::of(&mut self.x, self.capacity)
     }
 
     /// Take in the next `columns` columns, written through [`Self::shared`].
@@ -121,7 +121,6 @@ pub(super) fn fill(
             test_rows,
             layout,
             at: [train.shared(), test.shared()],
-            capacity: width,
         };
         let groups: Vec<std::ops::Range<usize>> = (from..to)
             .step_by(GROUP)
@@ -164,7 +163,7 @@ pub(super) fn fill(
 const GROUP: usize = 4;
 
 /// The raw columns being written, and how, and where: the training and test matrices' columns
-/// (room for `capacity` in each), each design column written by the one thread that encodes
+/// (with the room each was allocated for), each design column written by the one thread that encodes
 /// its raw column.
 struct Columns<'a> {
     encoder: &'a Encoder,
@@ -174,7 +173,6 @@ struct Columns<'a> {
     test_rows: &'a [usize],
     layout: &'a Layout,
     at: [SharedColumns; 2],
-    capacity: usize,
 }
 
 /// One raw column's design columns' summaries and scalings.
@@ -242,11 +240,10 @@ impl Columns<'_> {
         let first = encoder.source.iter().position(|&s| s == j).unwrap_or(0);
         let at = first + usize::from(self.layout.intercept);
         let width = encoder.codes[j].width();
-        assert!(at + width <= self.capacity);
         let slices = |m: usize, rows: usize| -> Vec<&mut [f64]> {
             (at..at + width)
-                // SAFETY: column c is inside the allocation (asserted above), and only this
-                // call writes it: raw column j alone makes design columns at..at + width.
+                // SAFETY: `column` refuses a column past the allocation, and only this call
+                // writes column c: raw column j alone makes design columns at..at + width.
                 .map(|c| unsafe { std::slice::from_raw_parts_mut(self.at[m].column(c), rows) })
                 .collect()
         };
