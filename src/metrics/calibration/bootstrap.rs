@@ -182,7 +182,9 @@ struct Packed {
 /// The most bins whose (bin, label) code fits a packed row's 32 bits.
 const MAX_PACKED_BINS: usize = (u32::MAX >> 1) as usize;
 
-/// Rows gathered at once by [`Resampler::packed_ece`] (16 KiB: within the first-level cache).
+/// Rows gathered at once by [`Resampler::packed_ece`], and drawn at once by
+/// [`ByCell::resample_ece`]: 16 KiB of packed rows, 4 KiB of positions, within the first-level
+/// cache.
 const GATHER: usize = 1024;
 
 impl<'a> Resampler<'a> {
