@@ -1,44 +1,18 @@
 //! `bayeslab bench` end to end on a tiny synth data set: every task reports every field with
-//! sane values, the fit is `logistic::fit` itself, and bad input ends with exit code 2 and a
-//! message naming the file and the fix. No timings are asserted beyond being positive.
+//! sane values, and each figure is checked against the library computing it directly: the fit
+//! is `logistic::fit` itself, k-hat that of the straightforward path, the Monte-Carlo
+//! predictive within its error of the exact one. No timings are asserted beyond being
+//! positive. The command line's refusals are in tests/bench_cli.rs.
+
+mod cli_support;
 
 use std::path::Path;
-use std::process::{Command, Output};
 
 use bayeslab::config::Optimizer;
-use bayeslab::model::logistic::{fit, FitSettings};
+use bayeslab::model::logistic::{fit, FitSettings, LogisticFit};
+use cli_support::{bayeslab_in, synth_bench_set};
+use faer::Mat;
 use serde_json::Value;
-
-fn bayeslab(args: &[&str], dir: &Path) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_bayeslab"))
-        .args(args)
-        .current_dir(dir)
-        .output()
-        .unwrap()
-}
-
-fn synth(dir: &Path, rows: &str, features: &str, out: &str) {
-    let o = bayeslab(
-        &[
-            "synth",
-            "--rows",
-            rows,
-            "--features",
-            features,
-            "--seed",
-            "5",
-            "--test-rows",
-            "300",
-            "--npy",
-            "--csv",
-            "--out",
-            out,
-            "--quiet",
-        ],
-        dir,
-    );
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-}
 
 fn floats(v: &Value) -> Vec<f64> {
     v.as_array()
@@ -48,55 +22,79 @@ fn floats(v: &Value) -> Vec<f64> {
         .collect()
 }
 
+/// The data set's rows and features, and the prior precision the bench is run with.
+const N: f64 = 1500.0;
+const D: f64 = 4.0;
+const LAMBDA: f64 = 2.0;
+
 #[test]
 fn bench_json_reports_every_task_and_the_fit_is_logistic_fit_itself() {
     let dir = tempfile::tempdir().unwrap();
-    synth(dir.path(), "1500", "4", "d/train.parquet");
-    let o = bayeslab(
-        &[
-            "bench",
-            "--train",
-            "d/train.parquet",
-            "--test",
-            "d/train.test.parquet",
-            "--lambda",
-            "2",
-            "--samples",
-            "50",
-            "--reps",
-            "3",
-            "--threads",
-            "1",
-            "--json",
-            "--quiet",
-            "--out",
-            "d/bench.json",
-        ],
-        dir.path(),
+    let p = dir.path();
+    let r = bench_record(p);
+    let tasks = r["tasks"].as_array().unwrap();
+    let task = |name: &str| tasks.iter().find(|t| t["task"] == name).unwrap();
+    every_task_has_its_times_and_shape(tasks);
+    loads_have_their_bytes_and_rates(p, &task);
+    let (x, y) = (
+        bayeslab::npy::read_matrix(&p.join("d/train.X.npy")).unwrap(),
+        bayeslab::npy::read_vector(&p.join("d/train.y.npy")).unwrap(),
     );
+    let direct = fit_is_logistic_fit_itself(task("fit"), &x, &y);
+    bound_is_its_flops(&r, task("bound"), task("fit"));
+    khat_is_the_straightforward_paths(task("khat"), &direct, &x, &y);
+    predict_is_within_mc_error(p, task("predict"), &direct);
+}
+
+/// `bayeslab bench --json --out` on a 1,500 x 4 set with a 300-row test file: the record,
+/// checked to be what `--out` saved.
+fn bench_record(p: &Path) -> Value {
+    synth_bench_set(p, "1500", "4", "d/train.parquet");
+    let args = [
+        "bench",
+        "--train",
+        "d/train.parquet",
+        "--test",
+        "d/train.test.parquet",
+        "--lambda",
+        "2",
+        "--samples",
+        "50",
+        "--reps",
+        "3",
+        "--threads",
+        "1",
+        "--json",
+        "--quiet",
+        "--out",
+        "d/bench.json",
+    ];
+    let o = bayeslab_in(p, &args);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let r: Value = serde_json::from_slice(&o.stdout).unwrap();
     let saved: Value =
-        serde_json::from_slice(&std::fs::read(dir.path().join("d/bench.json")).unwrap()).unwrap();
+        serde_json::from_slice(&std::fs::read(p.join("d/bench.json")).unwrap()).unwrap();
     assert_eq!(r, saved, "--out writes what --json prints");
     assert_eq!(r["schema_version"], 1);
     assert_eq!(r["threads"], 1);
     assert!(r["cores"].as_u64().unwrap() >= 1);
-    let tasks = r["tasks"].as_array().unwrap();
+    r
+}
+
+/// Every task in order, with three positive times and their median, its rows and columns,
+/// and a peak at least its input.
+fn every_task_has_its_times_and_shape(tasks: &[Value]) {
     let names: Vec<&str> = tasks.iter().map(|t| t["task"].as_str().unwrap()).collect();
-    assert_eq!(
-        names,
-        [
-            "load-parquet",
-            "load-csv",
-            "load-npy",
-            "fit",
-            "bound",
-            "khat",
-            "predict"
-        ]
-    );
-    let task = |name: &str| tasks.iter().find(|t| t["task"] == name).unwrap();
+    let order = [
+        "load-parquet",
+        "load-csv",
+        "load-npy",
+        "fit",
+        "bound",
+        "khat",
+        "predict",
+    ];
+    assert_eq!(names, order);
     for t in tasks {
         let name = t["task"].as_str().unwrap();
         let secs = floats(&t["seconds"]);
@@ -129,6 +127,11 @@ fn bench_json_reports_every_task_and_the_fit_is_logistic_fit_itself() {
             assert!(t["peak_over_input"].as_f64().unwrap() > 1.0, "{name}");
         }
     }
+}
+
+/// The Parquet and CSV loads' file bytes and rates, and the plain polars read timed beside
+/// them (none for .npy).
+fn loads_have_their_bytes_and_rates<'a>(p: &Path, task: &dyn Fn(&str) -> &'a Value) {
     for (name, files) in [
         ("load-parquet", ["d/train.parquet", "d/train.test.parquet"]),
         ("load-csv", ["d/train.csv", "d/train.test.csv"]),
@@ -138,7 +141,7 @@ fn bench_json_reports_every_task_and_the_fit_is_logistic_fit_itself() {
         assert!(polars > 0.0, "{name}");
         let bytes: u64 = files
             .iter()
-            .map(|f| std::fs::metadata(dir.path().join(f)).unwrap().len())
+            .map(|f| std::fs::metadata(p.join(f)).unwrap().len())
             .sum();
         assert_eq!(load["file_bytes"].as_u64(), Some(bytes), "{name}");
         let rate = |key: &str, seconds: f64| {
@@ -153,19 +156,20 @@ fn bench_json_reports_every_task_and_the_fit_is_logistic_fit_itself() {
         );
     }
     assert!(task("load-npy")["load"]["polars_read_median_seconds"].is_null());
+}
 
-    // The fit equals logistic::fit on the same matrix (read here with the library's .npy reader)
-    // with the settings `bayeslab run`'s logistic-laplace uses: the policy for N and D.
-    let f = &task("fit")["fit"];
+/// The fit equals logistic::fit on the same matrix with the settings `bayeslab run`'s
+/// logistic-laplace uses (the policy for N and D), and its passes and flops are the direct
+/// fit's; full Newton beside it gives the same answer.
+fn fit_is_logistic_fit_itself(t: &Value, x: &Mat<f64>, y: &[f64]) -> LogisticFit {
+    let f = &t["fit"];
     assert_eq!(f["termination"], "converged");
-    assert_eq!(f["lambda"].as_f64(), Some(2.0));
-    let x = bayeslab::npy::read_matrix(&dir.path().join("d/train.X.npy")).unwrap();
-    let y = bayeslab::npy::read_vector(&dir.path().join("d/train.y.npy")).unwrap();
+    assert_eq!(f["lambda"].as_f64(), Some(LAMBDA));
     let direct = fit(
         x.as_ref(),
-        &y,
+        y,
         &FitSettings {
-            precision: 2.0,
+            precision: LAMBDA,
             optimizer: Optimizer::Newton,
             max_iter: 100,
             tolerance: 1e-8,
@@ -190,13 +194,12 @@ fn bench_json_reports_every_task_and_the_fit_is_logistic_fit_itself() {
     }
     let iters = f["newton_iterations"].as_u64().unwrap();
     assert_eq!(iters as usize, direct.outcome.iterations);
-    // The passes the direct fit counted (the Laplace factor's Hessian at the mode included), and the flops they cost: 2 (N D^2 + N D) per Hessian pass, 4 N D per
-    // gradient pass.
+    // The passes the direct fit counted (the Laplace factor's Hessian at the mode included),
+    // and the flops they cost: 2 (N D^2 + N D) per Hessian pass, 4 N D per gradient pass.
     let (hessians, gradients) = (direct.passes.hessian, direct.passes.gradient);
     assert_eq!(f["hessians"].as_u64(), Some(hessians as u64));
     assert_eq!(f["gradient_passes"].as_u64(), Some(gradients as u64));
-    let (n, d) = (1500.0, 4.0);
-    let flops = 2.0 * hessians as f64 * (n * d * d + n * d) + 4.0 * gradients as f64 * n * d;
+    let flops = 2.0 * hessians as f64 * (N * D * D + N * D) + 4.0 * gradients as f64 * N * D;
     assert_eq!(f["flops"].as_f64(), Some(flops));
     // Full Newton beside it: one Hessian per step and the start's, the same answer.
     let full = &f["full_newton"];
@@ -207,27 +210,32 @@ fn bench_json_reports_every_task_and_the_fit_is_logistic_fit_itself() {
     assert!(full["max_weight_difference"].as_f64().unwrap() < 1e-10);
     assert!(full["max_cov_diag_relative_difference"].as_f64().unwrap() < 1e-10);
     let ratio = full["chord_over_full"].as_f64().unwrap();
-    let med = task("fit")["median_seconds"].as_f64().unwrap();
+    let med = t["median_seconds"].as_f64().unwrap();
     let full_med = full["median_seconds"].as_f64().unwrap();
     assert!((ratio - med / full_med).abs() < 1e-12 * ratio);
-    let med = task("fit")["median_seconds"].as_f64().unwrap();
     assert!((f["gflops"].as_f64().unwrap() - flops / med / 1e9).abs() < 1e-9);
+    direct
+}
 
-    let b = &task("bound")["bound"];
-    assert_eq!(b["flops"].as_f64(), Some(2.0 * n * d * d));
+/// The bound's flops (2 N D^2) and its speed over the fit's.
+fn bound_is_its_flops(r: &Value, t: &Value, fit: &Value) {
+    let (b, f) = (&t["bound"], &fit["fit"]);
+    assert_eq!(b["flops"].as_f64(), Some(2.0 * N * D * D));
     assert!(b["gflops"].as_f64().unwrap() > 0.0);
     let ratio = r["bound_over_fit"].as_f64().unwrap();
     let expect = b["gflops"].as_f64().unwrap() / f["gflops"].as_f64().unwrap();
     assert!((ratio - expect).abs() < 1e-12 * expect);
+}
 
-    // The k-hat log likelihood: the draws `bayeslab run` would use on 1,500 x 4 (20,000), its
-    // rates from its own times, and its k-hat that of the straightforward path on the same
-    // draws (stream "bench/khat" of --seed 0), whose log target sums each row's row_terms.
-    let k = &task("khat")["khat"];
+/// The k-hat task: the draws `bayeslab run` would use on 1,500 x 4 (20,000), its rates from
+/// its own times, and its k-hat that of the straightforward path on the same draws (stream
+/// "bench/khat" of --seed 0), whose log target sums each row's row_terms.
+fn khat_is_the_straightforward_paths(t: &Value, direct: &LogisticFit, x: &Mat<f64>, y: &[f64]) {
+    let k = &t["khat"];
     assert_eq!(k["draws"], 20_000);
-    let med = task("khat")["median_seconds"].as_f64().unwrap();
+    let med = t["median_seconds"].as_f64().unwrap();
     let product = k["product_median_seconds"].as_f64().unwrap();
-    let row_draws = n * 20_000.0;
+    let row_draws = N * 20_000.0;
     let close = |a: &Value, b: f64| (a.as_f64().unwrap() - b).abs() <= 1e-12 * b;
     assert!(close(&k["row_draws_per_second"], row_draws / med));
     assert!(close(
@@ -236,7 +244,7 @@ fn bench_json_reports_every_task_and_the_fit_is_logistic_fit_itself() {
     ));
     assert!(close(
         &k["product_gflops"],
-        2.0 * row_draws * d / product / 1e9
+        2.0 * row_draws * D / product / 1e9
     ));
     assert!(close(&k["kernel_over_product"], med / product));
     let posterior = direct.posterior.as_ref().unwrap();
@@ -244,10 +252,10 @@ fn bench_json_reports_every_task_and_the_fit_is_logistic_fit_itself() {
         let a = bayeslab::numeric::linalg::mat_vec(x.as_ref(), w);
         let loss: f64 = a
             .iter()
-            .zip(&y)
+            .zip(y)
             .map(|(&a, &y)| bayeslab::model::logistic::row_terms(a, y).0)
             .sum();
-        -(loss + 0.5 * 2.0 * w.iter().map(|v| v * v).sum::<f64>())
+        -(loss + 0.5 * LAMBDA * w.iter().map(|v| v * v).sum::<f64>())
     };
     let slow = bayeslab::model::importance::gaussian_khat(
         &posterior.mean,
@@ -261,11 +269,13 @@ fn bench_json_reports_every_task_and_the_fit_is_logistic_fit_itself() {
     .unwrap();
     let fast = k["khat"].as_f64().unwrap();
     assert!((fast - slow).abs() < 1e-8, "{fast} against {slow}");
+}
 
-    // The Monte-Carlo mean probability is within MC error (S = 50, 300 rows) of the exact one.
-    let p = &task("predict")["predict"];
+/// The Monte-Carlo mean probability is within MC error (S = 50, 300 rows) of the exact one.
+fn predict_is_within_mc_error(p: &Path, t: &Value, direct: &LogisticFit) {
+    let xt = bayeslab::npy::read_matrix(&p.join("d/train.test.X.npy")).unwrap();
+    let p = &t["predict"];
     assert_eq!(p["samples"], 50);
-    let xt = bayeslab::npy::read_matrix(&dir.path().join("d/train.test.X.npy")).unwrap();
     let act = direct.posterior.as_ref().unwrap().activations(xt.as_ref());
     let gh = bayeslab::numeric::quadrature::GaussHermite::new(64);
     let exact = act
@@ -281,133 +291,4 @@ fn bench_json_reports_every_task_and_the_fit_is_logistic_fit_itself() {
         (mc - exact).abs() < 5.0 * 0.5 / (50.0f64 * 300.0).sqrt(),
         "{mc} vs {exact}"
     );
-}
-
-#[test]
-fn only_runs_the_listed_tasks_here_and_the_table_names_them() {
-    let dir = tempfile::tempdir().unwrap();
-    synth(dir.path(), "800", "3", "t.parquet");
-    let o = bayeslab(
-        &[
-            "bench",
-            "--train",
-            "t",
-            "--only",
-            "fit,bound",
-            "--reps",
-            "1",
-            "--threads",
-            "2",
-        ],
-        dir.path(),
-    );
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    let table = String::from_utf8_lossy(&o.stdout);
-    assert!(table.contains("2 thread(s)"), "{table}");
-    let lines: Vec<&str> = table.lines().collect();
-    assert!(
-        lines
-            .iter()
-            .any(|l| l.starts_with("fit ") && l.contains("t.X.npy")),
-        "{table}"
-    );
-    assert!(lines.iter().any(|l| l.starts_with("bound ")), "{table}");
-    assert!(
-        !lines
-            .iter()
-            .any(|l| l.starts_with("load") || l.starts_with("predict")),
-        "{table}"
-    );
-    assert!(table.contains("fit vs bound"), "{table}");
-    let stderr = String::from_utf8_lossy(&o.stderr);
-    assert!(
-        stderr.contains("bench: fit 1/1"),
-        "progress on stderr: {stderr}"
-    );
-}
-
-/// A bad invocation: exit code 2 and every `wants` in the message.
-fn refused(dir: &Path, args: &[&str], wants: &[&str]) {
-    let o = bayeslab(args, dir);
-    let err = String::from_utf8_lossy(&o.stderr);
-    assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
-    for w in wants {
-        assert!(err.contains(w), "{args:?}: {err:?} lacks {w:?}");
-    }
-    assert!(!err.contains("panicked"), "{err}");
-}
-
-#[test]
-fn bad_input_names_the_file_and_the_fix_with_exit_code_2() {
-    let dir = tempfile::tempdir().unwrap();
-    let p = dir.path();
-    synth(p, "200", "3", "a.parquet");
-    synth(p, "200", "2", "b.parquet");
-    let copy = |from: &str, to: &str| {
-        std::fs::copy(p.join(from), p.join(to)).unwrap();
-    };
-    refused(
-        p,
-        &["bench", "--train", "missing.parquet"],
-        &["missing.parquet", "no such file", "bayeslab synth"],
-    );
-    refused(
-        p,
-        &["bench", "--train", "nothing"],
-        &["nothing.parquet", "no data files"],
-    );
-
-    std::fs::write(p.join("junk.X.npy"), "x1,x2\n1,2\n").unwrap();
-    copy("a.y.npy", "junk.y.npy");
-    refused(
-        p,
-        &["bench", "--train", "junk.X.npy"],
-        &["junk.X.npy", "magic", "numpy.save"],
-    );
-
-    copy("a.X.npy", "lonely.X.npy");
-    refused(
-        p,
-        &["bench", "--train", "lonely.X.npy"],
-        &["lonely.y.npy", "is missing"],
-    );
-
-    copy("a.X.npy", "short.X.npy");
-    copy("a.test.y.npy", "short.y.npy");
-    refused(
-        p,
-        &["bench", "--train", "short"],
-        &["short.y.npy", "300 labels", "200 rows"],
-    );
-
-    let bytes = std::fs::read(p.join("a.X.npy")).unwrap();
-    std::fs::write(p.join("cut.X.npy"), &bytes[..bytes.len() - 8]).unwrap();
-    copy("a.y.npy", "cut.y.npy");
-    refused(
-        p,
-        &["bench", "--train", "cut", "--only", "fit"],
-        &["cut.X.npy", "truncated"],
-    );
-
-    refused(
-        p,
-        &["bench", "--train", "a", "--test", "b.test.parquet"],
-        &["b.test.X.npy", "2 columns", "3", "--test-rows"],
-    );
-    refused(
-        p,
-        &["bench", "--train", "a", "--only", "predict"],
-        &["needs --test"],
-    );
-    refused(
-        p,
-        &["bench", "--train", "a", "--only", "fitt"],
-        &["fitt", "load-parquet"],
-    );
-    refused(
-        p,
-        &["bench", "--train", "a", "--lambda", "-1"],
-        &["--lambda", ">= 0"],
-    );
-    refused(p, &["bench", "--train", "a", "--reps", "0"], &["--reps"]);
 }

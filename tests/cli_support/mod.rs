@@ -22,3 +22,31 @@ pub fn run_experiment(exp: &Path, out: &Path, quiet: bool) -> Output {
     }
     cmd.output().unwrap()
 }
+
+/// `bayeslab ARGS` run in `dir`: the finished process.
+pub fn bayeslab_in(dir: &Path, args: &[&str]) -> Output {
+    bin().args(args).current_dir(dir).output().unwrap()
+}
+
+/// `bayeslab synth` of `rows` x `features` (seed 5) into `dir/out`, with a 300-row test file,
+/// the .npy and the CSV copies: the data set the bench tests time.
+pub fn synth_bench_set(dir: &Path, rows: &str, features: &str, out: &str) {
+    let args = [
+        "synth",
+        "--rows",
+        rows,
+        "--features",
+        features,
+        "--seed",
+        "5",
+        "--test-rows",
+        "300",
+        "--npy",
+        "--csv",
+        "--out",
+        out,
+        "--quiet",
+    ];
+    let o = bayeslab_in(dir, &args);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+}
