@@ -144,6 +144,7 @@ fn gibbs_sweep(c: &mut Criterion) {
                     intercept: false,
                     columns: &columns,
                     cancel: None,
+                    record_steps: false,
                 };
                 fit(&input, &mut Quiet).expect("gibbs fit").weights
             })
