@@ -100,7 +100,8 @@ pub struct Evaluation {
 }
 
 impl Plan {
-    /// Validate a parsed experiment read from `file`.
+    /// Validate a parsed experiment read from `file`. The keys are checked in the file's
+    /// order of sections, so that the first mistake is the one reported.
     pub fn from_raw(raw: RawExperiment, file: &Path) -> Result<Plan> {
         let ctx = Ctx::new(file);
         let seed = raw.seed.unwrap_or(DEFAULT_SEED);
@@ -126,142 +127,26 @@ impl Plan {
             }
         }
         let posteriors = super::posterior::plans(file, &ctx.dir, raw.posteriors)?;
-        let baseline = match raw.baseline {
-            None => None,
-            Some(b) => {
-                let dir = ctx.dir.join(&b);
-                if !dir.join("results.json").is_file() || !dir.join("predictions.csv").is_file() {
-                    return Err(ctx.err(format!(
-                        "baseline = \"{b}\": {} is not a bayeslab run directory (no results.json and predictions.csv); \
-                         run the baseline experiment first, with --out pointing there",
-                        dir.display()
-                    )));
-                }
-                Some(dir)
-            }
-        };
-        let (precision, evidence) = match raw.prior.precision {
-            None => (DEFAULT_PRECISION, false),
-            Some(super::raw::RawPrecision::Value(v)) => {
-                (ctx.positive_f64("[prior] precision", v, true)?, false)
-            }
-            Some(super::raw::RawPrecision::Named(n)) if n == "evidence" => {
-                (DEFAULT_PRECISION, true)
-            }
-            Some(super::raw::RawPrecision::Named(n)) => {
-                return Err(ctx.err(format!(
-                    "[prior] precision = \"{n}\": give a number >= 0 or \"evidence\" (choose lambda by maximising the Laplace evidence){}",
-                    did_you_mean(&n, ["evidence"])
-                )))
-            }
-        };
-        let bins = raw
-            .evaluation
-            .calibration_bins
-            .unwrap_or(DEFAULT_BINS as u64);
-        let calibration_bins = ctx.bounded(
-            "[evaluation] calibration_bins",
-            bins,
-            1,
-            limits::calibration_bins(),
-        )?;
-        let binning = match raw.evaluation.calibration_binning.as_deref() {
-            None => Binning::default(),
-            Some(b) => Binning::parse(b).ok_or_else(|| {
-                ctx.err(format!(
-                    "[evaluation] calibration_binning = \"{b}\": expected \"equal-width\" or \"equal-mass\"{}",
-                    did_you_mean(b, ["equal-width", "equal-mass"])
-                ))
-            })?,
-        };
-        let resamples = ctx.bounded(
-            "[evaluation] resamples",
-            raw.evaluation.resamples.unwrap_or(DEFAULT_RESAMPLES as u64),
-            limits::MIN_RESAMPLES,
-            limits::resamples(),
-        )?;
-        let khat_draws = match raw.evaluation.khat_draws {
-            None => None,
-            Some(v) => Some(ctx.bounded("[evaluation] khat_draws", v, 0, limits::khat_draws())?),
-        };
-        if let Some(k @ 1..100) = khat_draws {
-            return Err(ctx.err(format!(
-                "[evaluation] khat_draws = {k}: the Pareto fit needs at least 100 draws (20000 gives k-hat to about +-0.05); use 0 to skip k-hat"
-            )));
-        }
-        let evidence_draws = match raw.evaluation.evidence_draws {
-            None => None,
-            Some(v) => {
-                Some(ctx.bounded("[evaluation] evidence_draws", v, 0, limits::khat_draws())?)
-            }
-        };
-        if let Some(k @ 1..1000) = evidence_draws {
-            return Err(ctx.err(format!(
-                "[evaluation] evidence_draws = {k}: the importance-sampling evidence needs at least 1000 draws for its standard error and k-hat to mean anything (20000 gives Pima's ln p(y | X) to about ±0.005); use 0 to skip it"
-            )));
-        }
-        let (loo_draws, loo_refits) = super::loo_keys::loo_keys(&ctx, &raw.evaluation)?;
-        let export_draws = super::loo_keys::export_draws(&ctx, &raw.evaluation, loo_draws)?;
+        let baseline = raw.baseline.map(|b| baseline_dir(&ctx, &b)).transpose()?;
+        let prior = prior(&ctx, raw.prior.precision)?;
+        let evaluation = evaluation(&ctx, &raw.evaluation)?;
         if raw.methods.is_empty() && posteriors.is_empty() {
             return Err(ctx.err(
                 "no [[method]] tables: add at least one, e.g.\n[[method]]\nkind = \"logistic-laplace\"\n(or a [[posterior]] table for the approximation lab)",
             ));
         }
-        let mut methods = Vec::with_capacity(raw.methods.len());
-        for (i, m) in raw.methods.into_iter().enumerate() {
-            let plan = super::method_plan::method_plan(&ctx, i, m)?;
-            if methods.iter().any(|p: &MethodPlan| p.id == plan.id) {
-                return Err(ctx.err(format!(
-                    "[[method]] #{}: id \"{}\" is used twice; give each method a distinct `id`",
-                    i + 1,
-                    plan.id
-                )));
-            }
-            methods.push(plan);
-        }
-        if precision == 0.0 {
-            if let Some(m) = methods
-                .iter()
-                .find(|m| matches!(m.kind.family(), Family::Ep | Family::Variational))
-            {
-                return Err(ctx.err(format!(
-                    "[prior] precision = 0 is an improper prior, but method \"{}\" ({}) needs the prior variance 1/precision; set [prior] precision > 0",
-                    m.id,
-                    m.kind.name()
-                )));
-            }
-            if let Some(m) = methods.iter().find(|m| {
-                m.kind.family() == Family::Softmax && !m.options.softmax().reference_class
-            }) {
-                return Err(ctx.err(format!(
-                    "[prior] precision = 0 is an improper prior, under which method \"{}\" (softmax-laplace) has no unique \
-                     weights: adding one vector to every class's weights changes no probability. Set reference_class = true \
-                     (class 0's weights fixed at zero) or [prior] precision > 0",
-                    m.id
-                )));
-            }
-        }
-        if evidence {
-            if let Some(m) = methods.iter().find(|m| !m.kind.laplace_evidence()) {
-                return Err(ctx.err(format!(
-                    "[prior] precision = \"evidence\" maximises the Laplace evidence, which method \"{}\" (kind = \"{}\") does not have; \
-                     use it only with {}, or give a number",
-                    m.id,
-                    m.kind.name(),
-                    super::suggest::and_list(MethodKind::ALL.iter().filter(|k| k.laplace_evidence()).map(|k| k.name()))
-                )));
-            }
-        }
+        let methods = methods(&ctx, raw.methods)?;
+        check_prior_suits(&ctx, &prior, &methods)?;
         if let Some(d) = data.as_ref().filter(|d| d.streaming.is_some()) {
             super::streaming_rules::check(
                 &ctx,
                 &d.source,
                 &methods,
-                evidence,
-                binning,
+                prior.evidence,
+                evaluation.binning,
                 baseline.is_some(),
             )?;
-            if export_draws {
+            if evaluation.export_draws {
                 return Err(ctx.err(
                     "[evaluation] export_draws = true writes the draws each run's LOO uses, and a streamed run has no LOO \
                      (it keeps no rows in memory); set [data] streaming = false, or remove export_draws",
@@ -281,24 +166,159 @@ impl Plan {
             seed,
             baseline,
             data,
-            prior: Prior {
-                precision,
-                evidence,
-            },
-            evaluation: Evaluation {
-                calibration_bins,
-                binning,
-                resamples,
-                khat_draws,
-                evidence_draws,
-                loo_draws,
-                loo_refits,
-                export_draws,
-                record_steps: raw.evaluation.record_steps.unwrap_or(false),
-            },
+            prior,
+            evaluation,
             methods,
             sweep: None,
             posteriors,
         })
     }
+}
+
+/// `baseline = "DIR"`: a run directory beside the experiment file.
+fn baseline_dir(ctx: &Ctx<'_>, b: &str) -> Result<PathBuf> {
+    let dir = ctx.dir.join(b);
+    if !dir.join("results.json").is_file() || !dir.join("predictions.csv").is_file() {
+        return Err(ctx.err(format!(
+            "baseline = \"{b}\": {} is not a bayeslab run directory (no results.json and predictions.csv); \
+             run the baseline experiment first, with --out pointing there",
+            dir.display()
+        )));
+    }
+    Ok(dir)
+}
+
+/// `[prior] precision`: a number >= 0, or "evidence".
+fn prior(ctx: &Ctx<'_>, precision: Option<super::raw::RawPrecision>) -> Result<Prior> {
+    let (precision, evidence) = match precision {
+        None => (DEFAULT_PRECISION, false),
+        Some(super::raw::RawPrecision::Value(v)) => {
+            (ctx.positive_f64("[prior] precision", v, true)?, false)
+        }
+        Some(super::raw::RawPrecision::Named(n)) if n == "evidence" => (DEFAULT_PRECISION, true),
+        Some(super::raw::RawPrecision::Named(n)) => {
+            return Err(ctx.err(format!(
+                "[prior] precision = \"{n}\": give a number >= 0 or \"evidence\" (choose lambda by maximising the Laplace evidence){}",
+                did_you_mean(&n, ["evidence"])
+            )))
+        }
+    };
+    Ok(Prior {
+        precision,
+        evidence,
+    })
+}
+
+/// `[evaluation]`, each key within its bounds.
+fn evaluation(ctx: &Ctx<'_>, raw: &super::raw::RawEvaluation) -> Result<Evaluation> {
+    let bins = raw.calibration_bins.unwrap_or(DEFAULT_BINS as u64);
+    let calibration_bins = ctx.bounded(
+        "[evaluation] calibration_bins",
+        bins,
+        1,
+        limits::calibration_bins(),
+    )?;
+    let binning = match raw.calibration_binning.as_deref() {
+        None => Binning::default(),
+        Some(b) => Binning::parse(b).ok_or_else(|| {
+            ctx.err(format!(
+                "[evaluation] calibration_binning = \"{b}\": expected \"equal-width\" or \"equal-mass\"{}",
+                did_you_mean(b, ["equal-width", "equal-mass"])
+            ))
+        })?,
+    };
+    let resamples = ctx.bounded(
+        "[evaluation] resamples",
+        raw.resamples.unwrap_or(DEFAULT_RESAMPLES as u64),
+        limits::MIN_RESAMPLES,
+        limits::resamples(),
+    )?;
+    let khat_draws = match raw.khat_draws {
+        None => None,
+        Some(v) => Some(ctx.bounded("[evaluation] khat_draws", v, 0, limits::khat_draws())?),
+    };
+    if let Some(k @ 1..100) = khat_draws {
+        return Err(ctx.err(format!(
+            "[evaluation] khat_draws = {k}: the Pareto fit needs at least 100 draws (20000 gives k-hat to about +-0.05); use 0 to skip k-hat"
+        )));
+    }
+    let evidence_draws = match raw.evidence_draws {
+        None => None,
+        Some(v) => Some(ctx.bounded("[evaluation] evidence_draws", v, 0, limits::khat_draws())?),
+    };
+    if let Some(k @ 1..1000) = evidence_draws {
+        return Err(ctx.err(format!(
+            "[evaluation] evidence_draws = {k}: the importance-sampling evidence needs at least 1000 draws for its standard error and k-hat to mean anything (20000 gives Pima's ln p(y | X) to about ±0.005); use 0 to skip it"
+        )));
+    }
+    let (loo_draws, loo_refits) = super::loo_keys::loo_keys(ctx, raw)?;
+    let export_draws = super::loo_keys::export_draws(ctx, raw, loo_draws)?;
+    Ok(Evaluation {
+        calibration_bins,
+        binning,
+        resamples,
+        khat_draws,
+        evidence_draws,
+        loo_draws,
+        loo_refits,
+        export_draws,
+        record_steps: raw.record_steps.unwrap_or(false),
+    })
+}
+
+/// The `[[method]]` tables, each id once.
+fn methods(ctx: &Ctx<'_>, raw: Vec<super::raw::RawMethod>) -> Result<Vec<MethodPlan>> {
+    let mut methods = Vec::with_capacity(raw.len());
+    for (i, m) in raw.into_iter().enumerate() {
+        let plan = super::method_plan::method_plan(ctx, i, m)?;
+        if methods.iter().any(|p: &MethodPlan| p.id == plan.id) {
+            return Err(ctx.err(format!(
+                "[[method]] #{}: id \"{}\" is used twice; give each method a distinct `id`",
+                i + 1,
+                plan.id
+            )));
+        }
+        methods.push(plan);
+    }
+    Ok(methods)
+}
+
+/// The prior against the methods: an improper prior (precision 0) where a method needs the
+/// prior variance or unique weights, and "evidence" where a method has no Laplace evidence.
+fn check_prior_suits(ctx: &Ctx<'_>, prior: &Prior, methods: &[MethodPlan]) -> Result<()> {
+    if prior.precision == 0.0 {
+        if let Some(m) = methods
+            .iter()
+            .find(|m| matches!(m.kind.family(), Family::Ep | Family::Variational))
+        {
+            return Err(ctx.err(format!(
+                "[prior] precision = 0 is an improper prior, but method \"{}\" ({}) needs the prior variance 1/precision; set [prior] precision > 0",
+                m.id,
+                m.kind.name()
+            )));
+        }
+        if let Some(m) = methods
+            .iter()
+            .find(|m| m.kind.family() == Family::Softmax && !m.options.softmax().reference_class)
+        {
+            return Err(ctx.err(format!(
+                "[prior] precision = 0 is an improper prior, under which method \"{}\" (softmax-laplace) has no unique \
+                 weights: adding one vector to every class's weights changes no probability. Set reference_class = true \
+                 (class 0's weights fixed at zero) or [prior] precision > 0",
+                m.id
+            )));
+        }
+    }
+    if prior.evidence {
+        if let Some(m) = methods.iter().find(|m| !m.kind.laplace_evidence()) {
+            return Err(ctx.err(format!(
+                "[prior] precision = \"evidence\" maximises the Laplace evidence, which method \"{}\" (kind = \"{}\") does not have; \
+                 use it only with {}, or give a number",
+                m.id,
+                m.kind.name(),
+                super::suggest::and_list(MethodKind::ALL.iter().filter(|k| k.laplace_evidence()).map(|k| k.name()))
+            )));
+        }
+    }
+    Ok(())
 }
