@@ -26,62 +26,99 @@ pub fn report(r: &ExperimentRecord, figures: &[Figure]) -> String {
     if r.runs.is_empty() {
         // An approximation-lab experiment: no dataset, metrics or calibration to show.
         s.push('\n');
-        super::lab_markdown::approximation_lab(&mut s, &r.posteriors);
-        reproducibility(&mut s, r);
-        return s;
+    } else {
+        runs(&mut s, r, figures);
     }
+    super::lab_markdown::approximation_lab(&mut s, &r.posteriors);
+    reproducibility(&mut s, r);
+    s
+}
+
+/// The sections of an experiment with runs, from its prior to its data set.
+fn runs(s: &mut String, r: &ExperimentRecord, figures: &[Figure]) {
+    let e = &r.experiment;
     if e.prior_evidence {
         let _ = writeln!(s, "- prior: w ~ N(0, lambda^-1 I), lambda chosen per run by maximising the Laplace evidence");
     } else {
         let _ = writeln!(s, "- prior: w ~ N(0, {}^-1 I)", e.prior_precision);
     }
     let _ = writeln!(s, "- calibration bins: {}\n", e.calibration_bins);
+    metrics(s, r);
+    comparison(s, r);
+    loo(s, r);
+    log_evidence(s, r);
+    approximation_error(s, r);
+    calibration(s, r, figures);
+    super::pictures::markdown(s, r, figures);
+    weights(s, r, figures);
+    coefficients(s, r);
+    evidence(s, r, figures);
+    convergence(s, r, figures);
+    dataset(s, r);
+}
 
+/// The test-set metrics of every run with predictions.
+fn metrics(s: &mut String, r: &ExperimentRecord) {
     let _ = writeln!(s, "## Test-set metrics\n");
     if tables::predictive_rows(r).is_empty() {
         let _ = writeln!(s, "No run produced predictions.\n");
     } else {
-        table(&mut s, &tables::metrics(r));
+        table(s, &tables::metrics(r));
         let _ = writeln!(s, "{}\n", tables::METRICS_NOTE);
         let _ = writeln!(s, "{}\n", tables::ECE_NOTE);
     }
+}
 
+/// The paired comparison with the baseline run, when there is one.
+fn comparison(s: &mut String, r: &ExperimentRecord) {
     if let Some(c) = &r.comparison {
         let _ = writeln!(s, "## Comparison with the baseline\n");
         let _ = writeln!(s, "A = `{}`, B = this run; paired bootstrap over test rows ({} resamples); lower is better, so a negative B − A is an improvement.\n", c.baseline, c.resamples);
-        table(&mut s, &tables::comparison(&c.rows));
+        table(s, &tables::comparison(&c.rows));
     }
+}
 
+/// Leave-one-out cross-validation, when a run has it.
+fn loo(s: &mut String, r: &ExperimentRecord) {
     if let Some(t) = tables::loo::loo_table(r) {
         let _ = writeln!(s, "## Leave-one-out cross-validation\n");
-        table(&mut s, &t);
+        table(s, &t);
         let _ = writeln!(s, "{}\n", tables::loo::LOO_NOTE);
         if let Some(line) = tables::loo::missing(r) {
             let _ = writeln!(s, "{line}\n");
         }
     }
+}
 
+/// Each run's log evidence against the true one, when known.
+fn log_evidence(s: &mut String, r: &ExperimentRecord) {
     if let Some(e) = tables::log_evidence_table(r) {
         let _ = writeln!(s, "## Log evidence against the truth\n");
         for line in &e.sentences {
             let _ = writeln!(s, "{line}\n");
         }
-        table(&mut s, &e.table);
+        table(s, &e.table);
         let _ = writeln!(s, "Estimates: {}.\n", e.sources.join("; "));
         let _ = writeln!(s, "{}\n", tables::LOG_EVIDENCE_NOTE);
     }
+}
 
+/// Each approximation against the gold standard, when there is one.
+fn approximation_error(s: &mut String, r: &ExperimentRecord) {
     if let Some(t) = tables::approximation_error(r) {
         let _ = writeln!(s, "## Approximation error against the gold standard\n");
-        table(&mut s, &t);
+        table(s, &t);
         let _ = writeln!(s, "{}\n", tables::APPROXIMATION_ERROR_NOTE);
     }
+}
 
+/// Each run's reliability diagram and calibration table.
+fn calibration(s: &mut String, r: &ExperimentRecord, figures: &[Figure]) {
     let _ = writeln!(s, "## Calibration\n");
     let _ = writeln!(s, "{}\n", super::plots::RELIABILITY_GUIDE);
     for run in r.runs.iter().filter(|run| !run.predictives.is_empty()) {
         let _ = writeln!(s, "### {}\n", run.id);
-        figure(&mut s, figures, &format!("reliability-{}", run.id));
+        figure(s, figures, &format!("reliability-{}", run.id));
         for p in &run.predictives {
             let _ = writeln!(
                 s,
@@ -92,27 +129,29 @@ pub fn report(r: &ExperimentRecord, figures: &[Figure]) -> String {
                 p.metrics.mce,
                 tables::ece_debiased_text(p)
             );
-            table(&mut s, &tables::calibration(p));
+            table(s, &tables::calibration(p));
         }
     }
+}
 
-    super::pictures::markdown(&mut s, r, figures);
-
+/// The weights table and figures, when a run has weights.
+fn weights(s: &mut String, r: &ExperimentRecord, figures: &[Figure]) {
     if let Some(t) = tables::weights(r) {
         let _ = writeln!(
             s,
             "## Weights\n\nPoint estimates; for runs with a posterior, mean ± 2 sd. On the {}.\n",
             r.dataset.weights_scale()
         );
-        table(&mut s, &t);
-        figure(&mut s, figures, "weights");
+        table(s, &t);
+        figure(s, figures, "weights");
         for run in &r.runs {
-            figure(&mut s, figures, &format!("heatmaps-{}", run.id));
+            figure(s, figures, &format!("heatmaps-{}", run.id));
         }
     }
+}
 
-    coefficients(&mut s, r);
-
+/// The evidence curves of the runs that chose lambda by it.
+fn evidence(s: &mut String, r: &ExperimentRecord, figures: &[Figure]) {
     let curves = tables::evidence(r);
     if !curves.is_empty() {
         let _ = writeln!(
@@ -131,13 +170,16 @@ pub fn report(r: &ExperimentRecord, figures: &[Figure]) -> String {
             if let Some(words) = tables::evidence_choice(run) {
                 let _ = writeln!(s, "{words}\n");
             }
-            figure(&mut s, figures, &format!("evidence-{}", run.id));
-            table(&mut s, &t);
+            figure(s, figures, &format!("evidence-{}", run.id));
+            table(s, &t);
         }
     }
+}
 
+/// Every run's convergence, failures and sampler diagnostics, with the trace figures.
+fn convergence(s: &mut String, r: &ExperimentRecord, figures: &[Figure]) {
     let _ = writeln!(s, "## Convergence\n");
-    table(&mut s, &tables::convergence(r));
+    table(s, &tables::convergence(r));
     if tables::any_posterior(r) {
         let _ = writeln!(s, "{}\n", tables::KHAT_NOTE);
     }
@@ -164,13 +206,16 @@ pub fn report(r: &ExperimentRecord, figures: &[Figure]) -> String {
         .iter()
         .filter(|f| f.stem.starts_with("convergence-"))
     {
-        figure(&mut s, figures, &f.stem);
+        figure(s, figures, &f.stem);
         // a rank plot is new to many readers: its figure says how to read it, as report.html's
         if f.stem.starts_with("convergence-chains-") {
             let _ = writeln!(s, "{}\n", f.guide);
         }
     }
+}
 
+/// The data set: files, target, classes, rows, columns, notes, features and their encoding.
+fn dataset(s: &mut String, r: &ExperimentRecord) {
     let d = &r.dataset;
     let _ = writeln!(s, "## Dataset\n");
     let _ = writeln!(
@@ -202,19 +247,15 @@ pub fn report(r: &ExperimentRecord, figures: &[Figure]) -> String {
     s.push('\n');
     let caption = tables::features_caption(d, |f| format!("`{f}`"));
     let _ = writeln!(s, "Features: {caption}.\n");
-    table(&mut s, &tables::features(d));
+    table(s, &tables::features(d));
     if !d.encoding.categorical.is_empty() {
         let _ = writeln!(s, "Categorical columns: {}.\n", tables::LEVELS_CAPTION);
-        table(&mut s, &tables::levels(&d.encoding));
+        table(s, &tables::levels(&d.encoding));
     }
     if !d.encoding.imputed.is_empty() {
         let _ = writeln!(s, "Filled missing values: {}.\n", tables::IMPUTED_CAPTION);
-        table(&mut s, &tables::imputed(&d.encoding));
+        table(s, &tables::imputed(&d.encoding));
     }
-
-    super::lab_markdown::approximation_lab(&mut s, &r.posteriors);
-    reproducibility(&mut s, r);
-    s
 }
 
 fn reproducibility(s: &mut String, r: &ExperimentRecord) {
