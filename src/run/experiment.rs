@@ -9,10 +9,10 @@ use std::sync::atomic::AtomicBool;
 
 use super::fit::fit;
 use super::loaded::Loaded;
-use super::monitor::{Monitor, Recorder};
+use super::monitor::{Monitor, PassProbe, Recorder};
 use super::predict::predict;
 use super::sink::Sink;
-use super::source::FIT_GRADIENT;
+use super::source::{Source, FIT_GRADIENT};
 use crate::config::Plan;
 use crate::data::PassStats;
 use crate::error::Result;
@@ -32,31 +32,25 @@ pub fn run_on(
     let source = loaded.source();
     let mut info = source.info(plan.data.as_ref());
     info.standardized = plan.data.as_ref().is_some_and(|d| d.standardize);
-    let mut passes: Vec<PassRecord> = match source.streamed() {
-        Some(d) => d
-            .preparation
-            .iter()
+    let mut g = Gathered::default();
+    if let Some(d) = source.streamed() {
+        let data_passes = d.preparation.iter();
+        g.passes = data_passes
             .map(|(purpose, s)| pass_record(purpose, None, s))
-            .collect(),
-        None => Vec::new(),
-    };
+            .collect();
+    }
     monitor.data_loaded(&info);
-    for p in &passes {
+    for p in &g.passes {
         monitor.pass_finished(p);
     }
     crate::config::limits::check_design(plan, source.columns().len(), source.rows_test())?;
-    let weights = source.columns().len();
-    if plan.evaluation.record_steps
-        && (weights > crate::record::STEPS_MAX_WEIGHTS || source.whole().is_none())
-    {
-        info.notes.push(format!(
-            "[evaluation] record_steps = true: no steps recorded, they are kept only for a model held in memory with at most {} \
-             weights (this one has {weights}{})",
-            crate::record::STEPS_MAX_WEIGHTS,
-            if source.whole().is_none() { ", streamed" } else { "" }
-        ));
-    }
-    let probe = monitor.pass_probe();
+    note_unrecorded_steps(plan, source, &mut info.notes);
+    let runner = Runner {
+        plan,
+        source,
+        cancel,
+        probe: monitor.pass_probe(),
+    };
     let mut recorder = Recorder {
         rows: Vec::new(),
         monitor,
@@ -66,93 +60,34 @@ pub fn run_on(
         Some(_) => Sink::memory(),
         None => Sink::file(&plan.name, out)?,
     };
-    let total = plan.methods.len();
-    let mut runs: Vec<RunRecord> = Vec::with_capacity(total);
-    let mut fitted: Vec<Option<Fitted>> = Vec::with_capacity(total);
-    let mut run_passes = Vec::new();
-    for (i, method) in plan.methods.iter().enumerate() {
-        recorder.monitor.run_started(i, total, &method.id);
-        let outcome = fit(plan, method, source, &mut recorder, probe.clone(), cancel)?;
-        run_passes.push(fit_passes(&method.id, &outcome.passes));
-        for (purpose, s) in &outcome.passes {
-            let p = pass_record(purpose, Some(&method.id), s);
-            recorder.monitor.pass_finished(&p);
-            passes.push(p);
-        }
-        runs.push(outcome.record);
-        fitted.push(outcome.fitted);
-        if let Some(dataset) = source.whole() {
-            predict(
-                plan,
-                source,
-                &mut runs,
-                &fitted,
-                &[i],
-                true,
-                &mut sink,
-                None,
-                recorder.monitor,
-            )?;
-            let wants_curve = recorder.monitor.wants_mc_curve()
-                && method.predictives.contains(&PredictiveKind::Mc);
-            if let (true, Some(fit), None) = (wants_curve, &fitted[i], &runs[i].error) {
-                super::mc_curve::mc_curve(plan, method, dataset, fit, recorder.monitor, cancel)?;
-            }
-            recorder.monitor.run_finished(&runs[i]);
-        }
-    }
-    let mut kept_bytes = 0;
-    if let Some(data) = source.streamed() {
-        let (keep, bytes) = super::keep::streamed(plan, data, &fitted, &mut info.notes);
-        kept_bytes = bytes;
-        let all: Vec<usize> = (0..total).collect();
-        let stats = predict(
-            plan,
-            source,
-            &mut runs,
-            &fitted,
-            &all,
-            keep,
-            &mut sink,
-            probe.as_ref(),
-            recorder.monitor,
-        )?;
-        if let Some(s) = stats {
-            passes.push(pass_record("predict", None, &s));
-            recorder.monitor.pass_finished(&passes[passes.len() - 1]);
-        }
-        for run in &runs {
-            recorder.monitor.run_finished(run);
-        }
-    }
+    runner.fit_each(&mut recorder, &mut sink, &mut g)?;
+    let kept_bytes =
+        runner.predict_streamed(recorder.monitor, &mut sink, &mut g, &mut info.notes)?;
     let (evidence, evidence_passes) =
-        super::true_evidence::estimates(plan, source, &fitted, &runs, recorder.monitor)?;
+        super::true_evidence::estimates(plan, source, &g.fitted, &g.runs, recorder.monitor)?;
     for (run, purpose, stats) in evidence_passes {
-        let p = pass_record(purpose, Some(&run), &stats);
-        recorder.monitor.pass_finished(&p);
-        passes.push(p);
+        g.passed(pass_record(purpose, Some(&run), &stats), recorder.monitor);
     }
     let streaming = source.streaming_record().map(|mut s| {
         s.kept_prediction_bytes = kept_bytes;
-        s.passes = passes;
-        s.runs = run_passes;
+        s.passes = g.passes;
+        s.runs = g.run_passes;
         s
     });
-    let trace = recorder.rows;
     let input_space = source
         .whole()
-        .and_then(|d| super::input_space::input_space(plan, d, &fitted, &runs));
+        .and_then(|d| super::input_space::input_space(plan, d, &g.fitted, &g.runs));
     let exact_contours = source
         .whole()
-        .and_then(|d| super::exact_pairs::exact_contours(plan, d, &fitted, &runs));
+        .and_then(|d| super::exact_pairs::exact_contours(plan, d, &g.fitted, &g.runs));
     let mut record = super::build::record(
         plan,
         super::build::Parts {
             dataset: info,
             digests: loaded.digests.clone(),
-            runs,
+            runs: g.runs,
             predictions: sink.finish()?,
-            trace,
+            trace: recorder.rows,
             streaming,
             evidence,
         },
@@ -163,6 +98,131 @@ pub fn run_on(
     }
     record.exact_contours = exact_contours;
     Ok(record)
+}
+
+/// `[evaluation] record_steps` asked for what cannot be kept: say so in the notes.
+fn note_unrecorded_steps(plan: &Plan, source: Source<'_>, notes: &mut Vec<String>) {
+    let weights = source.columns().len();
+    if plan.evaluation.record_steps
+        && (weights > crate::record::STEPS_MAX_WEIGHTS || source.whole().is_none())
+    {
+        notes.push(format!(
+            "[evaluation] record_steps = true: no steps recorded, they are kept only for a model held in memory with at most {} \
+             weights (this one has {weights}{})",
+            crate::record::STEPS_MAX_WEIGHTS,
+            if source.whole().is_none() { ", streamed" } else { "" }
+        ));
+    }
+}
+
+/// What the runs gather as they go: each run's record and fit, every pass over the data, and
+/// each run's fit passes.
+#[derive(Default)]
+struct Gathered {
+    runs: Vec<RunRecord>,
+    fitted: Vec<Option<Fitted>>,
+    passes: Vec<PassRecord>,
+    run_passes: Vec<RunPasses>,
+}
+
+impl Gathered {
+    /// One more pass over the data, told to the monitor.
+    fn passed(&mut self, p: PassRecord, monitor: &mut dyn Monitor) {
+        monitor.pass_finished(&p);
+        self.passes.push(p);
+    }
+}
+
+/// What every step of a run reads: the plan, its data, the user's cancel and the pass probe.
+struct Runner<'a> {
+    plan: &'a Plan,
+    source: Source<'a>,
+    cancel: Option<&'a AtomicBool>,
+    probe: Option<PassProbe>,
+}
+
+impl Runner<'_> {
+    /// Fit every method in turn; in memory each run is predicted (and its Monte-Carlo curve
+    /// drawn when the workbench wants it) and finished at once.
+    fn fit_each(&self, recorder: &mut Recorder, sink: &mut Sink, g: &mut Gathered) -> Result<()> {
+        let (plan, source) = (self.plan, self.source);
+        let total = plan.methods.len();
+        for (i, method) in plan.methods.iter().enumerate() {
+            recorder.monitor.run_started(i, total, &method.id);
+            let outcome = fit(
+                plan,
+                method,
+                source,
+                recorder,
+                self.probe.clone(),
+                self.cancel,
+            )?;
+            g.run_passes.push(fit_passes(&method.id, &outcome.passes));
+            for (purpose, s) in &outcome.passes {
+                g.passed(pass_record(purpose, Some(&method.id), s), recorder.monitor);
+            }
+            g.runs.push(outcome.record);
+            g.fitted.push(outcome.fitted);
+            let Some(dataset) = source.whole() else {
+                continue;
+            };
+            let monitor = &mut *recorder.monitor;
+            predict(
+                plan,
+                source,
+                &mut g.runs,
+                &g.fitted,
+                &[i],
+                true,
+                sink,
+                None,
+                monitor,
+            )?;
+            let wants_curve =
+                monitor.wants_mc_curve() && method.predictives.contains(&PredictiveKind::Mc);
+            if let (true, Some(fit), None) = (wants_curve, &g.fitted[i], &g.runs[i].error) {
+                super::mc_curve::mc_curve(plan, method, dataset, fit, monitor, self.cancel)?;
+            }
+            monitor.run_finished(&g.runs[i]);
+        }
+        Ok(())
+    }
+
+    /// A streamed run's one prediction pass for all runs, after the fits; the bytes of
+    /// predictions it keeps in memory (none in memory: each run was predicted after its fit).
+    fn predict_streamed(
+        &self,
+        monitor: &mut dyn Monitor,
+        sink: &mut Sink,
+        g: &mut Gathered,
+        notes: &mut Vec<String>,
+    ) -> Result<u64> {
+        let Some(data) = self.source.streamed() else {
+            return Ok(0);
+        };
+        let (keep, bytes) = super::keep::streamed(self.plan, data, &g.fitted, notes);
+        let all: Vec<usize> = (0..self.plan.methods.len()).collect();
+        let probe = self.probe.as_ref();
+        let (plan, source) = (self.plan, self.source);
+        let stats = predict(
+            plan,
+            source,
+            &mut g.runs,
+            &g.fitted,
+            &all,
+            keep,
+            sink,
+            probe,
+            monitor,
+        )?;
+        if let Some(s) = stats {
+            g.passed(pass_record("predict", None, &s), monitor);
+        }
+        for run in &g.runs {
+            monitor.run_finished(run);
+        }
+        Ok(bytes)
+    }
 }
 
 fn pass_record(purpose: &str, run: Option<&str>, s: &PassStats) -> PassRecord {
