@@ -87,31 +87,7 @@ pub(super) fn each_table(
     f: &mut dyn FnMut(usize, Table) -> Result<()>,
 ) -> Result<ReadCount> {
     let start = Instant::now();
-    let mut reader = ChunkReader::open(
-        path,
-        cut.chunk_rows,
-        separator,
-        Some(target),
-        features.as_deref(),
-    )?;
-    if let Some(rows) = cut.csv_part_rows {
-        reader.in_parts(rows, target);
-    }
-    if cut.at_row_groups {
-        reader.at_row_groups();
-    }
-    if let (Some(t), Some(features)) = (&cut.target_type, features.as_deref()) {
-        reader.fix_types_as(t, target, features);
-    }
-    // Named before polars is asked for them, with the closest names in the file.
-    let names = reader.column_names()?;
-    let wanted = std::iter::once((target, "the target"))
-        .chain(features.iter().flatten().map(|f| (f.as_str(), "feature")));
-    for (name, role) in wanted {
-        if !names.iter().any(|n| n == name) {
-            return Err(no_column(path, role, name, &names));
-        }
-    }
+    let mut reader = open_reader(path, &cut, separator, target, features.as_deref())?;
     // Defaulted features: the row-number columns, from a sample the chunking does not change.
     let sequences = match features {
         None => super::roles::sequences(path, separator, target)?,
@@ -186,41 +162,18 @@ pub(super) fn each_table(
                 )?,
                 (_, None) => unreachable!("a chunk's frame is kept unless its table was made"),
             };
-            for (name, cells) in &table.features {
-                if let Cells::Levels(v) = cells {
-                    if count.chunks == 0 {
-                        if !categorical.contains(name) {
-                            categorical.push(name.clone());
-                        }
-                    } else if !categorical.contains(name) {
-                        return Err(not_a_number(path, name, v, first));
-                    }
-                }
-            }
-            if features.is_none() {
-                *features = Some(table.features.iter().map(|(n, _)| n.clone()).collect());
-                *skipped = table.skipped.clone();
-                let unread = reader.unread.iter().map(|(n, t)| {
-                    format!("\"{n}\" (the Parquet type {t}, which bayeslab cannot read)")
-                });
-                skipped.extend(unread);
-                reader.project(selection(target, features.as_deref().unwrap_or_default()));
-            }
-            // Every column read as numbers: later chunks need not infer their types.
-            let numbers = table
-                .features
-                .iter()
-                .all(|(_, c)| matches!(c, Cells::Numbers(_)));
-            if count.chunks == 0 {
-                match (numbers, &df) {
-                    (true, Some(df)) => {
-                        reader.fix_types(df, target, features.as_deref().unwrap_or_default())
-                    }
-                    // Levels in the first chunk: every chunk infers (a type another file
-                    // fixed no longer holds).
-                    _ => reader.infer_types(),
-                }
-            }
+            let columns = (&mut *categorical, &mut *skipped);
+            let at = (count.chunks == 0, first);
+            settle(
+                path,
+                target,
+                &mut reader,
+                &table,
+                df.as_ref(),
+                at,
+                features,
+                columns,
+            )?;
             drop(df);
             for note in &table.notes {
                 if !count.notes.contains(note) {
@@ -247,6 +200,96 @@ pub(super) fn each_table(
     count.seconds = start.elapsed().as_secs_f64();
     count.read_seconds = count.seconds - consumer;
     Ok(count)
+}
+
+/// The reader of `path` as `cut` says, once the target and the `features` are found among its
+/// columns (named before polars is asked for them, with the closest names in the file).
+fn open_reader(
+    path: &Path,
+    cut: &Cut,
+    separator: u8,
+    target: &str,
+    features: Option<&[String]>,
+) -> Result<ChunkReader> {
+    let mut reader = ChunkReader::open(path, cut.chunk_rows, separator, Some(target), features)?;
+    if let Some(rows) = cut.csv_part_rows {
+        reader.in_parts(rows, target);
+    }
+    if cut.at_row_groups {
+        reader.at_row_groups();
+    }
+    if let (Some(t), Some(features)) = (&cut.target_type, features) {
+        reader.fix_types_as(t, target, features);
+    }
+    let names = reader.column_names()?;
+    let wanted = std::iter::once((target, "the target")).chain(
+        features
+            .iter()
+            .copied()
+            .flatten()
+            .map(|f| (f.as_str(), "feature")),
+    );
+    for (name, role) in wanted {
+        if !names.iter().any(|n| n == name) {
+            return Err(no_column(path, role, name, &names));
+        }
+    }
+    Ok(reader)
+}
+
+/// What a chunk's table settles: the columns read as levels (the first chunk names them, a
+/// later chunk cannot add one: `at` is whether this is the first chunk, and its first row);
+/// and from the first chunk, the features when none were given, the columns left out, and
+/// the types the chunks after it are parsed with (its own when every column is a number).
+#[allow(clippy::too_many_arguments)]
+fn settle(
+    path: &Path,
+    target: &str,
+    reader: &mut ChunkReader,
+    table: &Table,
+    df: Option<&DataFrame>,
+    at: (bool, usize),
+    features: &mut Option<Vec<String>>,
+    (categorical, skipped): (&mut Vec<String>, &mut Vec<String>),
+) -> Result<()> {
+    let (first_chunk, first_row) = at;
+    for (name, cells) in &table.features {
+        if let Cells::Levels(v) = cells {
+            if first_chunk {
+                if !categorical.contains(name) {
+                    categorical.push(name.clone());
+                }
+            } else if !categorical.contains(name) {
+                return Err(not_a_number(path, name, v, first_row));
+            }
+        }
+    }
+    if features.is_none() {
+        *features = Some(table.features.iter().map(|(n, _)| n.clone()).collect());
+        *skipped = table.skipped.clone();
+        let unread = reader
+            .unread
+            .iter()
+            .map(|(n, t)| format!("\"{n}\" (the Parquet type {t}, which bayeslab cannot read)"));
+        skipped.extend(unread);
+        reader.project(selection(target, features.as_deref().unwrap_or_default()));
+    }
+    if first_chunk {
+        // Every column read as numbers: later chunks need not infer their types.
+        let numbers = table
+            .features
+            .iter()
+            .all(|(_, c)| matches!(c, Cells::Numbers(_)));
+        match (numbers, df) {
+            (true, Some(df)) => {
+                reader.fix_types(df, target, features.as_deref().unwrap_or_default())
+            }
+            // Levels in the first chunk: every chunk infers (a type another file fixed no
+            // longer holds).
+            _ => reader.infer_types(),
+        }
+    }
+    Ok(())
 }
 
 /// The next `batch` pieces cut from `reader` (fewer at the end of the file), and the error that
