@@ -233,24 +233,19 @@ fn evaluation(ctx: &Ctx<'_>, raw: &super::raw::RawEvaluation) -> Result<Evaluati
         limits::MIN_RESAMPLES,
         limits::resamples(),
     )?;
-    let khat_draws = match raw.khat_draws {
-        None => None,
-        Some(v) => Some(ctx.bounded("[evaluation] khat_draws", v, 0, limits::khat_draws())?),
-    };
-    if let Some(k @ 1..100) = khat_draws {
-        return Err(ctx.err(format!(
-            "[evaluation] khat_draws = {k}: the Pareto fit needs at least 100 draws (20000 gives k-hat to about +-0.05); use 0 to skip k-hat"
-        )));
-    }
-    let evidence_draws = match raw.evidence_draws {
-        None => None,
-        Some(v) => Some(ctx.bounded("[evaluation] evidence_draws", v, 0, limits::khat_draws())?),
-    };
-    if let Some(k @ 1..1000) = evidence_draws {
-        return Err(ctx.err(format!(
-            "[evaluation] evidence_draws = {k}: the importance-sampling evidence needs at least 1000 draws for its standard error and k-hat to mean anything (20000 gives Pima's ln p(y | X) to about ±0.005); use 0 to skip it"
-        )));
-    }
+    let khat_draws = draws(
+        ctx,
+        ("[evaluation] khat_draws", raw.khat_draws),
+        100,
+        "the Pareto fit needs at least 100 draws (20000 gives k-hat to about +-0.05); use 0 to skip k-hat",
+    )?;
+    let evidence_draws = draws(
+        ctx,
+        ("[evaluation] evidence_draws", raw.evidence_draws),
+        1000,
+        "the importance-sampling evidence needs at least 1000 draws for its standard error and k-hat to mean anything \
+         (20000 gives Pima's ln p(y | X) to about ±0.005); use 0 to skip it",
+    )?;
     let (loo_draws, loo_refits) = super::loo_keys::loo_keys(ctx, raw)?;
     let export_draws = super::loo_keys::export_draws(ctx, raw, loo_draws)?;
     Ok(Evaluation {
@@ -264,6 +259,22 @@ fn evaluation(ctx: &Ctx<'_>, raw: &super::raw::RawEvaluation) -> Result<Evaluati
         export_draws,
         record_steps: raw.record_steps.unwrap_or(false),
     })
+}
+
+/// A number of draws `(key, value)`: within the draws' bounds, and 0 (none) or at least
+/// `least` (`why` says why).
+fn draws(
+    ctx: &Ctx<'_>,
+    (key, value): (&str, Option<u64>),
+    least: usize,
+    why: &str,
+) -> Result<Option<usize>> {
+    let Some(v) = value else { return Ok(None) };
+    let k = ctx.bounded(key, v, 0, limits::khat_draws())?;
+    if (1..least).contains(&k) {
+        return Err(ctx.err(format!("{key} = {k}: {why}")));
+    }
+    Ok(Some(k))
 }
 
 /// The `[[method]]` tables, each id once.
