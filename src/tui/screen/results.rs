@@ -148,7 +148,34 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
         return lab::render(&record.posteriors, area, buf);
     }
     let rows = result_rows(record, &app.picks);
-    let marks = standings(record, &rows);
+    let failed = warnings(record);
+    let fail_height = if failed.is_empty() {
+        0
+    } else {
+        (failed.len() as u16 * 2).min(area.height / 3)
+    };
+    let [tables, fails] =
+        Layout::vertical([Constraint::Min(0), Constraint::Length(fail_height)]).areas(area);
+    let table = side_tables(app, record, rows.len(), tables, buf);
+    let table = loo_pane(record, table, buf);
+    let table = match super::evidence::evidence_line(record) {
+        Some(line) => {
+            let [top, rest] =
+                Layout::vertical([Constraint::Length(1), Constraint::Min(0)]).areas(table);
+            line.render(top, buf);
+            rest
+        }
+        None => table,
+    };
+    metrics_table(app, record, &rows, table, buf);
+    Paragraph::new(failed)
+        .wrap(Wrap { trim: true })
+        .render(fails, buf);
+}
+
+/// What must not be missed under the table, in red: failed runs, chains not mixed, divergent
+/// HMC trajectories and fits that did not converge.
+fn warnings(record: &ExperimentRecord) -> Vec<Line<'static>> {
     let unmixed = record.runs.iter().filter_map(|r| {
         let d = r.diagnostics.filter(|d| !d.mixed())?;
         let hmc = d.hmc.map(|h| format!("; HMC {}", h.words())).unwrap_or_default();
@@ -171,27 +198,31 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
             r.id, r.iterations
         )))
     });
-    let failed: Vec<Line> = record
+    record
         .failed_runs()
         .map(|r| Line::from(format!("{}: {}", r.id, r.error.as_deref().unwrap_or(""))))
         .chain(unmixed)
         .chain(divergent)
         .chain(unconverged)
         .map(|l| l.fg(Color::LightRed))
-        .collect();
-    let fail_height = if failed.is_empty() {
-        0
-    } else {
-        (failed.len() as u16 * 2).min(area.height / 3)
-    };
-    let [tables, fails] =
-        Layout::vertical([Constraint::Min(0), Constraint::Length(fail_height)]).areas(area);
+        .collect()
+}
+
+/// The gold-standard and evidence tables at the foot of `tables` (the metrics keep their
+/// `metric_rows`); the area left for the metrics.
+fn side_tables(
+    app: &App,
+    record: &ExperimentRecord,
+    metric_rows: usize,
+    tables: Rect,
+    buf: &mut Buffer,
+) -> Rect {
     // The metrics keep their rows; the gold-standard and evidence tables share the rest, at
     // least half.
     let evidence = crate::output::tables::log_evidence_table(record);
     let budget = tables
         .height
-        .saturating_sub(rows.len() as u16 + 3)
+        .saturating_sub(metric_rows as u16 + 3)
         .max(tables.height / 2);
     let gold_want = super::gold::height(record.approximation_error.len());
     let evidence_want = evidence
@@ -221,6 +252,11 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
         let first = app.picks.evidence_row;
         super::log_evidence::render(e, first, ev, buf, hint("v: vs gold"));
     }
+    table
+}
+
+/// The LOO ranking at the foot of `table`; the area left above it.
+fn loo_pane(record: &ExperimentRecord, table: Rect, buf: &mut Buffer) -> Rect {
     // The LOO ranking keeps at most a third of what is left under the metrics; where that
     // would show fewer than two of its rows, one line sums it up instead.
     let loo_want = super::loo::height(record);
@@ -236,15 +272,19 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
         1 => super::loo::summary_line(record, loo.width as usize).render(loo, buf),
         _ => super::loo::render(record, loo, buf),
     }
-    let table = match super::evidence::evidence_line(record) {
-        Some(line) => {
-            let [top, rest] =
-                Layout::vertical([Constraint::Length(1), Constraint::Min(0)]).areas(table);
-            line.render(top, buf);
-            rest
-        }
-        None => table,
-    };
+    table
+}
+
+/// The metrics of every run and predictive, with their standings, k-hat and (when it fits)
+/// the picked metric's difference from the best with its interval.
+fn metrics_table(
+    app: &App,
+    record: &ExperimentRecord,
+    rows: &[ResultRow],
+    table: Rect,
+    buf: &mut Buffer,
+) {
+    let marks = standings(record, rows);
     let columns = Metric::ALL
         .iter()
         .enumerate()
@@ -314,7 +354,4 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
         keys: "j/k",
     }
     .render(table, buf);
-    Paragraph::new(failed)
-        .wrap(Wrap { trim: true })
-        .render(fails, buf);
 }
