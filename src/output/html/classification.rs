@@ -7,9 +7,26 @@ use crate::output::plots::Figure;
 use crate::output::tables;
 use crate::record::ExperimentRecord;
 
-/// The classification sections: dataset, metrics, calibration, convergence, weights, evidence,
-/// baseline comparison.
+/// The classification sections: metrics, the baseline comparison, LOO, the evidence against
+/// the truth and the gold standard, calibration, pictures, weights, coefficients, evidence
+/// curves, convergence and the data set.
 pub(super) fn classification(s: &mut String, r: &ExperimentRecord, figures: &[Figure]) {
+    metrics(s, r);
+    comparison(s, r);
+    loo(s, r);
+    log_evidence(s, r);
+    approximation_error(s, r);
+    calibration(s, r, figures);
+    crate::output::pictures::html(s, r, figures);
+    weights(s, r, figures);
+    coefficients(s, r);
+    evidence(s, r, figures);
+    convergence(s, r, figures);
+    dataset(s, r);
+}
+
+/// The test-set metrics of every run with predictions.
+fn metrics(s: &mut String, r: &ExperimentRecord) {
     let _ = writeln!(s, "<h2>Test-set metrics</h2>");
     if tables::predictive_rows(r).is_empty() {
         s.push_str("<p>No run produced predictions.</p>\n");
@@ -18,13 +35,19 @@ pub(super) fn classification(s: &mut String, r: &ExperimentRecord, figures: &[Fi
         let _ = writeln!(s, "<p>{}</p>", prose(tables::METRICS_NOTE));
         let _ = writeln!(s, "<p>{}</p>", prose(tables::ECE_NOTE));
     }
+}
 
+/// The paired comparison with the baseline run, when there is one.
+fn comparison(s: &mut String, r: &ExperimentRecord) {
     if let Some(c) = &r.comparison {
         let _ = writeln!(s, "<h2>Comparison with the baseline</h2>");
         let _ = writeln!(s, "<p>A = <code>{}</code>, B = this run; paired bootstrap over test rows ({} resamples); lower is better, so a negative B − A is an improvement.</p>", escape(&c.baseline), c.resamples);
         table(s, &tables::comparison(&c.rows));
     }
+}
 
+/// Leave-one-out cross-validation, when a run has it.
+fn loo(s: &mut String, r: &ExperimentRecord) {
     if let Some(t) = tables::loo::loo_table(r) {
         let _ = writeln!(s, "<h2>Leave-one-out cross-validation</h2>");
         table(s, &t);
@@ -33,7 +56,10 @@ pub(super) fn classification(s: &mut String, r: &ExperimentRecord, figures: &[Fi
             let _ = writeln!(s, "<p>{}</p>", prose(&line));
         }
     }
+}
 
+/// Each run's log evidence against the true one, when known.
+fn log_evidence(s: &mut String, r: &ExperimentRecord) {
     if let Some(e) = tables::log_evidence_table(r) {
         let _ = writeln!(s, "<h2>Log evidence against the truth</h2>");
         for line in &e.sentences {
@@ -43,13 +69,19 @@ pub(super) fn classification(s: &mut String, r: &ExperimentRecord, figures: &[Fi
         let _ = writeln!(s, "<p>Estimates: {}.</p>", prose(&e.sources.join("; ")));
         let _ = writeln!(s, "<p>{}</p>", prose(tables::LOG_EVIDENCE_NOTE));
     }
+}
 
+/// Each approximation against the gold standard, when there is one.
+fn approximation_error(s: &mut String, r: &ExperimentRecord) {
     if let Some(t) = tables::approximation_error(r) {
         let _ = writeln!(s, "<h2>Approximation error against the gold standard</h2>");
         table(s, &t);
         let _ = writeln!(s, "<p>{}</p>", prose(tables::APPROXIMATION_ERROR_NOTE));
     }
+}
 
+/// The reliability diagrams, each predictive's bins folded.
+fn calibration(s: &mut String, r: &ExperimentRecord, figures: &[Figure]) {
     let _ = writeln!(s, "<h2>Calibration</h2>");
     let _ = writeln!(s, "<p>{}</p>", crate::output::plots::RELIABILITY_GUIDE);
     figures_with_prefix(s, figures, "reliability-");
@@ -66,9 +98,10 @@ pub(super) fn classification(s: &mut String, r: &ExperimentRecord, figures: &[Fi
         table(s, &tables::calibration(p));
         s.push_str("</details>\n");
     }
+}
 
-    crate::output::pictures::html(s, r, figures);
-
+/// The weights figures, and their table folded, when a run has weights.
+fn weights(s: &mut String, r: &ExperimentRecord, figures: &[Figure]) {
     if let Some(t) = tables::weights(r) {
         let _ = writeln!(
             s,
@@ -81,8 +114,10 @@ pub(super) fn classification(s: &mut String, r: &ExperimentRecord, figures: &[Fi
         table(s, &t);
         s.push_str("</details>\n");
     }
-    coefficients(s, r);
+}
 
+/// The evidence curves of the runs that chose lambda by it, each beside its table.
+fn evidence(s: &mut String, r: &ExperimentRecord, figures: &[Figure]) {
     let curves = tables::evidence(r);
     if !curves.is_empty() {
         let _ = writeln!(s, "<h2>Evidence</h2><p>The Laplace log evidence and the held-out log-loss (plug-in) over lambda; the chosen lambda (vertical line, highlighted row) maximises the evidence.</p>");
@@ -110,7 +145,10 @@ pub(super) fn classification(s: &mut String, r: &ExperimentRecord, figures: &[Fi
             s.push_str("</div>\n");
         }
     }
+}
 
+/// Every run's convergence, failures and sampler diagnostics, with the trace figures.
+fn convergence(s: &mut String, r: &ExperimentRecord, figures: &[Figure]) {
     let _ = writeln!(s, "<h2>Convergence</h2>");
     table(s, &tables::convergence(r));
     if tables::any_posterior(r) {
@@ -129,7 +167,10 @@ pub(super) fn classification(s: &mut String, r: &ExperimentRecord, figures: &[Fi
         let _ = writeln!(s, "<p{class}>{}</p>", prose(&line));
     }
     figures_with_prefix(s, figures, "convergence-");
+}
 
+/// The data set: files, target, classes, rows, columns, notes, features and their encoding.
+fn dataset(s: &mut String, r: &ExperimentRecord) {
     let d = &r.dataset;
     let _ = writeln!(s, "<h2>Dataset</h2><ul>");
     let files: Vec<String> = d
