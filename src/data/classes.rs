@@ -48,3 +48,30 @@ pub(super) fn check_classes(path: &Path, plan: &DataPlan, classes: &[String]) ->
     }
     Ok(())
 }
+
+/// The training rows hold `classes` (their class indices, in any order, repeated): a
+/// classifier needs two of them. `rows` training rows in all, `names` the classes' names.
+pub(super) fn check_training_classes(
+    path: &Path,
+    plan: &DataPlan,
+    classes: impl IntoIterator<Item = f64>,
+    names: &[String],
+    rows: usize,
+) -> Result<()> {
+    let mut classes = classes.into_iter();
+    let Some(first) = classes.next() else {
+        return Ok(());
+    };
+    if classes.all(|c| c == first) {
+        return Err(Error::data(
+            path,
+            format!(
+                "the training set has only class {} ({rows} rows of target \"{}\"): a classifier needs at least two; \
+                 check [data] target, positive and split",
+                names.get(first as usize).cloned().unwrap_or_default(),
+                plan.target
+            ),
+        ));
+    }
+    Ok(())
+}

@@ -6,6 +6,9 @@ mod design;
 #[cfg(test)]
 mod tests;
 
+use std::path::{Path, PathBuf};
+
+use super::classes::check_training_classes;
 use super::dataset::{Dataset, Design, INTERCEPT};
 use super::encode::{learn, ColumnTally, Encoder};
 use super::loaded::{load_file, note_skipped, Loaded, ReadProbe};
@@ -24,53 +27,13 @@ pub fn load(plan: &DataPlan) -> Result<Dataset> {
 /// [`load`], telling `probe` the rows read after every chunk of each file.
 pub fn load_with(plan: &DataPlan, probe: ReadProbe) -> Result<Dataset> {
     let mut notes = Vec::new();
-    let categorical = &plan.encoding.categorical;
-    // (training file, its rows; test file, its rows): one file twice for a split.
-    let (files, mut lt, mut le, train_rows, test_rows) = match &plan.source {
-        DataSource::Single { path, split } => {
-            let mut l = load_file(
-                path,
-                plan,
-                plan.features.as_deref(),
-                categorical,
-                None,
-                None,
-                probe,
-            )?;
-            drop_key(&mut l, plan);
-            let rows = complete_rows(path, &l, plan, &mut notes)?;
-            let is_test = prepare::test_rows_of(&l.y, *split);
-            let train: Vec<usize> = rows.iter().copied().filter(|&i| !is_test[i]).collect();
-            let test: Vec<usize> = rows.iter().copied().filter(|&i| is_test[i]).collect();
-            note_skipped(&mut notes, path, &l.skipped);
-            notes.extend(l.notes.iter().map(|n| format!("{}: {n}", path.display())));
-            (vec![path.clone()], l, None, train, test)
-        }
-        DataSource::TrainTest { train, test } => {
-            let mut lt = load_file(
-                train,
-                plan,
-                plan.features.as_deref(),
-                categorical,
-                None,
-                None,
-                probe,
-            )?;
-            drop_key(&mut lt, plan);
-            let cats = lt.categorical();
-            let known = Some((train.as_path(), &lt.classes[..]));
-            let fixed = lt.target_type.as_ref();
-            let le = load_file(test, plan, Some(&lt.features), &cats, known, fixed, probe)?;
-            super::pair::check_same_kinds(train, test, &lt.features, &cats, &le.categorical())?;
-            let rt = complete_rows(train, &lt, plan, &mut notes)?;
-            let re = complete_rows(test, &le, plan, &mut notes)?;
-            note_skipped(&mut notes, train, &lt.skipped);
-            for (path, l) in [(train, &lt), (test, &le)] {
-                notes.extend(l.notes.iter().map(|n| format!("{}: {n}", path.display())));
-            }
-            (vec![train.clone(), test.clone()], lt, Some(le), rt, re)
-        }
-    };
+    let Read {
+        files,
+        mut lt,
+        mut le,
+        train_rows,
+        test_rows,
+    } = read(plan, probe, &mut notes)?;
     let test_file = le.as_ref().unwrap_or(&lt);
     let (train_y, test_y) = (lt.labels_of(&train_rows), test_file.labels_of(&test_rows));
     let train_file = &files[0];
@@ -78,19 +41,8 @@ pub fn load_with(plan: &DataPlan, probe: ReadProbe) -> Result<Dataset> {
     prepare::check_split_sizes(&plan.source, lt.y.len(), train_y.len(), test_y.len())
         .map_err(|m| Error::data(train_file, m))?;
     let classes = lt.classes.clone();
-    let first = train_y[0];
-    if train_y.iter().all(|&y| y == first) {
-        return Err(Error::data(
-            train_file,
-            format!(
-                "the training set has only class {} ({} rows of target \"{}\"): a classifier needs at least two; \
-                 check [data] target, positive and split",
-                classes.get(first as usize).cloned().unwrap_or_default(),
-                train_y.len(),
-                plan.target
-            ),
-        ));
-    }
+    let present = train_y.iter().copied();
+    check_training_classes(train_file, plan, present, &classes, train_y.len())?;
     let encoder = learn_encoding(plan, train_file, &lt, le.as_ref(), &train_rows, &test_rows)?;
     notes.extend(encoder.notes.iter().cloned());
     let design_names = &encoder.names;
@@ -127,21 +79,10 @@ pub fn load_with(plan: &DataPlan, probe: ReadProbe) -> Result<Dataset> {
         let x = |m| prepare::with_intercept(m, plan.intercept);
         (x(mapped.train), x(mapped.test), mapped.names)
     };
-    let test_key = match &plan.id {
-        Some(id) => {
-            let values = read_key(&files[files.len() - 1], plan.separator, id)?;
-            Some((
-                id.clone(),
-                test_rows.iter().map(|&i| values[i].clone()).collect(),
-            ))
-        }
-        None => None,
-    };
-    let mut columns: Vec<String> = Vec::new();
-    if plan.intercept {
-        columns.push(INTERCEPT.to_string());
-    }
-    columns.extend(names);
+    let test_key = test_key(plan, &files[files.len() - 1], &test_rows)?;
+    let columns = (plan.intercept.then(|| INTERCEPT.to_string()).into_iter())
+        .chain(names)
+        .collect();
     Ok(Dataset {
         files,
         target: plan.target.clone(),
@@ -166,6 +107,75 @@ pub fn load_with(plan: &DataPlan, probe: ReadProbe) -> Result<Dataset> {
         codes: encoder.codes.clone(),
         test_key,
     })
+}
+
+/// The file(s) read: the training file and the test file when there is one (`le`), with the
+/// rows of each that make the training and the test set (one file twice for a split).
+struct Read {
+    files: Vec<PathBuf>,
+    lt: Loaded,
+    le: Option<Loaded>,
+    train_rows: Vec<usize>,
+    test_rows: Vec<usize>,
+}
+
+/// Read the file(s) of `plan`, their notes into `notes`.
+fn read(plan: &DataPlan, probe: ReadProbe, notes: &mut Vec<String>) -> Result<Read> {
+    let categorical = &plan.encoding.categorical;
+    let features = plan.features.as_deref();
+    let said = |notes: &mut Vec<String>, path: &Path, l: &Loaded| {
+        notes.extend(l.notes.iter().map(|n| format!("{}: {n}", path.display())));
+    };
+    match &plan.source {
+        DataSource::Single { path, split } => {
+            let mut l = load_file(path, plan, features, categorical, None, None, probe)?;
+            drop_key(&mut l, plan);
+            let rows = complete_rows(path, &l, plan, notes)?;
+            let is_test = prepare::test_rows_of(&l.y, *split);
+            let train: Vec<usize> = rows.iter().copied().filter(|&i| !is_test[i]).collect();
+            let test: Vec<usize> = rows.iter().copied().filter(|&i| is_test[i]).collect();
+            note_skipped(notes, path, &l.skipped);
+            said(notes, path, &l);
+            Ok(Read {
+                files: vec![path.clone()],
+                lt: l,
+                le: None,
+                train_rows: train,
+                test_rows: test,
+            })
+        }
+        DataSource::TrainTest { train, test } => {
+            let mut lt = load_file(train, plan, features, categorical, None, None, probe)?;
+            drop_key(&mut lt, plan);
+            let cats = lt.categorical();
+            let known = Some((train.as_path(), &lt.classes[..]));
+            let fixed = lt.target_type.as_ref();
+            let le = load_file(test, plan, Some(&lt.features), &cats, known, fixed, probe)?;
+            super::pair::check_same_kinds(train, test, &lt.features, &cats, &le.categorical())?;
+            let rt = complete_rows(train, &lt, plan, notes)?;
+            let re = complete_rows(test, &le, plan, notes)?;
+            note_skipped(notes, train, &lt.skipped);
+            said(notes, train, &lt);
+            said(notes, test, &le);
+            Ok(Read {
+                files: vec![train.clone(), test.clone()],
+                lt,
+                le: Some(le),
+                train_rows: rt,
+                test_rows: re,
+            })
+        }
+    }
+}
+
+/// `[data] id`'s values for the test rows `rows` of `file` (the file they come from).
+fn test_key(plan: &DataPlan, file: &Path, rows: &[usize]) -> Result<Option<(String, Vec<String>)>> {
+    let Some(id) = &plan.id else { return Ok(None) };
+    let values = read_key(file, plan.separator, id)?;
+    Ok(Some((
+        id.clone(),
+        rows.iter().map(|&i| values[i].clone()).collect(),
+    )))
 }
 
 /// `[data] id` names a key, never a feature: without `[data] features` every numeric column

@@ -327,3 +327,27 @@ fn streamed_passes_decoded_in_parallel_equal_one_thread_bit_for_bit() {
         assert_eq!((one.1, one.2), (two.1, two.2));
     }
 }
+
+#[test]
+fn a_training_set_of_one_class_is_refused_as_in_memory() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("one.csv");
+    let mut text = String::from("a,y\n");
+    // Every odd row is a test row and the only rows of class 1.
+    for i in 0..30 {
+        text.push_str(&format!("{},{}\n", i as f64 * 0.25, i % 2));
+    }
+    std::fs::write(&path, text).unwrap();
+    let split = Split::Every {
+        every: 2,
+        offset: 1,
+    };
+    let p = plan(DataSource::Single { path, split }, 4);
+    let memory = load(&p).unwrap_err().to_string();
+    let streamed = StreamedData::open(&p).unwrap_err().to_string();
+    assert_eq!(streamed, memory);
+    assert!(
+        memory.contains("the training set has only class 0 (15 rows of target \"y\")"),
+        "{memory}"
+    );
+}

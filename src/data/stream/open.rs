@@ -10,7 +10,7 @@ use super::source::Source;
 use super::{Part, PassStats, StreamedData};
 use crate::config::{DataPlan, DataSource, Streaming};
 use crate::data::chunks::ChunkReader;
-use crate::data::classes::check_classes;
+use crate::data::classes::{check_classes, check_training_classes};
 use crate::data::encode::{learn, ColumnTally};
 use crate::data::features::{check_names, check_width, mapped_width, FittedMap, TrainingRows};
 use crate::data::labels::LabelSet;
@@ -70,7 +70,10 @@ impl StreamedData {
         let rows = o.sources[0].rows.unwrap_or(0);
         crate::data::prepare::check_split_sizes(&plan.source, rows, counts.rows.0, counts.rows.1)
             .map_err(|m| Error::data(&train_file, m))?;
-        check_two_classes(&train_file, plan, &train.labels, &classes, counts.rows.0)?;
+        let labels = &train.labels;
+        let present = (0..labels.counts.len()).filter(|&d| labels.counts[d].0 > 0);
+        let present = present.map(|d| labels.class(d));
+        check_training_classes(&train_file, plan, present, &classes, counts.rows.0)?;
         let encoder = learn(&train_file, plan, &features, &train.tallies)?;
         o.notes.extend(encoder.notes.iter().cloned());
         let d = encoder.names.len();
@@ -322,32 +325,6 @@ impl Counts {
             per_class: (per_class(train, false), per_class(test_set, true)),
         }
     }
-}
-
-/// A classifier needs two classes among the training rows.
-fn check_two_classes(
-    train_file: &Path,
-    plan: &DataPlan,
-    labels: &LabelSet,
-    classes: &[String],
-    rows_train: usize,
-) -> Result<()> {
-    let train_classes: Vec<f64> = (0..labels.counts.len())
-        .filter(|&d| labels.counts[d].0 > 0)
-        .map(|d| labels.class(d))
-        .collect();
-    if train_classes.iter().all(|&c| c == train_classes[0]) {
-        return Err(Error::data(
-            train_file,
-            format!(
-                "the training set has only class {} ({rows_train} rows of target \"{}\"): a classifier needs at least two; \
-                 check [data] target, positive and split",
-                classes.get(train_classes[0] as usize).cloned().unwrap_or_default(),
-                plan.target
-            ),
-        ));
-    }
-    Ok(())
 }
 
 /// Each raw feature's summary from its statistics pass.
