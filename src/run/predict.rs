@@ -50,6 +50,80 @@ pub fn predict(
     monitor: &mut dyn Monitor,
 ) -> Result<Option<PassStats>> {
     let k = source.classes();
+    let mut columns = prediction_columns(plan, fitted, which, keep, k);
+    let mut labels: Vec<f64> = Vec::new();
+    let mut data_rows: Vec<usize> = Vec::new();
+    let mut row = 0usize;
+    let key = source.key();
+    let in_memory = source.whole().is_some();
+    let stats = source.each_test_rows(probe, &mut |c| {
+        let (x, y, places) = (c.x, c.y, c.source_rows);
+        let mut chunk: Vec<PredictionColumn> = Vec::with_capacity(columns.len());
+        for c in columns.iter_mut() {
+            let id = &plan.methods[c.run].id;
+            if in_memory {
+                monitor.scoring(id, c.kind.name(), y.len(), ScoringStep::Predict);
+            }
+            let fit = fitted[c.run].as_ref().expect("only fitted runs");
+            let scored = c.score(fit, (x, y), row, k, sink.keeps_values());
+            chunk.push(PredictionColumn {
+                run: id.clone(),
+                predictive: c.kind.name().to_string(),
+                scores: scored.0,
+                mcse: scored.1,
+            });
+        }
+        let keys = key.map(|(_, values)| &values[row..row + y.len()]);
+        let rows = Rows {
+            first: row,
+            y,
+            data_rows: places,
+            keys,
+        };
+        sink.rows(&rows, key.map(|k| k.0), &chunk)?;
+        if keep {
+            labels.extend_from_slice(y);
+            data_rows.extend_from_slice(places);
+        }
+        row += y.len();
+        Ok(())
+    })?;
+    let mut table = Vec::new();
+    for c in columns {
+        let run = &mut runs[c.run];
+        if let Some(column) = c.finish(plan, run, &labels, sink.keeps_values(), monitor) {
+            table.push(column);
+        }
+    }
+    for &r in which {
+        if runs[r].error.is_some() {
+            runs[r].predictives.clear();
+            runs[r].khat = None;
+        }
+    }
+    table.retain(|(r, _)| runs[*r].error.is_none());
+    let rows = Rows {
+        first: 0,
+        y: &labels,
+        data_rows: &data_rows,
+        keys: key.map(|k| k.1),
+    };
+    sink.columns(
+        &rows,
+        key.map(|k| k.0),
+        table.into_iter().map(|(_, c)| c).collect(),
+    );
+    Ok(stats)
+}
+
+/// One column per predictive of every fitted run of `which`, each with its own random stream.
+fn prediction_columns(
+    plan: &Plan,
+    fitted: &[Option<Fitted>],
+    which: &[usize],
+    keep: bool,
+    k: usize,
+) -> Vec<Column> {
     let bins = plan.evaluation.calibration_bins;
     let mut columns: Vec<Column> = Vec::new();
     for &r in which {
@@ -73,109 +147,83 @@ pub fn predict(
             });
         }
     }
-    let mut labels: Vec<f64> = Vec::new();
-    let mut data_rows: Vec<usize> = Vec::new();
-    let mut row = 0usize;
-    let key = source.key();
-    let in_memory = source.whole().is_some();
-    let stats = source.each_test_rows(probe, &mut |c| {
-        let (x, y, places) = (c.x, c.y, c.source_rows);
-        let mut chunk: Vec<PredictionColumn> = Vec::with_capacity(columns.len());
-        for c in columns.iter_mut() {
-            let predictor = &fitted[c.run].as_ref().expect("only fitted runs").predictor;
-            let settings = PredictiveSettings {
-                first_row: row,
-                ..c.settings
-            };
-            if in_memory {
-                let id = &plan.methods[c.run].id;
-                monitor.scoring(id, c.kind.name(), y.len(), ScoringStep::Predict);
-            }
-            let scores = scores(predictor.predict(c.kind, x, settings, &mut c.stream), k);
-            c.non_finite |= !finite(&scores);
-            // Kept predictions get the whole-vector metrics; only the others need running sums.
-            match &mut c.kept {
-                Some(kept) => extend(kept, &scores),
-                None => push(&mut c.running, &scores, y),
-            }
-            let mcse = predictor.mcse(c.kind, x).unwrap_or_default();
-            if sink.keeps_values() {
-                c.mcse.extend_from_slice(&mcse);
-            }
-            chunk.push(PredictionColumn {
-                run: plan.methods[c.run].id.clone(),
-                predictive: c.kind.name().to_string(),
-                scores,
-                mcse,
-            });
-        }
-        let keys = key.map(|(_, values)| &values[row..row + y.len()]);
-        let rows = Rows {
-            first: row,
-            y,
-            data_rows: places,
-            keys,
+    columns
+}
+
+impl Column {
+    /// Score one chunk of test rows (`x`, their labels `y`; the first is test row `row`): its
+    /// scores kept or summed, its Monte-Carlo errors kept when `keep_mcse`; the chunk's scores
+    /// and errors.
+    fn score(
+        &mut self,
+        fit: &Fitted,
+        (x, y): (faer::MatRef<'_, f64>, &[f64]),
+        row: usize,
+        k: usize,
+        keep_mcse: bool,
+    ) -> (Scores, Vec<f64>) {
+        let settings = PredictiveSettings {
+            first_row: row,
+            ..self.settings
         };
-        sink.rows(&rows, key.map(|k| k.0), &chunk)?;
-        if keep {
-            labels.extend_from_slice(y);
-            data_rows.extend_from_slice(places);
+        let predictor = &fit.predictor;
+        let scores = scores(
+            predictor.predict(self.kind, x, settings, &mut self.stream),
+            k,
+        );
+        self.non_finite |= !finite(&scores);
+        // Kept predictions get the whole-vector metrics; only the others need running sums.
+        match &mut self.kept {
+            Some(kept) => extend(kept, &scores),
+            None => push(&mut self.running, &scores, y),
         }
-        row += y.len();
-        Ok(())
-    })?;
-    let mut table: Vec<(usize, PredictionColumn)> = Vec::new();
-    for c in columns {
-        let method = &plan.methods[c.run];
-        let run = &mut runs[c.run];
-        if c.non_finite && run.error.is_none() {
-            run.error = Some(super::failure::non_finite(method, c.kind.name()));
+        let mcse = predictor.mcse(self.kind, x).unwrap_or_default();
+        if keep_mcse {
+            self.mcse.extend_from_slice(&mcse);
         }
-        let record = match &c.kept {
-            // NaN predictions have no metrics; the run is failed and its predictives cleared below.
-            _ if c.non_finite => continue,
+        (scores, mcse)
+    }
+
+    /// The pass is over: the predictive's record into `run` (a run whose predictions were not
+    /// finite fails instead), and its kept column for the sink's table when `table` is asked for.
+    fn finish(
+        self,
+        plan: &Plan,
+        run: &mut RunRecord,
+        labels: &[f64],
+        table: bool,
+        monitor: &mut dyn Monitor,
+    ) -> Option<(usize, PredictionColumn)> {
+        let method = &plan.methods[self.run];
+        if self.non_finite && run.error.is_none() {
+            run.error = Some(super::failure::non_finite(method, self.kind.name()));
+        }
+        let record = match &self.kept {
+            // NaN predictions have no metrics; the run is failed and its predictives cleared
+            // by the caller.
+            _ if self.non_finite => return None,
             Some(kept) => {
                 let resamples = plan.evaluation.resamples;
                 let step = ScoringStep::Metrics { resamples };
-                monitor.scoring(&method.id, c.kind.name(), labels.len(), step);
-                let label = format!("{}/{}/ece", method.id, c.kind.name());
+                monitor.scoring(&method.id, self.kind.name(), labels.len(), step);
+                let label = format!("{}/{}/ece", method.id, self.kind.name());
                 let mut ece = rng::stream(plan.seed, &label);
-                evaluate(c.kind, kept, &labels, &plan.evaluation, Some(&mut ece))
+                evaluate(self.kind, kept, labels, &plan.evaluation, Some(&mut ece))
             }
-            None => super::metrics::running(c.kind, c.running),
+            None => super::metrics::running(self.kind, self.running),
         };
         run.predictives.push(record);
-        if let (true, Some(scores)) = (sink.keeps_values(), c.kept) {
-            table.push((
-                c.run,
-                PredictionColumn {
-                    run: method.id.clone(),
-                    predictive: c.kind.name().to_string(),
-                    scores,
-                    mcse: c.mcse,
-                },
-            ));
-        }
+        let (true, Some(scores)) = (table, self.kept) else {
+            return None;
+        };
+        let column = PredictionColumn {
+            run: method.id.clone(),
+            predictive: self.kind.name().to_string(),
+            scores,
+            mcse: self.mcse,
+        };
+        Some((self.run, column))
     }
-    for &r in which {
-        if runs[r].error.is_some() {
-            runs[r].predictives.clear();
-            runs[r].khat = None;
-        }
-    }
-    table.retain(|(r, _)| runs[*r].error.is_none());
-    let rows = Rows {
-        first: 0,
-        y: &labels,
-        data_rows: &data_rows,
-        keys: key.map(|k| k.1),
-    };
-    sink.columns(
-        &rows,
-        key.map(|k| k.0),
-        table.into_iter().map(|(_, c)| c).collect(),
-    );
-    Ok(stats)
 }
 
 fn empty_like(k: usize) -> Scores {
