@@ -12,7 +12,7 @@ use super::monitor::{Monitor, PassProbe, ScoringStep};
 use super::sink::Sink;
 use super::source::Source;
 use crate::config::Plan;
-use crate::data::PassStats;
+use crate::data::{DesignRows, PassStats};
 use crate::error::Result;
 use crate::metrics::running::Running;
 use crate::model::method::{Fitted, Probabilities};
@@ -56,8 +56,8 @@ pub fn predict(
     let mut row = 0usize;
     let key = source.key();
     let in_memory = source.whole().is_some();
-    let stats = source.each_test_rows(probe, &mut |c| {
-        let (x, y, places) = (c.x, c.y, c.source_rows);
+    let stats = source.each_test_rows(probe, &mut |design| {
+        let (y, places) = (design.y, design.source_rows);
         let mut chunk: Vec<PredictionColumn> = Vec::with_capacity(columns.len());
         for c in columns.iter_mut() {
             let id = &plan.methods[c.run].id;
@@ -65,7 +65,7 @@ pub fn predict(
                 monitor.scoring(id, c.kind.name(), y.len(), ScoringStep::Predict);
             }
             let fit = fitted[c.run].as_ref().expect("only fitted runs");
-            let scored = c.score(fit, (x, y), row, k, sink.keeps_values());
+            let scored = c.score(fit, &design, row, k, sink.keeps_values());
             chunk.push(PredictionColumn {
                 run: id.clone(),
                 predictive: c.kind.name().to_string(),
@@ -151,13 +151,12 @@ fn prediction_columns(
 }
 
 impl Column {
-    /// Score one chunk of test rows (`x`, their labels `y`; the first is test row `row`): its
-    /// scores kept or summed, its Monte-Carlo errors kept when `keep_mcse`; the chunk's scores
-    /// and errors.
+    /// Score one chunk of test rows (the first is test row `row`): its scores kept or summed,
+    /// its Monte-Carlo errors kept when `keep_mcse`; the chunk's scores and errors.
     fn score(
         &mut self,
         fit: &Fitted,
-        (x, y): (faer::MatRef<'_, f64>, &[f64]),
+        rows: &DesignRows<'_>,
         row: usize,
         k: usize,
         keep_mcse: bool,
@@ -166,6 +165,7 @@ impl Column {
             first_row: row,
             ..self.settings
         };
+        let (x, y) = (rows.x, rows.y);
         let predictor = &fit.predictor;
         let scores = scores(
             predictor.predict(self.kind, x, settings, &mut self.stream),
