@@ -149,8 +149,8 @@ fn open_trusted(path: &Path, key: &Key) -> Option<(File, Footer)> {
 
 /// SHA-256 of what identifies the data file's contents without reading all of it: its path,
 /// length, modification time, device and inode (on Unix) and its first and last 64 KiB (a
-/// CSV's header and first rows, a Parquet file's metadata at its end). A file rewritten in place changes its modification
-/// time; the bytes catch a copy that kept it. Small, because it is hashed before every pass:
+/// CSV's header and first rows, a Parquet file's metadata at its end). A file rewritten in
+/// place changes its modification time; the bytes catch a copy that kept it. Small, because it is hashed before every pass:
 /// with a MiB at each end it cost about 5 ms, a sixth of a cached pass over 200,000 x 20.
 fn data_identity(path: &Path) -> std::io::Result<[u8; 32]> {
     const EDGE: u64 = 1 << 16;

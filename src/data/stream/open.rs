@@ -264,7 +264,8 @@ impl Opening<'_> {
             &levels(known.categorical),
             &levels(&test_levels),
         )?;
-        self.passed(1, test, &scan, "test labels")?;
+        let index = self.sources.len() - 1;
+        self.passed(index, test, &scan, "test labels")?;
         let seen = scan.labels.names();
         let test_classes = scan
             .labels
