@@ -9,7 +9,6 @@ use rayon::prelude::*;
 
 use super::chunks::{selection, ChunkReader, Piece};
 use super::files::no_column;
-use super::release::Recycled;
 use super::table::{frame_table, not_a_number, Cells, Table};
 use crate::error::{Error, Result};
 
@@ -46,9 +45,6 @@ pub(super) struct Cut {
     pub(super) target_type: Option<polars::prelude::DataType>,
     /// A Parquet file is cut at its row groups ([`ChunkReader::at_row_groups`]).
     pub(super) at_row_groups: bool,
-    /// The buffers each chunk's number columns are read into: a consumer that hands them back
-    /// once it has copied them has them reused by the chunks after.
-    pub(super) spare: Recycled<f64>,
 }
 
 impl Cut {
@@ -59,7 +55,6 @@ impl Cut {
             csv_part_rows: None,
             target_type: None,
             at_row_groups: false,
-            spare: Recycled::default(),
         }
     }
 }
@@ -116,7 +111,6 @@ pub(super) fn each_table(
             target,
             features,
             categorical,
-            spare: &cut.spare,
         });
         let decode = |piece: Piece| decode_piece(piece, tables.as_ref());
         let decode_all = || -> Vec<Result<Vec<Decoded>>> {
@@ -158,7 +152,6 @@ pub(super) fn each_table(
                     categorical,
                     &sequences,
                     first,
-                    &cut.spare,
                 )?,
                 (_, None) => unreachable!("a chunk's frame is kept unless its table was made"),
             };
@@ -312,7 +305,6 @@ struct Tabling<'a> {
     target: &'a str,
     features: &'a [String],
     categorical: &'a [String],
-    spare: &'a Recycled<f64>,
 }
 
 /// A frame decoded: its rows, and its table when it could be made where it was decoded (the
@@ -341,7 +333,6 @@ fn decode_piece(piece: Piece, tables: Option<&Tabling>) -> Result<Vec<Decoded>> 
                     t.categorical,
                     &[],
                     0,
-                    t.spare,
                 )
             });
             let keep = !matches!(table, Some(Ok(_)));

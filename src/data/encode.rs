@@ -100,11 +100,13 @@ impl Encoder {
         match (&self.codes[j], cells) {
             (ColumnCode::Number { fill, indicator }, Cells::Numbers(v)) => {
                 let f = fill.unwrap_or(f64::NAN);
-                for (o, &i) in out[0].iter_mut().zip(rows) {
-                    *o = if v[i].is_nan() { f } else { v[i] };
+                for (o, x) in out[0].iter_mut().zip(v.at(rows)) {
+                    *o = if x.is_nan() { f } else { x };
                 }
                 if *indicator {
-                    write(out[1], &|i| flag(v[i].is_nan()));
+                    for (o, x) in out[1].iter_mut().zip(v.at(rows)) {
+                        *o = flag(x.is_nan());
+                    }
                 }
             }
             (

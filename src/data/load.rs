@@ -209,8 +209,8 @@ fn learn_encoding(
             // Without filling, the rows used have every cell present and a number column's
             // moments would serve only a fill value: there is nothing to count.
             if plan.missing.fills() || matches!(train, Cells::Levels(_)) {
-                train_rows.iter().for_each(|&i| t.push(train, i, false));
-                test_rows.iter().for_each(|&i| t.push(test, i, true));
+                t.push_rows(train, train_rows, false);
+                t.push_rows(test, test_rows, true);
             }
             t
         })

@@ -4,7 +4,7 @@ use std::path::Path;
 
 use super::chunk_tables::{each_table, Cut};
 use super::classes::check_classes;
-use super::release::{Recycled, Release};
+use super::release::Release;
 use super::table::{Cells, Labels, Table};
 use super::{labels, table};
 use crate::config::DataPlan;
@@ -131,14 +131,11 @@ pub(super) fn read_whole(
         chunk_rows,
     )?;
     let mut release = Release::default();
-    // Each chunk's number columns, once copied, are handed back for the chunks after.
-    let spare = Recycled::default();
     let cut = Cut {
         chunk_rows: size.chunk_rows,
         csv_part_rows: size.csv_part_rows,
         target_type: target_type.cloned(),
         at_row_groups: true,
-        spare: spare.clone(),
     };
     let count = each_table(
         path,
@@ -150,12 +147,11 @@ pub(super) fn read_whole(
         &mut skipped,
         super::chunk_tables::ahead(),
         &mut |first, table| {
-            // The chunk's frame is gone; its table's number columns are handed back once
-            // copied.
-            release.freed(table_bytes(&table));
+            // The chunk's frame is gone but for its number columns, which the table keeps.
+            release.freed(frame_bytes(&table));
             match &mut whole {
                 None => whole = Some(reserved(table, size.reserve)),
-                Some(w) => append(path, &plan.target, w, table, first, &spare)?,
+                Some(w) => append(path, &plan.target, w, table, first)?,
             }
             probe(
                 path,
@@ -171,14 +167,14 @@ pub(super) fn read_whole(
     Ok((t, count.target_type))
 }
 
-/// The first chunk's table with room for `rows` rows in every column, when the file says how
-/// many it has or they are estimated (`ReadSize::reserve`).
+/// The first chunk's table with room for `rows` rows in every column of its own (a number
+/// column keeps its chunks where they are), when the file says how many it has or they are
+/// estimated (`ReadSize::reserve`).
 fn reserved(mut table: Table, rows: Option<usize>) -> Table {
     let Some(rows) = rows else { return table };
     for (_, cells) in &mut table.features {
-        match cells {
-            Cells::Numbers(v) => v.reserve_exact(rows.saturating_sub(v.len())),
-            Cells::Levels(v) => v.reserve_exact(rows.saturating_sub(v.len())),
+        if let Cells::Levels(v) = cells {
+            v.reserve_exact(rows.saturating_sub(v.len()));
         }
     }
     match &mut table.target {
@@ -189,21 +185,18 @@ fn reserved(mut table: Table, rows: Option<usize>) -> Table {
     table
 }
 
-/// The bytes of a chunk's feature columns.
-fn table_bytes(table: &Table) -> usize {
-    table.features.iter().map(|(_, c)| c.bytes()).sum()
+/// The bytes of a chunk's frame freed once its table is made: those of its level columns'
+/// copies' sources, counted at their copies' size (the number columns are kept).
+fn frame_bytes(table: &Table) -> usize {
+    let levels = table
+        .features
+        .iter()
+        .filter(|(_, c)| matches!(c, Cells::Levels(_)));
+    levels.map(|(_, c)| c.bytes()).sum()
 }
 
-/// Add a chunk's columns (its first data row `first`) to the columns gathered so far, handing
-/// its number columns back to `spare`.
-fn append(
-    path: &Path,
-    target: &str,
-    whole: &mut Table,
-    chunk: Table,
-    first: usize,
-    spare: &Recycled<f64>,
-) -> Result<()> {
+/// Add a chunk's columns (its first data row `first`) to the columns gathered so far.
+fn append(path: &Path, target: &str, whole: &mut Table, chunk: Table, first: usize) -> Result<()> {
     let pairs = whole.features.iter_mut().zip(chunk.features);
     let mut pairs: Vec<(&mut Cells, (String, Cells))> = pairs.map(|((_, w), c)| (w, c)).collect();
     // each_table reads a column as levels in every chunk or in none
@@ -219,13 +212,10 @@ fn append(
             format!("feature column \"{name}\" changes type at data row {first}; list it in [data] categorical if its values are levels"),
         ));
     }
-    // Every column on any thread: the copies are page faults as much as bytes.
+    // Every column on any thread: the level columns' copies are page faults as much as bytes.
     pairs.par_iter_mut().for_each(|(w, (_, c))| {
         match (w, std::mem::replace(c, Cells::released())) {
-            (Cells::Numbers(w), Cells::Numbers(c)) => {
-                w.extend_from_slice(&c);
-                spare.give(c);
-            }
+            (Cells::Numbers(w), Cells::Numbers(c)) => w.append(c),
             (Cells::Levels(w), Cells::Levels(c)) => w.extend(c),
             // Checked above.
             _ => {}

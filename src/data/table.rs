@@ -7,6 +7,7 @@ mod cells;
 mod column;
 pub(in crate::data) mod frame;
 pub(in crate::data) mod number;
+mod numbers;
 
 use std::path::Path;
 
@@ -15,9 +16,9 @@ use polars::prelude::*;
 pub use cells::{not_a_number, Cells};
 pub use column::{feature_cells, read_column, read_key, Labels};
 pub(super) use frame::{read_frame, read_frame_with};
+pub use numbers::Numbers;
 
 use crate::data::files::no_column;
-use crate::data::release::Recycled;
 use crate::data::roles;
 use crate::error::{Error, Result};
 use column::{labels, numeric_values};
@@ -38,8 +39,7 @@ pub struct Table {
 /// row `first_row`, so that errors name the row in the file). Text and boolean features, and
 /// those listed in `categorical`, are read as levels; a text column that is mostly numbers is
 /// an error even when the features are defaulted (it would otherwise be skipped unseen).
-/// Number columns are written into buffers taken from `spare` ([`Recycled`]).
-#[allow(clippy::too_many_arguments)]
+/// A number column keeps polars' own memory where it can ([`Numbers`]).
 pub(super) fn frame_table(
     path: &Path,
     df: &DataFrame,
@@ -48,7 +48,6 @@ pub(super) fn frame_table(
     categorical: &[String],
     sequences: &[String],
     first_row: usize,
-    spare: &Recycled<f64>,
 ) -> Result<Table> {
     let names: Vec<String> = df
         .get_column_names()
@@ -77,7 +76,7 @@ pub(super) fn frame_table(
             notes.extend(cells::padded_levels(&name, col));
             Cells::Levels(values)
         } else {
-            Cells::Numbers(numeric_values(path, col, first_row, spare.take())?)
+            Cells::Numbers(numeric_values(path, col, first_row)?)
         };
         out.push((name, cells));
     }

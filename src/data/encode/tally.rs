@@ -37,41 +37,45 @@ impl ColumnTally {
 
     /// Count cell `i` of `cells`, a row used on the `test` side.
     pub fn push(&mut self, cells: &Cells, i: usize, test: bool) {
-        let side = |pair: &mut (usize, usize)| {
-            if test {
-                pair.1 += 1
-            } else {
-                pair.0 += 1
-            }
-        };
         match cells {
-            Cells::Numbers(v) => match v[i] {
-                x if x.is_nan() => side(&mut self.missing),
-                x if !test => {
-                    self.moments.push(x);
-                    self.min = Some(self.min.map_or(x, |m| m.min(x)));
-                    self.max = Some(self.max.map_or(x, |m| m.max(x)));
-                    if let Some(values) = &mut self.values {
-                        values.push(x);
-                    }
-                }
-                _ => {}
-            },
-            Cells::Levels(v) => {
-                self.categorical = true;
-                match &v[i] {
-                    None => side(&mut self.missing),
-                    Some(level) => {
-                        if let Some(pair) = self.levels.get_mut(level) {
-                            side(pair);
-                        } else {
-                            let mut pair = (0, 0);
-                            side(&mut pair);
-                            self.levels.insert(level.clone(), pair);
-                        }
-                    }
-                }
+            Cells::Numbers(v) => self.push_number(v.get(i), test),
+            Cells::Levels(v) => self.push_level(&v[i], test),
+        }
+    }
+
+    /// [`Self::push`] for each of `rows`, in order.
+    pub fn push_rows(&mut self, cells: &Cells, rows: &[usize], test: bool) {
+        match cells {
+            Cells::Numbers(v) => v.at(rows).for_each(|x| self.push_number(x, test)),
+            Cells::Levels(v) => rows.iter().for_each(|&i| self.push_level(&v[i], test)),
+        }
+    }
+
+    fn push_number(&mut self, x: f64, test: bool) {
+        if x.is_nan() {
+            side(&mut self.missing, test);
+        } else if !test {
+            self.moments.push(x);
+            self.min = Some(self.min.map_or(x, |m| m.min(x)));
+            self.max = Some(self.max.map_or(x, |m| m.max(x)));
+            if let Some(values) = &mut self.values {
+                values.push(x);
             }
+        }
+    }
+
+    fn push_level(&mut self, cell: &Option<String>, test: bool) {
+        self.categorical = true;
+        match cell {
+            None => side(&mut self.missing, test),
+            Some(level) => match self.levels.get_mut(level) {
+                Some(pair) => side(pair, test),
+                None => {
+                    let mut pair = (0, 0);
+                    side(&mut pair, test);
+                    self.levels.insert(level.clone(), pair);
+                }
+            },
         }
     }
 
@@ -88,6 +92,15 @@ impl ColumnTally {
     pub fn push_file(&mut self, cells: &Cells) {
         self.file_missing += cells.missing();
         self.categorical |= matches!(cells, Cells::Levels(_));
+    }
+}
+
+/// Count one more row on the `test` side of `pair` (train, test).
+fn side(pair: &mut (usize, usize), test: bool) {
+    if test {
+        pair.1 += 1
+    } else {
+        pair.0 += 1
     }
 }
 

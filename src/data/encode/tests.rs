@@ -84,7 +84,7 @@ fn codes_sort_by_value_and_the_reference_is_the_first_unless_named() {
 #[test]
 fn fill_values_are_the_training_mean_median_and_most_frequent_level() {
     // training rows 0..5; the test row 5 has a value the fills must not see
-    let x = Cells::Numbers(vec![1.0, f64::NAN, 2.0, 7.0, 4.0, 100.0]);
+    let x = Cells::Numbers(vec![1.0, f64::NAN, 2.0, 7.0, 4.0, 100.0].into());
     let g = levels(&[Some("b"), Some("a"), None, Some("b"), Some("a"), Some("c")]);
     let mean = plan(
         Missing::Mean,
@@ -132,7 +132,7 @@ fn missing_as_a_level_comes_last_and_is_never_the_default_reference() {
     let err = encoder(
         &p,
         &["g", "x"],
-        &[&g, &Cells::Numbers(vec![f64::NAN; 5])],
+        &[&g, &Cells::Numbers(vec![f64::NAN; 5].into())],
         5,
     )
     .unwrap_err();
@@ -142,7 +142,7 @@ fn missing_as_a_level_comes_last_and_is_never_the_default_reference() {
 #[test]
 fn indicators_keep_their_scale_unless_asked() {
     let g = levels(&[Some("a"), Some("b"), Some("a")]);
-    let x = Cells::Numbers(vec![1.0, 2.0, 4.0]);
+    let x = Cells::Numbers(vec![1.0, 2.0, 4.0].into());
     let e = encoder(
         &plan(Missing::Error, EncodingPlan::default()),
         &["x", "g"],

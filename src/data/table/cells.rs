@@ -7,16 +7,16 @@ use std::path::Path;
 use polars::prelude::*;
 
 use super::number::{read_cell, TextCell};
+use super::Numbers;
 use crate::data::csv;
 use crate::error::{Error, Result};
 
 /// One feature column's values in file order.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Cells {
-    /// NaN is a missing cell (null, empty, NA or NaN in the file: all four are missing, and no
-    /// present value is NaN). Eight bytes a value, as the design's own column: the loader's
-    /// copy of a column costs no more than its design column (`Option<f64>` took sixteen).
-    Numbers(Vec<f64>),
+    /// NaN is a missing cell ([`Numbers`]). Eight bytes a value, as the design's own column
+    /// (`Option<f64>` took sixteen), and most often polars' own memory, not a copy.
+    Numbers(Numbers),
     /// `None` is a missing cell.
     /// Level names: text trimmed, `false`/`true`, or a code's shortest decimal form (`1`, `2.5`).
     Levels(Vec<Option<String>>),
@@ -32,7 +32,7 @@ impl Cells {
 
     pub fn is_missing(&self, i: usize) -> bool {
         match self {
-            Cells::Numbers(v) => v[i].is_nan(),
+            Cells::Numbers(v) => v.get(i).is_nan(),
             Cells::Levels(v) => v[i].is_none(),
         }
     }
@@ -47,7 +47,7 @@ impl Cells {
     /// The bytes the cells hold (a level's text counted at its length).
     pub fn bytes(&self) -> usize {
         match self {
-            Cells::Numbers(v) => 8 * v.capacity(),
+            Cells::Numbers(v) => v.bytes(),
             Cells::Levels(v) => {
                 let text: usize = v.iter().flatten().map(String::capacity).sum();
                 std::mem::size_of::<Option<String>>() * v.capacity() + text
@@ -58,7 +58,7 @@ impl Cells {
     /// The cells of a released column: empty, so that its memory is returned while the
     /// columns after it are still in use.
     pub fn released() -> Self {
-        Cells::Numbers(Vec::new())
+        Cells::Numbers(Numbers::default())
     }
 }
 

@@ -8,6 +8,7 @@ use polars::prelude::*;
 use super::cells::Cells;
 use super::frame::read_frame_with;
 use super::number::{read_cell, TextCell};
+use super::numbers::Numbers;
 use crate::data::csv;
 use crate::data::files::no_column;
 use crate::error::{Error, Result};
@@ -61,11 +62,11 @@ pub fn read_column(path: &Path, name: &str) -> Result<Vec<f64>> {
             .collect();
         no_column(path, "the", name, &names)
     })?;
-    let values = numeric_values(path, col, 0, Vec::new())?;
+    let values = numeric_values(path, col, 0)?;
     values
         .iter()
         .enumerate()
-        .map(|(i, &v)| {
+        .map(|(i, v)| {
             (!v.is_nan()).then_some(v).ok_or_else(|| {
                 Error::data(
                     path,
@@ -84,13 +85,7 @@ pub fn read_column(path: &Path, name: &str) -> Result<Vec<f64>> {
 /// cell by cell by [`read_cell`] (surrounding spaces removed, NaN spellings missing). A value
 /// that is not a number, or an infinite one, is an error naming the column, the row and the
 /// value.
-pub(super) fn numeric_values(
-    path: &Path,
-    col: &Column,
-    first_row: usize,
-    mut values: Vec<f64>,
-) -> Result<Vec<f64>> {
-    values.clear();
+pub(super) fn numeric_values(path: &Path, col: &Column, first_row: usize) -> Result<Numbers> {
     let name = col.name().to_string();
     let dtype = col.dtype().clone();
     if dtype.is_nested() {
@@ -99,8 +94,10 @@ pub(super) fn numeric_values(
             format!("feature column \"{name}\" has the nested type {dtype}; only numeric columns can be features"),
         ));
     }
-    if dtype.is_string() {
+    let values = if dtype.is_string() {
+        let mut values = Vec::new();
         text_numbers(path, col, first_row, &mut values)?;
+        Numbers::from(values)
     } else {
         let cast = col.cast(&DataType::Float64).map_err(|e| {
             Error::data(
@@ -111,15 +108,14 @@ pub(super) fn numeric_values(
         let ca = cast
             .f64()
             .map_err(|e| Error::data(path, format!("feature column \"{name}\": {e}")))?;
-        present_values(ca, &mut values);
-    }
+        Numbers::read(ca)
+    };
     if let Some(i) = values.iter().position(|x| x.is_infinite()) {
         let shown = match col.str() {
             Ok(s) => s.get(i).unwrap_or_default().trim().to_string(),
             // Parsed by polars: the cell as the file has it (`1e999`), when it can be found.
-            Err(_) => {
-                csv::raw_cell(path, first_row + i, &name).unwrap_or_else(|| values[i].to_string())
-            }
+            Err(_) => csv::raw_cell(path, first_row + i, &name)
+                .unwrap_or_else(|| values.get(i).to_string()),
         };
         return Err(Error::data(
             path,
@@ -164,21 +160,6 @@ fn text_numbers(path: &Path, col: &Column, first_row: usize, values: &mut Vec<f6
 /// The values of `ca` with NaN for a null, added to `values`: each arrow chunk's buffer copied
 /// whole, and its null bitmap consulted once per chunk (a chunk without nulls, the usual case,
 /// is one `memcpy`).
-fn present_values(ca: &Float64Chunked, values: &mut Vec<f64>) {
-    values.reserve(ca.len());
-    for arr in ca.downcast_iter() {
-        let start = values.len();
-        values.extend_from_slice(arr.values().as_slice());
-        if let Some(validity) = arr.validity().filter(|v| v.unset_bits() > 0) {
-            for (v, valid) in values[start..].iter_mut().zip(validity.iter()) {
-                if !valid {
-                    *v = f64::NAN;
-                }
-            }
-        }
-    }
-}
-
 pub(super) fn labels(path: &Path, col: &Column) -> Result<Labels> {
     let dtype = col.dtype();
     let name = col.name();
@@ -261,7 +242,7 @@ pub fn feature_cells(path: &Path, separator: u8, wanted: &[(String, bool)]) -> R
             Ok(if *levels {
                 Cells::Levels(super::cells::level_cells(path, col)?)
             } else {
-                Cells::Numbers(numeric_values(path, col, 0, Vec::new())?)
+                Cells::Numbers(numeric_values(path, col, 0)?)
             })
         })
         .collect()

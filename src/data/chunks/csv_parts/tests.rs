@@ -17,13 +17,14 @@ fn read(path: &Path, features: Option<Vec<String>>, part_rows: Option<usize>) ->
         csv_part_rows: part_rows,
         target_type: None,
         at_row_groups: false,
-        spare: Default::default(),
     };
     let mut gather = |_first: usize, t: crate::data::table::Table| {
         cols.resize(t.features.len(), Vec::new());
         for (col, (_, cells)) in cols.iter_mut().zip(&t.features) {
             match cells {
-                Cells::Numbers(v) => col.extend(v.iter().map(|x| format!("{:x}", x.to_bits()))),
+                Cells::Numbers(v) => {
+                    col.extend(v.iter().map(|x: f64| format!("{:x}", x.to_bits())))
+                }
                 Cells::Levels(v) => col.extend(v.iter().map(|s| format!("{s:?}"))),
             }
         }
