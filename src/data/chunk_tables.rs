@@ -1,5 +1,6 @@
 //! A file read chunk by chunk into [`Table`]s, in file order: what the in-memory loader
-//! gathers into whole columns and every streamed pass turns into design rows.
+//! gathers into whole columns (a number column's pieces kept as they came) and every streamed
+//! pass turns into design rows.
 
 use std::path::Path;
 use std::time::Instant;

@@ -100,13 +100,9 @@ impl Encoder {
         match (&self.codes[j], cells) {
             (ColumnCode::Number { fill, indicator }, Cells::Numbers(v)) => {
                 let f = fill.unwrap_or(f64::NAN);
-                for (o, x) in out[0].iter_mut().zip(v.at(rows)) {
-                    *o = if x.is_nan() { f } else { x };
-                }
+                v.gather(rows, out[0], |x| if x.is_nan() { f } else { x });
                 if *indicator {
-                    for (o, x) in out[1].iter_mut().zip(v.at(rows)) {
-                        *o = flag(x.is_nan());
-                    }
+                    v.gather(rows, out[1], |x| flag(x.is_nan()));
                 }
             }
             (

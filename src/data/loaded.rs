@@ -106,8 +106,9 @@ impl Loaded {
 /// at a time, never the whole file's (a Parquet chunk is cut smaller, [`read_size`]).
 const READ_CHUNK_ROWS: usize = crate::config::streaming::DEFAULT_CHUNK_ROWS;
 
-/// The selected columns of the whole file, gathered chunk by chunk into whole columns (each
-/// chunk's memory handed back once gathered) of at most `chunk_rows` rows; and the target's
+/// The selected columns of the whole file, read in chunks of at most `chunk_rows` rows: a
+/// number column keeps the chunks' pieces ([`super::table::Numbers`]), a level column is
+/// gathered into one (each chunk's memory handed back once gathered); and the target's
 /// type when the CSV's chunks were parsed with fixed types. `target_type`: the type another
 /// file of the run fixed, to parse this one with from its first chunk.
 pub(super) fn read_whole(

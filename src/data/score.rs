@@ -79,7 +79,7 @@ fn check_cells(
     let row = |i: usize| super::csv::row_at(path, i);
     match (code, cells) {
         (ColumnCode::Number { fill: None, .. }, Cells::Numbers(v)) => {
-            if let Some(i) = v.iter().position(|x| x.is_nan()) {
+            if let Some(i) = v.position(f64::is_nan) {
                 return Err(Error::data(
                     path,
                     format!(

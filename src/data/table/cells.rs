@@ -39,7 +39,7 @@ impl Cells {
 
     pub fn missing(&self) -> usize {
         match self {
-            Cells::Numbers(v) => v.iter().filter(|x| x.is_nan()).count(),
+            Cells::Numbers(v) => v.missing(),
             Cells::Levels(v) => v.iter().filter(|x| x.is_none()).count(),
         }
     }

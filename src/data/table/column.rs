@@ -110,7 +110,7 @@ pub(super) fn numeric_values(path: &Path, col: &Column, first_row: usize) -> Res
             .map_err(|e| Error::data(path, format!("feature column \"{name}\": {e}")))?;
         Numbers::read(ca)
     };
-    if let Some(i) = values.iter().position(|x| x.is_infinite()) {
+    if let Some(i) = values.first_infinite() {
         let shown = match col.str() {
             Ok(s) => s.get(i).unwrap_or_default().trim().to_string(),
             // Parsed by polars: the cell as the file has it (`1e999`), when it can be found.

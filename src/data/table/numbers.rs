@@ -2,7 +2,8 @@
 //! chunk's column of f64 with no nulls is polars' own array, shared rather than copied (issue
 //! 32: copying every chunk into one whole column was a fifth of a Parquet pair's load, and one
 //! X of fresh pages); any other column (integers, text read as numbers, nulls) is converted
-//! into a vector of its own. The design is filled from the pieces in one pass ([`Numbers::at`]).
+//! into a vector of its own. The design is filled from the pieces in one pass
+//! ([`Numbers::gather`]).
 
 use polars::prelude::*;
 
@@ -13,6 +14,11 @@ pub struct Numbers {
     pieces: Vec<Piece>,
     /// Where each piece ends in the column (cumulative lengths).
     ends: Vec<usize>,
+    /// NaN cells, counted as each piece came: the loader asks for them more than once, and a
+    /// pass over a large column is a pass over memory.
+    missing: usize,
+    /// Whether a cell is infinite (an error the reader reports, naming the first).
+    infinite: bool,
 }
 
 #[derive(Debug, Clone)]
@@ -83,11 +89,29 @@ impl Numbers {
     }
 
     fn push(&mut self, piece: Piece) {
-        let len = piece.values().len();
-        if len > 0 {
-            self.ends.push(self.len() + len);
+        let values = piece.values();
+        // One pass for both, without an early exit, so that it runs a vector at a time.
+        let (missing, infinite) = values.iter().fold((0, false), |(m, inf), &x| {
+            (m + usize::from(x.is_nan()), inf | x.is_infinite())
+        });
+        self.missing += missing;
+        self.infinite |= infinite;
+        if !values.is_empty() {
+            self.ends.push(self.len() + values.len());
             self.pieces.push(piece);
         }
+    }
+
+    /// The missing (NaN) cells.
+    pub fn missing(&self) -> usize {
+        self.missing
+    }
+
+    /// The first infinite cell, if any.
+    pub fn first_infinite(&self) -> Option<usize> {
+        self.infinite
+            .then(|| self.position(f64::is_infinite))
+            .flatten()
     }
 
     pub fn len(&self) -> usize {
@@ -96,7 +120,19 @@ impl Numbers {
 
     /// The next chunk's cells after these, moved rather than copied.
     pub fn append(&mut self, next: Numbers) {
-        next.pieces.into_iter().for_each(|p| self.push(p));
+        self.missing += next.missing;
+        self.infinite |= next.infinite;
+        let lens = next.lens();
+        for (piece, len) in next.pieces.into_iter().zip(lens) {
+            self.ends.push(self.len() + len);
+            self.pieces.push(piece);
+        }
+    }
+
+    /// The pieces' lengths.
+    fn lens(&self) -> Vec<usize> {
+        let starts = std::iter::once(0).chain(self.ends.iter().copied());
+        self.ends.iter().zip(starts).map(|(e, s)| e - s).collect()
     }
 
     /// The pieces' values in order.
@@ -106,6 +142,50 @@ impl Numbers {
 
     pub fn iter(&self) -> impl Iterator<Item = f64> + '_ {
         self.slices().flat_map(|s| s.iter().copied())
+    }
+
+    /// The first cell for which `pred` holds.
+    pub fn position(&self, pred: impl Fn(f64) -> bool) -> Option<usize> {
+        let mut before = 0;
+        for s in self.slices() {
+            if let Some(i) = s.iter().position(|&x| pred(x)) {
+                return Some(before + i);
+            }
+            before += s.len();
+        }
+        None
+    }
+
+    /// `f` of the cells of `rows` into `out`, one for one: where the rows run on consecutively
+    /// (all of them, when no row was dropped and there is no split) a piece's values are read
+    /// straight through; elsewhere row by row.
+    pub fn gather(&self, rows: &[usize], out: &mut [f64], f: impl Fn(f64) -> f64) {
+        assert_eq!(rows.len(), out.len(), "one place per row");
+        let mut r = 0;
+        while r < rows.len() {
+            let i = rows[r];
+            let k = self.ends.partition_point(|&e| e <= i);
+            let (start, end) = (if k == 0 { 0 } else { self.ends[k - 1] }, self.ends[k]);
+            let values = self.pieces[k].values();
+            let m = (end - i).min(rows.len() - r);
+            // Without an early exit, so that the comparison runs a vector at a time.
+            let consecutive = rows[r..r + m]
+                .iter()
+                .zip(i..)
+                .fold(true, |all, (&a, b)| all & (a == b));
+            if consecutive {
+                let from = &values[i - start..i - start + m];
+                for (o, &x) in out[r..r + m].iter_mut().zip(from) {
+                    *o = f(x);
+                }
+                r += m;
+            } else {
+                while r < rows.len() && (start..end).contains(&rows[r]) {
+                    out[r] = f(values[rows[r] - start]);
+                    r += 1;
+                }
+            }
+        }
     }
 
     /// Cell `i`.
@@ -167,6 +247,19 @@ mod tests {
         // The empty chunk adds no piece; the others are whole.
         assert_eq!(n.slices().map(<[f64]>::len).collect::<Vec<_>>(), [3, 4, 3]);
         assert_eq!(n.bytes(), 8 * 10);
+        assert_eq!((n.missing(), n.first_infinite()), (0, None));
+    }
+
+    #[test]
+    fn missing_and_infinite_cells_are_counted_as_the_pieces_come() {
+        let shared = |v: Vec<f64>| Numbers::read(&Float64Chunked::from_vec("x".into(), v));
+        let mut n = Numbers::from(vec![f64::NAN, 1.0]);
+        n.append(shared(vec![2.0, f64::NAN, f64::NAN]));
+        n.append(shared(vec![f64::NEG_INFINITY, 3.0, f64::INFINITY]));
+        assert_eq!(n.missing(), 3);
+        assert_eq!(n.iter().filter(|x| x.is_nan()).count(), 3);
+        assert_eq!(n.first_infinite(), Some(5));
+        assert_eq!(n.len(), 8);
     }
 
     #[test]
@@ -177,6 +270,27 @@ mod tests {
         let want: Vec<f64> = rows.iter().map(|&i| i as f64).collect();
         assert_eq!(got, want);
         assert_eq!(n.at(&[]).count(), 0);
+    }
+
+    #[test]
+    fn gathered_rows_equal_the_cells_one_by_one_across_pieces_and_gaps() {
+        let n = pieces();
+        let cases: [&[usize]; 6] = [
+            &[0, 1, 2, 3, 4, 5, 6, 7, 8, 9],
+            &[2, 3, 4, 5, 6, 7],
+            &[0, 2, 3, 4, 6, 7, 9],
+            &[9, 8, 1, 1, 5],
+            &[5],
+            &[],
+        ];
+        for rows in cases {
+            let mut out = vec![f64::NAN; rows.len()];
+            n.gather(rows, &mut out, |x| 10.0 * x);
+            let want: Vec<f64> = rows.iter().map(|&i| 10.0 * n.get(i)).collect();
+            assert_eq!(out, want, "{rows:?}");
+        }
+        assert_eq!(n.position(|x| x > 3.5), Some(4));
+        assert_eq!(n.position(|x| x > 9.0), None);
     }
 
     #[test]
