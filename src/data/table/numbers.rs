@@ -32,7 +32,7 @@ impl Piece {
     fn values(&self) -> &[f64] {
         match self {
             Piece::Owned(v) => v,
-            // Made only from one chunk without nulls (`Numbers::read`), so never empty.
+            // Made only from one chunk without nulls (`Numbers::read`): the slice is there.
             Piece::Read(ca) => ca.cont_slice().unwrap_or_default(),
         }
     }
@@ -168,11 +168,13 @@ impl Numbers {
             let (start, end) = (if k == 0 { 0 } else { self.ends[k - 1] }, self.ends[k]);
             let values = self.pieces[k].values();
             let m = (end - i).min(rows.len() - r);
-            // Without an early exit, so that the comparison runs a vector at a time.
-            let consecutive = rows[r..r + m]
-                .iter()
-                .zip(i..)
-                .fold(true, |all, (&a, b)| all & (a == b));
+            // The last row first (a split's rows fail there at once), then every row, without
+            // an early exit so that the comparison runs a vector at a time.
+            let consecutive = rows[r + m - 1] == i + m - 1
+                && rows[r..r + m]
+                    .iter()
+                    .zip(i..)
+                    .fold(true, |all, (&a, b)| all & (a == b));
             if consecutive {
                 let from = &values[i - start..i - start + m];
                 for (o, &x) in out[r..r + m].iter_mut().zip(from) {
