@@ -96,10 +96,23 @@ impl Numbers {
         });
         self.missing += missing;
         self.infinite |= infinite;
-        if !values.is_empty() {
-            self.ends.push(self.len() + values.len());
+        self.add(piece);
+    }
+
+    /// Put `piece` after the others, its cells already counted; an empty one adds nothing.
+    fn add(&mut self, piece: Piece) {
+        let len = piece.values().len();
+        if len > 0 {
+            self.ends.push(self.len() + len);
             self.pieces.push(piece);
         }
+    }
+
+    /// The piece holding cell `i`: its index, and where it starts and ends in the column.
+    fn locate(&self, i: usize) -> (usize, usize, usize) {
+        let k = self.ends.partition_point(|&e| e <= i);
+        let start = if k == 0 { 0 } else { self.ends[k - 1] };
+        (k, start, self.ends[k])
     }
 
     /// The missing (NaN) cells.
@@ -122,17 +135,7 @@ impl Numbers {
     pub fn append(&mut self, next: Numbers) {
         self.missing += next.missing;
         self.infinite |= next.infinite;
-        let lens = next.lens();
-        for (piece, len) in next.pieces.into_iter().zip(lens) {
-            self.ends.push(self.len() + len);
-            self.pieces.push(piece);
-        }
-    }
-
-    /// The pieces' lengths.
-    fn lens(&self) -> Vec<usize> {
-        let starts = std::iter::once(0).chain(self.ends.iter().copied());
-        self.ends.iter().zip(starts).map(|(e, s)| e - s).collect()
+        next.pieces.into_iter().for_each(|p| self.add(p));
     }
 
     /// The pieces' values in order.
@@ -164,8 +167,7 @@ impl Numbers {
         let mut r = 0;
         while r < rows.len() {
             let i = rows[r];
-            let k = self.ends.partition_point(|&e| e <= i);
-            let (start, end) = (if k == 0 { 0 } else { self.ends[k - 1] }, self.ends[k]);
+            let (k, start, end) = self.locate(i);
             let values = self.pieces[k].values();
             let m = (end - i).min(rows.len() - r);
             // The last row first (a split's rows fail there at once), then every row, without
@@ -192,8 +194,7 @@ impl Numbers {
 
     /// Cell `i`.
     pub fn get(&self, i: usize) -> f64 {
-        let k = self.ends.partition_point(|&e| e <= i);
-        let start = if k == 0 { 0 } else { self.ends[k - 1] };
+        let (k, start, _) = self.locate(i);
         self.pieces[k].values()[i - start]
     }
 
@@ -203,9 +204,8 @@ impl Numbers {
         let mut piece: (usize, usize, &[f64]) = (0, 0, &[]);
         rows.iter().map(move |&i| {
             if i < piece.0 || i >= piece.1 {
-                let k = self.ends.partition_point(|&e| e <= i);
-                let start = if k == 0 { 0 } else { self.ends[k - 1] };
-                piece = (start, self.ends[k], self.pieces[k].values());
+                let (k, start, end) = self.locate(i);
+                piece = (start, end, self.pieces[k].values());
             }
             piece.2[i - piece.0]
         })
