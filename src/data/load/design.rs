@@ -7,12 +7,14 @@
 //! alive at once).
 
 use faer::Mat;
+use std::sync::Mutex;
+
 use rayon::prelude::*;
 
 use crate::data::dataset::{effective_scaling, FeatureSummary};
 use crate::data::encode::Encoder;
 use crate::data::moments::column_stats;
-use crate::data::prepare::standardise;
+use crate::data::prepare::standardise_all;
 use crate::data::table::Cells;
 
 use crate::data::release::Release;
@@ -103,7 +105,7 @@ pub(super) fn fill(
     }
     let mut summaries = Vec::with_capacity(encoder.names.len());
     let mut scaling = Vec::with_capacity(encoder.names.len());
-    let mut release = Release::default();
+    let release = Mutex::new(Release::default());
     let RawColumns {
         train: train_cells,
         test: mut test_cells,
@@ -115,29 +117,31 @@ pub(super) fn fill(
         let to = (from + batch).min(train_cells.len());
         let columns = Columns {
             encoder,
-            train: train_cells,
-            test: test_cells.as_deref(),
             train_rows,
             test_rows,
             layout,
             at: [train.shared(), test.shared()],
+            release: &release,
         };
-        let groups: Vec<std::ops::Range<usize>> = (from..to)
+        let take = |cells: &mut [Cells], js: std::ops::Range<usize>| -> Vec<Cells> {
+            js.map(|j| std::mem::replace(&mut cells[j], Cells::released()))
+                .collect()
+        };
+        let groups: Vec<Group> = (from..to)
             .step_by(GROUP)
-            .map(|g| g..(g + GROUP).min(to))
+            .map(|g| {
+                let js = g..(g + GROUP).min(to);
+                Group {
+                    train: take(train_cells, js.clone()),
+                    test: test_cells.as_deref_mut().map(|t| take(t, js.clone())),
+                    js,
+                }
+            })
             .collect();
         let written: Vec<Written> = groups
             .into_par_iter()
             .flat_map_iter(|g| columns.write(g))
             .collect();
-        for j in from..to {
-            if let Some(cells) = test_cells.as_deref_mut() {
-                release.freed(cells[j].bytes());
-                cells[j] = Cells::released();
-            }
-            release.freed(train_cells[j].bytes());
-            train_cells[j] = Cells::released();
-        }
         let added = written.iter().map(|w| w.summaries.len()).sum();
         // SAFETY: Columns::write wrote every row of each of its design columns, and the
         // batch's raw columns make the next `added` design columns.
@@ -160,19 +164,26 @@ pub(super) fn fill(
 }
 
 /// Raw columns per task: their statistics are taken in lockstep ([`column_stats`]).
-const GROUP: usize = 4;
+const GROUP: usize = crate::data::moments::LOCKSTEP;
 
-/// The raw columns being written, and how, and where: the training and test matrices' columns
-/// (with the room each was allocated for), each design column written by the one thread that encodes
-/// its raw column.
+/// How the raw columns are written, and where: the training and test matrices' columns (with
+/// the room each was allocated for), each design column written by the one thread that
+/// encodes its raw column; and the memory released as each raw column is dropped.
 struct Columns<'a> {
     encoder: &'a Encoder,
-    train: &'a [Cells],
-    test: Option<&'a [Cells]>,
     train_rows: &'a [usize],
     test_rows: &'a [usize],
     layout: &'a Layout,
     at: [SharedColumns; 2],
+    release: &'a Mutex<Release>,
+}
+
+/// A task's raw columns `js`, taken out of the raw columns: the training file's and the test
+/// file's when there is one (else the test rows are the training file's).
+struct Group {
+    js: std::ops::Range<usize>,
+    train: Vec<Cells>,
+    test: Option<Vec<Cells>>,
 }
 
 /// One raw column's design columns' summaries and scalings.
@@ -185,8 +196,23 @@ impl Columns<'_> {
     /// Write raw columns `js`' design columns in their places, standardised as the layout says
     /// (straight into the matrices: no copy of a column on its way, issue 32); their training
     /// statistics are taken together ([`column_stats`]).
-    fn write(&self, js: std::ops::Range<usize>) -> Vec<Written> {
-        let mut placed: Vec<Placed> = js.map(|j| self.place(j)).collect();
+    fn write(&self, group: Group) -> Vec<Written> {
+        let Group { js, train, test } = group;
+        let mut test = test.map(|t| t.into_iter());
+        // Each raw column dropped as soon as it is written: the design's pages come as the raw
+        // columns' go (issue 32: dropped a batch at a time, two batches of eight columns
+        // would have held 16 raw columns beside their design columns, peak 1.49 × X).
+        let mut placed: Vec<Placed> = js
+            .zip(train)
+            .map(|(j, cells)| {
+                let test_cells = test.as_mut().and_then(Iterator::next);
+                let placed = self.place(j, &cells, test_cells.as_ref().unwrap_or(&cells));
+                let bytes = cells.bytes() + test_cells.as_ref().map_or(0, Cells::bytes);
+                drop((cells, test_cells));
+                self.release.lock().expect("no task panicked").freed(bytes);
+                placed
+            })
+            .collect();
         let train: Vec<&[f64]> = placed
             .iter()
             .flat_map(|p| p.train.iter().map(|c| &**c))
@@ -219,9 +245,8 @@ impl Columns<'_> {
                             self.layout.standardise_indicators,
                         );
                         out.scaling.push(effective_scaling(Some((mean, sd))));
-                        for v in tr.iter_mut().chain(te.iter_mut()) {
-                            *v = standardise(*v, mean, sd);
-                        }
+                        standardise_all(tr, mean, sd);
+                        standardise_all(te, mean, sd);
                     } else {
                         out.scaling.push(effective_scaling(None));
                     }
@@ -231,11 +256,10 @@ impl Columns<'_> {
             .collect()
     }
 
-    /// Encode raw column `j` into its design columns' places.
-    fn place(&self, j: usize) -> Placed<'_> {
+    /// Encode raw column `j` (`cells`, and `test_cells` for the test rows) into its design
+    /// columns' places.
+    fn place(&self, j: usize, cells: &Cells, test_cells: &Cells) -> Placed<'_> {
         let encoder = self.encoder;
-        let cells = &self.train[j];
-        let test_cells = self.test.map_or(cells, |t| &t[j]);
         // The design column of this raw column's first: the design columns come in raw order.
         let first = encoder.source.iter().position(|&s| s == j).unwrap_or(0);
         let at = first + usize::from(self.layout.intercept);

@@ -199,3 +199,22 @@ fn stratified_folds_hold_each_class_to_within_one_row_and_repeats_differ() {
         .sum();
     assert_eq!(tested, 35);
 }
+
+#[test]
+fn standardising_a_column_at_once_equals_value_by_value() {
+    // Blocks that divide straight through, one with a NaN and one whose difference from the
+    // mean overflows (taken in halves), a ragged last block; and a constant column's centring.
+    let mut values: Vec<f64> = (0..300).map(|i| (i as f64 * 0.37).sin() * 1e3).collect();
+    values[70] = f64::NAN;
+    values[140] = -f64::MAX;
+    for (mean, sd) in [(2.5, 7.0), (f64::MAX / 2.0, 3.0), (4.0, 0.0)] {
+        // The processor's widest vectors, and the build's baseline ones.
+        let (mut got, mut baseline) = (values.clone(), values.clone());
+        standardise_all(&mut got, mean, sd);
+        standardise_blocks(&mut baseline, mean, sd);
+        for ((g, b), &v) in got.iter().zip(&baseline).zip(&values) {
+            let want = standardise(v, mean, sd).to_bits();
+            assert_eq!((g.to_bits(), b.to_bits()), (want, want), "{v}");
+        }
+    }
+}
