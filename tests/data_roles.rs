@@ -281,3 +281,58 @@ fn parquet_columns_of_types_bayeslab_cannot_read_are_left_out_by_name() {
         assert!(said.contains("intercept, x\n"), "{said}");
     }
 }
+
+#[test]
+fn a_parquet_files_row_numbers_are_judged_on_its_first_thousand_rows_however_it_is_cut() {
+    // 1,200 rows: `row` counts up through the first 1,000 and then starts again, `late` counts
+    // up from row 0 but repeats a value at row 500. The sample is the first 1,000 rows, so `row`
+    // is a row number and `late` a feature, whether the first chunk holds the sample (one row
+    // group: it is judged on that chunk's first rows) or not (row groups of 64 rows: a
+    // sample is read), in memory and streamed.
+    use polars::prelude::*;
+    let n = 1_200;
+    let mut s: u64 = 11;
+    let mut next = || {
+        s = s
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        (s >> 33) as f64 / (1u64 << 31) as f64
+    };
+    let y: Vec<i64> = (0..n).map(|i| (i % 2) as i64).collect();
+    let a: Vec<f64> = y.iter().map(|&y| next() + 0.3 * y as f64).collect();
+    let row: Vec<i64> = (0..n).map(|i| (i % 1_000) as i64).collect();
+    let late: Vec<i64> = (0..n).map(|i| i as i64 - i64::from(i > 500)).collect();
+    let tmp = tempfile::tempdir().unwrap();
+    for group in [n, 64] {
+        let mut df = df!("row" => &row, "late" => &late, "a" => &a, "y" => &y).unwrap();
+        let data = tmp.path().join(format!("g{group}.parquet"));
+        ParquetWriter::new(std::fs::File::create(&data).unwrap())
+            .with_row_group_size(Some(group))
+            .finish(&mut df)
+            .unwrap();
+        for streamed in ["", "streaming = true\nchunk_rows = 300"] {
+            let exp = tmp.path().join("p.toml");
+            std::fs::write(
+                &exp,
+                format!(
+                    "[data]\npath = {:?}\ntarget = \"y\"\nsplit = {{ every = 4, offset = 1 }}\n{streamed}\n\n[[method]]\nkind = \"logistic-map\"\n",
+                    data.display().to_string()
+                ),
+            )
+            .unwrap();
+            let said = check(&exp);
+            let note = said
+                .lines()
+                .find(|l| l.contains("columns left out of the features"))
+                .unwrap_or_else(|| panic!("row groups of {group}: no note in\n{said}"));
+            assert!(
+                note.contains("\"row\" (") && !note.contains("\"late\""),
+                "row groups of {group}, {streamed:?}: {note}"
+            );
+            assert!(
+                said.contains("intercept, late, a\n"),
+                "row groups of {group}, {streamed:?}: {said}"
+            );
+        }
+    }
+}

@@ -10,6 +10,7 @@ use rayon::prelude::*;
 
 use super::chunks::{selection, ChunkReader, Piece};
 use super::files::no_column;
+use super::roles::SEQUENCE_SAMPLE_ROWS;
 use super::table::{frame_table, not_a_number, Cells, Table};
 use crate::error::{Error, Result};
 
@@ -84,10 +85,13 @@ pub(super) fn each_table(
 ) -> Result<ReadCount> {
     let start = Instant::now();
     let mut reader = open_reader(path, &cut, separator, target, features.as_deref())?;
-    // Defaulted features: the row-number columns, from a sample the chunking does not change.
-    let sequences = match features {
-        None => super::roles::sequences(path, separator, target)?,
-        Some(_) => Vec::new(),
+    // Defaulted features: the row-number columns, from a sample the chunking does not change
+    // (a Parquet file's is the first chunk's first rows, when it holds them: its types are
+    // the schema's, so the rows read the same in any slice).
+    let parquet = reader.rows();
+    let mut sequences = match (&features, parquet) {
+        (None, None) => super::roles::sequences(path, separator, target)?,
+        _ => Vec::new(),
     };
     let mut count = ReadCount::default();
     let (mut next_row, mut consumer) = (0, 0.0);
@@ -95,8 +99,12 @@ pub(super) fn each_table(
     // The next batch, cut while the one before it was decoded.
     let mut cut_ahead = None;
     while cut_error.is_none() {
-        // The first chunk alone: it decides the features and the columns read as levels.
-        let batch = if count.chunks == 0 { 1 } else { ahead.max(1) };
+        // A CSV's first chunk alone: it decides the features, the columns read as levels and
+        // the types the next chunks are parsed with. A Parquet file's types are its schema's,
+        // so its first chunk comes with the next ones, each table made here in turn (issue 32:
+        // a chunk decoded alone kept a core idle).
+        let alone = count.chunks == 0 && parquet.is_none();
+        let batch = if alone { 1 } else { ahead.max(1) };
         let (pieces, error) = match cut_ahead.take() {
             Some(cut) => cut,
             None => cut_batch(&mut reader, batch),
@@ -141,6 +149,12 @@ pub(super) fn each_table(
             }
             let first = next_row;
             next_row += rows;
+            if let (0, None, Some(all), Some(df)) = (count.chunks, &features, parquet, &df) {
+                sequences = match rows >= SEQUENCE_SAMPLE_ROWS.min(all) {
+                    true => super::roles::sequences_of(&df.slice(0, SEQUENCE_SAMPLE_ROWS)),
+                    false => super::roles::sequences(path, separator, target)?,
+                };
+            }
             let table = match (table, &df) {
                 (Some(Ok(table)), _) => table,
                 // The first chunk, or a table refused on its thread: made here, where the

@@ -155,16 +155,17 @@ pub(super) fn sequences(path: &Path, separator: u8, target: &str) -> Result<Vec<
         return Ok(Vec::new());
     };
     let frames = piece.decode_parts()?;
-    Ok(frames
-        .first()
-        .map(|df| {
-            df.columns()
-                .iter()
-                .filter(|c| values::is_sequence(c))
-                .map(|c| c.name().to_string())
-                .collect()
-        })
-        .unwrap_or_default())
+    Ok(frames.first().map(sequences_of).unwrap_or_default())
+}
+
+/// The columns of `sample` (a file's first [`SEQUENCE_SAMPLE_ROWS`] rows) that are row numbers.
+pub(super) fn sequences_of(sample: &polars::prelude::DataFrame) -> Vec<String> {
+    sample
+        .columns()
+        .iter()
+        .filter(|c| values::is_sequence(c))
+        .map(|c| c.name().to_string())
+        .collect()
 }
 
 /// A column left out of defaulted features as a note names it: its name and why.
