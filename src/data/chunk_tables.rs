@@ -10,7 +10,6 @@ use rayon::prelude::*;
 
 use super::chunks::{selection, ChunkReader, Piece};
 use super::files::no_column;
-use super::roles::SEQUENCE_SAMPLE_ROWS;
 use super::table::{frame_table, not_a_number, Cells, Table};
 use crate::error::{Error, Result};
 
@@ -68,9 +67,10 @@ impl Cut {
 /// `categorical`, so that every later chunk reads them as levels too (polars infers each chunk's types on its own); a column of
 /// numbers in the first chunk that is text in a later one is an error naming the value.
 ///
-/// After the first chunk, `ahead` chunks at a time are cut from the file in order and decoded
-/// in parallel (rayon), then handed to `f` in file order: `ahead` chunks' frames and tables
-/// are in memory at once, and what `f` sees does not depend on `ahead` or on the threads.
+/// `ahead` chunks at a time are cut from the file in order and decoded in parallel (rayon),
+/// then handed to `f` in file order (a CSV's first chunk alone, before them): `ahead` chunks'
+/// frames and tables are in memory at once, and what `f` sees does not depend on `ahead` or on
+/// the threads.
 #[allow(clippy::too_many_arguments)]
 pub(super) fn each_table(
     path: &Path,
@@ -150,10 +150,7 @@ pub(super) fn each_table(
             let first = next_row;
             next_row += rows;
             if let (0, None, Some(all), Some(df)) = (count.chunks, &features, parquet, &df) {
-                sequences = match rows >= SEQUENCE_SAMPLE_ROWS.min(all) {
-                    true => super::roles::sequences_of(&df.slice(0, SEQUENCE_SAMPLE_ROWS)),
-                    false => super::roles::sequences(path, separator, target)?,
-                };
+                sequences = super::roles::parquet_sequences(path, separator, target, df, all)?;
             }
             let table = match (table, &df) {
                 (Some(Ok(table)), _) => table,

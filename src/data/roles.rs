@@ -158,6 +158,23 @@ pub(super) fn sequences(path: &Path, separator: u8, target: &str) -> Result<Vec<
     Ok(frames.first().map(sequences_of).unwrap_or_default())
 }
 
+/// [`sequences`] of the Parquet file at `path` (`rows` rows), from `first`, its first chunk,
+/// when that holds the sample: a Parquet column's type is the schema's, so its first rows read
+/// the same in any slice, and the sample need not be decoded again (issue 32: it decoded the
+/// whole first row group a second time).
+pub(super) fn parquet_sequences(
+    path: &Path,
+    separator: u8,
+    target: &str,
+    first: &polars::prelude::DataFrame,
+    rows: usize,
+) -> Result<Vec<String>> {
+    match first.height() >= SEQUENCE_SAMPLE_ROWS.min(rows) {
+        true => Ok(sequences_of(&first.slice(0, SEQUENCE_SAMPLE_ROWS))),
+        false => sequences(path, separator, target),
+    }
+}
+
 /// The columns of `sample` (a file's first [`SEQUENCE_SAMPLE_ROWS`] rows) that are row numbers.
 pub(super) fn sequences_of(sample: &polars::prelude::DataFrame) -> Vec<String> {
     sample
