@@ -49,6 +49,20 @@ fn experiment(dir: &Path, name: &str, csv: &str, extra: &str) -> PathBuf {
     exp
 }
 
+/// An experiment in `dir` fitting `data` (any file, target `y`) with `extra` in `[data]`.
+fn file_experiment(dir: &Path, data: &Path, extra: &str) -> PathBuf {
+    let exp = dir.join("p.toml");
+    std::fs::write(
+        &exp,
+        format!(
+            "[data]\npath = {:?}\ntarget = \"y\"\nsplit = {{ every = 4, offset = 1 }}\n{extra}\n\n[[method]]\nkind = \"logistic-map\"\n",
+            data.display().to_string()
+        ),
+    )
+    .unwrap();
+    exp
+}
+
 fn check(exp: &Path) -> String {
     let o = bin().arg("check").arg(exp).output().unwrap();
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
@@ -254,16 +268,7 @@ fn parquet_columns_of_types_bayeslab_cannot_read_are_left_out_by_name() {
     let tmp = tempfile::tempdir().unwrap();
     let data = cli_support::root().join("tests/fixtures/small_ints.parquet");
     for streamed in ["", "streaming = true\nchunk_rows = 8"] {
-        let exp = tmp.path().join("p.toml");
-        std::fs::write(
-            &exp,
-            format!(
-                "[data]\npath = {:?}\ntarget = \"y\"\nsplit = {{ every = 4, offset = 1 }}\n{streamed}\n\n[[method]]\nkind = \"logistic-map\"\n",
-                data.display().to_string()
-            ),
-        )
-        .unwrap();
-        let said = check(&exp);
+        let said = check(&file_experiment(tmp.path(), &data, streamed));
         for (column, dtype) in [
             ("i8", "int8"),
             ("i16", "int16"),
@@ -311,16 +316,7 @@ fn a_parquet_files_row_numbers_are_judged_on_its_first_thousand_rows_however_it_
             .finish(&mut df)
             .unwrap();
         for streamed in ["", "streaming = true\nchunk_rows = 300"] {
-            let exp = tmp.path().join("p.toml");
-            std::fs::write(
-                &exp,
-                format!(
-                    "[data]\npath = {:?}\ntarget = \"y\"\nsplit = {{ every = 4, offset = 1 }}\n{streamed}\n\n[[method]]\nkind = \"logistic-map\"\n",
-                    data.display().to_string()
-                ),
-            )
-            .unwrap();
-            let said = check(&exp);
+            let said = check(&file_experiment(tmp.path(), &data, streamed));
             let note = said
                 .lines()
                 .find(|l| l.contains("columns left out of the features"))
