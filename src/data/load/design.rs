@@ -6,9 +6,9 @@
 //! encoded columns, the standardised matrix, the mapped one and its intercept copy were all
 //! alive at once).
 
-use faer::Mat;
 use std::sync::Mutex;
 
+use faer::Mat;
 use rayon::prelude::*;
 
 use crate::data::dataset::{effective_scaling, FeatureSummary};
