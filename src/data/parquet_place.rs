@@ -1,0 +1,346 @@
+//! A Parquet file's number columns decoded straight into their place in a matrix (issue 32):
+//! polars decodes a chunk into a frame of fresh arrays, which the loader then copies into the
+//! design; the `parquet` crate's column reader writes through a buffer the caller keeps, so a
+//! column goes from the file's pages into the design's with one copy and no array between. Only
+//! plain columns of doubles qualify (no logical type, not repeated, nulls or not), in a codec this
+//! build decodes; anything else is read by polars as before. A null becomes NaN, the loader's
+//! missing cell, as polars' nulls do.
+
+use std::fs::File;
+use std::io::Read;
+use std::os::unix::fs::FileExt;
+use std::path::Path;
+use std::sync::Arc;
+
+use bytes::Bytes;
+use parquet::basic::{Compression, Type as Physical};
+use parquet::column::reader::ColumnReader;
+use parquet::file::metadata::{ParquetMetaData, ParquetMetaDataReader};
+use parquet::file::properties::ReaderProperties;
+use parquet::file::reader::{ChunkReader, Length, RowGroupReader};
+use parquet::file::serialized_reader::SerializedRowGroupReader;
+use rayon::prelude::*;
+
+use crate::error::{Error, Result};
+use crate::numeric::linalg::SharedColumns;
+
+/// Values decoded per call: a buffer of half a megabyte, reused for every page of a thread.
+const BATCH: usize = 1 << 16;
+
+/// Named columns of a file that can be placed: their leaves, and where each row group starts.
+pub(crate) struct Placeable {
+    file: Arc<Positioned>,
+    metadata: Arc<ParquetMetaData>,
+    leaves: Vec<usize>,
+    starts: Vec<usize>,
+}
+
+/// What decoding one column found: its NaN cells (nulls among them) and whether one is infinite.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub(crate) struct Found {
+    pub(crate) missing: usize,
+    pub(crate) infinite: bool,
+}
+
+impl Placeable {
+    /// `names` of `path` when every one is a plain column of doubles in a codec this build
+    /// decodes; `None` when one is not (polars reads the file then), or the file is not one
+    /// the `parquet` crate opens.
+    pub(crate) fn of(path: &Path, names: &[String]) -> Option<Placeable> {
+        let file = Arc::new(Positioned(File::open(path).ok()?));
+        let metadata = Arc::new(ParquetMetaDataReader::new().parse_and_finish(&*file).ok()?);
+        let schema = metadata.file_metadata().schema_descr();
+        let leaves = names
+            .iter()
+            .map(|n| (0..schema.num_columns()).find(|&i| schema.column(i).path().string() == *n))
+            .collect::<Option<Vec<usize>>>()?;
+        let plain = |i: usize| {
+            let c = schema.column(i);
+            c.physical_type() == Physical::DOUBLE
+                && c.logical_type_ref().is_none()
+                && c.max_rep_level() == 0
+                && c.max_def_level() <= 1
+        };
+        let decodable = |c: Compression| {
+            matches!(
+                c,
+                Compression::UNCOMPRESSED
+                    | Compression::SNAPPY
+                    | Compression::ZSTD(_)
+                    | Compression::BROTLI(_)
+                    | Compression::LZ4
+                    | Compression::LZ4_RAW
+            )
+        };
+        let groups = metadata.row_groups();
+        let codecs = groups
+            .iter()
+            .all(|g| leaves.iter().all(|&i| decodable(g.column(i).compression())));
+        if !(leaves.iter().all(|&i| plain(i)) && codecs) {
+            return None;
+        }
+        let mut starts = vec![0];
+        for g in groups {
+            starts.push(starts[starts.len() - 1] + usize::try_from(g.num_rows()).ok()?);
+        }
+        Some(Placeable {
+            file,
+            metadata,
+            leaves,
+            starts,
+        })
+    }
+
+    /// The file's rows.
+    pub(crate) fn rows(&self) -> usize {
+        self.starts[self.starts.len() - 1]
+    }
+
+    /// Decode column `k` of the named ones into column `first + k` of `out` (room for
+    /// [`Self::rows`] rows), every row group of every column a task of its own; what each column
+    /// held, in the order named.
+    ///
+    /// # Safety
+    /// `out`'s columns `first..first + names` have room for [`Self::rows`] rows, and nothing
+    /// else reads or writes them until this returns.
+    pub(crate) unsafe fn decode(
+        &self,
+        path: &Path,
+        out: SharedColumns,
+        first: usize,
+    ) -> Result<Vec<Found>> {
+        let tasks: Vec<(usize, usize)> = (0..self.starts.len() - 1)
+            .flat_map(|g| (0..self.leaves.len()).map(move |k| (g, k)))
+            .collect();
+        let found = tasks
+            .par_iter()
+            .map_init(Buffers::default, |buffers, &(g, k)| {
+                // SAFETY: column first + k has room for every row (the caller's promise), and
+                // row group g's rows of it are written by this task alone.
+                let column = unsafe { out.column(first + k).add(self.starts[g]) };
+                self.decode_group(g, k, column, buffers).map_err(|e| {
+                    Error::data(
+                        path,
+                        format!("cannot decode column {k} of row group {g}: {e}"),
+                    )
+                })
+            })
+            .collect::<Result<Vec<Found>>>()?;
+        let mut columns = vec![Found::default(); self.leaves.len()];
+        for (&(_, k), f) in tasks.iter().zip(found) {
+            columns[k].missing += f.missing;
+            columns[k].infinite |= f.infinite;
+        }
+        Ok(columns)
+    }
+
+    /// Row group `g` of named column `k`, written from `column` on.
+    fn decode_group(
+        &self,
+        g: usize,
+        k: usize,
+        column: *mut f64,
+        buffers: &mut Buffers,
+    ) -> parquet::errors::Result<Found> {
+        let properties = Arc::new(ReaderProperties::builder().build());
+        let group = SerializedRowGroupReader::new(
+            Arc::clone(&self.file),
+            self.metadata.row_group(g),
+            None,
+            properties,
+        )?;
+        let ColumnReader::DoubleColumnReader(mut reader) =
+            group.get_column_reader(self.leaves[k])?
+        else {
+            unreachable!("a placeable column is a column of doubles");
+        };
+        let rows = self.starts[g + 1] - self.starts[g];
+        let (mut at, mut found) = (0, Found::default());
+        let Buffers { values, levels } = buffers;
+        while at < rows {
+            values.clear();
+            levels.clear();
+            let (records, _, _) =
+                reader.read_records(BATCH.min(rows - at), Some(levels), None, values)?;
+            if records == 0 {
+                return Err(parquet::errors::ParquetError::EOF(format!(
+                    "{rows} rows promised, {at} found"
+                )));
+            }
+            // SAFETY: rows at..at + records of this row group, inside the column (`decode`).
+            let out = unsafe { std::slice::from_raw_parts_mut(column.add(at), records) };
+            found = place(out, values, levels, records, found);
+            at += records;
+        }
+        Ok(found)
+    }
+}
+
+/// `values` (the present ones) into `out`, NaN where `levels` says null (no levels: none is).
+fn place(out: &mut [f64], values: &[f64], levels: &[i16], records: usize, found: Found) -> Found {
+    if values.len() == records {
+        out.copy_from_slice(values);
+    } else {
+        let mut present = values.iter();
+        for (o, &l) in out.iter_mut().zip(levels) {
+            *o = if l > 0 {
+                *present.next().unwrap_or(&f64::NAN)
+            } else {
+                f64::NAN
+            };
+        }
+    }
+    let (missing, infinite) = out.iter().fold((0, false), |(m, inf), &x| {
+        (m + usize::from(x.is_nan()), inf | x.is_infinite())
+    });
+    Found {
+        missing: found.missing + missing,
+        infinite: found.infinite | infinite,
+    }
+}
+
+/// A thread's buffers for one batch of values and their definition levels.
+#[derive(Default)]
+struct Buffers {
+    values: Vec<f64>,
+    levels: Vec<i16>,
+}
+
+/// A file read at positions (`pread`), so that every thread reads its own column chunks of one
+/// open file without a shared cursor (the crate's own `File` reader seeks a shared one).
+struct Positioned(File);
+
+impl Length for Positioned {
+    fn len(&self) -> u64 {
+        self.0.metadata().map(|m| m.len()).unwrap_or(0)
+    }
+}
+
+impl ChunkReader for Positioned {
+    type T = At;
+
+    fn get_read(&self, start: u64) -> parquet::errors::Result<At> {
+        let file = self.0.try_clone()?;
+        Ok(At { file, at: start })
+    }
+
+    fn get_bytes(&self, start: u64, length: usize) -> parquet::errors::Result<Bytes> {
+        let mut buffer = vec![0; length];
+        self.0.read_exact_at(&mut buffer, start)?;
+        Ok(buffer.into())
+    }
+}
+
+/// A reader from a position of its own.
+struct At {
+    file: File,
+    at: u64,
+}
+
+impl Read for At {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let n = self.file.read_at(buf, self.at)?;
+        self.at += n as u64;
+        Ok(n)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use faer::Mat;
+    use polars::prelude::*;
+
+    /// A frame of doubles with nulls, NaN and infinities, an integer and a text column, written
+    /// in row groups of `group` rows with `codec`.
+    fn write(path: &Path, group: usize, codec: ParquetCompression) {
+        let n = 1000;
+        let a: Vec<Option<f64>> = (0..n)
+            .map(|i| (i % 7 != 3).then(|| (i as f64 * 0.37).sin() * 1e3))
+            .collect();
+        let b: Vec<f64> = (0..n)
+            .map(|i| match i % 97 {
+                5 => f64::NAN,
+                6 => f64::INFINITY,
+                _ => i as f64 / 3.0,
+            })
+            .collect();
+        let c: Vec<i64> = (0..n as i64).collect();
+        let t: Vec<String> = (0..n).map(|i| format!("t{}", i % 3)).collect();
+        let mut df = df!("a" => a, "b" => b, "c" => c, "t" => t).unwrap();
+        ParquetWriter::new(File::create(path).unwrap())
+            .with_row_group_size(Some(group))
+            .with_compression(codec)
+            .finish(&mut df)
+            .unwrap();
+    }
+
+    /// polars' values of column `name`, a null as NaN.
+    fn polars_column(path: &Path, name: &str) -> Vec<f64> {
+        let df = ParquetReader::new(File::open(path).unwrap())
+            .finish()
+            .unwrap();
+        let ca = df.column(name).unwrap().f64().unwrap().clone();
+        ca.iter().map(|v| v.unwrap_or(f64::NAN)).collect()
+    }
+
+    #[test]
+    fn columns_of_doubles_decode_to_polars_values_bit_for_bit() {
+        let dir = tempfile::tempdir().unwrap();
+        let codecs = [
+            ParquetCompression::Uncompressed,
+            ParquetCompression::Snappy,
+            ParquetCompression::Zstd(None),
+            ParquetCompression::Lz4Raw,
+        ];
+        for (case, codec) in codecs.into_iter().enumerate() {
+            for group in [64, 1000] {
+                let path = dir.path().join(format!("f{case}-{group}.parquet"));
+                write(&path, group, codec);
+                let names = ["b".to_string(), "a".to_string()];
+                let placeable = Placeable::of(&path, &names).expect("two columns of doubles");
+                assert_eq!(placeable.rows(), 1000);
+                let mut x = Mat::<f64>::with_capacity(1000, 3);
+                let out = SharedColumns::of(&mut x, 3);
+                // SAFETY: room for 3 columns of 1000 rows; columns 1 and 2 written here.
+                let found = unsafe { placeable.decode(&path, out, 1) }.unwrap();
+                unsafe { x.set_dims(1000, 3) };
+                for (k, name) in names.iter().enumerate() {
+                    let want = polars_column(&path, name);
+                    let got = x.col_as_slice(k + 1);
+                    let bits = |v: &[f64]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+                    // polars' NaN and a null's NaN may differ in their payload: compare NaN as NaN.
+                    let canon = |v: &[f64]| {
+                        bits(
+                            &v.iter()
+                                .map(|&x| if x.is_nan() { f64::NAN } else { x })
+                                .collect::<Vec<_>>(),
+                        )
+                    };
+                    assert_eq!(
+                        canon(got),
+                        canon(&want),
+                        "{name}, codec {case}, groups of {group}"
+                    );
+                    let missing = want.iter().filter(|x| x.is_nan()).count();
+                    let infinite = want.iter().any(|x| x.is_infinite());
+                    assert_eq!(found[k], Found { missing, infinite }, "{name}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_column_that_is_not_doubles_leaves_the_file_to_polars() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("f.parquet");
+        write(&path, 100, ParquetCompression::Zstd(None));
+        for names in [["a", "c"], ["a", "t"], ["a", "nowhere"]] {
+            let names: Vec<String> = names.iter().map(|s| s.to_string()).collect();
+            assert!(Placeable::of(&path, &names).is_none(), "{names:?}");
+        }
+        let gzip = dir.path().join("g.parquet");
+        write(&gzip, 100, ParquetCompression::Gzip(None));
+        assert!(Placeable::of(&gzip, &["a".to_string()]).is_none());
+    }
+}
