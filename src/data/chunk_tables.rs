@@ -10,6 +10,7 @@ use rayon::prelude::*;
 
 use super::chunks::{selection, ChunkReader, Piece};
 use super::files::no_column;
+use super::parquet_place::Placeable;
 use super::table::{frame_table, not_a_number, Cells, Table};
 use crate::error::{Error, Result};
 
@@ -34,6 +35,8 @@ pub(super) struct ReadCount {
     pub(super) notes: Vec<String>,
     /// The target's type the chunks were parsed with, when the types were fixed.
     pub(super) target_type: Option<polars::prelude::DataType>,
+    /// The features left out of every table, to be decoded in place ([`Cut::place`]).
+    pub(super) placed: Option<Placeable>,
 }
 
 /// How a file is cut: rows per chunk and, for a CSV, records per part of a chunk
@@ -46,6 +49,10 @@ pub(super) struct Cut {
     pub(super) target_type: Option<polars::prelude::DataType>,
     /// A Parquet file is cut at its row groups ([`ChunkReader::at_row_groups`]).
     pub(super) at_row_groups: bool,
+    /// Whether the features may be decoded in place rather than read into the tables: when
+    /// the first chunk's features are all plain columns of doubles ([`Placeable`]), the chunks
+    /// read only the target, and [`ReadCount::placed`] says which columns are left to decode.
+    pub(super) place: bool,
 }
 
 impl Cut {
@@ -56,6 +63,7 @@ impl Cut {
             csv_part_rows: None,
             target_type: None,
             at_row_groups: false,
+            place: false,
         }
     }
 }
@@ -96,6 +104,7 @@ pub(super) fn each_table(
     let mut count = ReadCount::default();
     let (mut next_row, mut consumer) = (0, 0.0);
     let mut cut_error = None;
+    let mut placed = None;
     // The next batch, cut while the one before it was decoded.
     let mut cut_ahead = None;
     while cut_error.is_none() {
@@ -114,7 +123,7 @@ pub(super) fn each_table(
         let last = pieces.len() < batch || cut_error.is_some();
         // After the first chunk, each chunk's table is made on the thread that decoded it; the
         // first chunk's frame is kept, to decide the features and fix the types.
-        let known = features.as_deref().filter(|_| count.chunks > 0);
+        let known = listed(features, &placed).filter(|_| count.chunks > 0);
         let tables = known.map(|features| Tabling {
             path,
             target,
@@ -160,7 +169,7 @@ pub(super) fn each_table(
                     path,
                     df,
                     target,
-                    features.as_deref(),
+                    listed(features, &placed),
                     categorical,
                     &sequences,
                     first,
@@ -180,13 +189,22 @@ pub(super) fn each_table(
                 columns,
             )?;
             drop(df);
+            let mut table = table;
+            if count.chunks == 0 && cut.place {
+                placed = placeable(path, &table, features.as_deref());
+                if placed.is_some() {
+                    // The features are decoded in place: the chunks read only the target.
+                    reader.project(selection(target, &[]));
+                    table.features.clear();
+                }
+            }
             for note in &table.notes {
                 if !count.notes.contains(note) {
                     count.notes.push(note.clone());
                 }
             }
             count.chunks += 1;
-            count.rows += table.features.first().map_or(0, |(_, v)| v.len());
+            count.rows += table.target.rows();
             let t = Instant::now();
             f(first, table)?;
             consumer += t.elapsed().as_secs_f64();
@@ -202,6 +220,7 @@ pub(super) fn each_table(
         return Err(Error::data(path, "the file has a header but no data rows"));
     }
     count.target_type = reader.fixed_target_type(target);
+    count.placed = placed;
     count.seconds = start.elapsed().as_secs_f64();
     count.read_seconds = count.seconds - consumer;
     Ok(count)
@@ -355,4 +374,26 @@ fn decode_piece(piece: Piece, tables: Option<&Tabling>) -> Result<Vec<Decoded>> 
             }
         })
         .collect())
+}
+
+/// The features the tables are made with: none when they are decoded in place.
+fn listed<'a>(
+    features: &'a Option<Vec<String>>,
+    placed: &Option<Placeable>,
+) -> Option<&'a [String]> {
+    match placed {
+        Some(_) => Some(&[]),
+        None => features.as_deref(),
+    }
+}
+
+/// The first chunk's features, when every one is a number column and a plain column of doubles
+/// in the file ([`Placeable::of`]).
+fn placeable(path: &Path, table: &Table, features: Option<&[String]>) -> Option<Placeable> {
+    let features = features.filter(|f| !f.is_empty())?;
+    let numbers = table
+        .features
+        .iter()
+        .all(|(_, c)| matches!(c, Cells::Numbers(_)));
+    numbers.then(|| Placeable::of(path, features)).flatten()
 }

@@ -4,6 +4,8 @@
 
 mod design;
 #[cfg(test)]
+mod in_place_tests;
+#[cfg(test)]
 mod tests;
 
 use std::path::{Path, PathBuf};
@@ -59,9 +61,16 @@ pub fn load_with(plan: &DataPlan, probe: ReadProbe) -> Result<Dataset> {
         // A feature map makes new columns: the intercept goes in front of those.
         intercept: plan.intercept && identity,
     };
+    // Each file's design as its features were decoded, when it is this design (issue 32).
+    let offset = usize::from(layout.intercept);
+    let placed = [
+        design::in_place(&mut lt, &train_rows, &encoder, offset),
+        (le.as_mut()).and_then(|l| design::in_place(l, &test_rows, &encoder, offset)),
+    ];
     let raw = RawColumns {
         train: &mut lt.cols,
         test: le.as_mut().map(|l| &mut l.cols[..]),
+        placed,
     };
     let filled = design::fill(&encoder, raw, &train_rows, &test_rows, &layout);
     let scaling = identity.then(|| filled.scaling.clone());

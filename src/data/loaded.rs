@@ -13,6 +13,7 @@ use polars::prelude::DataType;
 use rayon::prelude::*;
 use read_size::read_size;
 
+mod placed;
 mod read_size;
 
 /// The rows of one file after label parsing: features column-wise, labels, and missing flags.
@@ -27,6 +28,9 @@ pub(super) struct Loaded {
     /// The target's type a CSV's chunks were parsed with, when its types were fixed: a test
     /// file is parsed with it from its first chunk.
     pub(super) target_type: Option<DataType>,
+    /// The matrix the features were decoded into, in their place in the design
+    /// ([`placed::in_place_offset`]), when they were.
+    pub(super) placed: Option<std::sync::Arc<super::table::Placed>>,
 }
 
 /// Told after every chunk the in-memory read gathers: the file, its rows read so far, and its
@@ -44,7 +48,7 @@ pub(super) fn load_file(
     target_type: Option<&DataType>,
     probe: ReadProbe,
 ) -> Result<Loaded> {
-    let (t, target_type) = read_whole(
+    let (t, target_type, placed) = read_whole(
         path,
         plan,
         features,
@@ -80,6 +84,7 @@ pub(super) fn load_file(
         skipped: t.skipped,
         notes: t.notes,
         target_type,
+        placed,
     })
 }
 
@@ -111,6 +116,13 @@ const READ_CHUNK_ROWS: usize = crate::config::streaming::DEFAULT_CHUNK_ROWS;
 /// gathered into one (each chunk's memory handed back once gathered); and the target's
 /// type when the CSV's chunks were parsed with fixed types. `target_type`: the type another
 /// file of the run fixed, to parse this one with from its first chunk.
+///
+/// A Parquet file of a training and test pair whose features are all plain columns of doubles
+/// has them decoded in their place in the design instead ([`placed`]): the chunks read only
+/// the target, and the matrix comes back with the table, whose cells are its columns. Should
+/// that read find what the plain read would handle otherwise (a missing or infinite cell, a
+/// failed read), the file is read the plain way, so that every answer and every error is the
+/// plain read's.
 pub(super) fn read_whole(
     path: &Path,
     plan: &DataPlan,
@@ -119,7 +131,37 @@ pub(super) fn read_whole(
     chunk_rows: usize,
     target_type: Option<&DataType>,
     probe: ReadProbe,
-) -> Result<(Table, Option<DataType>)> {
+) -> Result<(
+    Table,
+    Option<DataType>,
+    Option<std::sync::Arc<super::table::Placed>>,
+)> {
+    let read = |place, probe: ReadProbe| {
+        let given = (features, categorical, target_type);
+        read_once(path, plan, given, chunk_rows, place, probe)
+    };
+    match placed::in_place_offset(plan).filter(|_| super::files::is_parquet(path)) {
+        Some(offset) => match read(Some(offset), &mut *probe) {
+            Ok((t, fixed, Some(placed))) => Ok((t, fixed, Some(placed))),
+            _ => read(None, probe),
+        },
+        None => read(None, probe),
+    }
+}
+
+/// [`read_whole`], its features decoded in place from column `place` on when they can be.
+fn read_once(
+    path: &Path,
+    plan: &DataPlan,
+    (features, categorical, target_type): (Option<&[String]>, &[String], Option<&DataType>),
+    chunk_rows: usize,
+    place: Option<usize>,
+    probe: ReadProbe,
+) -> Result<(
+    Table,
+    Option<DataType>,
+    Option<std::sync::Arc<super::table::Placed>>,
+)> {
     let mut features = features.map(<[String]>::to_vec);
     let mut categorical = categorical.to_vec();
     let mut skipped = Vec::new();
@@ -137,6 +179,7 @@ pub(super) fn read_whole(
         csv_part_rows: size.csv_part_rows,
         target_type: target_type.cloned(),
         at_row_groups: true,
+        place: place.is_some(),
     };
     let count = each_table(
         path,
@@ -165,7 +208,17 @@ pub(super) fn read_whole(
     let mut t = whole.ok_or_else(|| Error::data(path, "the file has a header but no data rows"))?;
     t.skipped = skipped;
     t.notes = count.notes;
-    Ok((t, count.target_type))
+    let (Some(placeable), Some(offset)) = (count.placed, place) else {
+        return Ok((t, count.target_type, None));
+    };
+    let names = features.unwrap_or_default();
+    let Some((cells, placed)) = placed::decode(path, &placeable, offset, t.target.rows(), probe)
+    else {
+        // Read again the plain way (`read_whole`).
+        return Ok((t, count.target_type, None));
+    };
+    t.features = names.into_iter().zip(cells).collect();
+    Ok((t, count.target_type, Some(placed)))
 }
 
 /// The first chunk's table with room for `rows` rows in every column of its own (a number

@@ -28,6 +28,7 @@ use crate::numeric::linalg::SharedColumns;
 const BATCH: usize = 1 << 16;
 
 /// Named columns of a file that can be placed: their leaves, and where each row group starts.
+#[derive(Clone, Debug)]
 pub(crate) struct Placeable {
     file: Arc<Positioned>,
     metadata: Arc<ParquetMetaData>,
@@ -96,6 +97,11 @@ impl Placeable {
         self.starts[self.starts.len() - 1]
     }
 
+    /// The columns named.
+    pub(crate) fn columns(&self) -> usize {
+        self.leaves.len()
+    }
+
     /// Decode column `k` of the named ones into column `first + k` of `out` (room for
     /// [`Self::rows`] rows), every row group of every column a task of its own; what each column
     /// held, in the order named.
@@ -108,28 +114,32 @@ impl Placeable {
         path: &Path,
         out: SharedColumns,
         first: usize,
+        progress: &mut dyn FnMut(usize),
     ) -> Result<Vec<Found>> {
-        let tasks: Vec<(usize, usize)> = (0..self.starts.len() - 1)
-            .flat_map(|g| (0..self.leaves.len()).map(move |k| (g, k)))
-            .collect();
-        let found = tasks
-            .par_iter()
-            .map_init(Buffers::default, |buffers, &(g, k)| {
-                // SAFETY: column first + k has room for every row (the caller's promise), and
-                // row group g's rows of it are written by this task alone.
-                let column = unsafe { out.column(first + k).add(self.starts[g]) };
-                self.decode_group(g, k, column, buffers).map_err(|e| {
-                    Error::data(
-                        path,
-                        format!("cannot decode column {k} of row group {g}: {e}"),
-                    )
-                })
-            })
-            .collect::<Result<Vec<Found>>>()?;
+        let groups = self.starts.len() - 1;
+        // Row groups per round: four tasks per thread, so that none waits long at its end.
+        let round = (4 * rayon::current_num_threads()).div_ceil(self.leaves.len().max(1));
         let mut columns = vec![Found::default(); self.leaves.len()];
-        for (&(_, k), f) in tasks.iter().zip(found) {
-            columns[k].missing += f.missing;
-            columns[k].infinite |= f.infinite;
+        for from in (0..groups).step_by(round.max(1)) {
+            let to = (from + round.max(1)).min(groups);
+            let tasks: Vec<(usize, usize)> = (from..to)
+                .flat_map(|g| (0..self.leaves.len()).map(move |k| (g, k)))
+                .collect();
+            let found = tasks
+                .par_iter()
+                .map_init(Buffers::default, |buffers, &(g, k)| {
+                    // SAFETY: column first + k has room for every row (the caller's promise),
+                    // and row group g's rows of it are written by this task alone.
+                    let column = unsafe { out.column(first + k).add(self.starts[g]) };
+                    self.decode_group(g, k, column, buffers)
+                        .map_err(|e| Error::data(path, format!("row group {g}, column {k}: {e}")))
+                })
+                .collect::<Result<Vec<Found>>>()?;
+            for (&(_, k), f) in tasks.iter().zip(found) {
+                columns[k].missing += f.missing;
+                columns[k].infinite |= f.infinite;
+            }
+            progress(self.starts[to]);
         }
         Ok(columns)
     }
@@ -208,6 +218,7 @@ struct Buffers {
 
 /// A file read at positions (`pread`), so that every thread reads its own column chunks of one
 /// open file without a shared cursor (the crate's own `File` reader seeks a shared one).
+#[derive(Debug)]
 struct Positioned(File);
 
 impl Length for Positioned {
@@ -303,7 +314,7 @@ mod tests {
                 let mut x = Mat::<f64>::with_capacity(1000, 3);
                 let out = SharedColumns::of(&mut x, 3);
                 // SAFETY: room for 3 columns of 1000 rows; columns 1 and 2 written here.
-                let found = unsafe { placeable.decode(&path, out, 1) }.unwrap();
+                let found = unsafe { placeable.decode(&path, out, 1, &mut |_| {}) }.unwrap();
                 unsafe { x.set_dims(1000, 3) };
                 for (k, name) in names.iter().enumerate() {
                     let want = polars_column(&path, name);

@@ -20,10 +20,39 @@ use crate::data::table::Cells;
 use crate::data::release::Release;
 use crate::numeric::linalg::SharedColumns;
 
-/// The raw columns of the training file and, for a separate test file, of the test file.
+/// The raw columns of the training file and, for a separate test file, of the test file; and
+/// each file's design when its columns were decoded in place ([`in_place`]: its raw columns are
+/// then released, and the fill only standardises).
 pub(super) struct RawColumns<'a> {
     pub(super) train: &'a mut [Cells],
     pub(super) test: Option<&'a mut [Cells]>,
+    pub(super) placed: [Option<Mat<f64>>; 2],
+}
+
+/// The design `loaded`'s features were decoded into, taken from its cells (each released), when
+/// it is the design these rows and this encoding make: every row of the file in order, the
+/// identity encoding (each feature its own column, unchanged), and each cell column `j` of the
+/// matrix at `offset + j` (the intercept's column first when `offset` is 1).
+pub(super) fn in_place(
+    loaded: &mut crate::data::loaded::Loaded,
+    rows: &[usize],
+    encoder: &Encoder,
+    offset: usize,
+) -> Option<Mat<f64>> {
+    let placed = loaded.placed.as_ref()?;
+    let all_rows = rows.len() == placed.x.nrows() && rows.iter().enumerate().all(|(r, &i)| r == i);
+    let columns = loaded
+        .cols
+        .iter()
+        .enumerate()
+        .all(|(j, c)| matches!(c, Cells::Numbers(n) if n.is_placed(placed, offset + j)));
+    let only = std::sync::Arc::strong_count(placed) == loaded.cols.len() + 1;
+    if !(all_rows && columns && only && encoder.is_identity()) {
+        return None;
+    }
+    loaded.cols.iter_mut().for_each(|c| *c = Cells::released());
+    let placed = std::sync::Arc::try_unwrap(loaded.placed.take()?).ok()?;
+    Some(placed.x)
 }
 
 /// How the columns are written: standardised (with the encoder's per-column scaling) or not,
@@ -44,24 +73,39 @@ pub(super) struct Filled {
 }
 
 /// A matrix grown a column at a time inside the allocation it ends in. Its pages are touched
-/// only as columns are written, so memory grows as the raw columns shrink.
+/// only as columns are written, so memory grows as the raw columns shrink. Or a matrix whose
+/// columns are all there already (decoded in place), standardised where they lie.
 struct Growing {
     x: Mat<f64>,
     rows: usize,
     /// The columns it was allocated for.
     capacity: usize,
+    full: bool,
 }
 
 impl Growing {
-    fn new(rows: usize, cols: usize) -> Self {
-        Growing {
-            x: Mat::with_capacity(rows, cols),
-            rows,
-            capacity: cols,
+    fn new(rows: usize, cols: usize, placed: Option<Mat<f64>>) -> Self {
+        match placed {
+            Some(x) => Growing {
+                rows: x.nrows(),
+                capacity: x.ncols(),
+                x,
+                full: true,
+            },
+            None => Growing {
+                x: Mat::with_capacity(rows, cols),
+                rows,
+                capacity: cols,
+                full: false,
+            },
         }
     }
 
+    /// A column written by `value` (the intercept's, which a full matrix has).
     fn push(&mut self, value: impl Fn(usize) -> f64) {
+        if self.full {
+            return;
+        }
         let next = self.x.ncols() + 1;
         self.x.resize_with(self.rows, next, |i, _| value(i));
     }
@@ -76,6 +120,9 @@ impl Growing {
     /// # Safety
     /// Every element of those columns was written.
     unsafe fn grown(&mut self, columns: usize) {
+        if self.full {
+            return;
+        }
         let cols = self.x.ncols() + columns;
         assert!(cols <= self.capacity);
         // SAFETY: within the allocation (checked), and written (the caller's promise).
@@ -97,8 +144,14 @@ pub(super) fn fill(
     layout: &Layout,
 ) -> Filled {
     let width = encoder.names.len() + usize::from(layout.intercept);
-    let mut train = Growing::new(train_rows.len(), width);
-    let mut test = Growing::new(test_rows.len(), width);
+    let RawColumns {
+        train: train_cells,
+        test: mut test_cells,
+        placed: [train_placed, test_placed],
+    } = raw;
+    let encode = [train_placed.is_none(), test_placed.is_none()];
+    let mut train = Growing::new(train_rows.len(), width, train_placed);
+    let mut test = Growing::new(test_rows.len(), width, test_placed);
     if layout.intercept {
         train.push(|_| 1.0);
         test.push(|_| 1.0);
@@ -106,10 +159,6 @@ pub(super) fn fill(
     let mut summaries = Vec::with_capacity(encoder.names.len());
     let mut scaling = Vec::with_capacity(encoder.names.len());
     let release = Mutex::new(Release::default());
-    let RawColumns {
-        train: train_cells,
-        test: mut test_cells,
-    } = raw;
     // A task takes GROUP raw columns, whose statistics it takes in lockstep.
     let batch = GROUP * rayon::current_num_threads().max(1);
     let mut from = 0;
@@ -121,6 +170,7 @@ pub(super) fn fill(
             test_rows,
             layout,
             at: [train.shared(), test.shared()],
+            encode,
             release: &release,
         };
         let take = |cells: &mut [Cells], js: std::ops::Range<usize>| -> Vec<Cells> {
@@ -175,6 +225,8 @@ struct Columns<'a> {
     test_rows: &'a [usize],
     layout: &'a Layout,
     at: [SharedColumns; 2],
+    /// Whether a matrix's columns are to be encoded into it (not when decoded in place).
+    encode: [bool; 2],
     release: &'a Mutex<Release>,
 }
 
@@ -275,8 +327,12 @@ impl Columns<'_> {
             slices(0, self.train_rows.len()),
             slices(1, self.test_rows.len()),
         );
-        encoder.encode_column_into(j, cells, self.train_rows, &mut train);
-        encoder.encode_column_into(j, test_cells, self.test_rows, &mut test);
+        if self.encode[0] {
+            encoder.encode_column_into(j, cells, self.train_rows, &mut train);
+        }
+        if self.encode[1] {
+            encoder.encode_column_into(j, test_cells, self.test_rows, &mut test);
+        }
         Placed {
             first,
             missing: cells.missing(),

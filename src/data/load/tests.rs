@@ -273,7 +273,7 @@ fn chunks_read_with_fixed_types_equal_chunks_whose_types_are_inferred() {
             fixed.as_ref(),
             &mut |_, _, _| {},
         );
-        t.map(|(t, _)| table_bits(&t)).map_err(|e| e.to_string())
+        t.map(|(t, _, _)| table_bits(&t)).map_err(|e| e.to_string())
     };
     let labels = [
         DataType::Int64,

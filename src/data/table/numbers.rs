@@ -5,6 +5,9 @@
 //! into a vector of its own. The design is filled from the pieces in one pass
 //! ([`Numbers::gather`]).
 
+use std::sync::Arc;
+
+use faer::Mat;
 use polars::prelude::*;
 
 /// One number column in file order: NaN is a missing cell (null, empty, NA or NaN in the file:
@@ -26,6 +29,18 @@ enum Piece {
     Owned(Vec<f64>),
     /// One chunk, no nulls: its values are a slice ([`ChunkedArray::cont_slice`]).
     Read(Float64Chunked),
+    /// A whole column decoded in place (column `.1` of the matrix): its cells are the design's
+    /// own memory until the design takes the matrix ([`Placed`]).
+    Placed(Arc<Placed>, usize),
+}
+
+/// A matrix of number columns decoded straight from a Parquet file into their place in the
+/// design (issue 32, `data::parquet_place`), shared by those columns' cells; the design fill
+/// takes it whole ([`Arc::try_unwrap`]) once the cells are dropped, when the design's rows and
+/// columns are the file's.
+#[derive(Debug)]
+pub struct Placed {
+    pub x: Mat<f64>,
 }
 
 impl Piece {
@@ -34,6 +49,7 @@ impl Piece {
             Piece::Owned(v) => v,
             // Made only from one chunk without nulls (`Numbers::read`): the slice is there.
             Piece::Read(ca) => ca.cont_slice().unwrap_or_default(),
+            Piece::Placed(m, j) => m.x.col_as_slice(*j),
         }
     }
 }
@@ -86,6 +102,22 @@ impl Numbers {
             }
         }
         values.into()
+    }
+
+    /// Column `j` of `placed`, holding `missing` NaN cells and an infinite one or not.
+    pub fn placed(placed: &Arc<Placed>, j: usize, missing: usize, infinite: bool) -> Self {
+        let mut n = Numbers {
+            missing,
+            infinite,
+            ..Numbers::default()
+        };
+        n.add(Piece::Placed(Arc::clone(placed), j));
+        n
+    }
+
+    /// Whether the cells are exactly column `j` of `placed`.
+    pub fn is_placed(&self, placed: &Arc<Placed>, j: usize) -> bool {
+        matches!(self.pieces.as_slice(), [Piece::Placed(m, k)] if Arc::ptr_eq(m, placed) && *k == j)
     }
 
     fn push(&mut self, piece: Piece) {
@@ -218,6 +250,7 @@ impl Numbers {
             .map(|p| match p {
                 Piece::Owned(v) => 8 * v.capacity(),
                 Piece::Read(ca) => 8 * ca.len(),
+                Piece::Placed(m, _) => 8 * m.x.nrows(),
             })
             .sum()
     }

@@ -17,6 +17,7 @@ fn read(path: &Path, features: Option<Vec<String>>, part_rows: Option<usize>) ->
         csv_part_rows: part_rows,
         target_type: None,
         at_row_groups: false,
+        place: false,
     };
     let mut gather = |_first: usize, t: crate::data::table::Table| {
         cols.resize(t.features.len(), Vec::new());

@@ -1,0 +1,133 @@
+//! The design decoded in place from a Parquet pair (issue 32) against the plain read's: the same
+//! files with one column stored as integers (so that no column is decoded in place) give the
+//! same design bit for bit, the same labels, summaries, scalings and notes.
+
+use std::path::Path;
+
+use faer::Mat;
+use polars::prelude::*;
+
+use super::*;
+use crate::config::EncodingPlan;
+
+/// `rows` rows: three columns of doubles (one with a wide range, one a whole number held as a
+/// double, or as an integer when `integers`) and a 0/1 target, in row groups of 64.
+fn write(path: &Path, rows: usize, seed: usize, integers: bool) {
+    let x = |k: usize| -> Vec<f64> {
+        (0..rows)
+            .map(|i| ((i * 7 + seed * 13 + k * 5) as f64 * 0.731).sin() * 10f64.powi(k as i32))
+            .collect()
+    };
+    let whole: Vec<i64> = (0..rows as i64)
+        .map(|i| (i * 31 + seed as i64) % 17)
+        .collect();
+    let y: Vec<i64> = (0..rows)
+        .map(|i| i64::from((i * 11 + seed) % 5 < 2))
+        .collect();
+    let mut df = df!("a" => x(0), "b" => x(3), "y" => y).unwrap();
+    let k = Series::new("k".into(), whole);
+    let k = if integers {
+        k
+    } else {
+        k.cast(&DataType::Float64).unwrap()
+    };
+    df.with_column(k.into_column()).unwrap();
+    ParquetWriter::new(std::fs::File::create(path).unwrap())
+        .with_row_group_size(Some(64))
+        .finish(&mut df)
+        .unwrap();
+}
+
+fn plan(dir: &Path, features: Option<&[&str]>, intercept: bool, standardize: bool) -> DataPlan {
+    DataPlan {
+        source: DataSource::TrainTest {
+            train: dir.join("train.parquet"),
+            test: dir.join("test.parquet"),
+        },
+        target: "y".into(),
+        features: features.map(|f| f.iter().map(|s| s.to_string()).collect()),
+        id: None,
+        positive: None,
+        standardize,
+        intercept,
+        missing: Missing::Error,
+        encoding: EncodingPlan::default(),
+        feature_map: FeatureMap::Identity,
+        seed: 3,
+        binary_method: None,
+        streaming: None,
+        separator: b',',
+    }
+}
+
+fn bits(x: &Mat<f64>) -> Vec<Vec<u64>> {
+    (0..x.ncols())
+        .map(|j| x.col_as_slice(j).iter().map(|v| v.to_bits()).collect())
+        .collect()
+}
+
+/// What a dataset holds, its directory's name taken out of the notes.
+fn seen(d: &Dataset, dir: &Path) -> String {
+    let text = format!(
+        "{:?} {:?} {:?} {:?} {:?} {:?} {:?} {:?} {:?} {:?}",
+        d.columns,
+        d.features,
+        d.classes,
+        d.train.y,
+        d.test.y,
+        d.train.source_rows,
+        d.test.source_rows,
+        d.summaries,
+        d.scaling,
+        d.notes
+    );
+    text.replace(&dir.display().to_string(), "DIR")
+}
+
+#[test]
+fn a_pair_decoded_in_place_loads_as_the_plain_read_does() {
+    let root = tempfile::tempdir().unwrap();
+    let (placed, plain) = (root.path().join("placed"), root.path().join("plain"));
+    for (dir, integers) in [(&placed, false), (&plain, true)] {
+        std::fs::create_dir(dir).unwrap();
+        write(&dir.join("train.parquet"), 700, 1, integers);
+        write(&dir.join("test.parquet"), 130, 2, integers);
+    }
+    let every: &[&str] = &["k", "a", "b"];
+    for (features, intercept, standardize) in [
+        (None, true, true),
+        (Some(every), true, true),
+        (Some(every), false, true),
+        (Some(&["b", "k"][..]), true, false),
+    ] {
+        let a = load(&plan(&placed, features, intercept, standardize)).unwrap();
+        let b = load(&plan(&plain, features, intercept, standardize)).unwrap();
+        let case = format!("{features:?}, intercept {intercept}, standardize {standardize}");
+        assert_eq!(bits(&a.train.x), bits(&b.train.x), "{case}");
+        assert_eq!(bits(&a.test.x), bits(&b.test.x), "{case}");
+        assert_eq!(seen(&a, &placed), seen(&b, &plain), "{case}");
+    }
+}
+
+#[test]
+fn the_placed_files_features_are_decoded_in_place_and_the_others_are_not() {
+    let root = tempfile::tempdir().unwrap();
+    for integers in [false, true] {
+        let dir = root.path().join(format!("{integers}"));
+        std::fs::create_dir(&dir).unwrap();
+        write(&dir.join("train.parquet"), 200, 1, integers);
+        write(&dir.join("test.parquet"), 50, 2, integers);
+        let p = plan(&dir, None, true, true);
+        let read = crate::data::loaded::read_whole(
+            &dir.join("train.parquet"),
+            &p,
+            None,
+            &[],
+            1000,
+            None,
+            &mut |_, _, _| {},
+        )
+        .unwrap();
+        assert_eq!(read.2.is_some(), !integers, "integers: {integers}");
+    }
+}
