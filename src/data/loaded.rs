@@ -193,15 +193,17 @@ fn read_once(
         &mut |first, table| {
             // The chunk's frame is gone but for its number columns, which the table keeps.
             release.freed(frame_bytes(&table));
+            // A table without features, when they may be decoded in place, is the target's
+            // alone: the rows are told as the features are decoded (`placed::decode`).
+            let told = !(place.is_some() && table.features.is_empty());
             match &mut whole {
                 None => whole = Some(reserved(table, size.reserve)),
                 Some(w) => append(path, &plan.target, w, table, first)?,
             }
-            probe(
-                path,
-                whole.as_ref().map_or(0, |w| w.target.rows()),
-                size.rows,
-            );
+            if told {
+                let rows = whole.as_ref().map_or(0, |w| w.target.rows());
+                probe(path, rows, size.rows);
+            }
             Ok(())
         },
     )?;

@@ -77,3 +77,27 @@ impl<T> Recycled<T> {
         }
     }
 }
+
+/// `f` run with glibc keeping freed memory for the next allocation: blocks up to 32 MiB taken
+/// from its heap rather than mapped afresh, and up to 128 MiB free at the heap's top kept. A
+/// decoder that allocates a buffer per page (the `parquet` crate's) otherwise faults in fresh,
+/// zeroed pages for every page it decodes (issue 32: 0.80–1.12 s against 0.40–0.42 s for a
+/// 400 MB file). glibc's defaults (128 KiB for both) are put back after, and the heap trimmed,
+/// so the peak of what follows is as before; its thresholds no longer move with what is freed.
+pub(in crate::data) fn keeping_freed_pages<T>(f: impl FnOnce() -> T) -> T {
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    // SAFETY: mallopt changes only the allocator's thresholds; any value is allowed.
+    unsafe {
+        libc::mallopt(libc::M_MMAP_THRESHOLD, 32 << 20);
+        libc::mallopt(libc::M_TRIM_THRESHOLD, 128 << 20);
+    }
+    let out = f();
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    // SAFETY: as above.
+    unsafe {
+        libc::mallopt(libc::M_TRIM_THRESHOLD, 128 << 10);
+        libc::mallopt(libc::M_MMAP_THRESHOLD, 128 << 10);
+    }
+    trim();
+    out
+}

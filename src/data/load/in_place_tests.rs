@@ -11,20 +11,25 @@ use super::*;
 use crate::config::EncodingPlan;
 
 /// `rows` rows: three columns of doubles (one with a wide range, one a whole number held as a
-/// double, or as an integer when `integers`) and a 0/1 target, in row groups of 64.
-fn write(path: &Path, rows: usize, seed: usize, integers: bool) {
+/// double, or as an integer when `integers`) and a 0/1 target, in row groups of 64; `poison`
+/// puts a value in column `a` at a row.
+fn write_with(path: &Path, rows: usize, seed: usize, integers: bool, poison: Option<(usize, f64)>) {
     let x = |k: usize| -> Vec<f64> {
         (0..rows)
             .map(|i| ((i * 7 + seed * 13 + k * 5) as f64 * 0.731).sin() * 10f64.powi(k as i32))
             .collect()
     };
+    let mut a = x(0);
+    if let Some((row, v)) = poison {
+        a[row] = v;
+    }
     let whole: Vec<i64> = (0..rows as i64)
         .map(|i| (i * 31 + seed as i64) % 17)
         .collect();
     let y: Vec<i64> = (0..rows)
         .map(|i| i64::from((i * 11 + seed) % 5 < 2))
         .collect();
-    let mut df = df!("a" => x(0), "b" => x(3), "y" => y).unwrap();
+    let mut df = df!("a" => a, "b" => x(3), "y" => y).unwrap();
     let k = Series::new("k".into(), whole);
     let k = if integers {
         k
@@ -36,6 +41,10 @@ fn write(path: &Path, rows: usize, seed: usize, integers: bool) {
         .with_row_group_size(Some(64))
         .finish(&mut df)
         .unwrap();
+}
+
+fn write(path: &Path, rows: usize, seed: usize, integers: bool) {
+    write_with(path, rows, seed, integers, None);
 }
 
 fn plan(dir: &Path, features: Option<&[&str]>, intercept: bool, standardize: bool) -> DataPlan {
@@ -129,5 +138,52 @@ fn the_placed_files_features_are_decoded_in_place_and_the_others_are_not() {
         )
         .unwrap();
         assert_eq!(read.2.is_some(), !integers, "integers: {integers}");
+    }
+}
+
+#[test]
+fn a_missing_or_infinite_cell_reads_the_pair_the_plain_way() {
+    let root = tempfile::tempdir().unwrap();
+    for (case, value) in [f64::NAN, f64::INFINITY].into_iter().enumerate() {
+        let (placed, plain) = (
+            root.path().join(format!("p{case}")),
+            root.path().join(format!("q{case}")),
+        );
+        for (dir, integers) in [(&placed, false), (&plain, true)] {
+            std::fs::create_dir(dir).unwrap();
+            write_with(
+                &dir.join("train.parquet"),
+                300,
+                1,
+                integers,
+                Some((130, value)),
+            );
+            write(&dir.join("test.parquet"), 60, 2, integers);
+        }
+        for missing in [Missing::Error, Missing::Drop, Missing::Median] {
+            let with = |dir: &Path| {
+                let mut p = plan(dir, None, true, true);
+                p.missing = missing;
+                load(&p)
+            };
+            match (with(&placed), with(&plain)) {
+                (Ok(a), Ok(b)) => {
+                    assert_eq!(bits(&a.train.x), bits(&b.train.x), "{value} {missing:?}");
+                    assert_eq!(seen(&a, &placed), seen(&b, &plain), "{value} {missing:?}");
+                }
+                (Err(a), Err(b)) => {
+                    let a = a.to_string().replace(&placed.display().to_string(), "DIR");
+                    assert_eq!(
+                        a,
+                        b.to_string().replace(&plain.display().to_string(), "DIR")
+                    );
+                }
+                (a, b) => panic!(
+                    "{value} {missing:?}: {:?} against {:?}",
+                    a.is_ok(),
+                    b.is_ok()
+                ),
+            }
+        }
     }
 }

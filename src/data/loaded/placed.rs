@@ -11,8 +11,9 @@ use faer::Mat;
 use super::ReadProbe;
 use crate::config::{DataPlan, DataSource, FeatureMap};
 use crate::data::parquet_place::Placeable;
+use crate::data::release::keeping_freed_pages;
 use crate::data::table::{Cells, Numbers, Placed};
-use crate::numeric::linalg::{huge_pages, SharedColumns};
+use crate::numeric::linalg::SharedColumns;
 
 /// The design column of the first feature when the features can be decoded in place: a
 /// training and test pair (each file's rows are its design's), the identity feature map (the
@@ -40,13 +41,12 @@ pub(super) fn decode(
     }
     let width = offset + placeable.columns();
     let mut x = Mat::<f64>::with_capacity(rows, width);
-    huge_pages(&mut x, width);
     let out = SharedColumns::of(&mut x, width);
     // SAFETY: room for `width` columns of `rows` rows; columns offset.. are written by the
     // decoding alone, column 0 (when offset is 1) below.
-    let found =
-        unsafe { placeable.decode(path, out, offset, &mut |done| probe(path, done, Some(rows))) }
-            .ok()?;
+    let mut told = |done| probe(path, done, Some(rows));
+    let found = keeping_freed_pages(|| unsafe { placeable.decode(path, out, offset, &mut told) });
+    let found = found.ok()?;
     if found.iter().any(|f| f.missing > 0 || f.infinite) {
         return None;
     }
