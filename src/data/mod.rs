@@ -21,7 +21,6 @@ mod missing;
 mod moments;
 mod pair;
 mod parquet_columns;
-#[cfg(unix)]
 pub(crate) mod parquet_place;
 pub mod parquet_sink;
 mod prepare;

@@ -8,7 +8,6 @@
 
 use std::fs::File;
 use std::io::Read;
-use std::os::unix::fs::FileExt;
 use std::path::Path;
 use std::sync::Arc;
 
@@ -237,7 +236,17 @@ impl ChunkReader for Positioned {
 
     fn get_bytes(&self, start: u64, length: usize) -> parquet::errors::Result<Bytes> {
         let mut buffer = vec![0; length];
-        self.0.read_exact_at(&mut buffer, start)?;
+        let mut done = 0;
+        while done < length {
+            match read_at(&self.0, &mut buffer[done..], start + done as u64)? {
+                0 => {
+                    return Err(parquet::errors::ParquetError::EOF(
+                        "the file ends early".into(),
+                    ))
+                }
+                n => done += n,
+            }
+        }
         Ok(buffer.into())
     }
 }
@@ -250,10 +259,22 @@ struct At {
 
 impl Read for At {
     fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
-        let n = self.file.read_at(buf, self.at)?;
+        let n = read_at(&self.file, buf, self.at)?;
         self.at += n as u64;
         Ok(n)
     }
+}
+
+/// Read into `buf` from byte `at` of `file`, its cursor untouched where the system allows.
+#[cfg(unix)]
+fn read_at(file: &File, buf: &mut [u8], at: u64) -> std::io::Result<usize> {
+    std::os::unix::fs::FileExt::read_at(file, buf, at)
+}
+
+/// Read into `buf` from byte `at` of `file` (Windows moves the cursor, which no reader here uses).
+#[cfg(windows)]
+fn read_at(file: &File, buf: &mut [u8], at: u64) -> std::io::Result<usize> {
+    std::os::windows::fs::FileExt::seek_read(file, buf, at)
 }
 
 #[cfg(test)]
