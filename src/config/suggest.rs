@@ -2,8 +2,22 @@
 
 use crate::catalog::{MethodKind, COMMON_KEYS};
 
-/// The candidate closest to `word` in edit distance, if it is close enough to be a likely typo.
+/// The candidate with `word`'s words in another order (`logistic-vb` for `vb-logistic`: edit
+/// distance alone would offer `logistic-mle`), else the candidate closest to `word` in edit
+/// distance, if it is close enough to be a likely typo.
 pub fn nearest<'a>(word: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
+    let candidates: Vec<&str> = candidates.into_iter().collect();
+    let words = |s: &str| {
+        let mut w: Vec<String> = s.split(['-', '_']).map(str::to_lowercase).collect();
+        w.sort();
+        w
+    };
+    let reordered = candidates
+        .iter()
+        .find(|c| (word.contains('-') || word.contains('_')) && words(c) == words(word));
+    if let Some(c) = reordered {
+        return Some(c);
+    }
     candidates
         .into_iter()
         .map(|c| (strsim::damerau_levenshtein(word, c), c))
@@ -112,6 +126,28 @@ mod tests {
         );
         assert_eq!(nearest("mcmc", ["plugin", "mc", "probit"]), None);
         assert_eq!(nearest("mackey", ["mackay", "exact"]), Some("mackay"));
+    }
+
+    #[test]
+    fn a_kind_with_its_words_swapped_is_offered_the_kind_it_names() {
+        let kinds: Vec<&str> = MethodKind::ALL.into_iter().map(MethodKind::name).collect();
+        assert_eq!(
+            nearest("logistic-vb", kinds.iter().copied()),
+            Some("vb-logistic")
+        );
+        assert_eq!(
+            nearest("probit-ep", kinds.iter().copied()),
+            Some("ep-probit")
+        );
+        assert_eq!(
+            nearest("Logistic-HMC", kinds.iter().copied()),
+            Some("hmc-logistic")
+        );
+        // A plain typo is still an edit away.
+        assert_eq!(
+            nearest("logistic-lapace", kinds.iter().copied()),
+            Some("logistic-laplace")
+        );
     }
 
     #[test]
