@@ -131,11 +131,7 @@ pub(super) fn read_whole(
     chunk_rows: usize,
     target_type: Option<&DataType>,
     probe: ReadProbe,
-) -> Result<(
-    Table,
-    Option<DataType>,
-    Option<std::sync::Arc<super::table::Placed>>,
-)> {
+) -> Result<Whole> {
     let read = |place, probe: ReadProbe| {
         let given = (features, categorical, target_type);
         read_once(path, plan, given, chunk_rows, place, probe)
@@ -149,6 +145,14 @@ pub(super) fn read_whole(
     }
 }
 
+/// A file read whole: its table, the target's type its chunks were parsed with when they were
+/// fixed, and the matrix its features were decoded into when they were.
+type Whole = (
+    Table,
+    Option<DataType>,
+    Option<std::sync::Arc<super::table::Placed>>,
+);
+
 /// [`read_whole`], its features decoded in place from column `place` on when they can be.
 fn read_once(
     path: &Path,
@@ -157,11 +161,7 @@ fn read_once(
     chunk_rows: usize,
     place: Option<usize>,
     probe: ReadProbe,
-) -> Result<(
-    Table,
-    Option<DataType>,
-    Option<std::sync::Arc<super::table::Placed>>,
-)> {
+) -> Result<Whole> {
     let mut features = features.map(<[String]>::to_vec);
     let mut categorical = categorical.to_vec();
     let mut skipped = Vec::new();
