@@ -187,3 +187,18 @@ fn a_missing_or_infinite_cell_reads_the_pair_the_plain_way() {
         }
     }
 }
+
+#[test]
+fn a_pair_decoded_in_place_is_the_same_on_one_thread_and_on_two() {
+    let dir = tempfile::tempdir().unwrap();
+    write(&dir.path().join("train.parquet"), 700, 1, false);
+    write(&dir.path().join("test.parquet"), 130, 2, false);
+    let p = plan(dir.path(), None, true, true);
+    let on = |threads| {
+        crate::test_threads::on_threads(threads, || {
+            let d = load(&p).unwrap();
+            (bits(&d.train.x), bits(&d.test.x), seen(&d, dir.path()))
+        })
+    };
+    assert_eq!(on(1), on(2));
+}
