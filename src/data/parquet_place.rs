@@ -20,6 +20,7 @@ use parquet::file::reader::{ChunkReader, Length, RowGroupReader};
 use parquet::file::serialized_reader::SerializedRowGroupReader;
 use rayon::prelude::*;
 
+use crate::data::table::missing_and_infinite;
 use crate::error::{Error, Result};
 use crate::numeric::linalg::SharedColumns;
 
@@ -199,9 +200,7 @@ fn place(out: &mut [f64], values: &[f64], levels: &[i16], records: usize, found:
             };
         }
     }
-    let (missing, infinite) = out.iter().fold((0, false), |(m, inf), &x| {
-        (m + usize::from(x.is_nan()), inf | x.is_infinite())
-    });
+    let (missing, infinite) = missing_and_infinite(out);
     Found {
         missing: found.missing + missing,
         infinite: found.infinite | infinite,

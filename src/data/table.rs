@@ -16,7 +16,7 @@ use polars::prelude::*;
 pub use cells::{not_a_number, Cells};
 pub use column::{feature_cells, read_column, read_key, Labels};
 pub(super) use frame::{read_frame, read_frame_with};
-pub use numbers::{Numbers, Placed};
+pub use numbers::{missing_and_infinite, Numbers, Placed};
 
 use crate::data::files::no_column;
 use crate::data::roles;

@@ -54,6 +54,14 @@ impl Piece {
     }
 }
 
+/// The NaN cells of `values` and whether one is infinite: one pass for both, without an early
+/// exit, so that it runs a vector at a time.
+pub fn missing_and_infinite(values: &[f64]) -> (usize, bool) {
+    values.iter().fold((0, false), |(m, inf), &x| {
+        (m + usize::from(x.is_nan()), inf | x.is_infinite())
+    })
+}
+
 impl From<Vec<f64>> for Numbers {
     fn from(values: Vec<f64>) -> Self {
         let mut n = Numbers::default();
@@ -121,11 +129,7 @@ impl Numbers {
     }
 
     fn push(&mut self, piece: Piece) {
-        let values = piece.values();
-        // One pass for both, without an early exit, so that it runs a vector at a time.
-        let (missing, infinite) = values.iter().fold((0, false), |(m, inf), &x| {
-            (m + usize::from(x.is_nan()), inf | x.is_infinite())
-        });
+        let (missing, infinite) = missing_and_infinite(piece.values());
         self.missing += missing;
         self.infinite |= infinite;
         self.add(piece);
