@@ -35,7 +35,8 @@ pub(super) struct ReadCount {
     pub(super) notes: Vec<String>,
     /// The target's type the chunks were parsed with, when the types were fixed.
     pub(super) target_type: Option<polars::prelude::DataType>,
-    /// The features left out of every table, to be decoded in place ([`Cut::place`]).
+    /// The features left out of the tables after the first batch, to be decoded in place
+    /// ([`Cut::place`]).
     pub(super) placed: Option<Placeable>,
 }
 
@@ -51,7 +52,8 @@ pub(super) struct Cut {
     pub(super) at_row_groups: bool,
     /// Whether the features may be decoded in place rather than read into the tables: when
     /// the first chunk's features are all plain columns of doubles ([`Placeable`]), the chunks
-    /// read only the target, and [`ReadCount::placed`] says which columns are left to decode.
+    /// after the first batch (cut with every column: their tables keep the features) read only
+    /// the target, and [`ReadCount::placed`] says which columns are left to decode.
     pub(super) place: bool,
 }
 
@@ -123,7 +125,9 @@ pub(super) fn each_table(
         let last = pieces.len() < batch || cut_error.is_some();
         // After the first chunk, each chunk's table is made on the thread that decoded it; the
         // first chunk's frame is kept, to decide the features and fix the types.
-        let known = listed(features, &placed).filter(|_| count.chunks > 0);
+        // The first batch was cut with every feature: its tables keep them, placed or not.
+        let first_batch = count.chunks == 0;
+        let known = listed(features, placed.is_some()).filter(|_| !first_batch);
         let tables = known.map(|features| Tabling {
             path,
             target,
@@ -169,7 +173,7 @@ pub(super) fn each_table(
                     path,
                     df,
                     target,
-                    listed(features, &placed),
+                    listed(features, placed.is_some() && !first_batch),
                     categorical,
                     &sequences,
                     first,
@@ -189,13 +193,12 @@ pub(super) fn each_table(
                 columns,
             )?;
             drop(df);
-            let mut table = table;
             if count.chunks == 0 && cut.place {
                 placed = placeable(path, &table, features.as_deref());
                 if placed.is_some() {
-                    // The features are decoded in place: the chunks read only the target.
+                    // The features are decoded in place: the chunks cut from now on read only
+                    // the target.
                     reader.project(selection(target, &[]));
-                    table.features.clear();
                 }
             }
             for note in &table.notes {
@@ -376,14 +379,11 @@ fn decode_piece(piece: Piece, tables: Option<&Tabling>) -> Result<Vec<Decoded>> 
         .collect())
 }
 
-/// The features the tables are made with: none when they are decoded in place.
-fn listed<'a>(
-    features: &'a Option<Vec<String>>,
-    placed: &Option<Placeable>,
-) -> Option<&'a [String]> {
+/// The features a table is made with: none when they are decoded in place.
+fn listed(features: &Option<Vec<String>>, placed: bool) -> Option<&[String]> {
     match placed {
-        Some(_) => Some(&[]),
-        None => features.as_deref(),
+        true => Some(&[]),
+        false => features.as_deref(),
     }
 }
 

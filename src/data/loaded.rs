@@ -118,8 +118,10 @@ const READ_CHUNK_ROWS: usize = crate::config::streaming::DEFAULT_CHUNK_ROWS;
 /// file of the run fixed, to parse this one with from its first chunk.
 ///
 /// A Parquet file of a training and test pair whose features are all plain columns of doubles
-/// has them decoded in their place in the design instead ([`placed`]): the chunks read only
-/// the target, and the matrix comes back with the table, whose cells are its columns. Should
+/// has them decoded in their place in the design instead ([`placed`]): the chunks after the
+/// first batch read only the target, the first batch's features are copied into the matrix
+/// and the rest decoded there, and the matrix comes back with the table, whose cells are its
+/// columns. Should
 /// that read find what the plain read would handle otherwise (a missing or infinite cell, a
 /// failed read), the file is read the plain way, so that every answer and every error is the
 /// plain read's.
@@ -194,7 +196,7 @@ fn read_once(
             // The chunk's frame is gone but for its number columns, which the table keeps.
             release.freed(frame_bytes(&table));
             // A table without features, when they may be decoded in place, is the target's
-            // alone: the rows are told as the features are decoded (`placed::decode`).
+            // alone: its rows are told as the features are decoded (`placed::decode`).
             let told = !(place.is_some() && table.features.is_empty());
             match &mut whole {
                 None => whole = Some(reserved(table, size.reserve)),
@@ -214,8 +216,10 @@ fn read_once(
         return Ok((t, count.target_type, None));
     };
     let names = features.unwrap_or_default();
-    let Some((cells, placed)) = placed::decode(path, &placeable, offset, t.target.rows(), probe)
-    else {
+    // The first batch's rows of the features, as its tables read them (`Cut::place`).
+    let first = std::mem::take(&mut t.features);
+    let at = (offset, t.target.rows());
+    let Some((cells, placed)) = placed::decode(path, &placeable, at, first, probe) else {
         // Read again the plain way (`read_whole`).
         return Ok((t, count.target_type, None));
     };

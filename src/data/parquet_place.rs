@@ -103,8 +103,9 @@ impl Placeable {
     }
 
     /// Decode column `k` of the named ones into column `first + k` of `out` (room for
-    /// [`Self::rows`] rows), every row group of every column a task of its own; what each column
-    /// held, in the order named.
+    /// [`Self::rows`] rows) from row `from` on (the row groups that end after it, whole), every
+    /// row group of every column a task of its own; what each column held there, in the order
+    /// named.
     ///
     /// # Safety
     /// `out`'s columns `first..first + names` have room for [`Self::rows`] rows, and nothing
@@ -113,14 +114,16 @@ impl Placeable {
         &self,
         path: &Path,
         out: SharedColumns,
-        first: usize,
+        (first, from_row): (usize, usize),
         progress: &mut dyn FnMut(usize),
     ) -> Result<Vec<Found>> {
         let groups = self.starts.len() - 1;
+        // The row group holding row `from_row`: the groups before it end at or before it.
+        let start = self.starts[1..].partition_point(|&end| end <= from_row);
         // Row groups per round: four tasks per thread, so that none waits long at its end.
         let round = (4 * rayon::current_num_threads()).div_ceil(self.leaves.len().max(1));
         let mut columns = vec![Found::default(); self.leaves.len()];
-        for from in (0..groups).step_by(round.max(1)) {
+        for from in (start..groups).step_by(round.max(1)) {
             let to = (from + round.max(1)).min(groups);
             let tasks: Vec<(usize, usize)> = (from..to)
                 .flat_map(|g| (0..self.leaves.len()).map(move |k| (g, k)))
@@ -277,101 +280,5 @@ fn read_at(file: &File, buf: &mut [u8], at: u64) -> std::io::Result<usize> {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use faer::Mat;
-    use polars::prelude::*;
-
-    /// A frame of doubles with nulls, NaN and infinities, an integer and a text column, written
-    /// in row groups of `group` rows with `codec`.
-    fn write(path: &Path, group: usize, codec: ParquetCompression) {
-        let n = 1000;
-        let a: Vec<Option<f64>> = (0..n)
-            .map(|i| (i % 7 != 3).then(|| (i as f64 * 0.37).sin() * 1e3))
-            .collect();
-        let b: Vec<f64> = (0..n)
-            .map(|i| match i % 97 {
-                5 => f64::NAN,
-                6 => f64::INFINITY,
-                _ => i as f64 / 3.0,
-            })
-            .collect();
-        let c: Vec<i64> = (0..n as i64).collect();
-        let t: Vec<String> = (0..n).map(|i| format!("t{}", i % 3)).collect();
-        let mut df = df!("a" => a, "b" => b, "c" => c, "t" => t).unwrap();
-        ParquetWriter::new(File::create(path).unwrap())
-            .with_row_group_size(Some(group))
-            .with_compression(codec)
-            .finish(&mut df)
-            .unwrap();
-    }
-
-    /// polars' values of column `name`, a null as NaN.
-    fn polars_column(path: &Path, name: &str) -> Vec<f64> {
-        let df = ParquetReader::new(File::open(path).unwrap())
-            .finish()
-            .unwrap();
-        let ca = df.column(name).unwrap().f64().unwrap().clone();
-        ca.iter().map(|v| v.unwrap_or(f64::NAN)).collect()
-    }
-
-    #[test]
-    fn columns_of_doubles_decode_to_polars_values_bit_for_bit() {
-        let dir = tempfile::tempdir().unwrap();
-        let codecs = [
-            ParquetCompression::Uncompressed,
-            ParquetCompression::Snappy,
-            ParquetCompression::Zstd(None),
-            ParquetCompression::Lz4Raw,
-        ];
-        for (case, codec) in codecs.into_iter().enumerate() {
-            for group in [64, 1000] {
-                let path = dir.path().join(format!("f{case}-{group}.parquet"));
-                write(&path, group, codec);
-                let names = ["b".to_string(), "a".to_string()];
-                let placeable = Placeable::of(&path, &names).expect("two columns of doubles");
-                assert_eq!(placeable.rows(), 1000);
-                let mut x = Mat::<f64>::with_capacity(1000, 3);
-                let out = SharedColumns::of(&mut x, 3);
-                // SAFETY: room for 3 columns of 1000 rows; columns 1 and 2 written here.
-                let found = unsafe { placeable.decode(&path, out, 1, &mut |_| {}) }.unwrap();
-                unsafe { x.set_dims(1000, 3) };
-                for (k, name) in names.iter().enumerate() {
-                    let want = polars_column(&path, name);
-                    let got = x.col_as_slice(k + 1);
-                    let bits = |v: &[f64]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
-                    // polars' NaN and a null's NaN may differ in their payload: compare NaN as NaN.
-                    let canon = |v: &[f64]| {
-                        bits(
-                            &v.iter()
-                                .map(|&x| if x.is_nan() { f64::NAN } else { x })
-                                .collect::<Vec<_>>(),
-                        )
-                    };
-                    assert_eq!(
-                        canon(got),
-                        canon(&want),
-                        "{name}, codec {case}, groups of {group}"
-                    );
-                    let missing = want.iter().filter(|x| x.is_nan()).count();
-                    let infinite = want.iter().any(|x| x.is_infinite());
-                    assert_eq!(found[k], Found { missing, infinite }, "{name}");
-                }
-            }
-        }
-    }
-
-    #[test]
-    fn a_column_that_is_not_doubles_leaves_the_file_to_polars() {
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("f.parquet");
-        write(&path, 100, ParquetCompression::Zstd(None));
-        for names in [["a", "c"], ["a", "t"], ["a", "nowhere"]] {
-            let names: Vec<String> = names.iter().map(|s| s.to_string()).collect();
-            assert!(Placeable::of(&path, &names).is_none(), "{names:?}");
-        }
-        let gzip = dir.path().join("g.parquet");
-        write(&gzip, 100, ParquetCompression::Gzip(None));
-        assert!(Placeable::of(&gzip, &["a".to_string()]).is_none());
-    }
-}
+#[path = "parquet_place_tests.rs"]
+mod tests;

@@ -144,7 +144,14 @@ fn the_placed_files_features_are_decoded_in_place_and_the_others_are_not() {
 #[test]
 fn a_missing_or_infinite_cell_reads_the_pair_the_plain_way() {
     let root = tempfile::tempdir().unwrap();
-    for (case, value) in [f64::NAN, f64::INFINITY].into_iter().enumerate() {
+    // Row 130 is decoded in place, row 10 is in the first chunks, which are copied.
+    let poisons = [
+        (130, f64::NAN),
+        (130, f64::INFINITY),
+        (10, f64::NAN),
+        (10, f64::INFINITY),
+    ];
+    for (case, (row, value)) in poisons.into_iter().enumerate() {
         let (placed, plain) = (
             root.path().join(format!("p{case}")),
             root.path().join(format!("q{case}")),
@@ -156,7 +163,7 @@ fn a_missing_or_infinite_cell_reads_the_pair_the_plain_way() {
                 300,
                 1,
                 integers,
-                Some((130, value)),
+                Some((row, value)),
             );
             write(&dir.join("test.parquet"), 60, 2, integers);
         }
