@@ -14,6 +14,8 @@ struct Collect {
     loaded: usize,
     /// Runs starting and finishing, iterates and the k-hat phase, in the order they arrive.
     events: Vec<String>,
+    /// The exact slices' pairs as they start: (run, done, total, rows).
+    slices: Vec<(String, usize, usize, usize)>,
 }
 
 impl Observer for Collect {
@@ -41,6 +43,9 @@ impl Monitor for Collect {
     }
     fn khat_started(&mut self, run: &str, draws: usize) {
         self.events.push(format!("khat {run} {draws} draws"));
+    }
+    fn slicing(&mut self, run: &str, done: usize, total: usize, rows: usize) {
+        self.slices.push((run.to_string(), done, total, rows));
     }
     fn khat_finished(&mut self, run: &str, khat: Option<f64>, seconds: f64) {
         self.events
@@ -121,4 +126,22 @@ fn monitors_see_the_trace_and_the_monte_carlo_curve() {
         hi - lo
     };
     assert!(spread(&seen.mc[5..]) <= spread(&seen.mc[..3]) + 1e-12);
+}
+
+#[test]
+fn each_exact_slice_is_told_before_it_is_drawn_and_the_last_when_done() {
+    let file = Path::new(env!("CARGO_MANIFEST_DIR")).join("experiments/quickstart.toml");
+    let plan = bayeslab::config::load(&file).unwrap();
+    let mut seen = Collect::default();
+    let record = experiment::run(&plan, &mut seen, None).unwrap();
+    let exact = record
+        .exact_contours
+        .expect("quickstart's Laplace run gets exact slices");
+    assert_eq!(exact.source, bayeslab::record::ExactSource::Slice);
+    let (total, rows) = (exact.pairs.len(), record.dataset.rows_train);
+    assert!(total > 1);
+    let expected: Vec<_> = (0..=total)
+        .map(|done| (exact.run.clone(), done, total, rows))
+        .collect();
+    assert_eq!(seen.slices, expected);
 }

@@ -30,6 +30,9 @@ pub struct Printer {
 
 const EVERY: Duration = Duration::from_millis(250);
 
+/// The least time between two lines of the exact slices' progress.
+const SLICE_EVERY: Duration = Duration::from_secs(1);
+
 /// Test rows from which the scoring of each predictive gets its progress lines.
 const SCORING_LINES: usize = 10_000;
 
@@ -285,6 +288,23 @@ impl Monitor for Printer {
                 thousands(rows),
                 thousands(resamples)
             ),
+        }
+    }
+
+    /// "[pictures] exact slices around map's mode: pair 2 of 10 (1,000,000 training rows at
+    /// 2,401 grid points) …", on training sets of [`SCORING_LINES`] rows or more: the first
+    /// pair, then at most one a second.
+    fn slicing(&mut self, run: &str, done: usize, total: usize, rows: usize) {
+        let due = done == 0 || self.last.elapsed() >= SLICE_EVERY;
+        if rows >= SCORING_LINES && done < total && due {
+            self.last = Instant::now();
+            let points = bayeslab::run::exact_pairs::POINTS.pow(2);
+            eprintln!(
+                "[pictures] exact slices around {run}'s mode: pair {} of {total} ({} training rows at {} grid points) …",
+                done + 1,
+                thousands(rows),
+                thousands(points)
+            );
         }
     }
 

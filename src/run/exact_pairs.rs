@@ -14,6 +14,7 @@ use crate::model::loglik::row_log_lik;
 use crate::model::{Likelihood, MethodKind};
 use crate::numeric::kde::Kde2;
 use crate::record::{ExactContours, ExactSource, PairDensity, RunRecord};
+use crate::run::Monitor;
 
 /// Grid points per axis of a pair's picture (as the quadrature run's).
 pub const POINTS: usize = 49;
@@ -27,8 +28,8 @@ const SLICE_SDS: f64 = 4.0;
 pub fn exact_contours(
     plan: &Plan,
     data: &Dataset,
-    fitted: &[Option<Fitted>],
-    runs: &[RunRecord],
+    (fitted, runs): (&[Option<Fitted>], &[RunRecord]),
+    monitor: &mut dyn Monitor,
 ) -> Option<ExactContours> {
     let d = data.columns.len();
     if d < 2
@@ -38,7 +39,7 @@ pub fn exact_contours(
     {
         return None;
     }
-    from_draws(fitted, runs, d).or_else(|| from_slice(plan, data, runs))
+    from_draws(fitted, runs, d).or_else(|| from_slice(plan, data, runs, monitor))
 }
 
 /// The pairs kept: all of them up to MAX_PAIRS, else those of largest |correlation| under
@@ -129,7 +130,12 @@ fn mass(p: &PairDensity) -> f64 {
 
 /// The model of a slice: the likelihood, prior precision and mode of the main Gaussian run's
 /// model, taken from a converged MAP run of that model (a Laplace run: its weights are the mode).
-fn from_slice(plan: &Plan, data: &Dataset, runs: &[RunRecord]) -> Option<ExactContours> {
+fn from_slice(
+    plan: &Plan,
+    data: &Dataset,
+    runs: &[RunRecord],
+    monitor: &mut dyn Monitor,
+) -> Option<ExactContours> {
     let d = data.columns.len();
     let model = |r: &RunRecord| {
         let m = plan.methods.iter().find(|m| m.id == r.id)?;
@@ -160,14 +166,16 @@ fn from_slice(plan: &Plan, data: &Dataset, runs: &[RunRecord]) -> Option<ExactCo
         y: &data.train.y,
         precision,
     };
-    let pairs = kept_pairs(cov)
-        .into_iter()
-        .map(|p| {
-            let sd = |k: usize| cov[k][k].sqrt();
-            let side = |k: usize| [mode[k] - SLICE_SDS * sd(k), mode[k] + SLICE_SDS * sd(k)];
-            model.pair(&mode, p, (side(p[0]), side(p[1])))
-        })
-        .collect();
+    let kept = kept_pairs(cov);
+    let (total, rows) = (kept.len(), model.x.nrows());
+    let mut pairs = Vec::with_capacity(total);
+    for (done, p) in kept.into_iter().enumerate() {
+        monitor.slicing(&at_mode.id, done, total, rows);
+        let sd = |k: usize| cov[k][k].sqrt();
+        let side = |k: usize| [mode[k] - SLICE_SDS * sd(k), mode[k] + SLICE_SDS * sd(k)];
+        pairs.push(model.pair(&mode, p, (side(p[0]), side(p[1]))));
+    }
+    monitor.slicing(&at_mode.id, total, total, rows);
     Some(ExactContours {
         source: ExactSource::Slice,
         run: at_mode.id.clone(),

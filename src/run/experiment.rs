@@ -77,9 +77,9 @@ pub fn run_on(
     let input_space = source
         .whole()
         .and_then(|d| super::input_space::input_space(plan, d, &g.fitted, &g.runs));
-    let exact_contours = source
-        .whole()
-        .and_then(|d| super::exact_pairs::exact_contours(plan, d, &g.fitted, &g.runs));
+    let exact_contours = source.whole().and_then(|d| {
+        super::exact_pairs::exact_contours(plan, d, (&g.fitted, &g.runs), recorder.monitor)
+    });
     let mut record = super::build::record(
         plan,
         super::build::Parts {

@@ -55,6 +55,11 @@ pub trait Monitor: Observer {
     /// ([`ScoringStep::Predict`]), then its metrics are computed from them
     /// ([`ScoringStep::Metrics`]); a streamed pass reports its rows by [`Monitor::pass_probe`].
     fn scoring(&mut self, _run: &str, _predictive: &str, _rows: usize, _step: ScoringStep) {}
+    /// After the fits, the weight-space picture's exact slices around `run`'s mode (no sampler
+    /// or quadrature run gave them): pair `done` of `total` starts, each a grid of
+    /// [`crate::run::exact_pairs::POINTS`]² points scoring every one of `rows` training rows
+    /// (minutes on a million rows); `done` = `total` when the last is drawn.
+    fn slicing(&mut self, _run: &str, _done: usize, _total: usize, _rows: usize) {}
     /// `[sweep]`: point `index` of `total` (`key` = `value`) starts.
     fn sweep_point(&mut self, _index: usize, _total: usize, _key: &str, _value: f64) {}
 }

@@ -166,6 +166,16 @@ impl App {
                         rows,
                         step,
                     } => self.info(scoring_text(&run, &predictive, rows, step)),
+                    Progress::Slicing {
+                        run,
+                        done,
+                        total,
+                        rows,
+                    } if done < total => self.info(format!(
+                        "exact slices around {run}'s mode: pair {} of {total} ({} rows per grid point)",
+                        done + 1,
+                        thousands(rows)
+                    )),
                     // a run starts or ends: the scoring said before is over
                     Progress::DataLoaded(_)
                     | Progress::RunStarted { .. }

@@ -110,6 +110,14 @@ pub enum Progress {
     },
     /// The estimate of ln p(y | X) is done.
     EvidenceFinished(Box<EvidenceEstimate>),
+    /// After the fits, the exact slices of the weight-space picture around `run`'s mode: pair
+    /// `done` of `total` starts, each scoring `rows` training rows at every grid point.
+    Slicing {
+        run: String,
+        done: usize,
+        total: usize,
+        rows: usize,
+    },
     /// The `mc` predictive of a run with this many samples: its mean prediction over test rows.
     McEstimate {
         run: String,

@@ -163,7 +163,7 @@ impl Session {
     pub fn apply(&mut self, progress: Progress) {
         match progress {
             // the status line says it (App::update)
-            Progress::Reading { .. } | Progress::Scoring { .. } => {}
+            Progress::Reading { .. } | Progress::Scoring { .. } | Progress::Slicing { .. } => {}
             Progress::DataLoaded(view) => self.dataset = Some(*view),
             Progress::RunStarted { id, .. } => {
                 if let Some(r) = self.run_mut(&id) {

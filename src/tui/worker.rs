@@ -205,6 +205,15 @@ impl Monitor for Channel<'_> {
         });
     }
 
+    fn slicing(&mut self, run: &str, done: usize, total: usize, rows: usize) {
+        self.send(Progress::Slicing {
+            run: run.to_string(),
+            done,
+            total,
+            rows,
+        });
+    }
+
     fn evidence_finished(&mut self, estimate: &EvidenceEstimate) {
         self.send(Progress::EvidenceFinished(Box::new(estimate.clone())));
     }
