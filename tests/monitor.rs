@@ -4,7 +4,7 @@
 use std::path::Path;
 
 use bayeslab::optim::{Iterate, Observer};
-use bayeslab::record::Scores;
+use bayeslab::record::{ExperimentRecord, Scores};
 use bayeslab::run::{self as experiment, Monitor};
 
 #[derive(Default)]
@@ -53,13 +53,19 @@ impl Monitor for Collect {
     }
 }
 
-#[test]
-fn the_khat_phase_reaches_the_monitor_between_the_fit_and_the_run_end() {
+/// The shipped quickstart experiment, as `change` leaves its plan, run under a [`Collect`].
+fn quickstart(change: impl FnOnce(&mut bayeslab::config::Plan)) -> (ExperimentRecord, Collect) {
     let file = Path::new(env!("CARGO_MANIFEST_DIR")).join("experiments/quickstart.toml");
     let mut plan = bayeslab::config::load(&file).unwrap();
-    plan.evaluation.khat_draws = Some(400);
+    change(&mut plan);
     let mut seen = Collect::default();
     let record = experiment::run(&plan, &mut seen, None).unwrap();
+    (record, seen)
+}
+
+#[test]
+fn the_khat_phase_reaches_the_monitor_between_the_fit_and_the_run_end() {
+    let (record, seen) = quickstart(|plan| plan.evaluation.khat_draws = Some(400));
     let laplace = &record.runs[2];
     let (khat, seconds) = (laplace.khat, laplace.khat_seconds.unwrap());
     // The MLE and the MAP have no posterior: no phase, no seconds.
@@ -81,10 +87,7 @@ fn the_khat_phase_reaches_the_monitor_between_the_fit_and_the_run_end() {
 
 #[test]
 fn monitors_see_the_trace_and_the_monte_carlo_curve() {
-    let file = Path::new(env!("CARGO_MANIFEST_DIR")).join("experiments/quickstart.toml");
-    let plan = bayeslab::config::load(&file).unwrap();
-    let mut seen = Collect::default();
-    let record = experiment::run(&plan, &mut seen, None).unwrap();
+    let (record, seen) = quickstart(|_| {});
     assert_eq!(seen.loaded, 1);
     let trace: Vec<(String, Iterate)> = record
         .trace
@@ -130,10 +133,7 @@ fn monitors_see_the_trace_and_the_monte_carlo_curve() {
 
 #[test]
 fn each_exact_slice_is_told_before_it_is_drawn_and_the_last_when_done() {
-    let file = Path::new(env!("CARGO_MANIFEST_DIR")).join("experiments/quickstart.toml");
-    let plan = bayeslab::config::load(&file).unwrap();
-    let mut seen = Collect::default();
-    let record = experiment::run(&plan, &mut seen, None).unwrap();
+    let (record, seen) = quickstart(|_| {});
     let exact = record
         .exact_contours
         .expect("quickstart's Laplace run gets exact slices");
