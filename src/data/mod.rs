@@ -21,6 +21,7 @@ mod missing;
 mod moments;
 mod pair;
 mod parquet_columns;
+mod parquet_pages;
 pub(crate) mod parquet_place;
 pub mod parquet_sink;
 mod prepare;

@@ -20,6 +20,7 @@ use parquet::file::reader::{ChunkReader, Length, RowGroupReader};
 use parquet::file::serialized_reader::SerializedRowGroupReader;
 use rayon::prelude::*;
 
+use crate::data::parquet_pages::{Chunk, Pages};
 use crate::data::table::missing_and_infinite;
 use crate::error::{Error, Result};
 use crate::numeric::linalg::SharedColumns;
@@ -155,6 +156,10 @@ impl Placeable {
         column: *mut f64,
         buffers: &mut Buffers,
     ) -> parquet::errors::Result<Found> {
+        let rows = self.starts[g + 1] - self.starts[g];
+        if let Some(found) = self.decode_pages(g, k, column, rows, &mut buffers.pages) {
+            return Ok(found);
+        }
         let properties = Arc::new(ReaderProperties::builder().build());
         let group = SerializedRowGroupReader::new(
             Arc::clone(&self.file),
@@ -167,9 +172,8 @@ impl Placeable {
         else {
             unreachable!("a placeable column is a column of doubles");
         };
-        let rows = self.starts[g + 1] - self.starts[g];
         let (mut at, mut found) = (0, Found::default());
-        let Buffers { values, levels } = buffers;
+        let Buffers { values, levels, .. } = buffers;
         while at < rows {
             values.clear();
             levels.clear();
@@ -186,6 +190,41 @@ impl Placeable {
             at += records;
         }
         Ok(found)
+    }
+
+    /// Row group `g` of named column `k` by the page-level path ([`Pages`]), when it reads it.
+    fn decode_pages(
+        &self,
+        g: usize,
+        k: usize,
+        column: *mut f64,
+        rows: usize,
+        pages: &mut Pages,
+    ) -> Option<Found> {
+        let leaf = self.leaves[k];
+        let meta = self.metadata.row_group(g).column(leaf);
+        if meta.dictionary_page_offset().is_some() {
+            return None;
+        }
+        let (start, length) = meta.byte_range();
+        let chunk = Chunk {
+            start,
+            length: usize::try_from(length).ok()?,
+            codec: meta.compression(),
+            max_definition: self
+                .metadata
+                .file_metadata()
+                .schema_descr()
+                .column(leaf)
+                .max_def_level(),
+        };
+        // SAFETY: row group g's rows of the column, written by this task alone (`decode`).
+        let out = unsafe { std::slice::from_raw_parts_mut(column, rows) };
+        pages.decode(&chunk, out, |buffer, at| {
+            read_exact_at(&self.file.0, buffer, at)
+        })?;
+        let (missing, infinite) = missing_and_infinite(out);
+        Some(Found { missing, infinite })
     }
 }
 
@@ -210,11 +249,13 @@ fn place(out: &mut [f64], values: &[f64], levels: &[i16], records: usize, found:
     }
 }
 
-/// A thread's buffers for one batch of values and their definition levels.
+/// A thread's buffers for one batch of values and their definition levels, and for the
+/// page-level path.
 #[derive(Default)]
 struct Buffers {
     values: Vec<f64>,
     levels: Vec<i16>,
+    pages: Pages,
 }
 
 /// A file read at positions (`pread`), so that every thread reads its own column chunks of one
@@ -238,19 +279,21 @@ impl ChunkReader for Positioned {
 
     fn get_bytes(&self, start: u64, length: usize) -> parquet::errors::Result<Bytes> {
         let mut buffer = vec![0; length];
-        let mut done = 0;
-        while done < length {
-            match read_at(&self.0, &mut buffer[done..], start + done as u64)? {
-                0 => {
-                    return Err(parquet::errors::ParquetError::EOF(
-                        "the file ends early".into(),
-                    ))
-                }
-                n => done += n,
-            }
-        }
+        read_exact_at(&self.0, &mut buffer, start)?;
         Ok(buffer.into())
     }
+}
+
+/// Fill `buffer` from byte `at` of `file`.
+fn read_exact_at(file: &File, buffer: &mut [u8], at: u64) -> std::io::Result<()> {
+    let mut done = 0;
+    while done < buffer.len() {
+        match read_at(file, &mut buffer[done..], at + done as u64)? {
+            0 => return Err(std::io::ErrorKind::UnexpectedEof.into()),
+            n => done += n,
+        }
+    }
+    Ok(())
 }
 
 /// A reader from a position of its own.
