@@ -207,6 +207,10 @@ impl Placeable {
             return None;
         }
         let (start, length) = meta.byte_range();
+        // A chunk past the file's end (a damaged footer) is the crate reader's to report.
+        if start.checked_add(length)? > self.file.len() {
+            return None;
+        }
         let chunk = Chunk {
             start,
             length: usize::try_from(length).ok()?,
