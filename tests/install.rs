@@ -1,6 +1,7 @@
 //! What an installed tool offers besides its commands: completions for each shell, man pages,
 //! a `--version` naming the commit and the vector code, and exit code 3 for a run whose results
-//! were written although a method failed (documented in --help and the README).
+//! were written although a method failed (documented in --help and the README), and a quiet
+//! end when the reader of its output stops early.
 
 use std::path::PathBuf;
 use std::process::{Command, Output};
@@ -152,4 +153,25 @@ fn a_run_whose_results_were_written_but_a_method_failed_exits_3_not_2() {
         help.contains("3    the run wrote its results, but at least one method failed"),
         "{help}"
     );
+}
+
+/// `bayeslab man | head`: the reader gone before the first line, the process ends as `cat` would
+/// (by SIGPIPE), not with a panic about a failed print.
+#[cfg(unix)]
+#[test]
+fn a_closed_pipe_ends_the_output_quietly() {
+    use std::os::unix::process::ExitStatusExt;
+    use std::process::Stdio;
+    let (reader, writer) = std::io::pipe().unwrap();
+    drop(reader);
+    let child = Command::new(env!("CARGO_BIN_EXE_bayeslab"))
+        .arg("man")
+        .stdout(writer)
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let o = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    assert_eq!(o.status.signal(), Some(libc::SIGPIPE), "{stderr}");
 }
