@@ -21,6 +21,7 @@ pub(crate) struct Pages {
 
 /// One column chunk: its bytes in the file, codec, and the definition level of a present value
 /// (0 for a required column, 1 for an optional one).
+#[derive(Clone, Debug)]
 pub(crate) struct Chunk {
     pub(crate) start: u64,
     pub(crate) length: usize,
