@@ -67,6 +67,10 @@ impl Pages {
             let target = out.get_mut(at..at + page.values)?;
             let stored = body.get(page.plain_levels..)?;
             let inflated = size_of_rest(&header, page.plain_levels)?;
+            // A page of n doubles holds 8n bytes, its levels' length and the levels, at most
+            // two bytes each (runs of one): a larger size (a damaged header) is not this path's,
+            // nor an allocation to make.
+            (inflated <= 10 * page.values + 4).then_some(())?;
             let bytes = match (page.compressed, codec) {
                 (false, _) | (_, Codec::None) => stored,
                 (true, codec) => inflate(codec, stored, (buffer, inflated), zstd)?,
