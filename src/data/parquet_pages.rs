@@ -9,6 +9,7 @@
 
 use parquet::basic::Compression;
 use polars_parquet_format::thrift::protocol::TCompactInputProtocol;
+use polars_parquet_format::thrift::varint::VarIntReader;
 use polars_parquet_format::{Encoding, PageHeader, PageType};
 
 /// A thread's buffers: the chunk as stored, one page decompressed, and its decompressor.
@@ -40,9 +41,9 @@ impl Pages {
         read: impl FnOnce(&mut [u8], u64) -> std::io::Result<()>,
     ) -> Option<()> {
         let codec = match chunk.codec {
-            Compression::UNCOMPRESSED => Codec::None,
-            Compression::ZSTD(_) => Codec::Zstd,
-            Compression::SNAPPY => Codec::Snappy,
+            Compression::UNCOMPRESSED => None,
+            Compression::ZSTD(_) => Some(Codec::Zstd),
+            Compression::SNAPPY => Some(Codec::Snappy),
             _ => return None,
         };
         if chunk.max_definition > 1 {
@@ -71,9 +72,9 @@ impl Pages {
             // two bytes each (runs of one): a larger size (a damaged header) is not this path's,
             // nor an allocation to make.
             (inflated <= 10 * page.values + 4).then_some(())?;
-            let bytes = match (page.compressed, codec) {
-                (false, _) | (_, Codec::None) => stored,
-                (true, codec) => inflate(codec, stored, (buffer, inflated), zstd)?,
+            let bytes = match codec.filter(|_| page.compressed) {
+                Some(codec) => inflate(codec, stored, (buffer, inflated), zstd)?,
+                None => stored,
             };
             copy(target, values(bytes, page.coded_levels, page.values)?);
             at += page.values;
@@ -100,15 +101,13 @@ fn inflate<'b>(
             zstd.decompress_to_buffer(stored, page).ok()?
         }
         Codec::Snappy => snap::raw::Decoder::new().decompress(stored, page).ok()?,
-        Codec::None => return None,
     };
     (written == size).then_some(&buffer[..size])
 }
 
-/// The codecs decoded here.
+/// The codecs decoded here (besides none).
 #[derive(Clone, Copy)]
 enum Codec {
-    None,
     Zstd,
     Snappy,
 }
@@ -192,7 +191,7 @@ fn values(bytes: &[u8], coded: bool, n: usize) -> Option<&[u8]> {
 fn all_present(mut levels: &[u8]) -> Option<usize> {
     let mut present = 0usize;
     while !levels.is_empty() {
-        let header = varint(&mut levels)?;
+        let header: u64 = levels.read_varint().ok()?;
         // A bit-packed run (low bit set) is how a writer stores a mix of nulls and values.
         if header & 1 == 1 || *levels.first()? != 1 {
             return None;
@@ -201,19 +200,6 @@ fn all_present(mut levels: &[u8]) -> Option<usize> {
         present = present.checked_add(usize::try_from(header >> 1).ok()?)?;
     }
     Some(present)
-}
-
-/// An unsigned LEB128 number at the head of `bytes`, which moves past it.
-fn varint(bytes: &mut &[u8]) -> Option<u64> {
-    let mut value = 0u64;
-    for (i, &b) in bytes.iter().enumerate().take(10) {
-        value |= u64::from(b & 0x7f) << (7 * i);
-        if b & 0x80 == 0 {
-            *bytes = &bytes[i + 1..];
-            return Some(value);
-        }
-    }
-    None
 }
 
 /// Little-endian doubles into `out` (as many as `bytes` holds), bit for bit.

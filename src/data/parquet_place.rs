@@ -34,6 +34,8 @@ const BATCH: usize = 1 << 16;
 pub(crate) struct Placeable {
     file: Arc<Positioned>,
     metadata: Arc<ParquetMetaData>,
+    /// The file's bytes.
+    length: u64,
     leaves: Vec<usize>,
     starts: Vec<usize>,
 }
@@ -50,7 +52,9 @@ impl Placeable {
     /// decodes; `None` when one is not (polars reads the file then), or the file is not one
     /// the `parquet` crate opens.
     pub(crate) fn of(path: &Path, names: &[String]) -> Option<Placeable> {
-        let file = Arc::new(Positioned(File::open(path).ok()?));
+        let file = File::open(path).ok()?;
+        let length = file.metadata().ok()?.len();
+        let file = Arc::new(Positioned(file));
         let metadata = Arc::new(ParquetMetaDataReader::new().parse_and_finish(&*file).ok()?);
         let schema = metadata.file_metadata().schema_descr();
         let leaves = names
@@ -89,6 +93,7 @@ impl Placeable {
         Some(Placeable {
             file,
             metadata,
+            length,
             leaves,
             starts,
         })
@@ -209,7 +214,7 @@ impl Placeable {
         }
         let (start, length) = meta.byte_range();
         // A chunk past the file's end (a damaged footer) is the crate reader's to report.
-        if start.checked_add(length)? > self.file.len() {
+        if start.checked_add(length)? > self.length {
             return None;
         }
         let chunk = Chunk {
@@ -228,8 +233,7 @@ impl Placeable {
         pages.decode(&chunk, out, |buffer, at| {
             read_exact_at(&self.file.0, buffer, at)
         })?;
-        let (missing, infinite) = missing_and_infinite(out);
-        Some(Found { missing, infinite })
+        Some(Found::default().and(out))
     }
 }
 
@@ -247,10 +251,17 @@ fn place(out: &mut [f64], values: &[f64], levels: &[i16], records: usize, found:
             };
         }
     }
-    let (missing, infinite) = missing_and_infinite(out);
-    Found {
-        missing: found.missing + missing,
-        infinite: found.infinite | infinite,
+    found.and(out)
+}
+
+impl Found {
+    /// What was found so far, and in `values`.
+    fn and(self, values: &[f64]) -> Found {
+        let (missing, infinite) = missing_and_infinite(values);
+        Found {
+            missing: self.missing + missing,
+            infinite: self.infinite | infinite,
+        }
     }
 }
 
