@@ -11,6 +11,7 @@ use rayon::prelude::*;
 use super::chunks::{selection, ChunkReader, Piece};
 use super::files::no_column;
 use super::parquet_place::Placeable;
+use super::place_plan;
 use super::table::{frame_table, not_a_number, Cells, Table};
 use crate::error::{Error, Result};
 
@@ -38,6 +39,9 @@ pub(super) struct ReadCount {
     /// The features left out of the tables after the first batch, to be decoded in place
     /// ([`Cut::place`]).
     pub(super) placed: Option<Placeable>,
+    /// Whether those features were defaulted before any row was read: their first rows are
+    /// still to be checked for row numbers ([`place_plan::numbered`]).
+    pub(super) check_sequences: bool,
 }
 
 /// How a file is cut: rows per chunk and, for a CSV, records per part of a chunk
@@ -106,7 +110,17 @@ pub(super) fn each_table(
     let mut count = ReadCount::default();
     let (mut next_row, mut consumer) = (0, 0.0);
     let mut cut_error = None;
-    let mut placed = None;
+    // Features placed from the first row on, when the schema settles them: every batch is
+    // then cut with the target alone.
+    let early = match (cut.place, parquet) {
+        (true, Some(_)) => {
+            place_plan::from_schema(path, &mut reader, target, features, categorical, skipped)
+        }
+        _ => None,
+    };
+    count.check_sequences = early.as_ref().is_some_and(|e| e.defaulted);
+    let mut placed = early.map(|e| e.placeable);
+    let late = placed.is_none();
     // The next batch, cut while the one before it was decoded.
     let mut cut_ahead = None;
     while cut_error.is_none() {
@@ -125,9 +139,11 @@ pub(super) fn each_table(
         let last = pieces.len() < batch || cut_error.is_some();
         // After the first chunk, each chunk's table is made on the thread that decoded it; the
         // first chunk's frame is kept, to decide the features and fix the types.
-        // The first batch was cut with every feature: its tables keep them, placed or not.
+        // The first batch was cut with every feature unless they were placed from the first
+        // row: its tables keep them, placed later or not.
         let first_batch = count.chunks == 0;
-        let known = listed(features, placed.is_some()).filter(|_| !first_batch);
+        let with_features = first_batch && late;
+        let known = listed(features, placed.is_some()).filter(|_| !with_features);
         let tables = known.map(|features| Tabling {
             path,
             target,
@@ -173,7 +189,7 @@ pub(super) fn each_table(
                     path,
                     df,
                     target,
-                    listed(features, placed.is_some() && !first_batch),
+                    listed(features, placed.is_some() && !with_features),
                     categorical,
                     &sequences,
                     first,
@@ -193,8 +209,8 @@ pub(super) fn each_table(
                 columns,
             )?;
             drop(df);
-            if count.chunks == 0 && cut.place {
-                placed = placeable(path, &table, features.as_deref());
+            if count.chunks == 0 && cut.place && late {
+                placed = place_plan::from_first_chunk(path, &table, features.as_deref());
                 if placed.is_some() {
                     // The features are decoded in place: the chunks cut from now on read only
                     // the target.
@@ -294,11 +310,7 @@ fn settle(
     if features.is_none() {
         *features = Some(table.features.iter().map(|(n, _)| n.clone()).collect());
         *skipped = table.skipped.clone();
-        let unread = reader
-            .unread
-            .iter()
-            .map(|(n, t)| format!("\"{n}\" (the Parquet type {t}, which bayeslab cannot read)"));
-        skipped.extend(unread);
+        skipped.extend(reader.unread_entries());
         reader.project(selection(target, features.as_deref().unwrap_or_default()));
     }
     if first_chunk {
@@ -385,15 +397,4 @@ fn listed(features: &Option<Vec<String>>, placed: bool) -> Option<&[String]> {
         true => Some(&[]),
         false => features.as_deref(),
     }
-}
-
-/// The first chunk's features, when every one is a number column and a plain column of doubles
-/// in the file ([`Placeable::of`]).
-fn placeable(path: &Path, table: &Table, features: Option<&[String]>) -> Option<Placeable> {
-    let features = features.filter(|f| !f.is_empty())?;
-    let numbers = table
-        .features
-        .iter()
-        .all(|(_, c)| matches!(c, Cells::Numbers(_)));
-    numbers.then(|| Placeable::of(path, features)).flatten()
 }

@@ -39,7 +39,7 @@ pub(super) struct ChunkReader {
     /// Only these columns are read, when set.
     columns: Option<Vec<String>>,
     /// Parquet columns of a type polars cannot read here, left out: (name, type).
-    pub(super) unread: super::parquet_columns::Unread,
+    unread: super::parquet_columns::Unread,
     separator: u8,
     format: Format,
     /// CSV only: parse each chunk in parts of this many records, and the target's name
@@ -206,6 +206,19 @@ impl ChunkReader {
     /// The target's type the chunks after the first are parsed with, when they were fixed.
     pub(super) fn fixed_target_type(&self, target: &str) -> Option<DataType> {
         self.typed.as_ref().and_then(|t| t.target_type(target))
+    }
+
+    /// The columns every chunk reads, when they are chosen before the first (always for
+    /// Parquet: the target and the features, or every readable column).
+    pub(super) fn columns(&self) -> Option<&[String]> {
+        self.columns.as_deref()
+    }
+
+    /// The Parquet columns left out for their type, as a note's entries.
+    pub(super) fn unread_entries(&self) -> impl Iterator<Item = String> + '_ {
+        self.unread
+            .iter()
+            .map(|(n, t)| format!("\"{n}\" (the Parquet type {t}, which bayeslab cannot read)"))
     }
 
     /// Read only `columns` from the next chunk on.

@@ -4,8 +4,9 @@ use std::path::Path;
 
 use super::chunk_tables::{each_table, Cut};
 use super::classes::check_classes;
+use super::place_plan::numbered;
 use super::release::Release;
-use super::table::{Cells, Labels, Table};
+use super::table::{Cells, Labels, Placed, Table};
 use super::{labels, table};
 use crate::config::DataPlan;
 use crate::error::{Error, Result};
@@ -218,7 +219,11 @@ fn read_once(
     // The first batch's rows of the features, as its tables read them (`Cut::place`).
     let first = std::mem::take(&mut t.features);
     let at = (offset, t.target.rows());
-    let Some((cells, placed)) = placed::decode(path, &placeable, at, first, probe) else {
+    let decoded = placed::decode(path, &placeable, at, first, probe);
+    // A defaulted feature that is a row number would have been left out: read again.
+    let numbered =
+        |p: &std::sync::Arc<Placed>| count.check_sequences && numbered(&p.x, offset, &names);
+    let Some((cells, placed)) = decoded.filter(|(_, p)| !numbered(p)) else {
         // Read again the plain way (`read_whole`).
         return Ok((t, count.target_type, None));
     };

@@ -24,6 +24,7 @@ mod parquet_columns;
 mod parquet_pages;
 pub(crate) mod parquet_place;
 pub mod parquet_sink;
+mod place_plan;
 mod prepare;
 mod release;
 pub mod roles;

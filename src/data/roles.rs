@@ -121,19 +121,23 @@ pub fn profile(path: &Path, separator: u8) -> Result<Vec<ColumnProfile>> {
 /// [`sequences`] found to be row numbers.
 pub(super) fn left_out(col: &Column, sequences: &[String]) -> Option<Role> {
     let name = col.name().as_str();
+    left_out_by_name(name).or_else(|| {
+        sequences
+            .iter()
+            .any(|s| s == name)
+            .then_some(Role::Identifier(IdentifierBy::Sequence))
+    })
+}
+
+/// [`left_out`] by the column's name alone: an index, an identifier or a date by name.
+pub(super) fn left_out_by_name(name: &str) -> Option<Role> {
     if index_header(name) {
         return Some(Role::Index);
     }
     if identifier_name(name) {
         return Some(Role::Identifier(IdentifierBy::Name));
     }
-    if names::date_name(name) {
-        return Some(Role::Date);
-    }
-    sequences
-        .iter()
-        .any(|s| s == name)
-        .then_some(Role::Identifier(IdentifierBy::Sequence))
+    names::date_name(name).then_some(Role::Date)
 }
 
 /// Rows of the sample [`sequences`] reads: whatever the chunks of a read, the same rows decide.

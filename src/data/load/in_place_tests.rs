@@ -9,11 +9,19 @@ use polars::prelude::*;
 
 use super::*;
 use crate::config::EncodingPlan;
+use crate::data::chunks::ChunkReader;
 
 /// `rows` rows: three columns of doubles (one with a wide range, one a whole number held as a
 /// double, or as an integer when `integers`) and a 0/1 target, in row groups of 64; `poison`
-/// puts a value in column `a` at a row.
-fn write_with(path: &Path, rows: usize, seed: usize, integers: bool, poison: Option<(usize, f64)>) {
+/// puts a value in column `a` at a row; `suspicious` adds two columns of doubles that are not
+/// features by default.
+fn write_with(
+    path: &Path,
+    rows: usize,
+    seed: usize,
+    (integers, suspicious): (bool, bool),
+    poison: Option<(usize, f64)>,
+) {
     let x = |k: usize| -> Vec<f64> {
         (0..rows)
             .map(|i| ((i * 7 + seed * 13 + k * 5) as f64 * 0.731).sin() * 10f64.powi(k as i32))
@@ -37,6 +45,13 @@ fn write_with(path: &Path, rows: usize, seed: usize, integers: bool, poison: Opt
         k.cast(&DataType::Float64).unwrap()
     };
     df.with_column(k.into_column()).unwrap();
+    if suspicious {
+        // Doubles the default features leave out: an identifier by its name, and row numbers.
+        let id: Vec<f64> = (0..rows).map(|i| ((i * 37 + seed) % 101) as f64).collect();
+        let n: Vec<f64> = (0..rows).map(|i| (i + 1) as f64).collect();
+        df.with_column(Column::new("user_id".into(), id)).unwrap();
+        df.with_column(Column::new("n".into(), n)).unwrap();
+    }
     ParquetWriter::new(std::fs::File::create(path).unwrap())
         .with_row_group_size(Some(64))
         .finish(&mut df)
@@ -44,7 +59,7 @@ fn write_with(path: &Path, rows: usize, seed: usize, integers: bool, poison: Opt
 }
 
 fn write(path: &Path, rows: usize, seed: usize, integers: bool) {
-    write_with(path, rows, seed, integers, None);
+    write_with(path, rows, seed, (integers, false), None);
 }
 
 fn plan(dir: &Path, features: Option<&[&str]>, intercept: bool, standardize: bool) -> DataPlan {
@@ -162,7 +177,7 @@ fn a_missing_or_infinite_cell_reads_the_pair_the_plain_way() {
                 &dir.join("train.parquet"),
                 300,
                 1,
-                integers,
+                (integers, false),
                 Some((row, value)),
             );
             write(&dir.join("test.parquet"), 60, 2, integers);
@@ -208,4 +223,71 @@ fn a_pair_decoded_in_place_is_the_same_on_one_thread_and_on_two() {
         })
     };
     assert_eq!(on(1), on(2));
+}
+
+#[test]
+fn doubles_left_out_by_name_or_as_row_numbers_are_left_out_as_the_plain_read_does() {
+    let root = tempfile::tempdir().unwrap();
+    let (placed, plain) = (root.path().join("placed"), root.path().join("plain"));
+    for (dir, integers) in [(&placed, false), (&plain, true)] {
+        std::fs::create_dir(dir).unwrap();
+        write_with(&dir.join("train.parquet"), 1500, 1, (integers, true), None);
+        write_with(&dir.join("test.parquet"), 130, 2, (integers, true), None);
+    }
+    let a = load(&plan(&placed, None, true, true)).unwrap();
+    let b = load(&plan(&plain, None, true, true)).unwrap();
+    assert_eq!(bits(&a.train.x), bits(&b.train.x));
+    assert_eq!(bits(&a.test.x), bits(&b.test.x));
+    assert_eq!(seen(&a, &placed), seen(&b, &plain));
+    assert_eq!(a.features, ["a", "b", "k"]);
+    let notes = a.notes.join(" ");
+    assert!(
+        notes.contains("\"user_id\"") && notes.contains("\"n\""),
+        "{notes}"
+    );
+    // Listed, both are read, in place.
+    let every: &[&str] = &["a", "user_id", "n"];
+    let a = load(&plan(&placed, Some(every), true, true)).unwrap();
+    let b = load(&plan(&plain, Some(every), true, true)).unwrap();
+    assert_eq!(bits(&a.train.x), bits(&b.train.x));
+    assert_eq!(seen(&a, &placed), seen(&b, &plain));
+}
+
+#[test]
+fn a_schema_of_doubles_places_the_features_before_any_row_is_read() {
+    let root = tempfile::tempdir().unwrap();
+    for (integers, listed_as_levels) in [(false, false), (true, false), (false, true)] {
+        let dir = root.path().join(format!("{integers}{listed_as_levels}"));
+        std::fs::create_dir(&dir).unwrap();
+        let path = dir.join("train.parquet");
+        write_with(&path, 200, 1, (integers, true), None);
+        let mut reader = ChunkReader::open(&path, 64, b',', Some("y"), None).unwrap();
+        let (mut features, mut skipped) = (None, Vec::new());
+        let categorical = match listed_as_levels {
+            true => vec!["b".to_string()],
+            false => Vec::new(),
+        };
+        let early = crate::data::place_plan::from_schema(
+            &path,
+            &mut reader,
+            "y",
+            &mut features,
+            &categorical,
+            &mut skipped,
+        );
+        let case = format!("integers {integers}, levels {listed_as_levels}");
+        let expected = !integers && !listed_as_levels;
+        assert_eq!(early.is_some(), expected, "{case}");
+        if expected {
+            assert!(early.unwrap().defaulted);
+            // The identifier by name is left out now; the row numbers once decoded.
+            assert_eq!(features.unwrap(), ["a", "b", "k", "n"]);
+            assert_eq!(skipped.len(), 1, "{skipped:?}");
+            assert!(skipped[0].starts_with("\"user_id\""), "{skipped:?}");
+            assert_eq!(reader.columns().unwrap(), ["y"]);
+        } else {
+            assert_eq!((features, skipped.len()), (None, 0), "{case}");
+            assert_eq!(reader.columns().unwrap().len(), 6, "{case}");
+        }
+    }
 }
