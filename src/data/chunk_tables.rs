@@ -36,8 +36,8 @@ pub(super) struct ReadCount {
     pub(super) notes: Vec<String>,
     /// The target's type the chunks were parsed with, when the types were fixed.
     pub(super) target_type: Option<polars::prelude::DataType>,
-    /// The features left out of the tables after the first batch, to be decoded in place
-    /// ([`Cut::place`]).
+    /// The features left out of the tables (from the first row, or after the first batch), to
+    /// be decoded in place ([`Cut::place`]).
     pub(super) placed: Option<Placeable>,
     /// Whether those features were defaulted before any row was read: their first rows are
     /// still to be checked for row numbers ([`place_plan::numbered`]).
@@ -55,9 +55,10 @@ pub(super) struct Cut {
     /// A Parquet file is cut at its row groups ([`ChunkReader::at_row_groups`]).
     pub(super) at_row_groups: bool,
     /// Whether the features may be decoded in place rather than read into the tables: when
-    /// the first chunk's features are all plain columns of doubles ([`Placeable`]), the chunks
-    /// after the first batch (cut with every column: their tables keep the features) read only
-    /// the target, and [`ReadCount::placed`] says which columns are left to decode.
+    /// they are all plain columns of doubles ([`Placeable`]), the chunks read only the target
+    /// (from the first when the schema settles the features, [`place_plan::from_schema`]; else
+    /// after the first batch, whose tables keep them), and [`ReadCount::placed`] says which
+    /// columns are left to decode.
     pub(super) place: bool,
 }
 
@@ -112,12 +113,9 @@ pub(super) fn each_table(
     let mut cut_error = None;
     // Features placed from the first row on, when the schema settles them: every batch is
     // then cut with the target alone.
-    let early = match (cut.place, parquet) {
-        (true, Some(_)) => {
-            place_plan::from_schema(path, &mut reader, target, features, categorical, skipped)
-        }
-        _ => None,
-    };
+    let early = (cut.place && parquet.is_some())
+        .then(|| place_plan::from_schema(path, &mut reader, target, features, categorical, skipped))
+        .flatten();
     count.check_sequences = early.as_ref().is_some_and(|e| e.defaulted);
     let mut placed = early.map(|e| e.placeable);
     let late = placed.is_none();
@@ -137,10 +135,9 @@ pub(super) fn each_table(
         // Reported after the chunks before it, as a sequential read would.
         cut_error = error;
         let last = pieces.len() < batch || cut_error.is_some();
-        // After the first chunk, each chunk's table is made on the thread that decoded it; the
-        // first chunk's frame is kept, to decide the features and fix the types.
-        // The first batch was cut with every feature unless they were placed from the first
-        // row: its tables keep them, placed later or not.
+        // Each chunk's table is made on the thread that decoded it, but the first batch's when
+        // it was cut with every feature (not placed from the first row): its first frame decides
+        // the features and fixes the types, and its tables keep the features, placed or not.
         let first_batch = count.chunks == 0;
         let with_features = first_batch && late;
         let known = listed(features, placed.is_some()).filter(|_| !with_features);

@@ -119,10 +119,10 @@ const READ_CHUNK_ROWS: usize = crate::config::streaming::DEFAULT_CHUNK_ROWS;
 /// file of the run fixed, to parse this one with from its first chunk.
 ///
 /// A Parquet file of a training and test pair whose features are all plain columns of doubles
-/// has them decoded in their place in the design instead ([`placed`]): the chunks after the
-/// first batch read only the target, the first batch's features are copied into the matrix
-/// and the rest decoded there, and the matrix comes back with the table, whose cells are its
-/// columns. Should that read find what the plain read would handle otherwise (a missing or
+/// has them decoded in their place in the design instead ([`placed`]): the chunks read only
+/// the target (from the first when the schema settles the features, else after the first
+/// batch, whose features are copied into the matrix), the features are decoded there, and the
+/// matrix comes back with the table, whose cells are its columns. Should that read find what the plain read would handle otherwise (a missing or
 /// infinite cell, a failed read), the file is read the plain way, so that every answer and
 /// every error is the plain read's.
 pub(super) fn read_whole(
@@ -216,14 +216,15 @@ fn read_once(
         return Ok((t, count.target_type, None));
     };
     let names = features.unwrap_or_default();
-    // The first batch's rows of the features, as its tables read them (`Cut::place`).
+    // The first batch's rows of the features, as its tables read them, when they were not
+    // placed from the first row (`Cut::place`).
     let first = std::mem::take(&mut t.features);
     let at = (offset, t.target.rows());
     let decoded = placed::decode(path, &placeable, at, first, probe);
     // A defaulted feature that is a row number would have been left out: read again.
-    let numbered =
+    let row_numbers =
         |p: &std::sync::Arc<Placed>| count.check_sequences && numbered(&p.x, offset, &names);
-    let Some((cells, placed)) = decoded.filter(|(_, p)| !numbered(p)) else {
+    let Some((cells, placed)) = decoded.filter(|(_, p)| !row_numbers(p)) else {
         // Read again the plain way (`read_whole`).
         return Ok((t, count.target_type, None));
     };

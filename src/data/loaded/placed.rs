@@ -1,7 +1,8 @@
 //! A Parquet file's features decoded in their place in the design (issue 32): the matrix is
 //! allocated from the file's row count with the intercept's column first, the first chunks'
-//! features (which polars decoded whole, as they decided the features) are copied in, the
-//! column reader writes the later row groups of each feature into its column
+//! features are copied in when polars decoded them whole to decide the features (none when the
+//! schema decided them, [`crate::data::place_plan`]), the column reader writes the other row
+//! groups of each feature into its column
 //! ([`crate::data::parquet_place`]), and the design fill later standardises it where it lies
 //! instead of copying it ([`crate::data::load`]).
 
