@@ -148,9 +148,15 @@ pub fn read_vector(path: &Path) -> Result<Vec<f64>> {
         ));
     }
     let mut reader = open_data(path, &h)?;
-    let mut bytes = vec![0u8; 8 * h.len()];
-    reader.read_exact(&mut bytes).map_err(|e| bad(path, e))?;
-    Ok(bytes.chunks_exact(8).map(|b| value(h.dtype, b)).collect())
+    // A block at a time, decoded while it is in cache: no second copy of the file in memory.
+    let mut values = Vec::with_capacity(h.len());
+    let mut block = vec![0u8; BLOCK_BYTES.min(8 * h.len())];
+    while values.len() < h.len() {
+        let bytes = &mut block[..BLOCK_BYTES.min(8 * (h.len() - values.len()))];
+        reader.read_exact(bytes).map_err(|e| bad(path, e))?;
+        values.extend(bytes.chunks_exact(8).map(|b| value(h.dtype, b)));
+    }
+    Ok(values)
 }
 
 /// The file positioned at its first value. Reads are whole blocks, so no buffering is needed.

@@ -50,6 +50,24 @@ fn what_the_writer_writes_the_reader_reads_in_every_block_layout() {
     w.write(&[0.0, 1.0, 1.0, 0.0, 1.0]).unwrap();
     w.finish().unwrap();
     assert_eq!(read_vector(&vpath).unwrap(), [0.0, 1.0, 1.0, 0.0, 1.0]);
+    // A vector of three 256 KiB blocks and a partial one, as float64 and as int64.
+    let long: Vec<f64> = (0..100_003).map(|k| (k as f64 * 0.61).cos()).collect();
+    let mut w = Writer::create(&vpath, &[long.len()]).unwrap();
+    w.write(&long).unwrap();
+    w.finish().unwrap();
+    let read = read_vector(&vpath).unwrap();
+    assert!(read
+        .iter()
+        .zip(&long)
+        .all(|(a, b)| a.to_bits() == b.to_bits()));
+    assert_eq!(read.len(), long.len());
+    let ints: Vec<u8> = (0..70_001i64).flat_map(|k| (k - 5).to_le_bytes()).collect();
+    std::fs::write(&vpath, raw("<i8", false, "(70001,)", &ints)).unwrap();
+    let read = read_vector(&vpath).unwrap();
+    assert_eq!(
+        (read.len(), read[0], read[70_000]),
+        (70_001, -5.0, 69_995.0)
+    );
 }
 
 /// An `n` × `d` matrix written in uneven pieces reads back bit for bit.
