@@ -48,18 +48,20 @@ pub(super) fn from_schema(
     }
     let all = Placeable::of(path, &candidates)?;
     let defaulted = features.is_none();
-    let (kept, left): (Vec<String>, Vec<String>) = candidates
-        .into_iter()
-        .partition(|n| !defaulted || roles::left_out_by_name(n).is_none());
+    // Defaulted, a column whose name says what it is stays out, with the plain read's note.
+    let (mut kept, mut left) = (Vec::new(), Vec::new());
+    for name in candidates {
+        match roles::left_out_by_name(&name).filter(|_| defaulted) {
+            Some(role) => left.push(roles::left_out_entry(&name, &role)),
+            None => kept.push(name),
+        }
+    }
     let placeable = match left.is_empty() {
         true => all,
         false => Placeable::of(path, &kept).filter(|_| !kept.is_empty())?,
     };
     if defaulted {
-        let by_name = left
-            .iter()
-            .filter_map(|n| roles::left_out_by_name(n).map(|role| roles::left_out_entry(n, &role)));
-        *skipped = by_name.chain(reader.unread_entries()).collect();
+        *skipped = left.into_iter().chain(reader.unread_entries()).collect();
         *features = Some(kept);
     }
     reader.project(selection(target, &[]));
