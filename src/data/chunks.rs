@@ -154,13 +154,31 @@ impl ChunkReader {
     /// The file's column names, from the Parquet schema or the CSV header, before any row is read.
     pub(super) fn column_names(&self) -> Result<Vec<String>> {
         match &self.format {
-            Format::Parquet { metadata, .. } => {
-                let schema = polars::io::parquet::read::infer_schema(metadata)
-                    .map_err(|e| Error::data(&self.path, format!("cannot read as Parquet: {e}")))?;
-                Ok(schema.iter().map(|(name, _)| name.to_string()).collect())
-            }
+            Format::Parquet { .. } => Ok(self
+                .parquet_schema()?
+                .iter()
+                .map(|(n, _)| n.to_string())
+                .collect()),
             Format::Csv { names, .. } => Ok(names.clone()),
         }
+    }
+
+    /// A Parquet file's columns of numbers or booleans ([`super::parquet_columns::numbers`]),
+    /// from its schema; `None` for a CSV, whose types are known once read.
+    pub(super) fn number_columns(&self) -> Option<Vec<String>> {
+        let schema = self.parquet_schema().ok()?;
+        let numbers = schema
+            .iter()
+            .filter(|(_, f)| super::parquet_columns::numbers(&f.dtype));
+        Some(numbers.map(|(n, _)| n.to_string()).collect())
+    }
+
+    fn parquet_schema(&self) -> Result<polars::prelude::ArrowSchema> {
+        let Format::Parquet { metadata, .. } = &self.format else {
+            return Err(Error::data(&self.path, "not a Parquet file"));
+        };
+        polars::io::parquet::read::infer_schema(metadata)
+            .map_err(|e| Error::data(&self.path, format!("cannot read as Parquet: {e}")))
     }
 
     /// The rows of a Parquet file, from its metadata (a CSV's are known only once it is read).

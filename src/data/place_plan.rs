@@ -22,10 +22,11 @@ pub(super) struct Early {
 
 /// The features of `reader`'s file decoded in place from its first row, when every candidate
 /// is a plain column of doubles and none is read as levels: the features given, or every
-/// readable column but the target. Such a column is numbers in any chunk, so the first
-/// chunk's table would take it, unless its name or its first rows say it is an index, an
-/// identifier or a date: the names are judged here (`skipped` gets what the plain read would
-/// say of them), the rows once decoded ([`numbered`]). The chunks then read only the target.
+/// readable column but the target and the columns of numbers whose names leave them out (an
+/// index, an identifier or a date by name; `skipped` gets what the plain read would say of
+/// them). A column of doubles is numbers in any chunk, so the first chunk's table would take
+/// it, unless its first rows are row numbers: judged once decoded ([`numbered`]). The chunks
+/// then read only the target.
 pub(super) fn from_schema(
     path: &Path,
     reader: &mut ChunkReader,
@@ -46,20 +47,19 @@ pub(super) fn from_schema(
     if candidates.is_empty() || candidates.iter().any(|n| categorical.contains(n)) {
         return None;
     }
-    let all = Placeable::of(path, &candidates)?;
     let defaulted = features.is_none();
-    // Defaulted, a column whose name says what it is stays out, with the plain read's note.
+    let numbers = reader.number_columns()?;
+    // Defaulted, a column of numbers whose name says what it is stays out, with the plain
+    // read's note; any other column must be placeable.
     let (mut kept, mut left) = (Vec::new(), Vec::new());
     for name in candidates {
-        match roles::left_out_by_name(&name).filter(|_| defaulted) {
+        let by_name = roles::left_out_by_name(&name).filter(|_| defaulted);
+        match by_name.filter(|_| numbers.contains(&name)) {
             Some(role) => left.push(roles::left_out_entry(&name, &role)),
             None => kept.push(name),
         }
     }
-    let placeable = match left.is_empty() {
-        true => all,
-        false => Placeable::of(path, &kept).filter(|_| !kept.is_empty())?,
-    };
+    let placeable = Placeable::of(path, &kept).filter(|_| !kept.is_empty())?;
     if defaulted {
         *skipped = left.into_iter().chain(reader.unread_entries()).collect();
         *features = Some(kept);

@@ -13,13 +13,12 @@ use crate::data::chunks::ChunkReader;
 
 /// `rows` rows: three columns of doubles (one with a wide range, one a whole number held as a
 /// double, or as an integer when `integers`) and a 0/1 target, in row groups of 64; `poison`
-/// puts a value in column `a` at a row; `suspicious` adds two columns of doubles that are not
-/// features by default.
+/// puts a value in column `a` at a row; `extra` adds columns that are not features by default.
 fn write_with(
     path: &Path,
     rows: usize,
     seed: usize,
-    (integers, suspicious): (bool, bool),
+    (integers, extra): (bool, Extra),
     poison: Option<(usize, f64)>,
 ) {
     let x = |k: usize| -> Vec<f64> {
@@ -45,11 +44,17 @@ fn write_with(
         k.cast(&DataType::Float64).unwrap()
     };
     df.with_column(k.into_column()).unwrap();
-    if suspicious {
-        // Doubles the default features leave out: an identifier by its name, and row numbers.
+    if extra != Extra::None {
+        // Left out by their names: an identifier of doubles, pandas' index of integers.
         let id: Vec<f64> = (0..rows).map(|i| ((i * 37 + seed) % 101) as f64).collect();
-        let n: Vec<f64> = (0..rows).map(|i| (i + 1) as f64).collect();
+        let index: Vec<i64> = (0..rows as i64).collect();
         df.with_column(Column::new("user_id".into(), id)).unwrap();
+        df.with_column(Column::new("Unnamed: 0".into(), index))
+            .unwrap();
+    }
+    if extra == Extra::NamedAndNumbered {
+        // Left out by its first rows: row numbers held as doubles.
+        let n: Vec<f64> = (0..rows).map(|i| (i + 1) as f64).collect();
         df.with_column(Column::new("n".into(), n)).unwrap();
     }
     ParquetWriter::new(std::fs::File::create(path).unwrap())
@@ -58,8 +63,16 @@ fn write_with(
         .unwrap();
 }
 
+/// The columns [`write_with`] adds that the default features leave out.
+#[derive(Clone, Copy, PartialEq, Debug)]
+enum Extra {
+    None,
+    Named,
+    NamedAndNumbered,
+}
+
 fn write(path: &Path, rows: usize, seed: usize, integers: bool) {
-    write_with(path, rows, seed, (integers, false), None);
+    write_with(path, rows, seed, (integers, Extra::None), None);
 }
 
 fn plan(dir: &Path, features: Option<&[&str]>, intercept: bool, standardize: bool) -> DataPlan {
@@ -177,7 +190,7 @@ fn a_missing_or_infinite_cell_reads_the_pair_the_plain_way() {
                 &dir.join("train.parquet"),
                 300,
                 1,
-                (integers, false),
+                (integers, Extra::None),
                 Some((row, value)),
             );
             write(&dir.join("test.parquet"), 60, 2, integers);
@@ -226,31 +239,38 @@ fn a_pair_decoded_in_place_is_the_same_on_one_thread_and_on_two() {
 }
 
 #[test]
-fn doubles_left_out_by_name_or_as_row_numbers_are_left_out_as_the_plain_read_does() {
+fn columns_left_out_by_name_or_as_row_numbers_are_left_out_as_the_plain_read_does() {
     let root = tempfile::tempdir().unwrap();
-    let (placed, plain) = (root.path().join("placed"), root.path().join("plain"));
-    for (dir, integers) in [(&placed, false), (&plain, true)] {
-        std::fs::create_dir(dir).unwrap();
-        write_with(&dir.join("train.parquet"), 1500, 1, (integers, true), None);
-        write_with(&dir.join("test.parquet"), 130, 2, (integers, true), None);
+    for extra in [Extra::Named, Extra::NamedAndNumbered] {
+        let (placed, plain) = (
+            root.path().join(format!("placed{extra:?}")),
+            root.path().join(format!("plain{extra:?}")),
+        );
+        for (dir, integers) in [(&placed, false), (&plain, true)] {
+            std::fs::create_dir(dir).unwrap();
+            write_with(&dir.join("train.parquet"), 1500, 1, (integers, extra), None);
+            write_with(&dir.join("test.parquet"), 130, 2, (integers, extra), None);
+        }
+        let a = load(&plan(&placed, None, true, true)).unwrap();
+        let b = load(&plan(&plain, None, true, true)).unwrap();
+        assert_eq!(bits(&a.train.x), bits(&b.train.x), "{extra:?}");
+        assert_eq!(bits(&a.test.x), bits(&b.test.x), "{extra:?}");
+        assert_eq!(seen(&a, &placed), seen(&b, &plain), "{extra:?}");
+        assert_eq!(a.features, ["a", "b", "k"], "{extra:?}");
+        let notes = a.notes.join(" ");
+        let said = ["\"user_id\"", "\"Unnamed: 0\""]
+            .iter()
+            .all(|n| notes.contains(n));
+        let numbered = extra == Extra::NamedAndNumbered;
+        assert!(said && notes.contains("\"n\"") == numbered, "{notes}");
+        // Listed, they are read, in place.
+        let mut every = vec!["a", "user_id"];
+        every.extend(numbered.then_some("n"));
+        let a = load(&plan(&placed, Some(&every), true, true)).unwrap();
+        let b = load(&plan(&plain, Some(&every), true, true)).unwrap();
+        assert_eq!(bits(&a.train.x), bits(&b.train.x), "{extra:?}");
+        assert_eq!(seen(&a, &placed), seen(&b, &plain), "{extra:?}");
     }
-    let a = load(&plan(&placed, None, true, true)).unwrap();
-    let b = load(&plan(&plain, None, true, true)).unwrap();
-    assert_eq!(bits(&a.train.x), bits(&b.train.x));
-    assert_eq!(bits(&a.test.x), bits(&b.test.x));
-    assert_eq!(seen(&a, &placed), seen(&b, &plain));
-    assert_eq!(a.features, ["a", "b", "k"]);
-    let notes = a.notes.join(" ");
-    assert!(
-        notes.contains("\"user_id\"") && notes.contains("\"n\""),
-        "{notes}"
-    );
-    // Listed, both are read, in place.
-    let every: &[&str] = &["a", "user_id", "n"];
-    let a = load(&plan(&placed, Some(every), true, true)).unwrap();
-    let b = load(&plan(&plain, Some(every), true, true)).unwrap();
-    assert_eq!(bits(&a.train.x), bits(&b.train.x));
-    assert_eq!(seen(&a, &placed), seen(&b, &plain));
 }
 
 #[test]
@@ -260,7 +280,7 @@ fn a_schema_of_doubles_places_the_features_before_any_row_is_read() {
         let dir = root.path().join(format!("{integers}{listed_as_levels}"));
         std::fs::create_dir(&dir).unwrap();
         let path = dir.join("train.parquet");
-        write_with(&path, 200, 1, (integers, true), None);
+        write_with(&path, 200, 1, (integers, Extra::NamedAndNumbered), None);
         let mut reader = ChunkReader::open(&path, 64, b',', Some("y"), None).unwrap();
         let (mut features, mut skipped) = (None, Vec::new());
         let categorical = match listed_as_levels {
@@ -280,14 +300,16 @@ fn a_schema_of_doubles_places_the_features_before_any_row_is_read() {
         assert_eq!(early.is_some(), expected, "{case}");
         if expected {
             assert!(early.unwrap().defaulted);
-            // The identifier by name is left out now; the row numbers once decoded.
+            // The columns named as identifier and index (one of integers) are left out now; the
+            // row numbers once decoded.
             assert_eq!(features.unwrap(), ["a", "b", "k", "n"]);
-            assert_eq!(skipped.len(), 1, "{skipped:?}");
+            assert_eq!(skipped.len(), 2, "{skipped:?}");
             assert!(skipped[0].starts_with("\"user_id\""), "{skipped:?}");
+            assert!(skipped[1].starts_with("\"Unnamed: 0\""), "{skipped:?}");
             assert_eq!(reader.columns().unwrap(), ["y"]);
         } else {
             assert_eq!((features, skipped.len()), (None, 0), "{case}");
-            assert_eq!(reader.columns().unwrap().len(), 6, "{case}");
+            assert_eq!(reader.columns().unwrap().len(), 7, "{case}");
         }
     }
 }
