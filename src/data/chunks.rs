@@ -163,17 +163,9 @@ impl ChunkReader {
         }
     }
 
-    /// A Parquet file's columns of numbers or booleans ([`super::parquet_columns::numbers`]),
-    /// from its schema; `None` for a CSV, whose types are known once read.
-    pub(super) fn number_columns(&self) -> Option<Vec<String>> {
-        let schema = self.parquet_schema().ok()?;
-        let numbers = schema
-            .iter()
-            .filter(|(_, f)| super::parquet_columns::numbers(&f.dtype));
-        Some(numbers.map(|(n, _)| n.to_string()).collect())
-    }
-
-    fn parquet_schema(&self) -> Result<polars::prelude::ArrowSchema> {
+    /// A Parquet file's schema, as polars reads it; an error for a CSV, whose types are known
+    /// once read.
+    pub(super) fn parquet_schema(&self) -> Result<polars::prelude::ArrowSchema> {
         let Format::Parquet { metadata, .. } = &self.format else {
             return Err(Error::data(&self.path, "not a Parquet file"));
         };

@@ -122,9 +122,9 @@ const READ_CHUNK_ROWS: usize = crate::config::streaming::DEFAULT_CHUNK_ROWS;
 /// has them decoded in their place in the design instead ([`placed`]): the chunks read only
 /// the target (from the first when the schema settles the features, else after the first
 /// batch, whose features are copied into the matrix), the features are decoded there, and the
-/// matrix comes back with the table, whose cells are its columns. Should that read find what the plain read would handle otherwise (a missing or
-/// infinite cell, a failed read), the file is read the plain way, so that every answer and
-/// every error is the plain read's.
+/// matrix comes back with the table, whose cells are its columns. Should that read find what
+/// the plain read would handle otherwise (a missing or infinite cell, a failed read), the file
+/// is read the plain way, so that every answer and every error is the plain read's.
 pub(super) fn read_whole(
     path: &Path,
     plan: &DataPlan,

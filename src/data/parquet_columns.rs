@@ -39,16 +39,6 @@ fn readable(dtype: &ArrowDataType) -> bool {
     }
 }
 
-/// Whether a column of this Arrow type reads as numbers or booleans, the columns whose name
-/// alone can leave them out of the default features ([`super::roles::left_out`]).
-pub(super) fn numbers(dtype: &ArrowDataType) -> bool {
-    use ArrowDataType as A;
-    matches!(
-        dtype,
-        A::Boolean | A::Int32 | A::Int64 | A::UInt32 | A::UInt64 | A::Float32 | A::Float64
-    )
-}
-
 /// The type as a user would recognise it from pyarrow or the Parquet tools.
 fn type_name(dtype: &ArrowDataType) -> String {
     use ArrowDataType as A;

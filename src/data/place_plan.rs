@@ -6,12 +6,12 @@
 use std::path::Path;
 
 use faer::Mat;
-use polars::prelude::{Column, DataFrame};
+use polars::prelude::{Column, DataFrame, DataType};
 
 use super::chunks::{selection, ChunkReader};
 use super::parquet_place::Placeable;
 use super::roles::{self, SEQUENCE_SAMPLE_ROWS};
-use super::table::{Cells, Table};
+use super::table::{number_type, Cells, Table};
 
 /// The features placed before any row is read, and whether they were defaulted (their first
 /// rows are then still to be checked for row numbers, [`numbered`]).
@@ -48,13 +48,17 @@ pub(super) fn from_schema(
         return None;
     }
     let defaulted = features.is_none();
-    let numbers = reader.number_columns()?;
+    let schema = reader.parquet_schema().ok()?;
+    let numbers: Vec<&str> = (schema.iter())
+        .filter(|(_, f)| number_type(&DataType::from_arrow_field(f)))
+        .map(|(n, _)| n.as_str())
+        .collect();
     // Defaulted, a column of numbers whose name says what it is stays out, with the plain
     // read's note; any other column must be placeable.
     let (mut kept, mut left) = (Vec::new(), Vec::new());
     for name in candidates {
         let by_name = roles::left_out_by_name(&name).filter(|_| defaulted);
-        match by_name.filter(|_| numbers.contains(&name)) {
+        match by_name.filter(|_| numbers.contains(&name.as_str())) {
             Some(role) => left.push(roles::left_out_entry(&name, &role)),
             None => kept.push(name),
         }

@@ -88,6 +88,12 @@ pub(super) fn frame_table(
     })
 }
 
+/// Whether a column of this type is numbers (or booleans) to the default features: such a
+/// column is a feature unless its name or its first rows leave it out ([`roles::left_out`]).
+pub(super) fn number_type(dtype: &DataType) -> bool {
+    dtype.is_primitive_numeric() || dtype.is_bool()
+}
+
 /// The features when `[data] features` is not set: every numeric and boolean column (a text
 /// column whose cells all read as numbers is numeric) and those listed in `categorical`, but
 /// not the target nor a column [`roles::left_out`] names (an index, an identifier, a date;
@@ -108,7 +114,7 @@ fn default_features(
         if name == target {
             continue;
         }
-        let numbers = c.dtype().is_primitive_numeric() || c.dtype().is_bool();
+        let numbers = number_type(c.dtype());
         if categorical.contains(&name) {
             use_.push(name);
         } else if numbers || (cells::is_text(c) && cells::reads_as_numbers(c)) {
