@@ -13,7 +13,7 @@ use method_support::plan;
 fn column<'a>(rec: &'a bayeslab::record::ExperimentRecord, run: &str, p: &str) -> &'a [f64] {
     let r = rec.runs.iter().find(|r| r.id == run).unwrap();
     assert!(r.error.is_none(), "{run}: {:?}", r.error);
-    assert!(r.predictives.iter().any(|x| x.name == p));
+    assert!(r.predictives.iter().any(|x| x.name.name() == p));
     match &rec.predictions.column(run, p).unwrap().scores {
         Scores::Binary(p) => p,
         Scores::Classes(_) => panic!("{run}/{p}: expected one column"),
@@ -86,7 +86,7 @@ fn multiclass_runs_report_one_probability_per_class() {
     for r in &rec.runs {
         assert!(r.error.is_none(), "{}: {:?}", r.id, r.error);
         let pr = &r.predictives[0];
-        let rows = classes(&rec, &r.id, &pr.name);
+        let rows = classes(&rec, &r.id, pr.name.name());
         assert_eq!(rows.len(), rec.predictions.y.len());
         for row in rows {
             assert_eq!(row.len(), 3);

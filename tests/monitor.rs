@@ -3,9 +3,9 @@
 
 use std::path::Path;
 
-use bayeslab::optim::{Iterate, Observer};
+use bayeslab::optim::Iterate;
 use bayeslab::record::{ExperimentRecord, Scores};
-use bayeslab::run::{self as experiment, Monitor};
+use bayeslab::run::{self as experiment, Event, Interest, Monitor};
 
 #[derive(Default)]
 struct Collect {
@@ -18,38 +18,35 @@ struct Collect {
     slices: Vec<(String, usize, usize, usize)>,
 }
 
-impl Observer for Collect {
-    fn observe(&mut self, run: &str, it: &Iterate) {
-        self.iterates.push((run.to_string(), it.clone()));
-        self.events.push(format!("iterate {run}"));
-    }
-}
-
 impl Monitor for Collect {
-    fn data_loaded(&mut self, _dataset: &bayeslab::record::DatasetInfo) {
-        self.loaded += 1;
+    fn event(&mut self, event: Event) {
+        match event {
+            Event::Iterate { run, iterate } => {
+                self.events.push(format!("iterate {run}"));
+                self.iterates.push((run, iterate));
+            }
+            Event::DataLoaded(_) => self.loaded += 1,
+            Event::McEstimate { run, samples, mean } => self.mc.push((run, samples, mean)),
+            Event::RunStarted { id, .. } => self.events.push(format!("started {id}")),
+            Event::RunFinished(run) => self.events.push(format!("finished {}", run.id)),
+            Event::KhatStarted { run, draws } => {
+                self.events.push(format!("khat {run} {draws} draws"))
+            }
+            Event::Slicing {
+                run,
+                done,
+                total,
+                rows,
+            } => self.slices.push((run, done, total, rows)),
+            Event::KhatFinished { run, khat, seconds } => self
+                .events
+                .push(format!("khat {run} = {khat:?} in {seconds} s")),
+            _ => {}
+        }
     }
-    fn wants_mc_curve(&self) -> bool {
-        true
-    }
-    fn mc_estimate(&mut self, run: &str, samples: usize, mean: f64) {
-        self.mc.push((run.to_string(), samples, mean));
-    }
-    fn run_started(&mut self, _index: usize, _total: usize, id: &str) {
-        self.events.push(format!("started {id}"));
-    }
-    fn run_finished(&mut self, run: &bayeslab::record::RunRecord) {
-        self.events.push(format!("finished {}", run.id));
-    }
-    fn khat_started(&mut self, run: &str, draws: usize) {
-        self.events.push(format!("khat {run} {draws} draws"));
-    }
-    fn slicing(&mut self, run: &str, done: usize, total: usize, rows: usize) {
-        self.slices.push((run.to_string(), done, total, rows));
-    }
-    fn khat_finished(&mut self, run: &str, khat: Option<f64>, seconds: f64) {
-        self.events
-            .push(format!("khat {run} = {khat:?} in {seconds} s"));
+
+    fn wants(&self, interest: Interest) -> bool {
+        interest == Interest::McCurve
     }
 }
 
@@ -104,7 +101,10 @@ fn monitors_see_the_trace_and_the_monte_carlo_curve() {
         .iter()
         .find(|r| r.id == "logistic-laplace")
         .unwrap();
-    assert!(laplace.predictives.iter().any(|p| p.name == "mc"));
+    assert!(laplace
+        .predictives
+        .iter()
+        .any(|p| p.name == bayeslab::catalog::PredictiveKind::Mc));
     let Scores::Binary(mc) = &record
         .predictions
         .column("logistic-laplace", "mc")

@@ -8,9 +8,8 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 
-use bayeslab::optim::{Iterate, Observer};
-use bayeslab::record::{ExperimentRecord, Outcome, ReadFrom};
-use bayeslab::run::{run_plan, Monitor, PassProbe, PassProgress};
+use bayeslab::record::{ExperimentRecord, Outcome, PassPurpose, ReadFrom};
+use bayeslab::run::{run_plan, Event, Monitor};
 use streaming_support::{assert_equal, root};
 
 /// The shipped streaming experiment on `data`, with `extra` lines in `[data]`; streamed unless
@@ -46,23 +45,14 @@ struct Watch {
     at_fit_pass: Arc<dyn Fn() + Send + Sync>,
 }
 
-impl Observer for Watch {
-    fn observe(&mut self, _run: &str, _iterate: &Iterate) {}
-}
-
 impl Monitor for Watch {
-    fn pass_probe(&self) -> Option<PassProbe> {
-        let (dir, seen, hook) = (
-            self.dir.clone(),
-            self.seen.clone(),
-            self.at_fit_pass.clone(),
-        );
-        Some(Arc::new(move |p: &PassProgress| {
-            seen.lock().unwrap().extend(caches(&dir));
-            if p.purpose == "fit" && p.rows_read == p.rows_total {
-                hook();
+    fn event(&mut self, event: Event) {
+        if let Event::Pass(p) = event {
+            self.seen.lock().unwrap().extend(caches(&self.dir));
+            if p.purpose == PassPurpose::Fit && p.rows_read == p.rows_total {
+                (self.at_fit_pass)();
             }
-        }))
+        }
     }
 }
 
@@ -148,18 +138,20 @@ fn cached_passes_give_the_uncached_and_in_memory_numbers() {
     assert!(!seen.is_empty(), "the cache existed during the run");
     assert!(seen_off.is_empty(), "cache = false wrote {seen_off:?}");
     // The first training pass read the file and wrote the cache; every later one read the cache.
-    let from = |r: &ExperimentRecord| -> Vec<(String, ReadFrom)> {
+    let from = |r: &ExperimentRecord| -> Vec<(PassPurpose, ReadFrom)> {
         let s = r.streaming.as_ref().unwrap();
-        s.passes
-            .iter()
-            .map(|p| (p.purpose.clone(), p.read_from))
-            .collect()
+        s.passes.iter().map(|p| (p.purpose, p.read_from)).collect()
     };
     let passes = from(&cached);
-    let first_fit = passes.iter().position(|(p, _)| p == "fit").unwrap();
+    let first_fit = passes
+        .iter()
+        .position(|(p, _)| *p == PassPurpose::Fit)
+        .unwrap();
     for (i, (purpose, read)) in passes.iter().enumerate() {
-        let want = match purpose.as_str() {
-            "fit" | "fit-grad" | "khat" if i > first_fit => ReadFrom::Cache,
+        let want = match purpose {
+            PassPurpose::Fit | PassPurpose::FitGrad | PassPurpose::Khat if i > first_fit => {
+                ReadFrom::Cache
+            }
             _ => ReadFrom::File,
         };
         assert_eq!(*read, want, "pass {i} ({purpose}) of {passes:?}");

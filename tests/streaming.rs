@@ -59,7 +59,10 @@ fn streaming_equals_in_memory_on_pima_csv_and_parquet() {
         let info = streamed.streaming.as_ref().unwrap();
         // 532 rows in chunks of 37: 14 full chunks and one of 14
         assert_eq!(info.chunks_per_pass, 15);
-        assert!(info.passes.iter().any(|p| p.purpose == "predict"));
+        assert!(info
+            .passes
+            .iter()
+            .any(|p| p.purpose == bayeslab::record::PassPurpose::Predict));
         for r in &info.runs {
             assert!(r.passes >= 1 && r.seconds_per_pass > 0.0, "{r:?}");
             // Pima has 9 design columns: full Newton (fewer than CHORD_MIN_COLUMNS), every fit

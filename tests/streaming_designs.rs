@@ -6,6 +6,8 @@ mod streaming_support;
 
 use std::path::{Path, PathBuf};
 
+use bayeslab::record::PassPurpose;
+
 use streaming_support::{assert_equal, root, run, write_parquet};
 
 /// Penguins (text columns, a coded year, gaps) as an experiment with every issue-17 encoding.
@@ -60,7 +62,7 @@ fn streaming_equals_in_memory_with_categorical_columns_and_mean_imputation() {
         assert!(info
             .passes
             .iter()
-            .any(|p| p.purpose == "encoded statistics"));
+            .any(|p| p.purpose == bayeslab::record::PassPurpose::EncodedStatistics));
         assert_equal(&streamed, &memory);
     }
 }
@@ -127,14 +129,18 @@ fn chord_newton_streams_its_gradient_passes_and_equals_in_memory() {
     let info = streamed.streaming.as_ref().unwrap();
     assert_eq!(info.runs.len(), 2);
     for r in &info.runs {
-        let of_run = |purpose: &str| {
+        let of_run = |purpose: PassPurpose| {
             info.passes
                 .iter()
                 .filter(|p| p.purpose == purpose && p.run.as_deref() == Some(r.run.as_str()))
                 .count()
         };
-        assert_eq!(r.gradient_passes, of_run("fit-grad"), "{r:?}");
-        assert_eq!(r.passes, of_run("fit") + of_run("fit-grad"), "{r:?}");
+        assert_eq!(r.gradient_passes, of_run(PassPurpose::FitGrad), "{r:?}");
+        assert_eq!(
+            r.passes,
+            of_run(PassPurpose::Fit) + of_run(PassPurpose::FitGrad),
+            "{r:?}"
+        );
         let hessian = r.passes - r.gradient_passes;
         assert!(r.gradient_passes > hessian && hessian >= 2, "{r:?}");
     }

@@ -80,17 +80,15 @@ struct DeleteData {
     points: Vec<(usize, f64)>,
 }
 
-impl bayeslab::optim::Observer for DeleteData {
-    fn observe(&mut self, _run: &str, _iterate: &bayeslab::optim::Iterate) {}
-}
-
 impl bayeslab::run::Monitor for DeleteData {
-    fn sweep_point(&mut self, index: usize, _total: usize, _key: &str, value: f64) {
-        self.points.push((index, value));
-    }
-
-    fn run_started(&mut self, _index: usize, _total: usize, _id: &str) {
-        let _ = std::fs::remove_file(&self.file);
+    fn event(&mut self, event: bayeslab::run::Event) {
+        match event {
+            bayeslab::run::Event::SweepPoint(at) => self.points.push((at.index, at.value)),
+            bayeslab::run::Event::RunStarted { .. } => {
+                let _ = std::fs::remove_file(&self.file);
+            }
+            _ => {}
+        }
     }
 }
 

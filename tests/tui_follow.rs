@@ -4,7 +4,9 @@
 
 mod tui_support;
 
-use bayeslab::tui::{Event, Progress, Screen};
+use bayeslab::record::PassPurpose;
+use bayeslab::run::Event as Told;
+use bayeslab::tui::{Event, Screen};
 use tui_support::{app_on, ch, finished, run_events};
 
 #[test]
@@ -16,7 +18,7 @@ fn a_sweep_runs_every_point_says_which_and_shows_its_table() {
         let point = matches!(
             &event,
             Event::Progress {
-                progress: Progress::SweepPoint(_),
+                event: Told::SweepPoint(_),
                 ..
             }
         );
@@ -130,7 +132,7 @@ fn a_streamed_run_reports_its_dataset_and_passes_and_ends_on_the_in_memory_resul
     let mut labels = Vec::new();
     for event in events {
         if let Event::Progress {
-            progress: Progress::Pass(p),
+            event: Told::Pass(p),
             ..
         } = &event
         {
@@ -143,7 +145,9 @@ fn a_streamed_run_reports_its_dataset_and_passes_and_ends_on_the_in_memory_resul
         }
     }
     // Chunk by chunk (64 file rows) through the training rows, for every fit pass.
-    assert!(reads.iter().any(|r| r.0 == "fit" && r.2 > 0 && r.2 <= 64));
+    assert!(reads
+        .iter()
+        .any(|r| r.0 == PassPurpose::Fit && r.2 > 0 && r.2 <= 64));
     assert!(reads.iter().all(|r| r.2 <= r.3 && r.3 > 0));
     assert!(
         labels.contains(&"fit logistic-mle: pass 2, 103 / 426 rows".to_string()),
@@ -154,7 +158,7 @@ fn a_streamed_run_reports_its_dataset_and_passes_and_ends_on_the_in_memory_resul
     let dataset = s.dataset.as_ref().expect("the Dataset screen fills");
     assert_eq!(dataset.summaries.len(), dataset.features);
     assert_eq!((dataset.rows_train, dataset.rows_test), (426, 106));
-    let purposes: Vec<&str> = s.passes.done.iter().map(|p| p.purpose.as_str()).collect();
+    let purposes: Vec<&str> = s.passes.done.iter().map(|p| p.purpose.name()).collect();
     for purpose in ["statistics", "fit", "predict"] {
         assert!(purposes.contains(&purpose), "{purposes:?}");
     }
@@ -200,7 +204,7 @@ fn the_status_line_follows_the_read_of_the_data() {
     let mut scored = Vec::new();
     for event in events {
         if let Event::Progress {
-            progress: Progress::Scoring {
+            event: Told::Scoring {
                 run, predictive, ..
             },
             ..
@@ -211,13 +215,13 @@ fn the_status_line_follows_the_read_of_the_data() {
         let scoring = matches!(
             &event,
             Event::Progress {
-                progress: Progress::Scoring { .. },
+                event: Told::Scoring { .. },
                 ..
             }
         );
         let reading = match &event {
             Event::Progress {
-                progress: Progress::Reading { rows, total, .. },
+                event: Told::Reading { rows, total, .. },
                 ..
             } => Some((*rows, *total)),
             _ => None,
@@ -225,7 +229,7 @@ fn the_status_line_follows_the_read_of_the_data() {
         let loaded = matches!(
             &event,
             Event::Progress {
-                progress: Progress::DataLoaded(_),
+                event: Told::DataLoaded(_),
                 ..
             }
         );

@@ -4,7 +4,8 @@
 #[allow(dead_code)]
 mod tui_support;
 
-use bayeslab::tui::{App, Event, Progress};
+use bayeslab::run::Event as Told;
+use bayeslab::tui::{App, Event};
 use ratatui::backend::TestBackend;
 use ratatui::Terminal;
 use tui_support::ch;
@@ -21,11 +22,11 @@ fn the_gauge_says_khat_is_being_computed_while_it_is() {
     let mut events = tui_support::run_events(&mut app).into_iter();
     let is_khat = |e: &Event, started: bool| match e {
         Event::Progress {
-            progress: Progress::KhatStarted { run, draws },
+            event: Told::KhatStarted { run, draws },
             ..
         } => started && run == "logistic-laplace" && *draws == 20_000,
         Event::Progress {
-            progress: Progress::KhatFinished { run, .. },
+            event: Told::KhatFinished { run, .. },
             ..
         } => !started && run == "logistic-laplace",
         _ => false,

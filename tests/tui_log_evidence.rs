@@ -9,10 +9,12 @@ use std::path::Path;
 use std::sync::atomic::AtomicBool;
 use std::sync::mpsc;
 
+use bayeslab::catalog::Link;
 use bayeslab::record::EvidenceEstimate;
+use bayeslab::run::Event as Told;
 use bayeslab::tui::catalog::Catalog;
 use bayeslab::tui::worker::run_blocking;
-use bayeslab::tui::{App, Command, Event, Progress};
+use bayeslab::tui::{App, Command, Event};
 use ratatui::backend::TestBackend;
 use ratatui::Terminal;
 use tui_support::ch;
@@ -45,8 +47,8 @@ fn the_gauge_says_the_evidence_is_being_estimated_then_shows_it() {
     let (mut app, events) = app_and_events();
     let mut events = events.into_iter();
     let started = |e: &Event| {
-        matches!(e, Event::Progress { progress: Progress::EvidenceStarted { model, proposal, draws }, .. }
-            if model == "logistic" && proposal == "ep" && *draws == 4000)
+        matches!(e, Event::Progress { event: Told::EvidenceStarted { model, proposal, draws }, .. }
+            if *model == Link::Logistic && proposal == "ep" && *draws == 4000)
     };
     for event in events.by_ref() {
         let start = started(&event);
@@ -66,7 +68,7 @@ fn the_gauge_says_the_evidence_is_being_estimated_then_shows_it() {
     let mut estimate: Option<EvidenceEstimate> = None;
     for event in events.by_ref() {
         if let Event::Progress {
-            progress: Progress::EvidenceFinished(e),
+            event: Told::EvidenceFinished(e),
             ..
         } = &event
         {
@@ -78,7 +80,7 @@ fn the_gauge_says_the_evidence_is_being_estimated_then_shows_it() {
         }
     }
     let e = estimate.expect("the logistic estimate finished");
-    assert_eq!((e.model.as_str(), e.proposal.as_str()), ("logistic", "ep"));
+    assert_eq!((e.model, e.proposal.as_str()), (Link::Logistic, "ep"));
     // the estimate of the truth on a line of its own, named, and the proposal run's gauge
     // with its own fit only (issue 28)
     let shown = format!(
@@ -99,7 +101,7 @@ fn the_gauge_says_the_evidence_is_being_estimated_then_shows_it() {
     }
     // the probit estimate around probit-ep comes next, on its own line under the gauges
     for event in events.by_ref() {
-        let probit = matches!(&event, Event::Progress { progress: Progress::EvidenceStarted { model, .. }, .. } if model == "probit");
+        let probit = matches!(&event, Event::Progress { event: Told::EvidenceStarted { model, .. }, .. } if *model == Link::Probit);
         app.update(event);
         if probit {
             break;

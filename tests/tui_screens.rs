@@ -105,8 +105,7 @@ fn reparameterisation_screen_steps_through_subsets_and_posteriors() {
     // Every curve keeps its legend line at both sizes.
     for (w, h) in SIZES {
         let screen = draw(&app, w, h).backend().to_string();
-        for a in
-            std::iter::once("exact").chain(ps[0].approximations.iter().map(|a| a.name.as_str()))
+        for a in std::iter::once("exact").chain(ps[0].approximations.iter().map(|a| a.name.name()))
         {
             assert!(
                 screen.contains(&format!("━━ {a}")),
@@ -171,7 +170,8 @@ fn sampler_traces_on_live() {
 /// sweeps up to sweep `upto` (chain 3 lagging 100 behind), with chain 0's iterates.
 fn gibbs_mid_run(upto: usize) -> App {
     use bayeslab::optim::DrawBatch;
-    use bayeslab::tui::{Command, Event, Progress};
+    use bayeslab::run::Event as Told;
+    use bayeslab::tui::{Command, Event};
     let mut app = tui_support::app_on("gibbs_vs_laplace");
     let Some(Command::Start { job, plan }) = app.update(ch('r')) else {
         panic!("no start")
@@ -185,14 +185,14 @@ fn gibbs_mid_run(upto: usize) -> App {
     );
     drop(tx);
     let (mut before, mut iterates, mut sweeps) = (Vec::new(), Vec::new(), vec![Vec::new(); 4]);
-    let (mut weights, mut schedule, mut started) = (Vec::new(), None, false);
+    let (mut weights, mut schedule, mut started) = (None, None, false);
     for event in rx {
         match event {
             Event::Progress {
-                progress:
-                    Progress::Draws {
+                event:
+                    Told::Draws {
                         run,
-                        weights: w,
+                        columns: w,
                         batch,
                     },
                 ..
@@ -201,11 +201,11 @@ fn gibbs_mid_run(upto: usize) -> App {
                 (weights, schedule) = (w, Some(batch.schedule));
             }
             Event::Progress {
-                progress: Progress::Iterate { run, iterate },
+                event: Told::Iterate { run, iterate },
                 ..
             } if run == "gibbs" => iterates.push(iterate),
             e if !started => {
-                started = matches!(&e, Event::Progress { progress: Progress::RunStarted { id, .. }, .. } if id == "gibbs");
+                started = matches!(&e, Event::Progress { event: Told::RunStarted { id, .. }, .. } if id == "gibbs");
                 before.push(e);
             }
             _ => {}
@@ -217,7 +217,7 @@ fn gibbs_mid_run(upto: usize) -> App {
     for iterate in iterates.into_iter().take(upto) {
         app.update(Event::Progress {
             job,
-            progress: Progress::Iterate {
+            event: Told::Iterate {
                 run: "gibbs".into(),
                 iterate,
             },
@@ -236,9 +236,9 @@ fn gibbs_mid_run(upto: usize) -> App {
             };
             app.update(Event::Progress {
                 job,
-                progress: Progress::Draws {
+                event: Told::Draws {
                     run: "gibbs".into(),
-                    weights: weights.clone(),
+                    columns: weights.clone(),
                     batch,
                 },
             });
@@ -368,12 +368,13 @@ fn a_sweep_shows_its_table_and_plot_on_results() {
 /// to the second pass of that fit, with each finished pass's seconds set to 0.125.
 #[test]
 fn a_streamed_run_shows_its_passes_on_live() {
-    use bayeslab::tui::{Event, Progress};
+    use bayeslab::run::Event as Told;
+    use bayeslab::tui::Event;
     let mut app = tui_support::app_on("streaming");
     let target = "fit probit-laplace: pass 2, 205 / 426 rows";
     for mut event in tui_support::run_events(&mut app) {
         if let Event::Progress {
-            progress: Progress::PassFinished(p),
+            event: Told::PassFinished(p),
             ..
         } = &mut event
         {

@@ -107,7 +107,7 @@ fn the_shipped_experiment_orders_the_bounds_and_puts_ep_and_kl_nearest_the_gold_
         let e = rec
             .approximation_error
             .iter()
-            .find(|e| e.run == id && e.predictive == "exact")
+            .find(|e| e.run == id && e.predictive == bayeslab::catalog::PredictiveKind::Exact)
             .unwrap_or_else(|| panic!("{id} has no approximation error"));
         (e.mean_err_sd_units.unwrap(), e.sd_ratio_max.unwrap())
     };
@@ -124,7 +124,7 @@ fn the_shipped_experiment_orders_the_bounds_and_puts_ep_and_kl_nearest_the_gold_
     assert!(sd < 0.9, "mean field underestimates some sd: ratio {sd}");
     for id in ["jj", "kl", "kl-mf", "ep"] {
         let r = rec.runs.iter().find(|r| r.id == id).unwrap();
-        let names: Vec<&str> = r.predictives.iter().map(|p| p.name.as_str()).collect();
+        let names: Vec<&str> = r.predictives.iter().map(|p| p.name.name()).collect();
         assert_eq!(names, ["plugin", "mc", "probit", "mackay", "exact"], "{id}");
     }
     // Every new kind in every view of the record (issue 18 item 5): the approximation-error

@@ -4,7 +4,8 @@ use super::fitting::Fitting;
 use super::kind::{Family, Likelihood, MethodKind};
 use super::log_evidence::LogEvidence;
 use super::predictive::PredictiveKind;
-use super::table::{Row, OPTION_KEYS, ROWS};
+use super::row::{Restore, Row, OPTION_KEYS};
+use super::table::ROWS;
 
 impl MethodKind {
     /// This kind's catalogue row (`ROWS` lists the kinds in the order of [`Self::ALL`]).
@@ -69,7 +70,23 @@ impl MethodKind {
     /// Whether lambda can be chosen by maximising this kind's Laplace evidence
     /// (`[prior] precision = "evidence"`); logistic-map uses the logistic Laplace evidence.
     pub fn laplace_evidence(self) -> bool {
-        self.row().evidence
+        self.row().evidence_from.is_some()
+    }
+
+    /// The kind whose Laplace evidence is maximised to choose this kind's lambda.
+    pub fn evidence_from(self) -> Option<MethodKind> {
+        self.row().evidence_from
+    }
+
+    /// Its rank among the Gaussians that can build the true evidence's proposal (lower is
+    /// better); a mean-field Gaussian ranks one place below its full-rank kind.
+    pub fn proposal_rank(self, mean_field: bool) -> Option<u8> {
+        self.row().proposal_rank.map(|r| r + u8::from(mean_field))
+    }
+
+    /// How `bayeslab predict` rebuilds its predictor.
+    pub fn restore(self) -> Restore {
+        self.row().restore
     }
 
     /// What the run's `posterior.log_evidence` is, for the evidence table; `None` for kinds

@@ -8,6 +8,52 @@ pub enum Likelihood {
     Probit { noise: f64 },
 }
 
+impl Likelihood {
+    /// The likelihood without its probit beta: what names the model in every view.
+    pub fn link(self) -> Link {
+        match self {
+            Likelihood::Logistic => Link::Logistic,
+            Likelihood::Probit { .. } => Link::Probit,
+        }
+    }
+}
+
+/// The two binary models, named without their parameters: `logistic` and `probit` in
+/// results.json (`evidence[].model`, a site update's `likelihood`) and every view.
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Hash,
+    serde::Serialize,
+    serde::Deserialize,
+    schemars::JsonSchema,
+)]
+#[serde(rename_all = "lowercase")]
+pub enum Link {
+    Logistic,
+    Probit,
+}
+
+impl Link {
+    pub const ALL: [Link; 2] = [Link::Logistic, Link::Probit];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Link::Logistic => "logistic",
+            Link::Probit => "probit",
+        }
+    }
+}
+
+impl std::fmt::Display for Link {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
 /// How a kind is fitted: the model file the dispatcher hands it to, and the type of its
 /// kind-specific options (`model::options`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -66,6 +112,22 @@ impl Family {
         matches!(self, Family::Gibbs | Family::Hmc | Family::Quadrature)
     }
 
+    /// How a view names the gold standard of this family: "Gibbs", "HMC", "quadrature"
+    /// (`None` for the approximations).
+    pub fn gold_name(self) -> Option<&'static str> {
+        match self {
+            Family::Gibbs => Some("Gibbs"),
+            Family::Hmc => Some("HMC"),
+            Family::Quadrature => Some("quadrature"),
+            Family::Glm
+            | Family::Softmax
+            | Family::Ep
+            | Family::Variational
+            | Family::Gaussian
+            | Family::Bernoulli => None,
+        }
+    }
+
     /// Draws Markov chains from the exact posterior (the `chains`, `draws`, `burn_in` and
     /// `thin` keys, R-hat and ESS).
     pub fn samples(self) -> bool {
@@ -74,7 +136,19 @@ impl Family {
 }
 
 /// The method kinds an experiment can name in `[[method]] kind = "..."`, in catalogue order.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+/// Serialised as the row's name (`logistic-laplace`), which `catalog::tests` checks.
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Hash,
+    serde::Serialize,
+    serde::Deserialize,
+    schemars::JsonSchema,
+)]
+#[serde(rename_all = "kebab-case")]
 pub enum MethodKind {
     LogisticMle,
     LogisticMap,
@@ -125,4 +199,10 @@ impl MethodKind {
         MethodKind::LogisticQuadrature,
         MethodKind::ProbitQuadrature,
     ];
+}
+
+impl std::fmt::Display for MethodKind {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
 }

@@ -8,13 +8,15 @@ mod fitting;
 mod kind;
 mod log_evidence;
 mod predictive;
+mod row;
 mod table;
 
 pub use fitting::{thousands, Fitting};
-pub use kind::{Family, Likelihood, MethodKind};
+pub use kind::{Family, Likelihood, Link, MethodKind};
 pub use log_evidence::LogEvidence;
 pub use predictive::PredictiveKind;
-pub use table::{Row, COMMON_KEYS, OPTION_KEYS, ROWS};
+pub use row::{Restore, Row, COMMON_KEYS, OPTION_KEYS};
+pub use table::ROWS;
 
 #[cfg(test)]
 mod tests;

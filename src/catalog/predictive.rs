@@ -1,7 +1,19 @@
 //! The named predictives a `[[method]] predictive = [...]` list can ask for. What each one
 //! computes lives with the models (model/predictive.rs); the catalogue only needs the names.
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+/// Serialised as its name (`plugin`, `mc`, ...), which `catalog::tests` checks.
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Hash,
+    serde::Serialize,
+    serde::Deserialize,
+    schemars::JsonSchema,
+)]
+#[serde(rename_all = "kebab-case")]
 pub enum PredictiveKind {
     /// sigma(mu_a): the point estimate plugged in.
     Plugin,
@@ -36,5 +48,11 @@ impl PredictiveKind {
 
     pub fn parse(name: &str) -> Option<Self> {
         Self::ALL.into_iter().find(|k| k.name() == name)
+    }
+}
+
+impl std::fmt::Display for PredictiveKind {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
     }
 }

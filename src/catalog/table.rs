@@ -3,80 +3,13 @@
 use super::fitting::Fitting;
 use super::kind::{Family, Likelihood, MethodKind};
 use super::log_evidence::LogEvidence;
-use super::predictive::PredictiveKind::{self, Exact, Mackay, Mc, Plugin, Probit};
-
-/// Every fact about one method kind.
-#[derive(Debug)]
-pub struct Row {
-    pub kind: MethodKind,
-    /// The `[[method]] kind = "..."` name, also the default id and the name in every view.
-    pub name: &'static str,
-    pub family: Family,
-    /// How it reaches its answer: what the progress lines and the Live screen say it did.
-    pub fitting: Fitting,
-    /// One line on what the kind fits, for `--help`.
-    pub summary: &'static str,
-    /// The predictives it can evaluate, in their default order.
-    pub predictives: &'static [PredictiveKind],
-    /// The keys of [`OPTION_KEYS`] it accepts; the others are an error naming the kinds that use them.
-    pub keys: &'static [&'static str],
-    /// p(y = 1 | w, x) of a binary linear model (a probit's beta from `noise`, where accepted).
-    pub likelihood: Option<Likelihood>,
-    /// Fits chunk by chunk under `[data] streaming = true` (Newton on a sum over rows, or counts).
-    pub streams: bool,
-    /// Fits under the Gaussian prior w ~ N(0, lambda^{-1} I), so `[prior] precision` applies
-    /// (not logistic-mle, and not the generative kinds, which have their own priors).
-    pub weight_prior: bool,
-    /// Yields a posterior over the weights.
-    pub posterior: bool,
-    /// Yields a posterior over its class parameters instead (means, covariances, variances or
-    /// probabilities under conjugate priors), though none over the weights.
-    pub class_posterior: bool,
-    /// Has a Laplace evidence, so `[prior] precision = "evidence"` can choose its lambda.
-    pub evidence: bool,
-    /// What its `posterior.log_evidence` is (the evidence table's label); `None` without one.
-    pub log_evidence: Option<LogEvidence>,
-    /// Handles two classes only.
-    pub binary_only: bool,
-    /// What to change when its fit comes out numerically degenerate.
-    pub advice: &'static str,
-}
-
-/// `[[method]]` keys every kind accepts.
-pub const COMMON_KEYS: [&str; 3] = ["kind", "id", "predictive"];
-
-/// The `[[method]]` keys only some kinds accept, in the order validation checks them.
-pub const OPTION_KEYS: [&str; 25] = [
-    "optimizer",
-    "learning_rate",
-    "max_iter",
-    "tolerance",
-    "mc_samples",
-    "quadrature_nodes",
-    "noise",
-    "damping",
-    "mean_field",
-    "reference_class",
-    "shared_covariance",
-    "class_prior",
-    "mu0",
-    "kappa0",
-    "alpha0",
-    "beta0",
-    "nu0",
-    "psi0",
-    "a",
-    "b",
-    "binarize",
-    "chains",
-    "draws",
-    "burn_in",
-    "thin",
-];
+use super::predictive::PredictiveKind::{Exact, Mackay, Mc, Plugin, Probit};
+use super::row::{Restore, Row};
 
 const OPTIMISER: [&str; 4] = ["optimizer", "learning_rate", "max_iter", "tolerance"];
 const SAMPLER: [&str; 4] = ["chains", "draws", "burn_in", "thin"];
 const PRIOR_ADVICE: &str = "try a larger [prior] precision or fewer features";
+const GENERATIVE: &str = "a generative run keeps no weights to score with";
 
 /// Fields every row shares a default for; each row below names what differs.
 const BASE: Row = Row {
@@ -92,7 +25,9 @@ const BASE: Row = Row {
     streams: false,
     posterior: false,
     class_posterior: false,
-    evidence: false,
+    evidence_from: None,
+    proposal_rank: None,
+    restore: Restore::Linear,
     log_evidence: None,
     binary_only: false,
     advice: PRIOR_ADVICE,
@@ -100,6 +35,9 @@ const BASE: Row = Row {
 
 /// The exact samplers (Gibbs, HMC): draws of a binary model's weights, predicting from them.
 const SAMPLED: Row = Row {
+    restore: Restore::Not(
+        "a sampler's draws are not stored in results.json; predict scores Gaussian and point-estimate runs",
+    ),
     predictives: &[Plugin, Exact],
     posterior: true,
     binary_only: true,
@@ -128,8 +66,8 @@ pub const ROWS: [Row; 22] = [
         keys: &OPTIMISER,
         likelihood: Some(Likelihood::Logistic),
         streams: true,
-        evidence: true,
         binary_only: true,
+        evidence_from: Some(MethodKind::LogisticLaplace),
         ..BASE
     },
     Row {
@@ -148,9 +86,10 @@ pub const ROWS: [Row; 22] = [
         likelihood: Some(Likelihood::Logistic),
         streams: true,
         posterior: true,
-        evidence: true,
         binary_only: true,
         log_evidence: Some(LogEvidence::Laplace),
+        evidence_from: Some(MethodKind::LogisticLaplace),
+        proposal_rank: Some(3),
         ..BASE
     },
     Row {
@@ -162,9 +101,10 @@ pub const ROWS: [Row; 22] = [
         likelihood: Some(Likelihood::Probit { noise: 1.0 }),
         streams: true,
         posterior: true,
-        evidence: true,
         binary_only: true,
         log_evidence: Some(LogEvidence::Laplace),
+        evidence_from: Some(MethodKind::ProbitLaplace),
+        proposal_rank: Some(3),
         ..BASE
     },
     Row {
@@ -182,8 +122,9 @@ pub const ROWS: [Row; 22] = [
             "reference_class",
         ],
         posterior: true,
-        evidence: true,
         log_evidence: Some(LogEvidence::Laplace),
+        evidence_from: Some(MethodKind::SoftmaxLaplace),
+        restore: Restore::Not("a multiclass softmax run is not scored by predict yet"),
         ..BASE
     },
     Row {
@@ -197,6 +138,8 @@ pub const ROWS: [Row; 22] = [
         posterior: true,
         binary_only: true,
         log_evidence: Some(LogEvidence::Ep),
+        proposal_rank: Some(0),
+        restore: Restore::EpProbit,
         ..BASE
     },
     Row {
@@ -211,6 +154,8 @@ pub const ROWS: [Row; 22] = [
         binary_only: true,
         fitting: Fitting::OnePass,
         log_evidence: Some(LogEvidence::Adf),
+        proposal_rank: Some(4),
+        restore: Restore::EpProbit,
         ..BASE
     },
     Row {
@@ -230,6 +175,7 @@ pub const ROWS: [Row; 22] = [
         posterior: true,
         binary_only: true,
         log_evidence: Some(LogEvidence::Ep),
+        proposal_rank: Some(0),
         ..BASE
     },
     Row {
@@ -243,6 +189,7 @@ pub const ROWS: [Row; 22] = [
         posterior: true,
         binary_only: true,
         log_evidence: Some(LogEvidence::JjBound),
+        proposal_rank: Some(5),
         ..BASE
     },
     Row {
@@ -262,6 +209,7 @@ pub const ROWS: [Row; 22] = [
         posterior: true,
         binary_only: true,
         log_evidence: Some(LogEvidence::Elbo),
+        proposal_rank: Some(1),
         ..BASE
     },
     Row {
@@ -275,6 +223,7 @@ pub const ROWS: [Row; 22] = [
         posterior: true,
         binary_only: true,
         log_evidence: Some(LogEvidence::Elbo),
+        proposal_rank: Some(1),
         ..BASE
     },
     Row {
@@ -288,6 +237,7 @@ pub const ROWS: [Row; 22] = [
         advice: "try a larger psi0 (the prior scale of each class covariance), [data] standardize = true or fewer features",
         fitting: Fitting::ClosedForm,
         class_posterior: true,
+        restore: Restore::Not(GENERATIVE),
         ..BASE
     },
     Row {
@@ -301,6 +251,7 @@ pub const ROWS: [Row; 22] = [
         advice: "try a larger beta0 (the prior scale of each feature variance), [data] standardize = true or fewer features",
         fitting: Fitting::ClosedForm,
         class_posterior: true,
+        restore: Restore::Not(GENERATIVE),
         ..BASE
     },
     Row {
@@ -315,6 +266,7 @@ pub const ROWS: [Row; 22] = [
         advice: "try larger a and b (the Beta prior of each feature probability) or fewer features",
         fitting: Fitting::ClosedForm,
         class_posterior: true,
+        restore: Restore::Not(GENERATIVE),
         ..BASE
     },
     Row {
@@ -324,6 +276,7 @@ pub const ROWS: [Row; 22] = [
         weight_prior: false,
         summary: "plug-in Gaussian classes with one pooled maximum-likelihood covariance",
         fitting: Fitting::ClosedForm,
+        restore: Restore::Not(GENERATIVE),
         ..BASE
     },
     Row {
@@ -333,6 +286,7 @@ pub const ROWS: [Row; 22] = [
         weight_prior: false,
         summary: "plug-in Gaussian classes with one maximum-likelihood covariance per class",
         fitting: Fitting::ClosedForm,
+        restore: Restore::Not(GENERATIVE),
         ..BASE
     },
     Row {

@@ -156,3 +156,18 @@ fn every_gaussian_posterior_has_its_own_evidence_and_the_samplers_none() {
     assert!(!MethodKind::EpLogistic.log_evidence().unwrap().lower_bound());
     assert_eq!(LogEvidence::Elbo.label(true), "ELBO mean-field");
 }
+
+#[test]
+fn kinds_and_predictives_serialise_as_their_names() {
+    for k in MethodKind::ALL {
+        let json = serde_json::to_value(k).unwrap();
+        assert_eq!(json, serde_json::Value::from(k.name()));
+        assert_eq!(serde_json::from_value::<MethodKind>(json).unwrap(), k);
+    }
+    for p in PredictiveKind::ALL {
+        let json = serde_json::to_value(p).unwrap();
+        assert_eq!(json, serde_json::Value::from(p.name()));
+        assert_eq!(serde_json::from_value::<PredictiveKind>(json).unwrap(), p);
+    }
+    assert!(serde_json::from_str::<MethodKind>("\"logistic\"").is_err());
+}

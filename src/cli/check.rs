@@ -6,8 +6,8 @@
 
 use std::path::Path;
 
-use bayeslab::data::EncodingInfo;
 use bayeslab::output::tables::{design_listing, DesignGroup};
+use bayeslab::record::EncodingInfo;
 use bayeslab::{config, Error};
 
 /// Plain numeric columns are packed onto lines of about this many characters.

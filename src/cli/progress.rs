@@ -6,10 +6,11 @@
 use std::time::{Duration, Instant};
 
 use bayeslab::catalog::thousands;
+use bayeslab::catalog::PredictiveKind;
 use bayeslab::config::MethodPlan;
-use bayeslab::optim::{Iterate, Observer, Schedule};
+use bayeslab::optim::{Iterate, Schedule};
 use bayeslab::record::{Diagnostics, RunRecord};
-use bayeslab::run::{Monitor, ScoringStep};
+use bayeslab::run::{Event, Monitor, ScoringStep};
 
 pub struct Printer {
     label: String,
@@ -51,10 +52,8 @@ impl Printer {
             reading_since: Some(Instant::now()),
         }
     }
-}
 
-impl Observer for Printer {
-    fn observe(&mut self, _run: &str, it: &Iterate) {
+    fn iterate(&mut self, it: &Iterate) {
         if self.last.elapsed() >= EVERY {
             self.last = Instant::now();
             match self.sampling {
@@ -96,6 +95,54 @@ fn mixing(d: &Diagnostics) -> String {
 }
 
 impl Monitor for Printer {
+    /// One line, or none, per event: the CLI says what a run does as it does it.
+    fn event(&mut self, event: Event) {
+        match event {
+            Event::Reading { file, rows, total } => self.reading(&file, rows, total),
+            Event::DataLoaded(d) => self.data_loaded(&d),
+            Event::RunStarted { index, total, id } => self.run_started(index, total, &id),
+            Event::Iterate { iterate, .. } => self.iterate(&iterate),
+            Event::RunFinished(run) => self.run_finished(&run),
+            Event::KhatStarted { draws, .. } => self.khat_started(draws),
+            Event::KhatFinished { khat, seconds, .. } => self.khat_finished(khat, seconds),
+            Event::LooStarted { draws, rows, .. } => self.loo_started(draws, rows),
+            Event::LooRefit {
+                row, done, total, ..
+            } => self.loo_refit(row, done, total),
+            Event::LooFinished { loo, .. } => self.loo_finished(&loo),
+            Event::EvidenceStarted {
+                model,
+                proposal,
+                draws,
+            } => eprint!(
+                "[evidence] {model}: {} draws from a Student-t around {proposal} …",
+                thousands(draws)
+            ),
+            Event::EvidenceFinished(e) => evidence_finished(&e),
+            Event::Scoring {
+                predictive,
+                rows,
+                step,
+                ..
+            } => self.scoring(predictive, rows, step),
+            Event::Slicing {
+                run,
+                done,
+                total,
+                rows,
+            } => self.slicing(&run, done, total, rows),
+            Event::SweepPoint(at) => {
+                let value = bayeslab::config::sweep::label(&toml::Value::Float(at.value));
+                eprintln!("[sweep {}/{}] {} = {value}", at.index + 1, at.total, at.key);
+            }
+            Event::PassFinished(pass) => pass_finished(&pass),
+            // a streamed pass's rows, draws and the Monte-Carlo curve: the workbench's
+            Event::Pass(_) | Event::Draws { .. } | Event::McEstimate { .. } => {}
+        }
+    }
+}
+
+impl Printer {
     /// "[data] reading big.csv: 655,360 rows …" at most every quarter second.
     fn reading(&mut self, file: &std::path::Path, rows: usize, total: Option<usize>) {
         if self.last.elapsed() >= EVERY {
@@ -179,12 +226,12 @@ impl Monitor for Printer {
     }
 
     /// The line stays open while the draws are scored: "… 0.41 s, k̂ = 0.62 (ok)" ends it.
-    fn khat_started(&mut self, _run: &str, draws: usize) {
+    fn khat_started(&mut self, draws: usize) {
         self.khat_draws = draws;
         eprint!("{}   k̂: {} draws …", self.label, thousands(draws));
     }
 
-    fn khat_finished(&mut self, _run: &str, khat: Option<f64>, seconds: f64) {
+    fn khat_finished(&mut self, khat: Option<f64>, seconds: f64) {
         match khat {
             Some(k) => eprintln!(
                 " {seconds:.2} s, k̂ = {k:.2} ({})",
@@ -196,7 +243,7 @@ impl Monitor for Printer {
 
     /// "   leave-one-out: 4,000 draws × 32 rows …", one line per refit, and the result line:
     /// "… 0.12 s, elpd_loo = -12.85 ± 3.05, p_loo = 3.9, k: 32 good".
-    fn loo_started(&mut self, _run: &str, draws: usize, rows: usize) {
+    fn loo_started(&mut self, draws: usize, rows: usize) {
         if draws == 0 {
             eprintln!(
                 "{}   leave-one-out: exact, the closed-form posterior refitted without each of {} rows …",
@@ -213,7 +260,7 @@ impl Monitor for Printer {
         );
     }
 
-    fn loo_refit(&mut self, _run: &str, row: usize, done: usize, total: usize) {
+    fn loo_refit(&mut self, row: usize, done: usize, total: usize) {
         eprintln!(
             "{}   leave-one-out: refitting without training row {row} (k > 0.7; {} of {total})",
             self.label,
@@ -221,7 +268,7 @@ impl Monitor for Printer {
         );
     }
 
-    fn loo_finished(&mut self, _run: &str, loo: &bayeslab::record::LooRecord) {
+    fn loo_finished(&mut self, loo: &bayeslab::record::LooRecord) {
         eprintln!(
             "{}   leave-one-out: {:.2} s, elpd_loo = {:.2} ± {:.2}, p_loo = {:.1}, k: {}",
             self.label,
@@ -241,38 +288,9 @@ impl Monitor for Printer {
         }
     }
 
-    /// "[evidence] logistic: 20,000 draws from a Student-t around ep … 0.31 s, ln p(y | X) =
-    /// -323.419 ± 0.004, k̂ = 0.21 (good)", and a warning line when k̂ says not to trust it.
-    fn evidence_started(&mut self, model: &str, proposal: &str, draws: usize) {
-        eprint!(
-            "[evidence] {model}: {} draws from a Student-t around {proposal} …",
-            thousands(draws)
-        );
-    }
-
-    fn evidence_finished(&mut self, e: &bayeslab::record::EvidenceEstimate) {
-        let khat = match e.khat {
-            Some(k) => format!(
-                "k̂ = {k:.2} ({})",
-                bayeslab::model::importance::khat_verdict(k, e.draws)
-            ),
-            None => "no k̂".to_string(),
-        };
-        eprintln!(
-            " {:.2} s, ln p(y | X) = {:.3} ± {:.3}, {khat}",
-            e.seconds, e.log_evidence, e.mcse
-        );
-        if !e.reliable {
-            eprintln!(
-                "[evidence] {}: not reliable: the importance weights' tail is too heavy (k̂ above 0.7), so the standard error understates the error; fit `ep-{}` for a better proposal or raise `[evaluation] evidence_draws`",
-                e.model, e.model
-            );
-        }
-    }
-
     /// "[1/3] laplace   scoring 200,000 test rows: mc …", then "… mc's metrics (2,000 bootstrap
     /// resamples) …": on test sets of [`SCORING_LINES`] rows or more, where they take time.
-    fn scoring(&mut self, _run: &str, predictive: &str, rows: usize, step: ScoringStep) {
+    fn scoring(&mut self, predictive: PredictiveKind, rows: usize, step: ScoringStep) {
         if rows < SCORING_LINES {
             return;
         }
@@ -307,38 +325,12 @@ impl Monitor for Printer {
             );
         }
     }
-
-    fn sweep_point(&mut self, index: usize, total: usize, key: &str, value: f64) {
-        let value = bayeslab::config::sweep::label(&toml::Value::Float(value));
-        eprintln!("[sweep {}/{total}] {key} = {value}", index + 1);
-    }
-
-    fn pass_finished(&mut self, pass: &bayeslab::record::PassRecord) {
-        eprintln!(
-            "  pass: {}{} — {} chunks, {} rows in {:.3} s (reading the {} {:.3} s{})",
-            pass.purpose,
-            pass.run
-                .as_deref()
-                .map(|r| format!(" {r}"))
-                .unwrap_or_default(),
-            pass.chunks,
-            pass.rows,
-            pass.seconds,
-            pass.read_from.name(),
-            pass.read_seconds,
-            pass.reader_cpu_seconds
-                .map(|s| format!("; checking it took {s:.2} CPU s"))
-                .unwrap_or_default()
-        );
-    }
 }
 
 /// What the fit did, in the catalogue's words for its kind: "closed form", "one pass over the
 /// training rows", "converged after 9 iterations".
 fn outcome(run: &RunRecord, t: bayeslab::optim::Termination) -> String {
-    use bayeslab::catalog::{Fitting, MethodKind};
-    let fitting = MethodKind::parse(&run.kind).map_or(Fitting::Iterative, MethodKind::fitting);
-    fitting.outcome(t.name(), run.iterations, None)
+    run.kind.fitting().outcome(t.name(), run.iterations, None)
 }
 
 /// For a fit that ran out of iterations, what to change: the fit has not reached its answer.
@@ -355,14 +347,54 @@ fn not_converged_advice(run: &RunRecord) -> String {
         return String::new();
     }
     // the kinds with a `damping` key: raising it (towards 1) is the other way to converge
-    let damping =
-        if bayeslab::catalog::MethodKind::parse(&run.kind).is_some_and(|k| k.accepts("damping")) {
-            " or a damping closer to 1"
-        } else {
-            ""
-        };
+    let damping = if run.kind.accepts("damping") {
+        " or a damping closer to 1"
+    } else {
+        ""
+    };
     format!(
         "\n    NOT CONVERGED: the results are those of the last iterate; raise max_iter{damping} (id \"{}\")",
         run.id
     )
+}
+
+/// "… 0.31 s, ln p(y | X) = -323.419 ± 0.004, k̂ = 0.21 (good)" ends the line the start
+/// began, and a warning line follows when k̂ says not to trust it.
+fn evidence_finished(e: &bayeslab::record::EvidenceEstimate) {
+    let khat = match e.khat {
+        Some(k) => format!(
+            "k̂ = {k:.2} ({})",
+            bayeslab::model::importance::khat_verdict(k, e.draws)
+        ),
+        None => "no k̂".to_string(),
+    };
+    eprintln!(
+        " {:.2} s, ln p(y | X) = {:.3} ± {:.3}, {khat}",
+        e.seconds, e.log_evidence, e.mcse
+    );
+    if !e.reliable {
+        eprintln!(
+            "[evidence] {}: not reliable: the importance weights' tail is too heavy (k̂ above 0.7), so the standard error understates the error; fit `ep-{}` for a better proposal or raise `[evaluation] evidence_draws`",
+            e.model, e.model
+        );
+    }
+}
+
+fn pass_finished(pass: &bayeslab::record::PassRecord) {
+    eprintln!(
+        "  pass: {}{} — {} chunks, {} rows in {:.3} s (reading the {} {:.3} s{})",
+        pass.purpose,
+        pass.run
+            .as_deref()
+            .map(|r| format!(" {r}"))
+            .unwrap_or_default(),
+        pass.chunks,
+        pass.rows,
+        pass.seconds,
+        pass.read_from.name(),
+        pass.read_seconds,
+        pass.reader_cpu_seconds
+            .map(|s| format!("; checking it took {s:.2} CPU s"))
+            .unwrap_or_default()
+    );
 }

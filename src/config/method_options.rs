@@ -8,7 +8,7 @@ use super::raw::{Concentration, RawMethod};
 use crate::catalog::{Family, MethodKind};
 use crate::error::Result;
 use crate::model::options::{
-    BernoulliOptions, ClassPrior, EpOptions, GaussianOptions, GibbsOptions, Options,
+    BernoulliOptions, ClassPrior, EpOptions, GaussianOptions, SamplerOptions, Options,
     SoftmaxOptions, VariationalOptions,
 };
 
@@ -86,7 +86,8 @@ pub(super) fn method_options(
         Ok(mu0)
     };
     Ok(match kind.family() {
-        Family::Glm | Family::Quadrature => Options::Glm,
+        Family::Glm => Options::Glm,
+        Family::Quadrature => Options::Quadrature,
         Family::Softmax => Options::Softmax(SoftmaxOptions {
             reference_class: raw.reference_class.unwrap_or(false),
         }),
@@ -137,18 +138,19 @@ pub(super) fn method_options(
                 binarize,
             })
         }
-        Family::Gibbs | Family::Hmc => Options::Gibbs(gibbs(ctx, at, raw, noise)?),
+        Family::Gibbs => Options::Gibbs(sampler(ctx, at, raw, noise)?),
+        Family::Hmc => Options::Hmc(sampler(ctx, at, raw, noise)?),
     })
 }
 
 /// The sampler's schedule (bounded by the memory its draws take) and gibbs-probit's beta.
-fn gibbs(
+fn sampler(
     ctx: &Ctx<'_>,
     at: &str,
     raw: &RawMethod,
     noise: impl Fn(f64) -> Result<f64>,
-) -> Result<GibbsOptions> {
-    let d = GibbsOptions::default();
+) -> Result<SamplerOptions> {
+    let d = SamplerOptions::default();
     let chains = raw.chains.unwrap_or(d.chains as u64);
     let chains = ctx.bounded(&format!("{at} chains"), chains, 2, limits::chains())?;
     let draws = raw.draws.unwrap_or(d.draws as u64);
@@ -165,7 +167,7 @@ fn gibbs(
     )?;
     let thin = ctx.count(&format!("{at} thin"), raw.thin.unwrap_or(d.thin as u64), 1)?;
     ctx.sweeps(at, burn_in as u64, draws as u64, thin as u64)?;
-    Ok(GibbsOptions {
+    Ok(SamplerOptions {
         chains,
         draws,
         burn_in,
@@ -183,7 +185,7 @@ pub(super) fn write_raw(options: &Options, kind: MethodKind, raw: &mut RawMethod
         ClassPrior::PerClass(v) => Concentration::PerClass(v.clone()),
     };
     match options {
-        Options::Glm => {}
+        Options::Glm | Options::Quadrature => {}
         Options::Softmax(o) => {
             raw.reference_class = kind.accepts("reference_class").then_some(o.reference_class)
         }
@@ -216,7 +218,7 @@ pub(super) fn write_raw(options: &Options, kind: MethodKind, raw: &mut RawMethod
             raw.b = f("b", o.b);
             raw.binarize = o.binarize.filter(|_| kind.accepts("binarize"));
         }
-        Options::Gibbs(o) => {
+        Options::Gibbs(o) | Options::Hmc(o) => {
             raw.noise = f("noise", o.noise);
             raw.chains = n("chains", o.chains);
             raw.draws = n("draws", o.draws);

@@ -27,7 +27,7 @@ pub use plan::{
     Centres, ClassPrior, DataPlan, DataSource, Evaluation, FeatureMap, MethodPlan, MethodSpec,
     Missing, Optimizer, Options, Plan, Prior, Split, Streaming,
 };
-pub use posterior::{ApproxKind, PosteriorKind, PosteriorPlan, PosteriorSource, Subset};
+pub use posterior::{PosteriorKind, PosteriorPlan, PosteriorSource, Subset};
 pub use suggest::{did_you_mean, nearest};
 
 use crate::error::{Error, Result};

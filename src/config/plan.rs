@@ -310,7 +310,7 @@ fn check_prior_suits(ctx: &Ctx<'_>, prior: &Prior, methods: &[MethodPlan]) -> Re
         }
         if let Some(m) = methods
             .iter()
-            .find(|m| m.kind.family() == Family::Softmax && !m.options.softmax().reference_class)
+            .find(|m| matches!(m.options, Options::Softmax(o) if !o.reference_class))
         {
             return Err(ctx.err(format!(
                 "[prior] precision = 0 is an improper prior, under which method \"{}\" (softmax-laplace) has no unique \

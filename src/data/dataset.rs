@@ -4,7 +4,6 @@
 use std::path::PathBuf;
 
 use faer::Mat;
-use serde::Serialize;
 
 /// Name of the intercept column in the design matrix.
 pub const INTERCEPT: &str = "intercept";
@@ -39,19 +38,6 @@ impl Design {
     }
 }
 
-/// Summary statistics of one unstandardised design column (a numeric feature, filled as the
-/// encoding says, or an indicator) on the training rows; `missing` counts its source column's
-/// missing cells in the whole (training) file.
-#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
-pub struct FeatureSummary {
-    pub name: String,
-    pub mean: f64,
-    pub sd: f64,
-    pub min: f64,
-    pub max: f64,
-    pub missing: usize,
-}
-
 #[derive(Debug, Clone)]
 pub struct Dataset {
     pub files: Vec<PathBuf>,
@@ -66,9 +52,9 @@ pub struct Dataset {
     pub train: Design,
     pub test: Design,
     /// One per design column but the intercept, over the training rows used.
-    pub summaries: Vec<FeatureSummary>,
+    pub summaries: Vec<crate::record::FeatureSummary>,
     /// Categorical expansions and imputations, for the record.
-    pub encoding: super::EncodingInfo,
+    pub encoding: crate::record::EncodingInfo,
     /// Things the user should know: dropped rows, ignored columns, levels only in test rows.
     pub notes: Vec<String>,
     /// The CSV field separator the files were read with.

@@ -14,8 +14,8 @@ mod tests;
 pub use learn::learn;
 pub use tally::ColumnTally;
 
-use super::encoding_info::EncodingInfo;
 use super::table::Cells;
+use crate::record::EncodingInfo;
 
 pub use crate::record::ColumnCode;
 

@@ -9,7 +9,6 @@ mod csv;
 mod dataset;
 pub mod dense;
 mod encode;
-mod encoding_info;
 mod features;
 mod files;
 #[cfg(test)]
@@ -36,11 +35,10 @@ mod table;
 #[cfg(test)]
 mod tests;
 
-pub use dataset::{Dataset, Design, FeatureSummary, INTERCEPT};
-pub use encoding_info::{CategoricalInfo, EncodingInfo, ImputedInfo, LevelCount};
+pub use dataset::{Dataset, Design, INTERCEPT};
 pub use load::{load, load_with};
 pub use loaded::{polars_read, ReadProbe};
 pub use prepare::is_constant;
 pub use score::prepare_new;
-pub use stream::{DesignChunk, DesignRows, Part, PassStats, ReadFrom, StreamedData};
+pub use stream::{DesignChunk, DesignRows, Part, PassStats, StreamedData};
 pub use table::{read_column, read_key};

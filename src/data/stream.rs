@@ -24,13 +24,15 @@ use std::path::PathBuf;
 use faer::{Mat, MatRef};
 use serde::Serialize;
 
+use crate::record::{EncodingInfo, PassPurpose, ReadFrom};
+
 use super::dataset::effective_scaling;
 use super::encode::Encoder;
 use super::features::FittedMap;
 use super::labels::LabelSet;
-use super::FeatureSummary;
 use crate::config::{DataPlan, Streaming};
 use crate::error::Result;
+use crate::record::FeatureSummary;
 
 /// Which rows a pass delivers.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -64,25 +66,6 @@ impl From<super::chunk_tables::ReadCount> for PassStats {
             read_seconds: count.read_seconds,
             read_from: ReadFrom::File,
             reader_cpu_seconds: None,
-        }
-    }
-}
-
-/// Where a pass read its rows: the data file (decoded by polars), or the design cache the
-/// first pass over the training rows wrote (`[data] cache`).
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, schemars::JsonSchema)]
-#[serde(rename_all = "lowercase")]
-pub enum ReadFrom {
-    #[default]
-    File,
-    Cache,
-}
-
-impl ReadFrom {
-    pub fn name(self) -> &'static str {
-        match self {
-            ReadFrom::File => "file",
-            ReadFrom::Cache => "cache",
         }
     }
 }
@@ -136,7 +119,7 @@ pub struct StreamedData {
     pub columns: Vec<String>,
     pub summaries: Vec<FeatureSummary>,
     /// Categorical expansions and imputations, for the record.
-    pub encoding: super::EncodingInfo,
+    pub encoding: EncodingInfo,
     pub notes: Vec<String>,
     pub rows_train: usize,
     pub rows_test: usize,
@@ -146,7 +129,7 @@ pub struct StreamedData {
     pub class_counts_train: Vec<usize>,
     pub class_counts_test: Vec<usize>,
     /// The passes made before fitting (statistics, test labels, RBF centres), in order.
-    pub preparation: Vec<(String, PassStats)>,
+    pub preparation: Vec<(PassPurpose, PassStats)>,
     pub streaming: Streaming,
     /// Estimated bytes of one chunk's working set plus the D x D matrices (see [`budget::working_set`]).
     pub working_set: u64,

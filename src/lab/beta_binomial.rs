@@ -9,9 +9,9 @@
 use super::dist::{Dist, Map};
 use super::family::{impossible, on_theta, unsupported, Built};
 use super::mode::{find_mode, LogDensity, Mode};
-use crate::config::ApproxKind;
 use crate::error::Result;
 use crate::numeric::special::{sigmoid, softplus};
+use crate::record::ApproxKind;
 
 pub struct Theta {
     pub a: f64,
@@ -89,7 +89,7 @@ pub fn build(
                 let m = logit_mode(a, b, &format!("{what}, normal on logit theta"))?;
                 let (mu, sigma) = (m.x[0], m.variances()[0].sqrt());
                 approximations.push((
-                    "logitnormal",
+                    ApproxKind::LogitNormal,
                     format!("logit theta ~ N({mu:.4}, {sigma:.4}^2)"),
                     Dist::LogitNormal { mu, sigma },
                 ));

@@ -3,6 +3,7 @@
 //! integrates on it.
 
 use super::dist::{Dist, Map};
+use crate::record::ApproxKind;
 
 /// KL, TV and Hellinger are invariant under a smooth monotone change of variable (the
 /// Jacobian cancels in q/p and moves p dx to p' du), so they may be integrated on whichever
@@ -18,7 +19,7 @@ pub struct DistanceScale {
 
 impl DistanceScale {
     /// Everything carried to the working scale u = map(theta).
-    pub fn mapped(map: Map, exact: &Dist, approximations: &[(&'static str, String, Dist)]) -> Self {
+    pub fn mapped(map: Map, exact: &Dist, approximations: &[(ApproxKind, String, Dist)]) -> Self {
         let to = |d: &Dist| Dist::Mapped {
             base: Box::new(d.clone()),
             map,

@@ -14,7 +14,8 @@
 use serde::Serialize;
 
 use super::dist::Dist;
-use super::integrate::{refine, Integration};
+use super::integrate::refine;
+use crate::record::Integration;
 
 pub const TOLERANCE: f64 = 1e-6;
 /// p puts at most this mass on each side of the integration range.

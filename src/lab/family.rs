@@ -3,15 +3,15 @@
 
 use super::dist::{Dist, Map};
 use super::distance_scale::DistanceScale;
-use super::summary::{GiniResult, ModeRecord};
 use crate::error::{Error, NumericError};
+use crate::record::{ApproxKind, GiniResult, ModeRecord};
 
 pub struct Built {
     pub parameter: &'static str,
     pub exact_form: String,
     pub exact: Dist,
     /// (contract name, fitted form, distribution on the original scale).
-    pub approximations: Vec<(&'static str, String, Dist)>,
+    pub approximations: Vec<(ApproxKind, String, Dist)>,
     /// The same exact posterior and approximations on another scale, for the distances only.
     pub distance_scale: Option<DistanceScale>,
     pub gini: Option<GiniResult>,
@@ -23,7 +23,7 @@ impl Built {
     pub fn on_theta(
         exact_form: String,
         exact: Dist,
-        approximations: Vec<(&'static str, String, Dist)>,
+        approximations: Vec<(ApproxKind, String, Dist)>,
         map: Map,
     ) -> Built {
         let distance_scale = Some(DistanceScale::mapped(map, &exact, &approximations));
@@ -48,21 +48,17 @@ pub fn impossible(what: &str, message: String) -> Error {
 /// this keeps a direct library caller from a panic.
 /// The normal (or Student-t with `t_df` degrees of freedom) at the mode of theta itself, with
 /// the observed information as precision: the same for every one-parameter family.
-pub fn on_theta(
-    k: crate::config::ApproxKind,
-    m: &super::mode::Mode,
-    t_df: f64,
-) -> (&'static str, String, Dist) {
+pub fn on_theta(k: ApproxKind, m: &super::mode::Mode, t_df: f64) -> (ApproxKind, String, Dist) {
     let (mean, sd) = (m.x[0], m.variances()[0].sqrt());
-    if k == crate::config::ApproxKind::Normal {
+    if k == ApproxKind::Normal {
         (
-            "normal",
+            ApproxKind::Normal,
             format!("theta ~ N({mean:.4}, {sd:.4}^2)"),
             Dist::Normal { mean, sd },
         )
     } else {
         (
-            "t",
+            ApproxKind::T,
             format!("theta ~ t_{t_df}({mean:.4}, {sd:.4}^2)"),
             Dist::StudentT {
                 loc: mean,
@@ -73,7 +69,7 @@ pub fn on_theta(
     }
 }
 
-pub fn unsupported(what: &str, k: crate::config::ApproxKind, kind: &str) -> Error {
+pub fn unsupported(what: &str, k: ApproxKind, kind: &str) -> Error {
     impossible(
         what,
         format!(

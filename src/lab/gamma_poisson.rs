@@ -9,8 +9,8 @@
 use super::dist::{Dist, Map};
 use super::family::{impossible, on_theta, unsupported, Built};
 use super::mode::{find_mode, LogDensity, Mode};
-use crate::config::ApproxKind;
 use crate::error::Result;
+use crate::record::ApproxKind;
 
 /// log p(theta | y) + c on theta > 0.
 pub struct Theta {
@@ -93,7 +93,7 @@ pub fn build(
                 let m = log_theta_mode(a, b, &format!("{what}, normal on log theta"))?;
                 let (mu, sigma) = (m.x[0], m.variances()[0].sqrt());
                 approximations.push((
-                    "lognormal",
+                    ApproxKind::LogNormal,
                     format!("log theta ~ N({mu:.4}, {sigma:.4}^2)"),
                     Dist::LogNormal { mu, sigma },
                 ));

@@ -14,10 +14,10 @@ use super::dist::Dist;
 use super::distance_scale::DistanceScale;
 use super::family::{impossible, Built};
 use super::mode::{find_mode, LogDensity, Mode};
-use super::summary::{GiniResult, GiniSummary};
 use crate::error::Result;
 use crate::numeric::rng::Stream;
 use crate::numeric::special::norm_cdf;
+use crate::record::{ApproxKind, GiniResult, GiniSummary};
 
 pub struct LogNormalModel {
     pub x: Vec<f64>,
@@ -130,7 +130,7 @@ pub fn build(
         ),
         exact: Dist::GiniExact { nu, s2 },
         approximations: vec![(
-            "normal",
+            ApproxKind::Normal,
             format!(
                 "(mu, log sigma^2) ~ N(({:.4}, {eta:.4}), diag({:.3e}, {:.3e}))",
                 m.x[0], var[0], var[1]

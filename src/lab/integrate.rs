@@ -2,16 +2,7 @@
 //! integral changes by more than a tolerance. Used for the distances and for moments that
 //! have no closed form.
 
-use serde::Serialize;
-
-/// How an integral was computed: the final number of grid intervals and the largest change
-/// of any figure at the last halving of the spacing (below the tolerance when converged).
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, schemars::JsonSchema)]
-pub struct Integration {
-    pub intervals: usize,
-    pub last_change: f64,
-    pub converged: bool,
-}
+use crate::record::Integration;
 
 pub const START_INTERVALS: usize = 256;
 /// 2^22 intervals: the refinement gives up (and says so) beyond this.

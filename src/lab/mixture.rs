@@ -11,11 +11,11 @@ use super::cauchy::{CauchyModel, CauchyPosterior};
 use super::dist::Dist;
 use super::family::{impossible, unsupported, Built};
 use super::mode::find_mode;
-use super::summary::ModeRecord;
-use crate::config::ApproxKind;
 use crate::error::Result;
 use crate::numeric::rng::Stream;
 use crate::numeric::special::log_sum_exp;
+use crate::record::ApproxKind;
+use crate::record::ModeRecord;
 
 /// Modes closer than this (in Cauchy scales) are the same mode.
 const SAME_MODE: f64 = 1e-5;
@@ -85,7 +85,7 @@ pub fn build(
     for &k in kinds {
         match k {
             ApproxKind::Normal => approximations.push((
-                "normal",
+                ApproxKind::Normal,
                 format!(
                     "theta ~ N({:.4}, {:.4}^2) at the highest mode",
                     top.location, top.sd
@@ -96,13 +96,13 @@ pub fn build(
                 },
             )),
             ApproxKind::Mixture => approximations.push((
-                "mixture",
+                ApproxKind::Mixture,
                 modes
                     .iter()
                     .map(|m| format!("{:.3} N({:.4}, {:.4}^2)", m.weight, m.location, m.sd))
                     .collect::<Vec<_>>()
                     .join(" + "),
-                Dist::Mixture(modes.iter().map(ModeRecord::component).collect()),
+                Dist::Mixture(modes.iter().map(super::summary::component).collect()),
             )),
             _ => return Err(unsupported(what, k, "mixture-laplace")),
         }

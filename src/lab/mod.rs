@@ -4,7 +4,7 @@
 //!
 //! Every approximation comes from the general mode finder ([`mode::find_mode`]: Newton on
 //! any log density, observed information at the mode); each family only writes its log
-//! density. The result is [`summary::PosteriorResult`], part of the run record.
+//! density. The result is [`PosteriorResult`], part of the run record.
 
 pub mod beta_binomial;
 pub mod beta_large;
@@ -31,10 +31,8 @@ use crate::config::{PosteriorKind, PosteriorPlan, Subset};
 use crate::error::Result;
 use crate::numeric::rng;
 
+use crate::record::PosteriorResult;
 pub use observations::Observations;
-pub use summary::{
-    ApproxResult, Curves, GiniResult, GiniSummary, ModeRecord, PosteriorResult, Summary,
-};
 
 /// Every posterior of an experiment, each at every subset size, in configuration order.
 pub fn run_all(plans: &[PosteriorPlan], seed: u64) -> Result<Vec<PosteriorResult>> {

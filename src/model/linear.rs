@@ -8,15 +8,10 @@ use rand_distr::{Distribution, StandardNormal};
 use super::fit::{PosteriorSummary, Predictor, Probabilities};
 use super::gaussian::{Activations, GaussianPosterior};
 use super::predictive::{self, PredictiveKind, PredictiveSettings};
+use crate::catalog::Link;
 use crate::numeric::linalg::mat_vec;
 use crate::numeric::rng::Stream;
 use crate::numeric::special::norm_cdf;
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Link {
-    Logistic,
-    Probit,
-}
 
 pub struct LinearPredictor {
     pub weights: Vec<f64>,

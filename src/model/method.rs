@@ -13,7 +13,8 @@ pub use super::fit::{
 };
 use super::{ep, generative, gibbs, hmc, logistic, probit, quadrature, softmax, variational};
 
-use crate::catalog::{Family, Likelihood};
+use super::options::Options;
+use crate::catalog::{Likelihood, Link};
 use crate::error::{Error, Result};
 use crate::optim::Observer;
 
@@ -61,19 +62,21 @@ pub fn fit(
 /// error is bad input and aborts the experiment.
 /// Fit a kind on its whole training matrix: the family's own fit.
 pub fn fit_matrix(input: &FitInput<'_>, observer: &mut dyn Observer) -> Result<Fitted> {
-    let kind = input.method.kind;
-    match kind.family() {
-        Family::Glm => match kind.likelihood(1.0) {
-            Some(Likelihood::Probit { .. }) => probit::fit_method(input, observer),
-            _ => logistic::fit_method(input, observer),
+    let (kind, options) = (input.method.kind, &input.method.options);
+    debug_assert_eq!(options.family(), kind.family(), "{kind}'s options");
+    match options {
+        Options::Glm => match kind.likelihood(1.0).map(Likelihood::link) {
+            Some(Link::Probit) => probit::fit_method(input, observer),
+            Some(Link::Logistic) | None => logistic::fit_method(input, observer),
         },
-        Family::Softmax => softmax::fit_method(input, observer),
-        Family::Ep => ep::fit_method(input, observer),
-        Family::Variational => variational::fit_method(input, observer),
-        Family::Gaussian | Family::Bernoulli => generative::fit_method(input),
-        Family::Gibbs => gibbs::fit_method(input, observer),
-        Family::Hmc => hmc::fit_method(input, observer),
-        Family::Quadrature => quadrature::fit_method(input, observer),
+        Options::Softmax(o) => softmax::fit_method(input, o, observer),
+        Options::Ep(o) => ep::fit_method(input, o, observer),
+        Options::Variational(o) => variational::fit_method(input, o, observer),
+        Options::Gaussian(o) => generative::fit_gaussian(input, o),
+        Options::Bernoulli(o) => generative::fit_bernoulli(input, o),
+        Options::Gibbs(o) => gibbs::fit_method(input, o, observer),
+        Options::Hmc(o) => hmc::fit_method(input, o, observer),
+        Options::Quadrature => quadrature::fit_method(input, observer),
     }
 }
 
@@ -83,7 +86,7 @@ mod tests {
 
     use super::*;
     use crate::catalog::{MethodKind, PredictiveKind};
-    use crate::model::options::{BernoulliOptions, GibbsOptions, Options};
+    use crate::model::options::{BernoulliOptions, SamplerOptions, Options};
     use crate::model::predictive::PredictiveSettings;
     use crate::model::spec::{MethodSpec, Optimizer};
     use crate::numeric::rng::stream;
@@ -102,7 +105,13 @@ mod tests {
         let columns = ["intercept", "a", "b"].map(String::from);
         for kind in MethodKind::ALL {
             let options = match Options::defaults(kind.family()) {
-                Options::Gibbs(o) => Options::Gibbs(GibbsOptions {
+                Options::Gibbs(o) => Options::Gibbs(SamplerOptions {
+                    chains: 2,
+                    draws: 20,
+                    burn_in: 5,
+                    ..o
+                }),
+                Options::Hmc(o) => Options::Hmc(SamplerOptions {
                     chains: 2,
                     draws: 20,
                     burn_in: 5,

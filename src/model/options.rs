@@ -1,25 +1,27 @@
 //! The kind-specific settings of `[[method]]`, one type per [`Family`]: a kind only carries
 //! the settings its model reads. config/ validates them and fills in the defaults below.
 
-use std::borrow::Cow;
-
 use crate::catalog::Family;
 use crate::optim::Schedule;
 
 /// beta of the probit kinds that accept `noise`; probit-laplace is fixed at 1.
 pub const DEFAULT_NOISE: f64 = 1.0;
 
-/// The settings of one kind's family.
+/// The settings of one kind's family, one variant per [`Family`]: each family's fit receives
+/// its own.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Options {
     /// The GLM kinds have no settings beyond the optimiser.
     Glm,
+    /// The quadrature kinds have none either (the grid adapts).
+    Quadrature,
     Softmax(SoftmaxOptions),
     Ep(EpOptions),
     Variational(VariationalOptions),
     Gaussian(GaussianOptions),
     Bernoulli(BernoulliOptions),
-    Gibbs(GibbsOptions),
+    Gibbs(SamplerOptions),
+    Hmc(SamplerOptions),
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
@@ -106,10 +108,11 @@ impl Default for BernoulliOptions {
     }
 }
 
-/// Independent chains (run in parallel threads), kept draws per chain, sweeps discarded
-/// first, the thinning interval, and beta of gibbs-probit (gibbs-logistic keeps 1).
+/// The samplers' settings (Gibbs and HMC): independent chains (run in parallel threads), kept
+/// draws per chain, sweeps discarded first, the thinning interval, and beta of the probit
+/// samplers (the logistic ones keep 1).
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub struct GibbsOptions {
+pub struct SamplerOptions {
     pub chains: usize,
     pub draws: usize,
     pub burn_in: usize,
@@ -117,9 +120,9 @@ pub struct GibbsOptions {
     pub noise: f64,
 }
 
-impl Default for GibbsOptions {
+impl Default for SamplerOptions {
     fn default() -> Self {
-        GibbsOptions {
+        SamplerOptions {
             chains: 4,
             draws: 1000,
             burn_in: 500,
@@ -129,7 +132,7 @@ impl Default for GibbsOptions {
     }
 }
 
-impl GibbsOptions {
+impl SamplerOptions {
     pub fn schedule(&self) -> Schedule {
         Schedule {
             chains: self.chains,
@@ -172,68 +175,60 @@ impl Options {
     /// Every setting of `family` at its default.
     pub fn defaults(family: Family) -> Options {
         match family {
-            Family::Glm | Family::Quadrature => Options::Glm,
+            Family::Glm => Options::Glm,
+            Family::Quadrature => Options::Quadrature,
             Family::Softmax => Options::Softmax(SoftmaxOptions::default()),
             Family::Ep => Options::Ep(EpOptions::default()),
             Family::Variational => Options::Variational(VariationalOptions::default()),
             Family::Gaussian => Options::Gaussian(GaussianOptions::default()),
             Family::Bernoulli => Options::Bernoulli(BernoulliOptions::default()),
-            Family::Gibbs | Family::Hmc => Options::Gibbs(GibbsOptions::default()),
+            Family::Gibbs => Options::Gibbs(SamplerOptions::default()),
+            Family::Hmc => Options::Hmc(SamplerOptions::default()),
         }
     }
 
-    /// beta of a probit likelihood with a free noise (EP, ADF, gibbs-probit); the default
-    /// for every other kind.
+    /// The family these settings belong to: a spec's kind always has it (config/ builds the
+    /// options from the kind's family, and the dispatcher checks).
+    pub fn family(&self) -> Family {
+        match self {
+            Options::Glm => Family::Glm,
+            Options::Quadrature => Family::Quadrature,
+            Options::Softmax(_) => Family::Softmax,
+            Options::Ep(_) => Family::Ep,
+            Options::Variational(_) => Family::Variational,
+            Options::Gaussian(_) => Family::Gaussian,
+            Options::Bernoulli(_) => Family::Bernoulli,
+            Options::Gibbs(_) => Family::Gibbs,
+            Options::Hmc(_) => Family::Hmc,
+        }
+    }
+
+    /// beta of a probit likelihood with a free noise (EP, ADF, gibbs-probit, hmc-probit); the
+    /// families without the key have beta = 1.
     pub fn noise(&self) -> f64 {
         match self {
             Options::Ep(o) => o.noise,
-            Options::Gibbs(o) => o.noise,
-            _ => DEFAULT_NOISE,
+            Options::Gibbs(o) | Options::Hmc(o) => o.noise,
+            Options::Glm
+            | Options::Quadrature
+            | Options::Softmax(_)
+            | Options::Variational(_)
+            | Options::Gaussian(_)
+            | Options::Bernoulli(_) => DEFAULT_NOISE,
         }
     }
 
-    // The model files read their family's settings through these; a spec built by config/
-    // always carries its kind's family, and any other falls back to the defaults.
-
-    pub fn softmax(&self) -> SoftmaxOptions {
+    /// A sampler's chains, kept draws, burn-in and thinning; `None` for the other families.
+    pub fn schedule(&self) -> Option<Schedule> {
         match self {
-            Options::Softmax(o) => *o,
-            _ => SoftmaxOptions::default(),
-        }
-    }
-
-    pub fn ep(&self) -> EpOptions {
-        match self {
-            Options::Ep(o) => *o,
-            _ => EpOptions::default(),
-        }
-    }
-
-    pub fn variational(&self) -> VariationalOptions {
-        match self {
-            Options::Variational(o) => *o,
-            _ => VariationalOptions::default(),
-        }
-    }
-
-    pub fn gaussian(&self) -> Cow<'_, GaussianOptions> {
-        match self {
-            Options::Gaussian(o) => Cow::Borrowed(o),
-            _ => Cow::Owned(GaussianOptions::default()),
-        }
-    }
-
-    pub fn bernoulli(&self) -> Cow<'_, BernoulliOptions> {
-        match self {
-            Options::Bernoulli(o) => Cow::Borrowed(o),
-            _ => Cow::Owned(BernoulliOptions::default()),
-        }
-    }
-
-    pub fn gibbs(&self) -> GibbsOptions {
-        match self {
-            Options::Gibbs(o) => *o,
-            _ => GibbsOptions::default(),
+            Options::Gibbs(o) | Options::Hmc(o) => Some(o.schedule()),
+            Options::Glm
+            | Options::Quadrature
+            | Options::Softmax(_)
+            | Options::Ep(_)
+            | Options::Variational(_)
+            | Options::Gaussian(_)
+            | Options::Bernoulli(_) => None,
         }
     }
 }

@@ -6,7 +6,8 @@
 
 use super::fit::{FitInput, Fitted};
 use super::glm::{GlmLink, GlmObjective};
-use super::linear::{LinearPredictor, Link};
+use super::linear::LinearPredictor;
+use crate::catalog::Link;
 use crate::error::Result;
 use crate::numeric::special::{inv_mills, log_norm_cdf};
 use crate::optim::{Curvature, Objective, Observer};

@@ -13,11 +13,11 @@ use faer::MatRef;
 
 use super::fit::{FitInput, Fitted, PosteriorSummary, Predictor, Probabilities};
 use super::glm::{GlmLink, GlmObjective};
-use super::linear::Link;
 use super::logistic::LogitLink;
 use super::predictive::{PredictiveKind, PredictiveSettings};
 use super::probit::ProbitLink;
 use crate::catalog::Likelihood;
+use crate::catalog::Link;
 use crate::error::{Error, Result};
 use crate::numeric::linalg::{mat_vec, Cholesky};
 use crate::numeric::quadrature::grid::{integrate, GridProblem, GridResult};
@@ -36,7 +36,7 @@ pub fn fit_method(input: &FitInput<'_>, observer: &mut dyn Observer) -> Result<F
     check(input)?;
     match input.method.kind.likelihood(1.0) {
         Some(Likelihood::Probit { .. }) => fit_link::<ProbitLink>(input, Link::Probit, observer),
-        _ => fit_link::<LogitLink>(input, Link::Logistic, observer),
+        Some(Likelihood::Logistic) | None => fit_link::<LogitLink>(input, Link::Logistic, observer),
     }
 }
 

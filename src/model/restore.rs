@@ -8,8 +8,8 @@ use faer::Mat;
 use super::ep::EpPredictor;
 use super::fit::Predictor;
 use super::gaussian::GaussianPosterior;
-use super::linear::{LinearPredictor, Link};
-use crate::catalog::{Family, Likelihood, MethodKind};
+use super::linear::LinearPredictor;
+use crate::catalog::{MethodKind, Restore};
 use crate::numeric::linalg::Cholesky;
 
 /// What a record keeps of a binary linear run's fit.
@@ -25,29 +25,24 @@ pub struct Stored<'a> {
     pub cov: Option<&'a [Vec<f64>]>,
 }
 
-/// The predictor of `s`, or why it cannot be rebuilt.
+/// The predictor of `s`, or why it cannot be rebuilt (the kind's catalogue row says how).
 pub fn predictor(s: &Stored<'_>) -> Result<Box<dyn Predictor>, String> {
     let d = s.weights.len();
-    let link = match s.kind.likelihood(s.noise) {
-        Some(Likelihood::Logistic) => Link::Logistic,
-        Some(Likelihood::Probit { .. }) => Link::Probit,
-        None => {
-            return Err(match s.kind.family() {
-                Family::Softmax => "a multiclass softmax run is not scored by predict yet".into(),
-                _ => "a generative run keeps no weights to score with".into(),
-            })
-        }
+    let link = match (s.kind.restore(), s.kind.likelihood(s.noise)) {
+        (Restore::Not(why), _) => return Err(why.into()),
+        (_, Some(likelihood)) => likelihood.link(),
+        (_, None) => return Err(format!("{} has no binary likelihood to score with", s.kind)),
     };
-    match s.kind.family() {
-        Family::Gibbs | Family::Hmc => Err("a sampler's draws are not stored in results.json; predict scores Gaussian and point-estimate runs".into()),
-        Family::Ep if link == Link::Probit => {
+    match s.kind.restore() {
+        Restore::Not(why) => Err(why.into()),
+        Restore::EpProbit => {
             let (Some(mu), Some(cov)) = (s.mean, s.cov) else {
                 return Err("its covariance is not stored (more than 1000 weights)".into());
             };
             let sigma = Mat::from_fn(d, d, |i, j| cov[i][j]);
             Ok(Box::new(EpPredictor::new(mu.to_vec(), sigma, s.noise)))
         }
-        _ => {
+        Restore::Linear => {
             let posterior = match (s.mean, s.precision_factor) {
                 (Some(mean), Some(l)) => {
                     let l = Mat::from_fn(d, d, |i, j| if j <= i { l[i][j] } else { 0.0 });

@@ -12,6 +12,7 @@ use faer::{Mat, MatRef};
 
 use super::fit::{FitInput, Fitted, PosteriorSummary, Predictor, Probabilities};
 use super::gaussian::GaussianPosterior;
+use super::options::SoftmaxOptions;
 use super::predictive::{PredictiveKind, PredictiveSettings};
 use crate::error::Result;
 use crate::numeric::rng::Stream;
@@ -211,8 +212,12 @@ impl Predictor for SoftmaxPredictor {
 }
 
 /// `softmax-laplace`: MAP by Newton on the stacked weights, then N(W_MAP, H^{-1}).
-pub fn fit_method(input: &FitInput<'_>, observer: &mut dyn Observer) -> Result<Fitted> {
-    let reference = input.method.options.softmax().reference_class;
+pub fn fit_method(
+    input: &FitInput<'_>,
+    options: &SoftmaxOptions,
+    observer: &mut dyn Observer,
+) -> Result<Fitted> {
+    let reference = options.reference_class;
     let objective =
         SoftmaxObjective::new(input.x, input.y, input.classes, reference, input.precision);
     let (weights, outcome) = super::laplace::minimise(

@@ -36,9 +36,6 @@ impl Optimizer {
 impl MethodSpec {
     /// A sampler's chains, kept draws, burn-in and thinning; `None` for the other kinds.
     pub fn schedule(&self) -> Option<Schedule> {
-        match &self.options {
-            Options::Gibbs(o) => Some(o.schedule()),
-            _ => None,
-        }
+        self.options.schedule()
     }
 }

@@ -8,7 +8,9 @@
 
 use super::fit::{FitInput, Fitted};
 use super::gaussian::GaussianPosterior;
-use super::linear::{LinearPredictor, Link};
+use super::linear::LinearPredictor;
+use super::options::VariationalOptions;
+use crate::catalog::{Likelihood, Link};
 use crate::error::Result;
 use crate::model::MethodKind;
 use crate::numeric::linalg::Cholesky;
@@ -39,7 +41,11 @@ pub fn problem<'a>(input: &FitInput<'a>, link: Link) -> ElboProblem<'a> {
 }
 
 /// `vb-logistic`, `vi-logistic` and `vi-probit`.
-pub fn fit_method(input: &FitInput<'_>, observer: &mut dyn Observer) -> Result<Fitted> {
+pub fn fit_method(
+    input: &FitInput<'_>,
+    options: &VariationalOptions,
+    observer: &mut dyn Observer,
+) -> Result<Fitted> {
     let m = input.method;
     let control = Control {
         max_iter: m.max_iter,
@@ -53,11 +59,8 @@ pub fn fit_method(input: &FitInput<'_>, observer: &mut dyn Observer) -> Result<F
             (jj.m, jj.factor, jj.bound, outcome, Link::Logistic)
         }
         kind => {
-            let link = match kind {
-                MethodKind::ViProbit => Link::Probit,
-                _ => Link::Logistic,
-            };
-            let mean_field = m.options.variational().mean_field;
+            let link = kind.likelihood(1.0).map_or(Link::Logistic, Likelihood::link);
+            let mean_field = options.mean_field;
             let mut kl = KlGaussian::new(problem(input, link), mean_field)?;
             let outcome = drive(input.run(), &mut kl, &control, observer)?;
             let elbo = kl.elbo;

@@ -7,7 +7,7 @@
 //! original units are beta = A w, a linear map, and a Gaussian N(m, S) over w is the Gaussian
 //! N(A m, A S A^T) over beta. The intercept's variance needs the full covariance.
 
-use crate::catalog::{Likelihood, MethodKind};
+use crate::catalog::Likelihood;
 use crate::data::INTERCEPT;
 use crate::numeric::special::norm_cdf;
 use crate::record::{ColumnScaling, ExperimentRecord, RunRecord};
@@ -77,7 +77,7 @@ impl Coefficient {
 
 /// Whether the run's likelihood is the logistic one, whose exp(w) is an odds ratio.
 pub fn has_odds(run: &RunRecord) -> bool {
-    MethodKind::parse(&run.kind).and_then(|k| k.likelihood(1.0)) == Some(Likelihood::Logistic)
+    run.kind.likelihood(1.0) == Some(Likelihood::Logistic)
 }
 
 /// The run's binary weights (one per design column): the posterior's mean and covariance, or

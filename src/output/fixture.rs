@@ -1,6 +1,7 @@
 //! Small hand-made run records for the unit tests of the reports: the tables and figures are
 //! functions of the record, so a record with known numbers pins what they must show.
 
+use crate::catalog::{MethodKind, PredictiveKind};
 use crate::metrics::{Bin, Metrics};
 use crate::optim::Termination;
 use crate::record::{
@@ -56,7 +57,7 @@ pub fn record(columns: &[&str], classes: &[&str], runs: Vec<RunRecord>) -> Exper
 /// A converged run with point estimate `weights` and, given `sd`, the Gaussian posterior
 /// N(weights, sd²) with k-hat `khat`; one plug-in predictive.
 pub fn run(id: &str, weights: &[f64], sd: Option<f64>, khat: Option<f64>) -> RunRecord {
-    let mut run = RunRecord::failed(id, "logistic-laplace", 0.1, String::new());
+    let mut run = RunRecord::failed(id, MethodKind::LogisticLaplace, 0.1, String::new());
     run.error = None;
     run.converged = true;
     run.termination = Some(Termination::Converged);
@@ -81,7 +82,7 @@ pub fn run(id: &str, weights: &[f64], sd: Option<f64>, khat: Option<f64>) -> Run
     run.khat = khat;
     run.prior_precision = Some(1.0);
     run.predictives = vec![PredictiveRecord {
-        name: "plugin".into(),
+        name: PredictiveKind::Plugin,
         metrics: Metrics {
             log_loss: 0.5,
             brier: 0.2,
@@ -156,8 +157,8 @@ pub fn svg_circles(svg: &str) -> Vec<(f64, f64)> {
 /// The encodings of a penguins-like table (synthetic counts over 250 training and 83 test
 /// rows): three text columns and a coded year expanded with treatment coding, and one numeric
 /// column's gaps filled by its training mean with an indicator column.
-pub fn encoding() -> crate::data::EncodingInfo {
-    use crate::data::{CategoricalInfo, EncodingInfo, ImputedInfo, LevelCount};
+pub fn encoding() -> crate::record::EncodingInfo {
+    use crate::record::{CategoricalInfo, EncodingInfo, ImputedInfo, LevelCount};
     let categorical =
         |column: &str, reference: &str, levels: &[(&str, usize, usize)]| CategoricalInfo {
             column: column.into(),
@@ -235,11 +236,11 @@ pub const ENCODED_COLUMNS: [&str; 13] = [
     "year=2009",
 ];
 
-/// A converged run of `kind` (a catalogue name) at λ = `lambda` whose own ln p(y | X) is
+/// A converged run of `kind` at λ = `lambda` whose own ln p(y | X) is
 /// `log_evidence`, for the evidence table.
-pub fn evidence_run(id: &str, kind: &str, lambda: f64, log_evidence: f64) -> RunRecord {
+pub fn evidence_run(id: &str, kind: MethodKind, lambda: f64, log_evidence: f64) -> RunRecord {
     let mut r = run(id, &[0.1, 0.2], Some(0.1), Some(0.2));
-    r.kind = kind.into();
+    r.kind = kind;
     r.prior_precision = Some(lambda);
     r.posterior.as_mut().expect("a posterior").log_evidence = Some(log_evidence);
     r
@@ -247,7 +248,7 @@ pub fn evidence_run(id: &str, kind: &str, lambda: f64, log_evidence: f64) -> Run
 
 /// An importance-sampling estimate of ln p(y | X) under `model` around the run `proposal`.
 pub fn estimate(
-    model: &str,
+    model: crate::catalog::Link,
     lambda: f64,
     log_evidence: f64,
     mcse: f64,
@@ -255,7 +256,7 @@ pub fn estimate(
     proposal: &str,
 ) -> crate::record::EvidenceEstimate {
     crate::record::EvidenceEstimate {
-        model: model.into(),
+        model,
         prior_precision: lambda,
         log_evidence,
         mcse,

@@ -36,7 +36,7 @@ pub fn summaries(sweep: &SweepRecord) -> Vec<FoldSummary> {
     let mut out = Vec::new();
     for run in &first.runs {
         for p in &run.predictives {
-            out.push(summary(sweep, &run.id, &p.name));
+            out.push(summary(sweep, &run.id, p.name.name()));
         }
     }
     out
@@ -51,7 +51,7 @@ fn summary(sweep: &SweepRecord, run: &str, predictive: &str) -> FoldSummary {
             .runs
             .iter()
             .find(|x| x.id == run)
-            .and_then(|x| x.predictives.iter().find(|q| q.name == predictive));
+            .and_then(|x| x.predictives.iter().find(|q| q.name.name() == predictive));
         if let Some(q) = found {
             for (m, (_, get, _, _)) in METRICS.iter().enumerate() {
                 per_fold[m].extend(get(&q.metrics));

@@ -6,7 +6,7 @@ use std::fmt::Write;
 
 use super::tables::markdown::table;
 use super::tables::{Cell, Table};
-use crate::lab::PosteriorResult;
+use crate::record::PosteriorResult;
 
 fn q3(q: &[f64; 3]) -> String {
     format!("{:.4} / {:.4} / {:.4}", q[0], q[1], q[2])
@@ -99,7 +99,7 @@ pub fn summary(p: &PosteriorResult) -> Table {
     ]];
     for a in &p.approximations {
         rows.push(vec![
-            a.name.as_str().into(),
+            a.name.name().into(),
             format!("{:.4}", a.mean).into(),
             format!("{:.4}", a.sd).into(),
             q3(&a.quantiles).into(),

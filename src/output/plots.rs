@@ -113,5 +113,5 @@ fn uses_moderation(r: &ExperimentRecord) -> bool {
     r.runs
         .iter()
         .flat_map(|run| &run.predictives)
-        .any(|p| matches!(p.name.as_str(), "mc" | "probit" | "mackay" | "exact"))
+        .any(|p| p.name != crate::catalog::PredictiveKind::Plugin)
 }

@@ -4,7 +4,6 @@
 //! site update's four densities of t = y_i phi_i^T w (old, cavity, tilted, new).
 
 use super::contour::{self, LEVELS};
-use crate::catalog::MethodKind;
 use crate::record::{ExperimentRecord, FitStep, RunRecord, SiteUpdate, StepKind};
 
 /// The levels a step's ellipse is drawn at (fewer than the weight-space picture's: small panels).
@@ -29,9 +28,7 @@ pub fn pair(r: &ExperimentRecord) -> [usize; 2] {
 /// The quadrature run with `run`'s likelihood (and probit noise), whose exact posterior is
 /// drawn behind `run`'s steps.
 pub fn exact_for<'r>(r: &'r ExperimentRecord, run: &RunRecord) -> Option<&'r RunRecord> {
-    let likelihood = |x: &RunRecord| {
-        MethodKind::parse(&x.kind).and_then(|k| k.likelihood(x.noise.unwrap_or(1.0)))
-    };
+    let likelihood = |x: &RunRecord| x.kind.likelihood(x.noise.unwrap_or(1.0));
     let want = likelihood(run)?;
     r.runs
         .iter()

@@ -50,7 +50,7 @@ fn sweep_rows(sweep: &SweepRecord) -> Vec<SweepRow<'_>> {
                     value: point.value,
                     dir: point_dir(&sweep.key, &point.label),
                     run: &run.id,
-                    predictive: &p.name,
+                    predictive: p.name.name(),
                     metrics: &p.metrics,
                 });
             }
@@ -105,8 +105,9 @@ pub fn log_evidence_series(sweep: &SweepRecord) -> Vec<(String, Vec<(f64, f64)>)
             let Some(v) = run.posterior.as_ref().and_then(|p| p.log_evidence) else {
                 continue;
             };
-            let label = crate::catalog::MethodKind::parse(&run.kind)
-                .and_then(|k| k.log_evidence())
+            let label = run
+                .kind
+                .log_evidence()
                 .map_or("own ln p(y|X)", |e| e.label(run.mean_field));
             push(format!("{} ({label})", run.id), (point.value, v));
         }

@@ -8,7 +8,7 @@ use serde::Serialize;
 #[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct ApproximationError {
     pub run: String,
-    pub predictive: String,
+    pub predictive: crate::catalog::PredictiveKind,
     /// The gold run's id.
     pub reference: String,
     /// Mean and largest |p(y = 1) - p_gold(y = 1)| over the test rows.

@@ -7,8 +7,7 @@ use serde::Serialize;
 /// One likelihood's estimate: the top-level `evidence` list of results.json.
 #[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct EvidenceEstimate {
-    /// "logistic" or "probit".
-    pub model: String,
+    pub model: crate::catalog::Link,
     /// λ of the prior w ~ N(0, λ⁻¹ I): the proposal run's.
     pub prior_precision: f64,
     pub log_evidence: f64,

@@ -81,7 +81,7 @@ impl PairChoice {
 #[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct Surface {
     pub run: String,
-    pub predictive: String,
+    pub predictive: crate::catalog::PredictiveKind,
     pub p: Vec<f64>,
 }
 

@@ -13,8 +13,10 @@ mod approximation;
 mod chains;
 mod comparison;
 mod draws;
+mod encoding;
 mod evidence;
 mod input_space;
+mod lab;
 mod loo;
 mod picture;
 mod predictions;
@@ -29,8 +31,13 @@ pub use approximation::ApproximationError;
 pub use chains::{ChainWeight, ChainsRecord};
 pub use comparison::{Comparison, Standing, Verdict, VersusBest};
 pub use draws::DrawsExport;
+pub use encoding::{CategoricalInfo, EncodingInfo, FeatureSummary, ImputedInfo, LevelCount};
 pub use evidence::EvidenceEstimate;
 pub use input_space::{InputSpace, PairChoice, Surface};
+pub use lab::{
+    ApproxKind, ApproxResult, Curves, GiniResult, GiniSummary, Integration, ModeRecord,
+    PosteriorResult, Summary,
+};
 pub use loo::{compare_loo, KCounts, LooComparison, LooDifference, LooDraws, LooPoint, LooRecord};
 pub use picture::{ExactContours, ExactSource, PairDensity};
 pub use predictions::{
@@ -43,10 +50,9 @@ pub use run::{
     PredictiveRecord, RunRecord, TraceRow, WeightDiagnostics,
 };
 pub use steps::{FitStep, FitSteps, SiteUpdate, StepKind, STEPS_MAX, STEPS_MAX_WEIGHTS};
-pub use streaming::{PassRecord, ReadFrom, RunPasses, StreamingRecord};
+pub use streaming::{PassPurpose, PassRecord, ReadFrom, RunPasses, StreamingRecord};
 pub use sweep::{Outcome, SweepPoint, SweepRecord};
 
-use crate::data::{EncodingInfo, FeatureSummary};
 use crate::metrics::Binning;
 
 pub const SCHEMA_VERSION: u32 = 1;
@@ -75,7 +81,7 @@ pub struct ExperimentRecord {
     /// the best and the paired standard error of that difference.
     pub loo_comparison: Vec<LooComparison>,
     /// The approximation lab: one entry per `[[posterior]]` and subset size.
-    pub posteriors: Vec<crate::lab::PosteriorResult>,
+    pub posteriors: Vec<PosteriorResult>,
     /// Every test row's label and predictions (predictions.csv), which the CSV writer,
     /// `compare` and the gold comparison read; a streamed run's rows are already in a file.
     #[serde(skip)]

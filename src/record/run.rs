@@ -2,13 +2,14 @@
 
 use serde::Serialize;
 
+use crate::catalog::{MethodKind, PredictiveKind};
 use crate::metrics::{Bin, Metrics};
 use crate::optim::{Iterate, Termination};
 
 #[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 pub struct RunRecord {
     pub id: String,
-    pub kind: String,
+    pub kind: MethodKind,
     pub converged: bool,
     pub termination: Option<Termination>,
     pub iterations: usize,
@@ -198,7 +199,7 @@ impl PosteriorRecord {
 
 #[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 pub struct PredictiveRecord {
-    pub name: String,
+    pub name: PredictiveKind,
     pub metrics: Metrics,
     pub calibration: Vec<Bin>,
     /// 95 % basic-bootstrap interval of the ECE over test rows, corrected for the upward bias
@@ -264,10 +265,10 @@ impl RunRecord {
     }
 
     /// A run that failed before producing results.
-    pub fn failed(id: &str, kind: &str, fit_seconds: f64, error: String) -> Self {
+    pub fn failed(id: &str, kind: MethodKind, fit_seconds: f64, error: String) -> Self {
         RunRecord {
             id: id.to_string(),
-            kind: kind.to_string(),
+            kind,
             converged: false,
             termination: None,
             iterations: 0,

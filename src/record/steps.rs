@@ -75,7 +75,7 @@ pub struct SiteUpdate {
     /// The mean and variance of the tilted distribution p_i(t) q_\i(t) / Z_i.
     pub tilted: [f64; 2],
     /// The row's likelihood of t: `logistic` sigma(t) or `probit` Phi(t / beta), with beta.
-    pub likelihood: String,
+    pub likelihood: crate::catalog::Link,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub beta: Option<f64>,
 }

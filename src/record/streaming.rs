@@ -2,7 +2,24 @@
 
 use serde::Serialize;
 
-pub use crate::data::ReadFrom;
+/// Where a pass read its rows: the data file (decoded by polars), or the design cache the
+/// first pass over the training rows wrote (`[data] cache`).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, schemars::JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum ReadFrom {
+    #[default]
+    File,
+    Cache,
+}
+
+impl ReadFrom {
+    pub fn name(self) -> &'static str {
+        match self {
+            ReadFrom::File => "file",
+            ReadFrom::Cache => "cache",
+        }
+    }
+}
 
 /// results.json `streaming`: how the data were read and what each pass cost.
 #[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
@@ -32,7 +49,7 @@ pub struct StreamingRecord {
 /// `read_from` says which: `file` or `cache`.
 #[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 pub struct PassRecord {
-    pub purpose: String,
+    pub purpose: PassPurpose,
     pub run: Option<String>,
     pub chunks: usize,
     pub rows: usize,
@@ -43,6 +60,71 @@ pub struct PassRecord {
     /// fit, on the cores the fit shares (absent for a pass over the file; 10 ms resolution).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub reader_cpu_seconds: Option<f64>,
+}
+
+/// What a pass over a streamed data file was for, serialised as results.json has always
+/// written it (`test labels` and `rbf centres` with a space).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, schemars::JsonSchema)]
+pub enum PassPurpose {
+    /// The training file's statistics: rows, classes, column moments, levels.
+    #[serde(rename = "statistics")]
+    Statistics,
+    /// The statistics of the encoded columns (after imputation and one-hot coding).
+    #[serde(rename = "encoded statistics")]
+    EncodedStatistics,
+    /// The test file's pass: its labels and levels.
+    #[serde(rename = "test labels")]
+    TestLabels,
+    /// The RBF feature map's centres, drawn from the training rows.
+    #[serde(rename = "rbf centres")]
+    RbfCentres,
+    /// A fit's pass with the Hessian (or a kind's only kind of pass).
+    #[serde(rename = "fit")]
+    Fit,
+    /// A GLM fit's pass computing E and g only (chord Newton's cheap pass).
+    #[serde(rename = "fit-grad")]
+    FitGrad,
+    #[serde(rename = "khat")]
+    Khat,
+    #[serde(rename = "evidence")]
+    Evidence,
+    #[serde(rename = "predict")]
+    Predict,
+}
+
+impl PassPurpose {
+    pub const ALL: [PassPurpose; 9] = [
+        PassPurpose::Statistics,
+        PassPurpose::EncodedStatistics,
+        PassPurpose::TestLabels,
+        PassPurpose::RbfCentres,
+        PassPurpose::Fit,
+        PassPurpose::FitGrad,
+        PassPurpose::Khat,
+        PassPurpose::Evidence,
+        PassPurpose::Predict,
+    ];
+
+    /// The name results.json and every view give it.
+    pub fn name(self) -> &'static str {
+        match self {
+            PassPurpose::Statistics => "statistics",
+            PassPurpose::EncodedStatistics => "encoded statistics",
+            PassPurpose::TestLabels => "test labels",
+            PassPurpose::RbfCentres => "rbf centres",
+            PassPurpose::Fit => "fit",
+            PassPurpose::FitGrad => "fit-grad",
+            PassPurpose::Khat => "khat",
+            PassPurpose::Evidence => "evidence",
+            PassPurpose::Predict => "predict",
+        }
+    }
+}
+
+impl std::fmt::Display for PassPurpose {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
 }
 
 #[derive(Debug, Clone, Serialize, schemars::JsonSchema)]

@@ -10,7 +10,7 @@ use crate::config::{MethodPlan, Plan};
 use crate::data::Dataset;
 use crate::error::{Error, NumericError, Result};
 use crate::model::predictive::PredictiveSettings;
-use crate::model::{MethodKind, PredictiveKind};
+use crate::model::PredictiveKind;
 use crate::numeric::rng;
 use crate::optim::{Iterate, Termination};
 use crate::record::EvidencePoint;
@@ -22,9 +22,7 @@ pub fn choose_precision(
     cancel: Option<&AtomicBool>,
 ) -> Result<(f64, Vec<EvidencePoint>)> {
     let mut laplace = method.clone();
-    if laplace.kind == MethodKind::LogisticMap {
-        laplace.kind = MethodKind::LogisticLaplace;
-    }
+    laplace.kind = method.kind.evidence_from().unwrap_or(method.kind);
     let k = dataset.classes.len();
     let source = super::source::Source::Memory(dataset);
     let chunks = crate::model::streaming::InMemory {

@@ -7,14 +7,15 @@
 use crate::numeric::linalg::View;
 use rayon::prelude::*;
 
+use super::event::Event;
+use super::monitor::Events;
 use crate::config::Plan;
 use crate::data::Dataset;
 use crate::model::fit::Fitted;
 use crate::model::loglik::row_log_lik;
-use crate::model::{Likelihood, MethodKind};
+use crate::model::Likelihood;
 use crate::numeric::kde::Kde2;
 use crate::record::{ExactContours, ExactSource, PairDensity, RunRecord};
-use crate::run::Monitor;
 
 /// Grid points per axis of a pair's picture (as the quadrature run's).
 pub const POINTS: usize = 49;
@@ -29,7 +30,7 @@ pub fn exact_contours(
     plan: &Plan,
     data: &Dataset,
     (fitted, runs): (&[Option<Fitted>], &[RunRecord]),
-    monitor: &mut dyn Monitor,
+    events: Events<'_>,
 ) -> Option<ExactContours> {
     let d = data.columns.len();
     if d < 2
@@ -39,7 +40,7 @@ pub fn exact_contours(
     {
         return None;
     }
-    from_draws(fitted, runs, d).or_else(|| from_slice(plan, data, runs, monitor))
+    from_draws(fitted, runs, d).or_else(|| from_slice(plan, data, runs, events))
 }
 
 /// The pairs kept: all of them up to MAX_PAIRS, else those of largest |correlation| under
@@ -60,9 +61,10 @@ pub fn kept_pairs(cov: &[Vec<f64>]) -> Vec<[usize; 2]> {
 }
 
 fn from_draws(fitted: &[Option<Fitted>], runs: &[RunRecord], d: usize) -> Option<ExactContours> {
-    let (i, run) = runs.iter().enumerate().find(|(_, r)| {
-        r.error.is_none() && MethodKind::parse(&r.kind).is_some_and(MethodKind::is_gold)
-    })?;
+    let (i, run) = runs
+        .iter()
+        .enumerate()
+        .find(|(_, r)| r.error.is_none() && r.kind.is_gold())?;
     let draws = fitted.get(i)?.as_ref()?.predictor.draws()?;
     if draws.nrows() != d || draws.ncols() < 3 {
         return None;
@@ -134,7 +136,7 @@ fn from_slice(
     plan: &Plan,
     data: &Dataset,
     runs: &[RunRecord],
-    monitor: &mut dyn Monitor,
+    events: Events<'_>,
 ) -> Option<ExactContours> {
     let d = data.columns.len();
     let model = |r: &RunRecord| {
@@ -154,8 +156,8 @@ fn from_slice(
         r.error.is_none()
             && r.converged
             && r.weights.len() == d
-            && MethodKind::parse(&r.kind)
-                .is_some_and(|k| k.family() == crate::catalog::Family::Glm && k.uses_prior())
+            && r.kind.family() == crate::catalog::Family::Glm
+            && r.kind.uses_prior()
             && model(r) == Some((likelihood, precision))
     })?;
     let cov = main.posterior.as_ref()?.cov.as_ref()?;
@@ -170,12 +172,22 @@ fn from_slice(
     let (total, rows) = (kept.len(), model.x.nrows());
     let mut pairs = Vec::with_capacity(total);
     for (done, p) in kept.into_iter().enumerate() {
-        monitor.slicing(&at_mode.id, done, total, rows);
+        events.send(Event::Slicing {
+            run: at_mode.id.clone(),
+            done,
+            total,
+            rows,
+        });
         let sd = |k: usize| cov[k][k].sqrt();
         let side = |k: usize| [mode[k] - SLICE_SDS * sd(k), mode[k] + SLICE_SDS * sd(k)];
         pairs.push(model.pair(&mode, p, (side(p[0]), side(p[1]))));
     }
-    monitor.slicing(&at_mode.id, total, total, rows);
+    events.send(Event::Slicing {
+        run: at_mode.id.clone(),
+        done: total,
+        total,
+        rows,
+    });
     Some(ExactContours {
         source: ExactSource::Slice,
         run: at_mode.id.clone(),

@@ -7,25 +7,26 @@
 use std::path::Path;
 use std::sync::atomic::AtomicBool;
 
+use super::event::{Event, Interest};
 use super::fit::fit;
 use super::loaded::Loaded;
-use super::monitor::{Monitor, PassProbe, Recorder};
+use super::monitor::{Events, Recorder};
 use super::predict::predict;
 use super::sink::Sink;
-use super::source::{Source, FIT_GRADIENT};
+use super::source::Source;
 use crate::config::Plan;
 use crate::data::PassStats;
 use crate::error::Result;
 use crate::model::method::Fitted;
 use crate::model::PredictiveKind;
-use crate::record::{ExperimentRecord, PassRecord, RunPasses, RunRecord};
+use crate::record::{ExperimentRecord, PassPurpose, PassRecord, RunPasses, RunRecord};
 
 /// Run every method of `plan` on `source`. Files made before the output (a streamed
 /// predictions.csv) go beside `out`.
 pub fn run_on(
     plan: &Plan,
     loaded: &Loaded,
-    monitor: &mut dyn Monitor,
+    events: Events<'_>,
     cancel: Option<&AtomicBool>,
     out: Option<&Path>,
 ) -> Result<ExperimentRecord> {
@@ -36,12 +37,12 @@ pub fn run_on(
     if let Some(d) = source.streamed() {
         let data_passes = d.preparation.iter();
         g.passes = data_passes
-            .map(|(purpose, s)| pass_record(purpose, None, s))
+            .map(|(purpose, s)| pass_record(*purpose, None, s))
             .collect();
     }
-    monitor.data_loaded(&info);
+    events.send(Event::DataLoaded(Box::new(info.clone())));
     for p in &g.passes {
-        monitor.pass_finished(p);
+        events.send(Event::PassFinished(Box::new(p.clone())));
     }
     crate::config::limits::check_design(plan, source.columns().len(), source.rows_test())?;
     note_unrecorded_steps(plan, source, &mut info.notes);
@@ -49,11 +50,10 @@ pub fn run_on(
         plan,
         source,
         cancel,
-        probe: monitor.pass_probe(),
     };
     let mut recorder = Recorder {
         rows: Vec::new(),
-        monitor,
+        events,
         chains: None,
     };
     let mut sink = match source.whole() {
@@ -61,12 +61,11 @@ pub fn run_on(
         None => Sink::file(&plan.name, out)?,
     };
     runner.fit_each(&mut recorder, &mut sink, &mut g)?;
-    let kept_bytes =
-        runner.predict_streamed(recorder.monitor, &mut sink, &mut g, &mut info.notes)?;
+    let kept_bytes = runner.predict_streamed(events, &mut sink, &mut g, &mut info.notes)?;
     let (evidence, evidence_passes) =
-        super::true_evidence::estimates(plan, source, &g.fitted, &g.runs, recorder.monitor)?;
+        super::true_evidence::estimates(plan, source, &g.fitted, &g.runs, events)?;
     for (run, purpose, stats) in evidence_passes {
-        g.passed(pass_record(purpose, Some(&run), &stats), recorder.monitor);
+        g.passed(pass_record(purpose, Some(&run), &stats), events);
     }
     let streaming = source.streaming_record().map(|mut s| {
         s.kept_prediction_bytes = kept_bytes;
@@ -77,9 +76,9 @@ pub fn run_on(
     let input_space = source
         .whole()
         .and_then(|d| super::input_space::input_space(plan, d, &g.fitted, &g.runs));
-    let exact_contours = source.whole().and_then(|d| {
-        super::exact_pairs::exact_contours(plan, d, (&g.fitted, &g.runs), recorder.monitor)
-    });
+    let exact_contours = source
+        .whole()
+        .and_then(|d| super::exact_pairs::exact_contours(plan, d, (&g.fitted, &g.runs), events));
     let mut record = super::build::record(
         plan,
         super::build::Parts {
@@ -127,18 +126,17 @@ struct Gathered {
 
 impl Gathered {
     /// One more pass over the data, told to the monitor.
-    fn passed(&mut self, p: PassRecord, monitor: &mut dyn Monitor) {
-        monitor.pass_finished(&p);
+    fn passed(&mut self, p: PassRecord, events: Events<'_>) {
+        events.send(Event::PassFinished(Box::new(p.clone())));
         self.passes.push(p);
     }
 }
 
-/// What every step of a run reads: the plan, its data, the user's cancel and the pass probe.
+/// What every step of a run reads: the plan, its data and the user's cancel.
 struct Runner<'a> {
     plan: &'a Plan,
     source: Source<'a>,
     cancel: Option<&'a AtomicBool>,
-    probe: Option<PassProbe>,
 }
 
 impl Runner<'_> {
@@ -148,25 +146,22 @@ impl Runner<'_> {
         let (plan, source) = (self.plan, self.source);
         let total = plan.methods.len();
         for (i, method) in plan.methods.iter().enumerate() {
-            recorder.monitor.run_started(i, total, &method.id);
-            let outcome = fit(
-                plan,
-                method,
-                source,
-                recorder,
-                self.probe.clone(),
-                self.cancel,
-            )?;
+            let events = recorder.events;
+            events.send(Event::RunStarted {
+                index: i,
+                total,
+                id: method.id.clone(),
+            });
+            let outcome = fit(plan, method, source, recorder, self.cancel)?;
             g.run_passes.push(fit_passes(&method.id, &outcome.passes));
             for (purpose, s) in &outcome.passes {
-                g.passed(pass_record(purpose, Some(&method.id), s), recorder.monitor);
+                g.passed(pass_record(*purpose, Some(&method.id), s), events);
             }
             g.runs.push(outcome.record);
             g.fitted.push(outcome.fitted);
             let Some(dataset) = source.whole() else {
                 continue;
             };
-            let monitor = &mut *recorder.monitor;
             predict(
                 plan,
                 source,
@@ -175,15 +170,14 @@ impl Runner<'_> {
                 &[i],
                 true,
                 sink,
-                None,
-                monitor,
+                events,
             )?;
             let wants_curve =
-                monitor.wants_mc_curve() && method.predictives.contains(&PredictiveKind::Mc);
+                events.wants(Interest::McCurve) && method.predictives.contains(&PredictiveKind::Mc);
             if let (true, Some(fit), None) = (wants_curve, &g.fitted[i], &g.runs[i].error) {
-                super::mc_curve::mc_curve(plan, method, dataset, fit, monitor, self.cancel)?;
+                super::mc_curve::mc_curve(plan, method, dataset, fit, events, self.cancel)?;
             }
-            monitor.run_finished(&g.runs[i]);
+            events.send(Event::RunFinished(Box::new(g.runs[i].clone())));
         }
         Ok(())
     }
@@ -192,7 +186,7 @@ impl Runner<'_> {
     /// predictions it keeps in memory (none in memory: each run was predicted after its fit).
     fn predict_streamed(
         &self,
-        monitor: &mut dyn Monitor,
+        events: Events<'_>,
         sink: &mut Sink,
         g: &mut Gathered,
         notes: &mut Vec<String>,
@@ -202,7 +196,6 @@ impl Runner<'_> {
         };
         let (keep, bytes) = super::keep::streamed(self.plan, data, &g.fitted, notes);
         let all: Vec<usize> = (0..self.plan.methods.len()).collect();
-        let probe = self.probe.as_ref();
         let (plan, source) = (self.plan, self.source);
         let stats = predict(
             plan,
@@ -212,22 +205,21 @@ impl Runner<'_> {
             &all,
             keep,
             sink,
-            probe,
-            monitor,
+            events,
         )?;
         if let Some(s) = stats {
-            g.passed(pass_record("predict", None, &s), monitor);
+            g.passed(pass_record(PassPurpose::Predict, None, &s), events);
         }
         for run in &g.runs {
-            monitor.run_finished(run);
+            events.send(Event::RunFinished(Box::new(run.clone())));
         }
         Ok(bytes)
     }
 }
 
-fn pass_record(purpose: &str, run: Option<&str>, s: &PassStats) -> PassRecord {
+fn pass_record(purpose: PassPurpose, run: Option<&str>, s: &PassStats) -> PassRecord {
     PassRecord {
-        purpose: purpose.to_string(),
+        purpose,
         run: run.map(str::to_string),
         chunks: s.chunks,
         rows: s.rows,
@@ -240,13 +232,16 @@ fn pass_record(purpose: &str, run: Option<&str>, s: &PassStats) -> PassRecord {
 
 /// A run's fit passes (not k-hat's), with and without the Hessian: the in-memory fit's Newton
 /// points match them one for one.
-fn fit_passes(run: &str, passes: &[(&str, PassStats)]) -> RunPasses {
+fn fit_passes(run: &str, passes: &[(PassPurpose, PassStats)]) -> RunPasses {
     let fit: Vec<&PassStats> = passes
         .iter()
-        .filter(|(p, _)| *p == "fit" || *p == FIT_GRADIENT)
+        .filter(|(p, _)| matches!(p, PassPurpose::Fit | PassPurpose::FitGrad))
         .map(|(_, s)| s)
         .collect();
-    let gradient_passes = passes.iter().filter(|(p, _)| *p == FIT_GRADIENT).count();
+    let gradient_passes = passes
+        .iter()
+        .filter(|(p, _)| *p == PassPurpose::FitGrad)
+        .count();
     let seconds: f64 = fit.iter().map(|s| s.seconds).sum();
     let read: f64 = fit.iter().map(|s| s.read_seconds).sum();
     let n = fit.len().max(1) as f64;

@@ -5,21 +5,22 @@
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
-use super::monitor::{PassProbe, Recorder};
+use super::monitor::Recorder;
 use super::source::Source;
 use crate::config::{MethodPlan, Plan};
 use crate::data::PassStats;
 use crate::error::{Error, NumericError, Result};
 use crate::model::method::Fitted;
+use crate::model::options::Options;
 use crate::optim::{Observer, Termination};
-use crate::record::{EvidencePoint, FitPassTimes, RunRecord};
+use crate::record::{EvidencePoint, FitPassTimes, PassPurpose, RunRecord};
 
 /// A fitted run: its record (predictives still empty), the fit when it succeeded, and the
 /// streamed passes it made with their purposes (`fit`, `khat`).
 pub struct FitOutcome {
     pub record: RunRecord,
     pub fitted: Option<Fitted>,
-    pub passes: Vec<(&'static str, PassStats)>,
+    pub passes: Vec<(PassPurpose, PassStats)>,
 }
 
 /// Fit `method` on the training rows of `source`; `recorder` keeps its iterates and passes
@@ -29,14 +30,13 @@ pub fn fit(
     method: &MethodPlan,
     source: Source<'_>,
     recorder: &mut Recorder<'_>,
-    probe: Option<PassProbe>,
     cancel: Option<&AtomicBool>,
 ) -> Result<FitOutcome> {
     let start = Instant::now();
     let failed = |message: String| FitOutcome {
         record: RunRecord::failed(
             &method.id,
-            method.kind.name(),
+            method.kind,
             start.elapsed().as_secs_f64(),
             message,
         ),
@@ -57,7 +57,7 @@ pub fn fit(
         }
         _ => (plan.prior.precision, Vec::new()),
     };
-    let rows = source.training(&method.id, probe);
+    let rows = source.training(&method.id, Some(recorder.events));
     recorder.chains = None;
     let result = dispatch(plan, method, source, &rows, precision, recorder, cancel);
     let mut passes = rows.take_passes();
@@ -113,11 +113,11 @@ pub fn fit(
             passes,
         });
     }
-    rows.purpose("khat");
+    rows.purpose(PassPurpose::Khat);
     let shape = (source.rows_train(), source.columns().len());
     let predictor = fitted.predictor.as_ref();
-    let monitor = &mut *recorder.monitor;
-    let phase = super::khat::khat(plan, method, &rows, shape, precision, predictor, monitor)?;
+    let events = recorder.events;
+    let phase = super::khat::khat(plan, method, &rows, shape, precision, predictor, events)?;
     record.khat = phase.khat;
     record.khat_seconds = phase.seconds;
     record.khat_draws = phase.draws;
@@ -130,7 +130,7 @@ pub fn fit(
             precision,
             cancel,
         };
-        if let Some((loo, draws)) = super::loo::loo(&input, predictor, &mut *recorder.monitor)? {
+        if let Some((loo, draws)) = super::loo::loo(&input, predictor, events)? {
             record.loo = Some(loo);
             record.draws = draws;
         }
@@ -174,7 +174,7 @@ fn fit_record(
     }
     let mut record = RunRecord {
         id: method.id.clone(),
-        kind: method.kind.name().to_string(),
+        kind: method.kind,
         converged: termination.converged(),
         termination: Some(termination),
         iterations: fitted.outcome.iterations,
@@ -224,7 +224,7 @@ fn fit_record(
         chains: None,
         khat: None,
         khat_draws: None,
-        mean_field: method.options.variational().mean_field,
+        mean_field: matches!(method.options, Options::Variational(o) if o.mean_field),
         noise: method.kind.accepts("noise").then(|| method.options.noise()),
         passes: fitted.pass_times.map(|t| FitPassTimes {
             hessian: t.hessian,

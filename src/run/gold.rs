@@ -8,7 +8,7 @@
 //! its predictions only, and its posterior-moment fields are `null`.
 
 use crate::config::Plan;
-use crate::model::{Likelihood, MethodKind, PredictiveKind};
+use crate::model::{Likelihood, PredictiveKind};
 use crate::record::{ApproximationError, PredictionTable, PredictiveRecord, RunRecord, Scores};
 
 /// Probabilities are clamped to [EPS, 1 - EPS] inside the Bernoulli KL divergence.
@@ -22,7 +22,7 @@ fn model(plan: &Plan, run: &RunRecord) -> Option<(Likelihood, Option<f64>)> {
 }
 
 fn is_gold(run: &RunRecord, table: &PredictionTable) -> bool {
-    MethodKind::parse(&run.kind).is_some_and(MethodKind::is_gold)
+    run.kind.is_gold()
         && run.error.is_none()
         && exact(run).is_some()
         && binary(table, run, PredictiveKind::Exact.name()).is_some()
@@ -31,7 +31,7 @@ fn is_gold(run: &RunRecord, table: &PredictionTable) -> bool {
 fn exact(run: &RunRecord) -> Option<&PredictiveRecord> {
     run.predictives
         .iter()
-        .find(|p| p.name == PredictiveKind::Exact.name())
+        .find(|p| p.name == PredictiveKind::Exact)
 }
 
 /// The predictions of a binary predictive of `run`, from the table.
@@ -65,7 +65,7 @@ pub fn approximation_errors(
         let reference = exact(gold).expect("gold runs have an exact predictive");
         let gold_p = binary(table, gold, PredictiveKind::Exact.name()).unwrap_or_default();
         for predictive in &run.predictives {
-            let Some(p) = binary(table, run, &predictive.name) else {
+            let Some(p) = binary(table, run, predictive.name.name()) else {
                 continue;
             };
             let (mean_err_sd_units, sd_ratio_max) = if same {
@@ -76,7 +76,7 @@ pub fn approximation_errors(
             let (mean_abs_diff, max_abs_diff, mean_kl) = predictive_errors(p, gold_p);
             rows.push(ApproximationError {
                 run: run.id.clone(),
-                predictive: predictive.name.clone(),
+                predictive: predictive.name,
                 reference: gold.id.clone(),
                 mean_abs_diff,
                 max_abs_diff,

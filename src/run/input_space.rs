@@ -172,9 +172,7 @@ fn plane(fixed: &Fixed, [a, b]: [usize; 2]) -> InputSpace {
             continue;
         }
         for p in &run.predictives {
-            let Some(kind) = PredictiveKind::parse(&p.name) else {
-                continue;
-            };
+            let kind = p.name;
             if quadrature && kind != PredictiveKind::Exact {
                 continue;
             }
@@ -191,7 +189,7 @@ fn plane(fixed: &Fixed, [a, b]: [usize; 2]) -> InputSpace {
             {
                 surfaces.push(Surface {
                     run: run.id.clone(),
-                    predictive: p.name.clone(),
+                    predictive: p.name,
                     p: v.into_iter().map(|q| (q * 1e4).round() / 1e4).collect(),
                 });
             }

@@ -6,7 +6,8 @@
 
 use std::time::Instant;
 
-use super::monitor::Monitor;
+use super::event::Event;
+use super::monitor::Events;
 use crate::config::{MethodPlan, Plan};
 use crate::error::{Error, Result};
 use crate::model::method::Predictor;
@@ -30,7 +31,7 @@ pub fn khat(
     (n, d): (usize, usize),
     precision: f64,
     predictor: &dyn Predictor,
-    monitor: &mut dyn Monitor,
+    events: Events<'_>,
 ) -> Result<KhatPhase> {
     let Some(likelihood) = method.kind.likelihood(method.options.noise()) else {
         return Ok(KhatPhase::default());
@@ -45,7 +46,10 @@ pub fn khat(
     let Some((mean, cov)) = predictor.gaussian() else {
         return Ok(KhatPhase::default());
     };
-    monitor.khat_started(&method.id, draws);
+    events.send(Event::KhatStarted {
+        run: method.id.clone(),
+        draws,
+    });
     let start = Instant::now();
     let mut stream = rng::stream(plan.seed, &format!("{}/khat", method.id));
     let found = crate::model::importance::posterior_khat(
@@ -64,7 +68,11 @@ pub fn khat(
         Err(e) => return Err(e),
     };
     let seconds = start.elapsed().as_secs_f64();
-    monitor.khat_finished(&method.id, khat, seconds);
+    events.send(Event::KhatFinished {
+        run: method.id.clone(),
+        khat,
+        seconds,
+    });
     Ok(KhatPhase {
         khat,
         seconds: Some(seconds),

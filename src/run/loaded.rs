@@ -5,7 +5,8 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use super::monitor::Monitor;
+use super::event::Event;
+use super::monitor::Events;
 use super::source::Source;
 use crate::config::{DataPlan, DataSource};
 use crate::data::{Dataset, StreamedData};
@@ -27,17 +28,17 @@ enum Rows {
 }
 
 impl Loaded {
-    /// Load or open the data of `data` for a run whose output goes to `out`, telling `monitor`
+    /// Load or open the data of `data` for a run whose output goes to `out`, telling `events`
     /// the rows read as an in-memory read goes. The files' SHA-256 are taken on a thread of
     /// their own meanwhile (a second read of each file, mostly from the page cache).
-    pub fn load(data: &DataPlan, out: Option<&Path>, monitor: &mut dyn Monitor) -> Result<Loaded> {
+    pub fn load(data: &DataPlan, out: Option<&Path>, events: Events<'_>) -> Result<Loaded> {
         let files = match &data.source {
             DataSource::Single { path, .. } => vec![path.clone()],
             DataSource::TrainTest { train, test } => vec![train.clone(), test.clone()],
         };
         let (rows, digests) = std::thread::scope(|scope| {
             let hashing = scope.spawn(|| digests(&files));
-            let rows = read(data, out, monitor);
+            let rows = read(data, out, events);
             let digests = hashing.join().expect("the hashing thread does not panic");
             (rows, digests)
         });
@@ -61,7 +62,7 @@ impl Loaded {
 fn read(
     data: &DataPlan,
     out: Option<&Path>,
-    monitor: &mut dyn Monitor,
+    events: Events<'_>,
 ) -> Result<(Rows, Option<Scratch>)> {
     Ok(match data.streaming {
         Some(streaming) => {
@@ -75,7 +76,10 @@ fn read(
             (Rows::Streamed(Box::new(streamed)), cache_dir)
         }
         None => {
-            let mut probe = |file: &Path, rows, total| monitor.reading(file, rows, total);
+            let mut probe = |file: &Path, rows, total| {
+                let file = file.to_path_buf();
+                events.send(Event::Reading { file, rows, total });
+            };
             let dataset = crate::data::load_with(data, &mut probe)?;
             (Rows::Memory(Box::new(dataset)), None)
         }

@@ -8,7 +8,8 @@
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
-use super::monitor::{Monitor, Silent};
+use super::event::{Event, Silent};
+use super::monitor::Events;
 use crate::config::{MethodPlan, Plan};
 use crate::data::Dataset;
 use crate::error::{Error, Result};
@@ -43,11 +44,11 @@ pub struct LooInput<'a> {
 pub fn loo(
     input: &LooInput<'_>,
     predictor: &dyn Predictor,
-    monitor: &mut dyn Monitor,
+    events: Events<'_>,
 ) -> Result<Option<(LooRecord, Option<Box<DrawsExport>>)>> {
     let (plan, method) = (input.plan, input.method);
     if method.kind.has_class_posterior() {
-        let record = exact_loo(input, predictor, monitor)?;
+        let record = exact_loo(input, predictor, events)?;
         return Ok(record.map(|r| (r, None)));
     }
     let Some(likelihood) = method.kind.likelihood(method.options.noise()) else {
@@ -69,7 +70,11 @@ pub fn loo(
         Ok(Some(d)) if d.count() * n <= MAX_MATRIX && d.count() >= 100 => d,
         Ok(_) | Err(_) => return Ok(None),
     };
-    monitor.loo_started(&method.id, draws.count(), n);
+    events.send(Event::LooStarted {
+        run: method.id.clone(),
+        draws: draws.count(),
+        rows: n,
+    });
     let ll = log_lik(
         likelihood,
         train.x.as_ref(),
@@ -94,7 +99,12 @@ pub fn loo(
         if input.cancel.is_some_and(|c| c.load(Ordering::Relaxed)) {
             return Err(Error::Cancelled);
         }
-        monitor.loo_refit(&method.id, row, done, refitted.len());
+        events.send(Event::LooRefit {
+            run: method.id.clone(),
+            row,
+            done,
+            total: refitted.len(),
+        });
         if let Some(elpd) = refit_row(input, likelihood, row, draws.count())? {
             let point = &mut estimate.pointwise[row];
             let lpd = point.elpd + point.p;
@@ -115,7 +125,10 @@ pub fn loo(
         sorted(unrefitted),
         start.elapsed().as_secs_f64(),
     );
-    monitor.loo_finished(&method.id, &record);
+    events.send(Event::LooFinished {
+        run: method.id.clone(),
+        loo: Box::new(record.clone()),
+    });
     Ok(Some((record, export)))
 }
 
@@ -198,7 +211,7 @@ const MAX_EXACT_WORK: f64 = 2e10;
 fn exact_loo(
     input: &LooInput<'_>,
     predictor: &dyn Predictor,
-    monitor: &mut dyn Monitor,
+    events: Events<'_>,
 ) -> Result<Option<LooRecord>> {
     let train = &input.dataset.train;
     let (n, d) = (train.rows(), train.x.ncols());
@@ -209,7 +222,11 @@ fn exact_loo(
         return Ok(None);
     }
     let start = Instant::now();
-    monitor.loo_started(&input.method.id, 0, n);
+    events.send(Event::LooStarted {
+        run: input.method.id.clone(),
+        draws: 0,
+        rows: n,
+    });
     let full = label_log_probabilities(predictor, train.x.as_ref(), &train.y);
     let mut pointwise = Vec::with_capacity(n);
     for i in 0..n {
@@ -246,7 +263,10 @@ fn exact_loo(
         seconds: start.elapsed().as_secs_f64(),
         pointwise,
     };
-    monitor.loo_finished(&input.method.id, &record);
+    events.send(Event::LooFinished {
+        run: input.method.id.clone(),
+        loo: Box::new(record.clone()),
+    });
     Ok(Some(record))
 }
 

@@ -5,7 +5,8 @@
 
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use super::monitor::Monitor;
+use super::event::Event;
+use super::monitor::Events;
 use crate::config::{MethodPlan, Plan};
 use crate::data::Dataset;
 use crate::error::{Error, Result};
@@ -19,7 +20,7 @@ pub fn mc_curve(
     method: &MethodPlan,
     dataset: &Dataset,
     fitted: &Fitted,
-    monitor: &mut dyn Monitor,
+    events: Events<'_>,
     cancel: Option<&AtomicBool>,
 ) -> Result<()> {
     let full = method.mc_samples;
@@ -57,7 +58,11 @@ pub fn mc_curve(
                     / rows.len().max(1) as f64
             }
         };
-        monitor.mc_estimate(&method.id, s, mean);
+        events.send(Event::McEstimate {
+            run: method.id.clone(),
+            samples: s,
+            mean,
+        });
     }
     Ok(())
 }

@@ -39,7 +39,7 @@ pub fn evaluate(
         }
     };
     PredictiveRecord {
-        name: kind.name().to_string(),
+        name: kind,
         metrics,
         calibration: reliability.bins,
         ece_ci: ece_ci.map(|b| b.interval),
@@ -51,7 +51,7 @@ pub fn evaluate(
 pub fn running(kind: PredictiveKind, running: Running) -> PredictiveRecord {
     let (metrics, reliability) = running.finish(None);
     PredictiveRecord {
-        name: kind.name().to_string(),
+        name: kind,
         metrics,
         calibration: reliability.bins,
         ece_ci: None,

@@ -6,6 +6,7 @@
 mod baseline;
 mod build;
 mod chains;
+mod event;
 mod evidence;
 pub mod exact_pairs;
 mod experiment;
@@ -30,11 +31,13 @@ mod source;
 mod sweep;
 mod true_evidence;
 
+pub use event::{Event, Interest, Monitor, PassProgress, ScoringStep, Silent, SweepAt};
 pub use gold::bernoulli_kl;
-pub use monitor::{Monitor, PassProbe, PassProgress, ScoringStep, Silent};
+pub(crate) use monitor::Events;
 pub use provenance::sha256_file;
 pub use source::Source;
 
+use std::cell::RefCell;
 use std::path::Path;
 use std::sync::atomic::AtomicBool;
 
@@ -49,9 +52,11 @@ pub fn run_plan(
     cancel: Option<&AtomicBool>,
     out: Option<&Path>,
 ) -> Result<Outcome> {
+    let monitor = RefCell::new(monitor);
+    let events = Events::new(&monitor);
     match &plan.sweep {
-        None => run_for(plan, monitor, cancel, out).map(|r| Outcome::Single(Box::new(r))),
-        Some(sweep) => sweep::run(plan, sweep, monitor, cancel, out).map(Outcome::Sweep),
+        None => run_with(plan, events, cancel, out).map(|r| Outcome::Single(Box::new(r))),
+        Some(sweep) => sweep::run(plan, sweep, events, cancel, out).map(Outcome::Sweep),
     }
 }
 
@@ -75,10 +80,21 @@ pub fn run_for(
     cancel: Option<&AtomicBool>,
     out: Option<&Path>,
 ) -> Result<ExperimentRecord> {
+    let monitor = RefCell::new(monitor);
+    run_with(plan, Events::new(&monitor), cancel, out)
+}
+
+/// [`run_for`], telling `events`.
+fn run_with(
+    plan: &Plan,
+    events: Events<'_>,
+    cancel: Option<&AtomicBool>,
+    out: Option<&Path>,
+) -> Result<ExperimentRecord> {
     match &plan.data {
         Some(data) if !plan.methods.is_empty() => {
-            let loaded = loaded::Loaded::load(data, out, monitor)?;
-            run_loaded(plan, &loaded, monitor, cancel, out)
+            let loaded = loaded::Loaded::load(data, out, events)?;
+            run_loaded(plan, &loaded, events, cancel, out)
         }
         _ => build::record(plan, build::Parts::empty()),
     }
@@ -88,11 +104,11 @@ pub fn run_for(
 fn run_loaded(
     plan: &Plan,
     loaded: &loaded::Loaded,
-    monitor: &mut dyn Monitor,
+    events: Events<'_>,
     cancel: Option<&AtomicBool>,
     out: Option<&Path>,
 ) -> Result<ExperimentRecord> {
-    let mut record = experiment::run_on(plan, loaded, monitor, cancel, out)?;
+    let mut record = experiment::run_on(plan, loaded, events, cancel, out)?;
     if let Some(dir) = &plan.baseline {
         record.comparison = Some(baseline::compare(plan, dir, &record)?);
     }

@@ -7,8 +7,9 @@
 //! bootstrap interval of the ECE; otherwise the running sums give the same log-loss, Brier,
 //! accuracy and equal-width calibration without AUC.
 
+use super::event::{Event, ScoringStep};
 use super::metrics::evaluate;
-use super::monitor::{Monitor, PassProbe, ScoringStep};
+use super::monitor::Events;
 use super::sink::Sink;
 use super::source::Source;
 use crate::config::Plan;
@@ -46,8 +47,7 @@ pub fn predict(
     which: &[usize],
     keep: bool,
     sink: &mut Sink,
-    probe: Option<&PassProbe>,
-    monitor: &mut dyn Monitor,
+    events: Events<'_>,
 ) -> Result<Option<PassStats>> {
     let k = source.classes();
     let mut columns = prediction_columns(plan, fitted, which, keep, k);
@@ -56,13 +56,18 @@ pub fn predict(
     let mut row = 0usize;
     let key = source.key();
     let in_memory = source.whole().is_some();
-    let stats = source.each_test_rows(probe, &mut |design| {
+    let stats = source.each_test_rows(Some(events), &mut |design| {
         let (y, places) = (design.y, design.source_rows);
         let mut chunk: Vec<PredictionColumn> = Vec::with_capacity(columns.len());
         for c in columns.iter_mut() {
             let id = &plan.methods[c.run].id;
             if in_memory {
-                monitor.scoring(id, c.kind.name(), y.len(), ScoringStep::Predict);
+                events.send(Event::Scoring {
+                    run: id.clone(),
+                    predictive: c.kind,
+                    rows: y.len(),
+                    step: ScoringStep::Predict,
+                });
             }
             let fit = fitted[c.run].as_ref().expect("only fitted runs");
             let scored = c.score(fit, &design, row, k, sink.keeps_values());
@@ -91,7 +96,7 @@ pub fn predict(
     let mut table = Vec::new();
     for c in columns {
         let run = &mut runs[c.run];
-        if let Some(column) = c.finish(plan, run, &labels, sink.keeps_values(), monitor) {
+        if let Some(column) = c.finish(plan, run, &labels, sink.keeps_values(), events) {
             table.push(column);
         }
     }
@@ -192,7 +197,7 @@ impl Column {
         run: &mut RunRecord,
         labels: &[f64],
         table: bool,
-        monitor: &mut dyn Monitor,
+        events: Events<'_>,
     ) -> Option<(usize, PredictionColumn)> {
         let method = &plan.methods[self.run];
         if self.non_finite && run.error.is_none() {
@@ -205,7 +210,12 @@ impl Column {
             Some(kept) => {
                 let resamples = plan.evaluation.resamples;
                 let step = ScoringStep::Metrics { resamples };
-                monitor.scoring(&method.id, self.kind.name(), labels.len(), step);
+                events.send(Event::Scoring {
+                    run: method.id.clone(),
+                    predictive: self.kind,
+                    rows: labels.len(),
+                    step,
+                });
                 let label = format!("{}/{}/ece", method.id, self.kind.name());
                 let mut ece = rng::stream(plan.seed, &label);
                 evaluate(self.kind, kept, labels, &plan.evaluation, Some(&mut ece))

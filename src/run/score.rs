@@ -49,10 +49,19 @@ struct StoredDataset {
     preparation: Option<Preparation>,
 }
 
+/// A name this build knows (a kind, a predictive), or one it does not: a results.json of a
+/// newer bayeslab, whose runs are skipped with a note rather than refused whole.
+#[derive(Deserialize)]
+#[serde(untagged)]
+enum Known<T> {
+    Known(T),
+    Unknown(String),
+}
+
 #[derive(Deserialize)]
 struct StoredRun {
     id: String,
-    kind: String,
+    kind: Known<MethodKind>,
     error: Option<String>,
     weights: Vec<f64>,
     posterior: Option<StoredPosterior>,
@@ -72,7 +81,7 @@ struct StoredPosterior {
 
 #[derive(Deserialize)]
 struct StoredPredictive {
-    name: String,
+    name: Known<PredictiveKind>,
 }
 
 /// One scored predictive: `<run>/<predictive>` and p(y = 1) of every row.
@@ -143,10 +152,13 @@ pub fn score(run_dir: &Path, data: &Path) -> Result<Scored> {
                 .push(format!("run \"{}\" failed in the experiment ({e})", run.id));
             continue;
         }
-        let Some(kind) = MethodKind::parse(&run.kind) else {
-            out.skipped
-                .push(format!("run \"{}\": unknown kind \"{}\"", run.id, run.kind));
-            continue;
+        let kind = match &run.kind {
+            Known::Known(kind) => *kind,
+            Known::Unknown(name) => {
+                out.skipped
+                    .push(format!("run \"{}\": unknown kind \"{name}\"", run.id));
+                continue;
+            }
         };
         let fit = StoredFit {
             kind,
@@ -176,14 +188,14 @@ pub fn score(run_dir: &Path, data: &Path) -> Result<Scored> {
                     Ok(p) => p,
                     Err(e) => {
                         out.skipped
-                            .push(format!("run \"{}\" ({}): {e}", run.id, run.kind));
+                            .push(format!("run \"{}\" ({kind}): {e}", run.id));
                         continue;
                     }
                 }
             }
         };
         for p in &run.predictives {
-            let Some(kind) = PredictiveKind::parse(&p.name) else {
+            let &Known::Known(kind) = &p.name else {
                 continue;
             };
             let settings = PredictiveSettings {
@@ -192,8 +204,8 @@ pub fn score(run_dir: &Path, data: &Path) -> Result<Scored> {
                 first_row: 0,
             };
             // The run's own stream for this predictive (run/predict.rs).
-            let mut stream = rng::stream(stored.experiment.seed, &format!("{}/{}", run.id, p.name));
-            let name = format!("{}/{}", run.id, p.name);
+            let mut stream = rng::stream(stored.experiment.seed, &format!("{}/{}", run.id, kind));
+            let name = format!("{}/{}", run.id, kind);
             match predictor.predict(kind, x.as_ref(), settings, &mut stream) {
                 Probabilities::Binary(p) => out.columns.push(ScoredColumn { name, p }),
                 Probabilities::Classes(rows) => {

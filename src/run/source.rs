@@ -4,7 +4,8 @@
 
 use std::cell::{Cell, RefCell};
 
-use super::monitor::{PassProbe, PassProgress};
+use super::event::{Event, PassProgress};
+use super::monitor::Events;
 use crate::data::{Dataset, DesignRows, Part, PassStats, StreamedData, INTERCEPT};
 use crate::error::Result;
 use std::sync::atomic::AtomicBool;
@@ -12,7 +13,9 @@ use std::sync::atomic::AtomicBool;
 use crate::config::{MethodPlan, Plan};
 use crate::model::method::{FitRequest, Rows};
 use crate::model::streaming::{ChunkFn, Chunks};
-use crate::record::{ColumnScaling, DatasetInfo, FeatureCode, Preparation, StreamingRecord};
+use crate::record::{
+    ColumnScaling, DatasetInfo, FeatureCode, PassPurpose, Preparation, StreamingRecord,
+};
 
 /// The record's standardisation of the design `columns` (the intercept skipped).
 fn scaling(columns: &[String], scaling: Option<Vec<(f64, f64)>>) -> Option<Vec<ColumnScaling>> {
@@ -169,15 +172,15 @@ impl<'a> Source<'a> {
         }
     }
 
-    /// The training rows as [`Chunks`] for run `run`, timing each pass and reporting its
-    /// progress to `probe`.
-    pub fn training(&self, run: &str, probe: Option<PassProbe>) -> TrainingRows<'a> {
+    /// The training rows as [`Chunks`] for run `run`, timing each pass and telling `events`
+    /// its progress.
+    pub fn training(&self, run: &str, events: Option<Events<'a>>) -> TrainingRows<'a> {
         TrainingRows {
             source: *self,
             run: run.to_string(),
-            purpose: Cell::new("fit"),
+            purpose: Cell::new(PassPurpose::Fit),
             gradient_only: Cell::new(false),
-            probe,
+            events,
             passes: RefCell::new(Vec::new()),
         }
     }
@@ -223,16 +226,16 @@ impl<'a> Source<'a> {
     /// the pass's cost for a streamed file.
     pub fn each_test(
         &self,
-        probe: Option<&PassProbe>,
+        events: Option<Events<'_>>,
         f: &mut ChunkFn<'_>,
     ) -> Result<Option<PassStats>> {
-        self.each_test_rows(probe, &mut |c| f(c.x, c.y))
+        self.each_test_rows(events, &mut |c| f(c.x, c.y))
     }
 
     /// [`Source::each_test`] with each chunk's rows' places in their data file.
     pub fn each_test_rows(
         &self,
-        probe: Option<&PassProbe>,
+        events: Option<Events<'_>>,
         f: &mut dyn FnMut(DesignRows<'_>) -> Result<()>,
     ) -> Result<Option<PassStats>> {
         match self {
@@ -248,7 +251,7 @@ impl<'a> Source<'a> {
                     let n = c.y.len();
                     f(c)?;
                     read += n;
-                    report(probe, "predict", None, read, d.rows_test);
+                    report(events, PassPurpose::Predict, None, read, d.rows_test);
                     Ok(())
                 })?;
                 Ok(Some(stats))
@@ -281,19 +284,19 @@ impl<'a> Source<'a> {
 }
 
 fn report(
-    probe: Option<&PassProbe>,
-    purpose: &'static str,
+    events: Option<Events<'_>>,
+    purpose: PassPurpose,
     run: Option<&str>,
     read: usize,
     total: usize,
 ) {
-    if let Some(probe) = probe {
-        probe(&PassProgress {
+    if let Some(events) = events {
+        events.send(Event::Pass(PassProgress {
             purpose,
             run: run.map(str::to_string),
             rows_read: read,
             rows_total: total,
-        });
+        }));
     }
 }
 
@@ -303,21 +306,21 @@ fn report(
 pub struct TrainingRows<'a> {
     source: Source<'a>,
     run: String,
-    purpose: Cell<&'static str>,
+    purpose: Cell<PassPurpose>,
     /// The next fit pass computes E and g only (chord Newton's cheap pass).
     gradient_only: Cell<bool>,
-    probe: Option<PassProbe>,
-    passes: RefCell<Vec<(&'static str, PassStats)>>,
+    events: Option<Events<'a>>,
+    passes: RefCell<Vec<(PassPurpose, PassStats)>>,
 }
 
 impl TrainingRows<'_> {
     /// Label the passes made from now on (`khat` after the fit).
-    pub fn purpose(&self, purpose: &'static str) {
+    pub fn purpose(&self, purpose: PassPurpose) {
         self.purpose.set(purpose);
     }
 
     /// The streamed passes made so far, with their purposes.
-    pub fn take_passes(&self) -> Vec<(&'static str, PassStats)> {
+    pub fn take_passes(&self) -> Vec<(PassPurpose, PassStats)> {
         self.passes.take()
     }
 }
@@ -328,20 +331,14 @@ impl Chunks for TrainingRows<'_> {
             Source::Memory(d) => f(d.train.x.as_ref(), &d.train.y),
             Source::Streamed(d) => {
                 let purpose = match self.purpose.get() {
-                    "fit" if self.gradient_only.get() => FIT_GRADIENT,
+                    PassPurpose::Fit if self.gradient_only.get() => PassPurpose::FitGrad,
                     p => p,
                 };
                 let mut read = 0;
                 let stats = d.pass(Part::Train, &mut |c: DesignRows<'_>| {
                     f(c.x, c.y)?;
                     read += c.y.len();
-                    report(
-                        self.probe.as_ref(),
-                        purpose,
-                        Some(&self.run),
-                        read,
-                        d.rows_train,
-                    );
+                    report(self.events, purpose, Some(&self.run), read, d.rows_train);
                     Ok(())
                 })?;
                 self.passes.borrow_mut().push((purpose, stats));
@@ -354,6 +351,3 @@ impl Chunks for TrainingRows<'_> {
         self.gradient_only.set(!hessian);
     }
 }
-
-/// The purpose of a GLM fit's pass that computes E and g without the Hessian.
-pub const FIT_GRADIENT: &str = "fit-grad";

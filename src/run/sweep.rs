@@ -5,8 +5,9 @@
 use std::path::Path;
 use std::sync::atomic::AtomicBool;
 
+use super::event::{Event, SweepAt};
 use super::loaded::Loaded;
-use super::monitor::Monitor;
+use super::monitor::Events;
 use crate::config::{DataPlan, Plan};
 use crate::error::Result;
 use crate::record::{SweepPoint, SweepRecord};
@@ -15,17 +16,22 @@ use crate::record::{SweepPoint, SweepRecord};
 pub fn run(
     plan: &Plan,
     sweep: &crate::config::sweep::Sweep,
-    monitor: &mut dyn Monitor,
+    events: Events<'_>,
     cancel: Option<&AtomicBool>,
     out: Option<&Path>,
 ) -> Result<SweepRecord> {
-    let loaded = load_and_check(sweep, out, monitor)?;
+    let loaded = load_and_check(sweep, out, events)?;
     let mut points = Vec::with_capacity(sweep.points.len());
     for (i, (value, point)) in sweep.points.iter().enumerate() {
-        monitor.sweep_point(i, sweep.points.len(), &sweep.key, *value);
+        events.send(Event::SweepPoint(SweepAt {
+            index: i,
+            total: sweep.points.len(),
+            key: sweep.key.clone(),
+            value: *value,
+        }));
         let record = match data_of(point).and_then(|d| loaded.iter().find(|(l, _)| l == d)) {
-            Some((_, data)) => super::run_loaded(point, data, monitor, cancel, out)?,
-            None => super::run_for(point, monitor, cancel, out)?,
+            Some((_, data)) => super::run_loaded(point, data, events, cancel, out)?,
+            None => super::run_with(point, events, cancel, out)?,
         };
         points.push(SweepPoint {
             value: *value,
@@ -51,7 +57,7 @@ fn data_of(point: &Plan) -> Option<&DataPlan> {
 fn load_and_check(
     sweep: &crate::config::sweep::Sweep,
     out: Option<&Path>,
-    monitor: &mut dyn Monitor,
+    events: Events<'_>,
 ) -> Result<Vec<(DataPlan, Loaded)>> {
     let mut loaded: Vec<(DataPlan, Loaded)> = Vec::new();
     for (label, (_, point)) in sweep.labels.iter().zip(&sweep.points) {
@@ -59,7 +65,7 @@ fn load_and_check(
         let at = match loaded.iter().position(|(d, _)| d == data) {
             Some(at) => at,
             None => {
-                loaded.push((data.clone(), Loaded::load(data, out, monitor)?));
+                loaded.push((data.clone(), Loaded::load(data, out, events)?));
                 loaded.len() - 1
             }
         };

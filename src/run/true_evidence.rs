@@ -6,21 +6,21 @@
 
 use std::time::Instant;
 
-use super::monitor::Monitor;
+use super::event::Event;
+use super::monitor::Events;
 use super::source::Source;
-use crate::catalog::Family;
+use crate::catalog::Link;
 use crate::config::{MethodPlan, Plan};
 use crate::error::{Error, Result};
 use crate::model::importance::evidence::{log_evidence, Model, EVIDENCE_DRAWS};
 use crate::model::importance::{default_draws, KHAT_LIMIT};
 use crate::model::method::Fitted;
 use crate::model::options::Options;
-use crate::model::Likelihood;
 use crate::numeric::rng;
-use crate::record::{EvidenceEstimate, RunRecord};
+use crate::record::{EvidenceEstimate, PassPurpose, RunRecord};
 
 /// A streamed pass the estimate made: the proposal run's id, the purpose and its statistics.
-pub type EvidencePass = (String, &'static str, crate::data::PassStats);
+pub type EvidencePass = (String, PassPurpose, crate::data::PassStats);
 
 /// The estimates, one per likelihood with a usable proposal, logistic first, and the streamed
 /// passes they made.
@@ -29,7 +29,7 @@ pub fn estimates(
     source: Source<'_>,
     fitted: &[Option<Fitted>],
     runs: &[RunRecord],
-    monitor: &mut dyn Monitor,
+    events: Events<'_>,
 ) -> Result<(Vec<EvidenceEstimate>, Vec<EvidencePass>)> {
     let draws = plan.evaluation.evidence_draws.unwrap_or_else(|| {
         if plan.methods.iter().any(|m| m.kind.is_gold()) {
@@ -43,7 +43,7 @@ pub fn estimates(
     if draws == 0 {
         return Ok((found, passes));
     }
-    for model in ["logistic", "probit"] {
+    for model in Link::ALL {
         let Some(i) = proposal(plan, fitted, runs, model) else {
             continue;
         };
@@ -55,10 +55,14 @@ pub fn estimates(
             continue;
         };
         let precision = run.prior_precision.unwrap_or(plan.prior.precision);
-        monitor.evidence_started(model, &method.id, draws);
+        events.send(Event::EvidenceStarted {
+            model,
+            proposal: method.id.clone(),
+            draws,
+        });
         let start = Instant::now();
         let rows = source.training(&method.id, None);
-        rows.purpose("evidence");
+        rows.purpose(PassPurpose::Evidence);
         let target = Model {
             likelihood,
             rows: &rows,
@@ -81,7 +85,7 @@ pub fn estimates(
             Err(e) => return Err(e),
         };
         let record = EvidenceEstimate {
-            model: model.to_string(),
+            model,
             prior_precision: precision,
             log_evidence: e.log_evidence,
             mcse: e.mcse,
@@ -91,7 +95,7 @@ pub fn estimates(
             proposal: method.id.clone(),
             seconds: start.elapsed().as_secs_f64(),
         };
-        monitor.evidence_finished(&record);
+        events.send(Event::EvidenceFinished(Box::new(record.clone())));
         found.push(record);
     }
     Ok((found, passes))
@@ -106,35 +110,23 @@ fn proposal(
     plan: &Plan,
     fitted: &[Option<Fitted>],
     runs: &[RunRecord],
-    model: &str,
+    model: Link,
 ) -> Option<usize> {
     (0..plan.methods.len())
         .filter(|&i| runs[i].error.is_none() && fitted[i].is_some())
-        .filter(|&i| likelihood_name(&plan.methods[i]) == Some(model))
+        .filter(|&i| link(&plan.methods[i]) == Some(model))
         .filter(|&i| !plan.methods[i].kind.is_gold())
         .filter_map(|i| rank(&plan.methods[i]).map(|r| (r, i)))
         .min()
         .map(|(_, i)| i)
 }
 
-fn likelihood_name(method: &MethodPlan) -> Option<&'static str> {
-    match method.kind.likelihood(method.options.noise())? {
-        Likelihood::Logistic => Some("logistic"),
-        Likelihood::Probit { .. } => Some("probit"),
-    }
+fn link(method: &MethodPlan) -> Option<Link> {
+    Some(method.kind.likelihood(method.options.noise())?.link())
 }
 
 /// Lower is better; `None`: no Gaussian posterior to build a proposal from.
 fn rank(method: &MethodPlan) -> Option<u8> {
-    use crate::model::MethodKind::*;
-    match (method.kind.family(), &method.options) {
-        (Family::Ep, _) if method.kind != AdfProbit => Some(0),
-        (Family::Variational, Options::Variational(o)) if method.kind != VbLogistic => {
-            Some(if o.mean_field { 2 } else { 1 })
-        }
-        (Family::Glm, _) if matches!(method.kind, LogisticLaplace | ProbitLaplace) => Some(3),
-        (Family::Ep, _) => Some(4),
-        (Family::Variational, _) => Some(5),
-        _ => None,
-    }
+    let mean_field = matches!(method.options, Options::Variational(o) if o.mean_field);
+    method.kind.proposal_rank(mean_field)
 }

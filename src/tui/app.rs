@@ -10,11 +10,12 @@ use crate::output;
 use crate::record::Diagnostics;
 
 use super::catalog::Catalog;
-use super::event::{Event, Progress};
+use super::event::Event;
 use super::picks::Picks;
 use super::preview::Preview;
 use super::session::Session;
 use crate::catalog::thousands;
+use crate::run;
 
 /// The seven screens, in tab order.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -145,12 +146,12 @@ impl App {
             Event::Key(key) => self.key(key),
             // the loop ends on a signal before asking the app (tui/mod.rs)
             Event::Resize(..) | Event::Tick | Event::Signal(_) => None,
-            Event::Progress { job, progress } => {
+            Event::Progress { job, event } => {
                 let Some(s) = self.session.as_mut().filter(|s| s.job == job) else {
                     return None;
                 };
-                match progress {
-                    Progress::Reading { file, rows, total } => {
+                match event {
+                    run::Event::Reading { file, rows, total } => {
                         let of = total.map(|t| format!(" of {}", thousands(t)));
                         let text = format!(
                             "reading {}: {}{} rows (c cancels)",
@@ -160,13 +161,13 @@ impl App {
                         );
                         self.info(text);
                     }
-                    Progress::Scoring {
+                    run::Event::Scoring {
                         run,
                         predictive,
                         rows,
                         step,
-                    } => self.info(scoring_text(&run, &predictive, rows, step)),
-                    Progress::Slicing {
+                    } => self.info(scoring_text(&run, predictive.name(), rows, step)),
+                    run::Event::Slicing {
                         run,
                         done,
                         total,
@@ -177,16 +178,16 @@ impl App {
                         thousands(rows)
                     )),
                     // a run starts or ends: the scoring said before is over
-                    Progress::DataLoaded(_)
-                    | Progress::RunStarted { .. }
-                    | Progress::RunFinished(_)
+                    run::Event::DataLoaded(_)
+                    | run::Event::RunStarted { .. }
+                    | run::Event::RunFinished(_)
                         if s.running() =>
                     {
                         let text = format!("running {} (c cancels)", s.plan.name);
-                        s.apply(progress);
+                        s.apply(event);
                         self.info(text);
                     }
-                    progress => s.apply(progress),
+                    event => s.apply(event),
                 }
                 None
             }

@@ -34,7 +34,7 @@ use ratatui::crossterm::event::{self as term, Event as TermEvent};
 use ratatui::DefaultTerminal;
 
 pub use app::{App, Command, Screen};
-pub use event::{Event, Progress};
+pub use event::Event;
 use preview::Describer;
 use worker::Worker;
 

@@ -62,19 +62,20 @@ impl Passes {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::record::PassPurpose;
 
     fn progress(read: usize) -> PassProgress {
         PassProgress {
-            purpose: "fit",
+            purpose: crate::record::PassPurpose::Fit,
             run: Some("logistic-map".into()),
             rows_read: read,
             rows_total: 400_000,
         }
     }
 
-    fn record(purpose: &str, run: Option<&str>) -> PassRecord {
+    fn record(purpose: PassPurpose, run: Option<&str>) -> PassRecord {
         PassRecord {
-            purpose: purpose.into(),
+            purpose,
             run: run.map(String::from),
             chunks: 1,
             rows: 400_000,
@@ -88,8 +89,8 @@ mod tests {
     #[test]
     fn passes_are_numbered_per_purpose_and_run() {
         let mut p = Passes::default();
-        p.finish(record("statistics", None));
-        p.finish(record("fit", Some("probit-map")));
+        p.finish(record(crate::record::PassPurpose::Statistics, None));
+        p.finish(record(crate::record::PassPurpose::Fit, Some("probit-map")));
         // A fit's passes are reported when it ends: until then a new pass shows as its rows
         // starting over.
         for rows in [64, 400_000, 64, 400_000, 120_000] {
@@ -99,7 +100,10 @@ mod tests {
             p.label(p.current.as_ref().unwrap()),
             "fit logistic-map: pass 3, 120,000 / 400,000 rows"
         );
-        p.finish(record("fit", Some("logistic-map")));
+        p.finish(record(
+            crate::record::PassPurpose::Fit,
+            Some("logistic-map"),
+        ));
         assert!(p.current.is_none());
         assert_eq!(p.done.len(), 3);
         // A later pass of the same purpose and run counts those reported.

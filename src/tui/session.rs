@@ -10,8 +10,8 @@ use crate::record::{
 };
 
 use super::chains::ChainTraces;
-use super::event::{Progress, SweepAt};
 use super::passes::Passes;
+use crate::run::{Event, SweepAt};
 
 #[derive(Debug, Clone, PartialEq)]
 pub enum JobState {
@@ -54,7 +54,7 @@ pub struct LiveRun {
     /// leaving the last iteration on show).
     pub khat_draws: Option<usize>,
     /// While the run's leave-one-out cross-validation runs: its draws, rows and refit.
-    pub loo: Option<super::event::LooProgress>,
+    pub loo: Option<LooProgress>,
     /// Under `[prior] precision = "evidence"`, once done: the lambda its evidence chose.
     pub evidence_lambda: Option<f64>,
     /// Set when that lambda is an end of the search's grid (record/run.rs `GridEdge`).
@@ -93,6 +93,15 @@ impl LiveRun {
         };
         budget.max(towards).clamp(0.0, 1.0)
     }
+}
+
+/// How far a run's leave-one-out cross-validation has got.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LooProgress {
+    pub draws: usize,
+    pub rows: usize,
+    /// (training row, refits done, refits in all) while a row is refitted.
+    pub refit: Option<(usize, usize, usize)>,
 }
 
 #[derive(Debug, Clone)]
@@ -160,12 +169,12 @@ impl Session {
         self.runs.iter_mut().find(|r| r.id == id)
     }
 
-    pub fn apply(&mut self, progress: Progress) {
-        match progress {
+    pub fn apply(&mut self, event: Event) {
+        match event {
             // the status line says it (App::update)
-            Progress::Reading { .. } | Progress::Scoring { .. } | Progress::Slicing { .. } => {}
-            Progress::DataLoaded(view) => self.dataset = Some(*view),
-            Progress::RunStarted { id, .. } => {
+            Event::Reading { .. } | Event::Scoring { .. } | Event::Slicing { .. } => {}
+            Event::DataLoaded(view) => self.dataset = Some(*view),
+            Event::RunStarted { id, .. } => {
                 if let Some(r) = self.run_mut(&id) {
                     r.state = RunState::Running;
                     r.iterates.clear();
@@ -179,14 +188,14 @@ impl Session {
                     r.estimate = None;
                 }
             }
-            Progress::Iterate { run, iterate } => {
+            Event::Iterate { run, iterate } => {
                 if let Some(r) = self.run_mut(&run) {
                     r.iterates.push(iterate);
                 }
             }
-            Progress::Draws {
+            Event::Draws {
                 run,
-                weights,
+                columns: weights,
                 batch,
             } => {
                 let columns = self.dataset.as_ref().map(|d| d.columns.as_slice());
@@ -195,6 +204,8 @@ impl Session {
                         .and_then(|c| c.get(j).cloned())
                         .unwrap_or_else(|| format!("w{j}"))
                 };
+                let weights =
+                    weights.unwrap_or_else(|| (0..batch.w.first().map_or(0, Vec::len)).collect());
                 let names: Vec<String> = weights.into_iter().map(name).collect();
                 if let Some(r) = self.run_mut(&run) {
                     r.traces
@@ -202,50 +213,61 @@ impl Session {
                         .push(&batch);
                 }
             }
-            Progress::RunFinished(run) => self.finish_run(&run),
-            Progress::KhatStarted { run, draws } => {
+            Event::RunFinished(run) => self.finish_run(&run),
+            Event::KhatStarted { run, draws } => {
                 if let Some(r) = self.run_mut(&run) {
                     r.khat_draws = Some(draws);
                 }
             }
-            Progress::KhatFinished { run, .. } => {
+            Event::KhatFinished { run, .. } => {
                 if let Some(r) = self.run_mut(&run) {
                     r.khat_draws = None;
                 }
             }
-            Progress::Loo(p) => {
-                if let Some(r) = self.run_mut(&p.run.clone()) {
-                    r.loo = Some(p);
+            Event::LooStarted { run, draws, rows } => {
+                if let Some(r) = self.run_mut(&run) {
+                    let refit = None;
+                    r.loo = Some(LooProgress { draws, rows, refit });
                 }
             }
-            Progress::LooFinished { run } => {
+            Event::LooRefit {
+                run,
+                row,
+                done,
+                total,
+            } => {
+                if let Some(p) = self.run_mut(&run).and_then(|r| r.loo.as_mut()) {
+                    p.refit = Some((row, done, total));
+                }
+            }
+            Event::LooFinished { run, .. } => {
                 if let Some(r) = self.run_mut(&run) {
                     r.loo = None;
                 }
             }
-            Progress::EvidenceStarted {
+            Event::EvidenceStarted {
                 model,
                 proposal,
                 draws,
             } => {
                 if let Some(r) = self.run_mut(&proposal) {
-                    r.evidence_draws = Some((model, draws));
+                    r.evidence_draws = Some((model.name().to_string(), draws));
                 }
             }
-            Progress::EvidenceFinished(e) => {
+            Event::EvidenceFinished(e) => {
                 if let Some(r) = self.run_mut(&e.proposal) {
                     r.evidence_draws = None;
                     r.estimate = Some(*e);
                 }
             }
-            Progress::McEstimate { run, samples, mean } => {
+            Event::McEstimate { run, samples, mean } => {
                 if let Some(r) = self.run_mut(&run) {
                     r.mc.push((samples as f64, mean));
                 }
             }
-            Progress::SweepPoint(at) => self.start_point(at),
-            Progress::Pass(pass) => self.passes.progress(pass),
-            Progress::PassFinished(pass) => self.passes.finish(*pass),
+            Event::SweepPoint(at) => self.start_point(at),
+            Event::Pass(pass) => self.passes.progress(pass),
+            Event::PassFinished(pass) => self.passes.finish(*pass),
         }
     }
 

@@ -8,9 +8,9 @@ use crate::output;
 use crate::record::SweepRecord;
 
 use super::app::App;
-use super::event::SweepAt;
 use super::picks::{stepped, Picks};
 use super::session::{JobState, RunState, Session};
+use crate::run::SweepAt;
 
 impl Session {
     /// A new point starts: its runs start over, and so do its passes over the data file.
@@ -165,7 +165,7 @@ pub fn sweep_rows(sweep: &SweepRecord) -> Vec<SweepRow<'_>> {
                     point: i,
                     value: p.value,
                     run: &run.id,
-                    predictive: &pr.name,
+                    predictive: pr.name.name(),
                     metrics: &pr.metrics,
                 })
             })

@@ -104,7 +104,8 @@ pub fn assert_equal(streamed: &ExperimentRecord, memory: &ExperimentRecord) {
                     &what,
                 );
             }
-            let Scores::Binary(p) = &memory.predictions.column(id, &b.name).unwrap().scores else {
+            let Scores::Binary(p) = &memory.predictions.column(id, b.name.name()).unwrap().scores
+            else {
                 panic!("{what}: a binary column")
             };
             columns.push((what, p));

@@ -68,7 +68,7 @@ pub fn page() -> String {
         if let Some(l) = row.likelihood {
             let _ = writeln!(s, "- likelihood: {l:?}");
         }
-        if row.evidence {
+        if row.evidence_from.is_some() {
             s.push_str("- `[prior] precision = \"evidence\"` can choose its λ\n");
         }
     }

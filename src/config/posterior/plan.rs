@@ -4,6 +4,7 @@
 use std::path::{Path, PathBuf};
 
 use super::raw::{RawColumn, RawPosterior, RawSubset};
+use crate::record::ApproxKind;
 
 pub const DEFAULT_SHAPE: f64 = 1.0;
 pub const DEFAULT_RATE: f64 = 1.0;
@@ -69,35 +70,6 @@ pub enum PosteriorSource {
     Values(Vec<f64>),
     /// Inline `successes` and `trials`.
     Binomial { successes: u64, trials: u64 },
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum ApproxKind {
-    Normal,
-    LogNormal,
-    LogitNormal,
-    T,
-    Mixture,
-}
-
-impl ApproxKind {
-    pub const ALL: [ApproxKind; 5] = [
-        ApproxKind::Normal,
-        ApproxKind::LogNormal,
-        ApproxKind::LogitNormal,
-        ApproxKind::T,
-        ApproxKind::Mixture,
-    ];
-
-    pub fn name(self) -> &'static str {
-        match self {
-            ApproxKind::Normal => "normal",
-            ApproxKind::LogNormal => "lognormal",
-            ApproxKind::LogitNormal => "logitnormal",
-            ApproxKind::T => "t",
-            ApproxKind::Mixture => "mixture",
-        }
-    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -4,6 +4,7 @@ use std::path::Path;
 
 use super::*;
 use crate::error::Result;
+use crate::record::ApproxKind;
 
 fn parse(text: &str) -> Result<crate::config::Plan> {
     crate::config::parse(text, Path::new("lab.toml"))

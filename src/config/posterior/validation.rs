@@ -4,7 +4,7 @@
 use std::path::Path;
 
 use super::plan::{
-    ApproxKind, PosteriorKind, PosteriorPlan, PosteriorSource, Subset, DEFAULT_BETA, DEFAULT_DRAWS,
+    PosteriorKind, PosteriorPlan, PosteriorSource, Subset, DEFAULT_BETA, DEFAULT_DRAWS,
     DEFAULT_PRIOR_MEAN, DEFAULT_PRIOR_SD, DEFAULT_RATE, DEFAULT_SCALE, DEFAULT_SHAPE,
     DEFAULT_STARTS, DEFAULT_T_DF,
 };
@@ -12,6 +12,7 @@ use super::raw::{RawPosterior, RawSubset};
 use crate::config::limits::{gini_draws, starts, Bound};
 use crate::config::suggest::did_you_mean;
 use crate::error::{Error, Result};
+use crate::record::ApproxKind;
 
 /// (allowed approximations, defaults) per kind.
 fn approximations_of(kind: &str) -> (&'static [ApproxKind], &'static [ApproxKind]) {

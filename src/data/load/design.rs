@@ -11,11 +11,12 @@ use std::sync::Mutex;
 use faer::Mat;
 use rayon::prelude::*;
 
-use crate::data::dataset::{effective_scaling, FeatureSummary};
+use crate::data::dataset::effective_scaling;
 use crate::data::encode::Encoder;
 use crate::data::moments::column_stats;
 use crate::data::prepare::standardise_all;
 use crate::data::table::Cells;
+use crate::record::FeatureSummary;
 
 use crate::data::release::Release;
 use crate::numeric::linalg::SharedColumns;

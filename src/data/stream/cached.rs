@@ -7,8 +7,9 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use super::cache::PassCache;
-use super::{DesignRows, Part, PassStats, ReadFrom, StreamedData};
+use super::{DesignRows, Part, PassStats, StreamedData};
 use crate::error::Result;
+use crate::record::ReadFrom;
 
 /// The cache file's name inside the directory the runner gives.
 const FILE_NAME: &str = "train.design-cache";

@@ -5,8 +5,8 @@
 
 use super::{Part, StreamedData};
 use crate::data::moments::Moments;
-use crate::data::FeatureSummary;
 use crate::error::Result;
+use crate::record::{FeatureSummary, PassPurpose};
 
 impl StreamedData {
     /// Replace the raw columns' summaries by the design columns' (one more pass over the
@@ -26,7 +26,7 @@ impl StreamedData {
             Ok(())
         })?;
         self.preparation
-            .push(("encoded statistics".to_string(), stats));
+            .push((PassPurpose::EncodedStatistics, stats));
         let raw_missing: Vec<usize> = self.summaries.iter().map(|s| s.missing).collect();
         self.summaries = self
             .encoder

@@ -15,8 +15,9 @@ use crate::data::encode::{learn, ColumnTally};
 use crate::data::features::{check_names, check_width, mapped_width, FittedMap, TrainingRows};
 use crate::data::labels::LabelSet;
 use crate::data::loaded::note_skipped;
-use crate::data::{FeatureSummary, INTERCEPT};
+use crate::data::INTERCEPT;
 use crate::error::{Error, Result};
+use crate::record::{FeatureSummary, PassPurpose};
 
 impl StreamedData {
     /// Make the statistics pass(es) over the data of `plan`, which must have `streaming` set.
@@ -45,7 +46,7 @@ impl StreamedData {
         let part = test_file.as_ref().map(|_| Part::Train);
         let levels = (&mut categorical, &mut skipped);
         let mut train = o.scan(&train_file, part, &mut features, levels)?;
-        o.passed(0, &train_file, &train, "statistics")?;
+        o.passed(0, &train_file, &train, PassPurpose::Statistics)?;
         let features = features.unwrap_or_default();
         let classes = train
             .labels
@@ -188,7 +189,7 @@ struct Opening<'a> {
     chunk_rows: usize,
     ahead: usize,
     notes: Vec<String>,
-    preparation: Vec<(String, PassStats)>,
+    preparation: Vec<(PassPurpose, PassStats)>,
     /// The files' stamps before their passes (the training file's first).
     sources: Vec<Source>,
 }
@@ -226,7 +227,13 @@ impl Opening<'_> {
 
     /// Source `index`'s pass is done: its rows, its file unchanged, its notes and statistics
     /// recorded under `what`.
-    fn passed(&mut self, index: usize, path: &Path, scan: &FileScan, what: &str) -> Result<()> {
+    fn passed(
+        &mut self,
+        index: usize,
+        path: &Path,
+        scan: &FileScan,
+        what: PassPurpose,
+    ) -> Result<()> {
         self.sources[index].rows = Some(scan.rows);
         self.sources[index].check("during its statistics pass")?;
         let said = scan
@@ -234,8 +241,7 @@ impl Opening<'_> {
             .iter()
             .map(|n| format!("{}: {n}", path.display()));
         self.notes.extend(said);
-        self.preparation
-            .push((what.to_string(), scan.stats.clone()));
+        self.preparation.push((what, scan.stats.clone()));
         Ok(())
     }
 
@@ -265,7 +271,7 @@ impl Opening<'_> {
             &levels(&test_levels),
         )?;
         let index = self.sources.len() - 1;
-        self.passed(index, test, &scan, "test labels")?;
+        self.passed(index, test, &scan, PassPurpose::TestLabels)?;
         let seen = scan.labels.names();
         let test_classes = scan
             .labels

@@ -12,6 +12,7 @@ use crate::data::features::{sampled_rows, FittedMap, TrainingRows};
 use crate::data::prepare;
 use crate::data::table::Cells;
 use crate::error::{Error, Result};
+use crate::record::PassPurpose;
 
 impl StreamedData {
     /// The feature map, fitted on the training rows' ranges (and, for sampled RBF centres, on
@@ -52,7 +53,7 @@ impl StreamedData {
                     seen += rows;
                     Ok(())
                 })?;
-                self.preparation.push(("rbf centres".to_string(), stats));
+                self.preparation.push((PassPurpose::RbfCentres, stats));
                 centres
             }
             _ => Vec::new(),

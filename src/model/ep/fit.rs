@@ -5,10 +5,12 @@
 use rand::seq::SliceRandom;
 
 use super::{Ep, EpPredictor, Site};
+use crate::catalog::{Likelihood, Link};
+use crate::model::options::EpOptions;
 use crate::error::Result;
 use crate::model::fit::{FitInput, Fitted, PosteriorSummary};
 use crate::model::gaussian::GaussianPosterior;
-use crate::model::linear::{LinearPredictor, Link};
+use crate::model::linear::LinearPredictor;
 use crate::model::MethodKind;
 use crate::numeric::rng::stream;
 use crate::optim::{drive, Control, Observer, Outcome, Termination};
@@ -16,11 +18,14 @@ use crate::record::StepKind;
 
 /// `ep-probit` and `ep-logistic` (sweeps in row order until converged) and `adf-probit` (one
 /// pass, seeded order).
-pub fn fit_method(input: &FitInput<'_>, observer: &mut dyn Observer) -> Result<Fitted> {
+pub fn fit_method(
+    input: &FitInput<'_>,
+    options: &EpOptions,
+    observer: &mut dyn Observer,
+) -> Result<Fitted> {
     let m = input.method;
     let adf = m.kind == MethodKind::AdfProbit;
-    let logistic = m.kind == MethodKind::EpLogistic;
-    let options = m.options.ep();
+    let logistic = m.kind.likelihood(options.noise).map(Likelihood::link) == Some(Link::Logistic);
     let mut order: Vec<usize> = (0..input.x.nrows()).collect();
     if adf {
         order.shuffle(&mut stream(input.seed, &format!("{}/order", m.id)));

@@ -5,6 +5,7 @@
 //! ADF, whose only sweep it is, is the fit's posterior exactly.
 
 use super::{Ep, Site};
+use crate::catalog::Link;
 use crate::record::{FitStep, FitSteps, SiteUpdate, StepKind, STEPS_MAX};
 
 pub(super) struct Trace {
@@ -54,8 +55,8 @@ impl Ep {
         }
         let before_cov = self.cov_rows();
         let (likelihood, beta) = match self.site {
-            Site::Probit { beta } => ("probit", Some(beta)),
-            Site::Logistic { .. } => ("logistic", None),
+            Site::Probit { beta } => (Link::Probit, Some(beta)),
+            Site::Logistic { .. } => (Link::Logistic, None),
         };
         let y = self.y[i];
         Some(Before {
@@ -67,7 +68,7 @@ impl Ep {
                 before_cov,
                 cavity,
                 tilted,
-                likelihood: likelihood.to_string(),
+                likelihood,
                 beta,
             },
         })

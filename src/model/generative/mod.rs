@@ -15,7 +15,7 @@ pub mod student;
 use faer::{Mat, MatRef};
 
 use super::fit::{closed_form, FitInput, Fitted, Predictor, Probabilities};
-use super::options::Options;
+use super::options::{BernoulliOptions, ClassPrior, GaussianOptions};
 use super::predictive::{PredictiveKind, PredictiveSettings};
 use super::MethodKind;
 use crate::error::{Error, Result};
@@ -90,101 +90,129 @@ pub fn rows_by_class(y: &[f64], k: usize) -> Vec<Vec<usize>> {
     out
 }
 
-/// Fit any generative kind.
-pub fn fit_method(input: &FitInput<'_>) -> Result<Fitted> {
-    let m = input.method;
+/// The feature columns of a generative fit (the intercept dropped), their names, and each
+/// class's count of training rows.
+struct Features<'a> {
+    x: Mat<f64>,
+    names: &'a [String],
+    counts: Vec<usize>,
+}
+
+fn features_of<'a>(input: &FitInput<'a>) -> Result<Features<'a>> {
     let x = features(input.x, input.intercept);
     if x.ncols() == 0 {
         return Err(Error::config(
             input.file,
             format!(
                 "{}: a generative classifier needs at least one feature column besides the intercept",
-                m.id
+                input.method.id
             ),
         ));
     }
+    let counts = rows_by_class(input.y, input.classes).iter().map(Vec::len).collect();
     let names = &input.columns[usize::from(input.intercept)..];
-    let k = input.classes;
-    let counts: Vec<usize> = rows_by_class(input.y, k).iter().map(Vec::len).collect();
-    let gaussian = m.options.gaussian();
-    let log_class = match m.kind {
-        MethodKind::Lda | MethodKind::Qda => class_prior::plugin(&counts),
-        _ => {
-            let class_prior = match &m.options {
-                Options::Bernoulli(o) => &o.class_prior,
-                _ => &gaussian.class_prior,
-            };
-            let alphas = class_prior
-                .alphas(k)
-                .map_err(|e| Error::config(input.file, format!("{}: {e}", m.id)))?;
-            class_prior::posterior_predictive(&alphas, &counts)
-        }
+    Ok(Features { x, names, counts })
+}
+
+/// ln p(class) of the Bayesian kinds: the Dirichlet posterior predictive of the class counts.
+fn bayes_class_prior(input: &FitInput<'_>, prior: &ClassPrior, counts: &[usize]) -> Result<Vec<f64>> {
+    let alphas = prior
+        .alphas(input.classes)
+        .map_err(|e| Error::config(input.file, format!("{}: {e}", input.method.id)))?;
+    Ok(class_prior::posterior_predictive(&alphas, counts))
+}
+
+/// The Gaussian class-conditional kinds: gaussian-generative (Normal-inverse-Wishart),
+/// gaussian-naive-bayes (Normal-Gamma per feature), and the plug-in lda and qda.
+pub fn fit_gaussian(input: &FitInput<'_>, o: &GaussianOptions) -> Result<Fitted> {
+    let m = input.method;
+    let f = features_of(input)?;
+    let (xr, k) = (f.x.as_ref(), input.classes);
+    let plug_in = matches!(m.kind, MethodKind::Lda | MethodKind::Qda);
+    let log_class = match plug_in {
+        true => class_prior::plugin(&f.counts),
+        false => bayes_class_prior(input, &o.class_prior, &f.counts)?,
     };
-    let xr = x.as_ref();
     let density: Box<dyn ClassDensity> = match m.kind {
         MethodKind::GaussianNaiveBayes => Box::new(normal_gamma::NaiveGaussian::fit(
             xr,
             input.y,
             k,
             normal_gamma::NormalGamma {
-                mu0: gaussian.mu0,
-                kappa0: gaussian.kappa0,
-                alpha0: gaussian.alpha0,
-                beta0: gaussian.beta0,
+                mu0: o.mu0,
+                kappa0: o.kappa0,
+                alpha0: o.alpha0,
+                beta0: o.beta0,
             },
         )),
-        MethodKind::BernoulliNaiveBayes => {
-            let o = m.options.bernoulli();
-            let binary = bernoulli::binary_features(xr, o.binarize, names)
-                .map_err(|e| Error::config(input.file, format!("{}: {e}", m.id)))?;
-            Box::new(bernoulli::NaiveBernoulli::fit(
-                binary.as_ref(),
-                input.y,
-                k,
-                o.a,
-                o.b,
-                o.binarize,
-            ))
-        }
-        MethodKind::GaussianGenerative => {
-            let d = xr.ncols() as f64;
-            let prior = normal_inverse_wishart::Niw {
-                mu0: gaussian.mu0,
-                kappa0: gaussian.kappa0,
-                nu0: gaussian.nu0.unwrap_or(d + 2.0),
-                psi0: gaussian.psi0,
-            };
-            if prior.nu0 <= d - 1.0 {
-                return Err(Error::config(
-                    input.file,
-                    format!(
-                        "{}: nu0 = {} must exceed D - 1 = {} (the number of features minus one) for a proper inverse-Wishart prior",
-                        m.id,
-                        prior.nu0,
-                        d - 1.0
-                    ),
-                ));
-            }
-            Box::new(normal_inverse_wishart::fit(
-                xr,
-                input.y,
-                k,
-                prior,
-                gaussian.shared_covariance,
-                &m.id,
-            )?)
-        }
-        MethodKind::Lda | MethodKind::Qda => Box::new(plugin::fit(
+        MethodKind::GaussianGenerative => Box::new(niw_fit(input, xr, o)?),
+        _ if plug_in => Box::new(plugin::fit(
             xr,
             input.y,
             k,
             m.kind == MethodKind::Lda,
-            names,
+            f.names,
             &m.id,
         )?),
-        other => unreachable!("{} is not generative", other.name()),
+        other => {
+            return Err(Error::config(
+                input.file,
+                format!("{}: {other} has no Gaussian class density", m.id),
+            ))
+        }
     };
-    Ok(Fitted {
+    Ok(generative_fit(input, log_class, density))
+}
+
+/// gaussian-generative's Normal-inverse-Wishart posterior per class (or shared).
+fn niw_fit(
+    input: &FitInput<'_>,
+    xr: MatRef<'_, f64>,
+    o: &GaussianOptions,
+) -> Result<normal_inverse_wishart::GaussianClasses> {
+    let d = xr.ncols() as f64;
+    let prior = normal_inverse_wishart::Niw {
+        mu0: o.mu0,
+        kappa0: o.kappa0,
+        nu0: o.nu0.unwrap_or(d + 2.0),
+        psi0: o.psi0,
+    };
+    if prior.nu0 <= d - 1.0 {
+        return Err(Error::config(
+            input.file,
+            format!(
+                "{}: nu0 = {} must exceed D - 1 = {} (the number of features minus one) for a proper inverse-Wishart prior",
+                input.method.id,
+                prior.nu0,
+                d - 1.0
+            ),
+        ));
+    }
+    let m = input.method;
+    Ok(normal_inverse_wishart::fit(xr, input.y, input.classes, prior, o.shared_covariance, &m.id)?)
+}
+
+/// bernoulli-naive-bayes: a Beta-Bernoulli posterior per binary feature and class.
+pub fn fit_bernoulli(input: &FitInput<'_>, o: &BernoulliOptions) -> Result<Fitted> {
+    let m = input.method;
+    let f = features_of(input)?;
+    let log_class = bayes_class_prior(input, &o.class_prior, &f.counts)?;
+    let binary = bernoulli::binary_features(f.x.as_ref(), o.binarize, f.names)
+        .map_err(|e| Error::config(input.file, format!("{}: {e}", m.id)))?;
+    let density = bernoulli::NaiveBernoulli::fit(
+        binary.as_ref(),
+        input.y,
+        input.classes,
+        o.a,
+        o.b,
+        o.binarize,
+    );
+    Ok(generative_fit(input, log_class, Box::new(density)))
+}
+
+/// A generative fit: closed form, no weights, predicting by Bayes' rule.
+fn generative_fit(input: &FitInput<'_>, log_class: Vec<f64>, density: Box<dyn ClassDensity>) -> Fitted {
+    Fitted {
         pass_times: None,
         steps: None,
         weights: Vec::new(),
@@ -196,5 +224,5 @@ pub fn fit_method(input: &FitInput<'_>) -> Result<Fitted> {
             density,
             skip_intercept: input.intercept,
         }),
-    })
+    }
 }

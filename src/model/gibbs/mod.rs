@@ -34,6 +34,7 @@ use crate::numeric::glm;
 use crate::numeric::linalg::{mat_t_vec, weighted_gram, Cholesky};
 use crate::numeric::logistic_sums;
 use crate::numeric::polya_gamma::PolyaGamma;
+use super::options::SamplerOptions;
 use crate::optim::{Objective, Observer, Outcome, Schedule, Termination};
 
 /// A sampler of the posterior under w ~ N(0, lambda^-1 I) needs lambda > 0: the error that
@@ -55,11 +56,11 @@ pub(super) fn proper_prior(input: &FitInput<'_>) -> Result<()> {
 /// The model a sampler draws from: the link of the catalogue's likelihood (Phi(w^T x / beta)
 /// with the `noise` key's beta, or the logistic), and an owned copy of the design divided by
 /// beta (x / 1 = x exactly for the logistic) with contiguous columns.
-pub(super) fn sampled_model(input: &FitInput<'_>) -> (Mat<f64>, Link) {
-    let noise = input.method.options.gibbs().noise;
+pub(super) fn sampled_model(input: &FitInput<'_>, options: &SamplerOptions) -> (Mat<f64>, Link) {
+    let noise = options.noise;
     let (link, beta) = match input.method.kind.likelihood(noise) {
         Some(Likelihood::Probit { noise }) => (Link::Probit { beta: noise }, noise),
-        _ => (Link::Logistic, 1.0),
+        Some(Likelihood::Logistic) | None => (Link::Logistic, 1.0),
     };
     let design = Mat::<f64>::from_fn(input.x.nrows(), input.x.ncols(), |i, j| {
         input.x[(i, j)] / beta
@@ -67,9 +68,13 @@ pub(super) fn sampled_model(input: &FitInput<'_>) -> (Mat<f64>, Link) {
     (design, link)
 }
 
-pub fn fit_method(input: &FitInput<'_>, observer: &mut dyn Observer) -> Result<Fitted> {
+pub fn fit_method(
+    input: &FitInput<'_>,
+    options: &SamplerOptions,
+    observer: &mut dyn Observer,
+) -> Result<Fitted> {
     proper_prior(input)?;
-    let (design, link) = sampled_model(input);
+    let (design, link) = sampled_model(input, options);
     let probit = matches!(link, Link::Probit { .. });
     let x = design.as_ref();
     let sweep = if probit {
@@ -93,10 +98,7 @@ pub fn fit_method(input: &FitInput<'_>, observer: &mut dyn Observer) -> Result<F
         y: input.y,
         sweep,
         precision: input.precision,
-        schedule: input
-            .method
-            .schedule()
-            .expect("a Gibbs kind has a schedule"),
+        schedule: options.schedule(),
         seed: input.seed,
         id: input.run(),
         cancel: input.cancel,

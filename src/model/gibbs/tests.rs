@@ -5,12 +5,12 @@ use faer::{Mat, MatRef};
 
 use super::*;
 use crate::catalog::MethodKind;
-use crate::model::options::{GibbsOptions, Options};
+use crate::model::options::{SamplerOptions, Options};
 use crate::model::spec::{MethodSpec, Optimizer};
 
 /// One method of `kind` as config/ would build it with the defaults and the Gibbs `schedule`
 /// (Newton's defaults for the Laplace kinds the tests compare with).
-fn test_method(kind: MethodKind, schedule: GibbsOptions) -> MethodSpec {
+fn test_method(kind: MethodKind, schedule: SamplerOptions) -> MethodSpec {
     MethodSpec {
         id: kind.name().to_string(),
         kind,
@@ -55,12 +55,12 @@ mod fits {
 
     /// One gibbs-logistic method with the schedule `(chains, draws, burn_in, thin)`.
     fn method((chains, draws, burn_in, thin): (usize, usize, usize, usize)) -> MethodSpec {
-        let schedule = GibbsOptions {
+        let schedule = SamplerOptions {
             chains,
             draws,
             burn_in,
             thin,
-            ..GibbsOptions::default()
+            ..SamplerOptions::default()
         };
         test_method(MethodKind::GibbsLogistic, schedule)
     }
@@ -82,7 +82,7 @@ mod fits {
         let m = method((4, 2000, 200, 1));
         let cols = vec!["intercept".to_string(), "x".to_string()];
         let input = test_input(&m, (x.as_ref(), &y), &cols, 1.0, 5);
-        let fit = fit_method(&input, &mut |_: &str, _: &Iterate| {}).unwrap();
+        let fit = crate::model::method::fit_matrix(&input, &mut |_: &str, _: &Iterate| {}).unwrap();
         let post = fit.posterior.unwrap();
         let obj = LogisticObjective::new(x.as_ref(), &y, 1.0);
         let (n, half) = (400, 4.0);
@@ -156,7 +156,7 @@ mod fits {
         let cols = vec!["intercept".to_string(), "x".to_string()];
         let input = test_input(&m, (x.as_ref(), &y), &cols, 1.0, 11);
         let mut seen = Collect::default();
-        let fit = fit_method(&input, &mut seen).unwrap();
+        let fit = crate::model::method::fit_matrix(&input, &mut seen).unwrap();
         // Per chain: every sweep 1..=7 + 40 * 3 once, in order, and the kept ones at
         // sweeps 8, 11, ..., 125.
         let mut chains: Vec<Draws> = vec![Vec::new(); 3];
@@ -210,7 +210,7 @@ mod fits {
             assert!(close(it.grad_norm, g), "|g| at sweep {}", it.iteration);
         }
         // An observer that does not ask for draws gets the same fit.
-        let quiet = fit_method(&input, &mut |_: &str, _: &Iterate| {}).unwrap();
+        let quiet = crate::model::method::fit_matrix(&input, &mut |_: &str, _: &Iterate| {}).unwrap();
         assert_eq!(quiet.posterior.unwrap().mean, post.mean);
     }
 
@@ -228,7 +228,7 @@ mod fits {
         let rhat = |draws: usize| {
             let m = method((4, draws, 0, 1));
             let input = test_input(&m, (x.as_ref(), &y), &cols, 0.01, 2);
-            fit_method(&input, &mut |_: &str, _: &Iterate| {})
+            crate::model::method::fit_matrix(&input, &mut |_: &str, _: &Iterate| {})
                 .unwrap()
                 .predictor
                 .diagnostics()
@@ -275,7 +275,7 @@ mod probit {
             })
             .collect();
         let cols = vec!["intercept".to_string(), "a".to_string(), "b".to_string()];
-        let posterior = |kind: MethodKind, schedule: GibbsOptions| {
+        let posterior = |kind: MethodKind, schedule: SamplerOptions| {
             let m = test_method(kind, schedule);
             let input = test_input(&m, (x.as_ref(), &y), &cols, 1.0, 8);
             let fit =
@@ -287,13 +287,13 @@ mod probit {
         };
         let gold = posterior(
             MethodKind::GibbsProbit,
-            GibbsOptions {
+            SamplerOptions {
                 draws: 1000,
                 burn_in: 200,
-                ..GibbsOptions::default()
+                ..SamplerOptions::default()
             },
         );
-        let laplace = posterior(MethodKind::ProbitLaplace, GibbsOptions::default());
+        let laplace = posterior(MethodKind::ProbitLaplace, SamplerOptions::default());
         for j in 0..3 {
             let sd = gold.cov_diag[j].sqrt();
             let error = (laplace.mean[j] - gold.mean[j]).abs() / sd;

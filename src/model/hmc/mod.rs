@@ -23,21 +23,26 @@ use self::chain::{Moves, Sampler, Target};
 use super::fit::{FitInput, Fitted};
 use super::gibbs::{self, GibbsPredictor, Link, TraceFn};
 use super::logistic::LogisticObjective;
+use super::options::SamplerOptions;
 use super::probit::ProbitObjective;
 use crate::error::Result;
 use crate::numeric::linalg::Cholesky;
 use crate::optim::{Curvature, Iterate, Objective, Observer, Start, Termination};
 use crate::record::HmcDiagnostics;
 
-pub fn fit_method(input: &FitInput<'_>, observer: &mut dyn Observer) -> Result<Fitted> {
+pub fn fit_method(
+    input: &FitInput<'_>,
+    options: &SamplerOptions,
+    observer: &mut dyn Observer,
+) -> Result<Fitted> {
     gibbs::proper_prior(input)?;
-    let (design, link) = gibbs::sampled_model(input);
+    let (design, link) = gibbs::sampled_model(input, options);
     let probit = matches!(link, Link::Probit { .. });
     let x = design.as_ref();
     let logistic = LogisticObjective::new(x, input.y, input.precision);
     let probit_objective = ProbitObjective::new(x, input.y, input.precision);
     let objective: &(dyn Objective + Sync) = if probit { &probit_objective } else { &logistic };
-    let schedule = input.method.schedule().expect("an HMC kind has a schedule");
+    let schedule = options.schedule();
     let Some((mode, l)) = laplace(objective, input)? else {
         return Ok(gibbs::cancelled(input.x.ncols(), schedule.sweeps()));
     };

@@ -9,7 +9,7 @@ use rand_distr::{Distribution, StandardNormal};
 use super::*;
 use crate::catalog::MethodKind;
 use crate::model::diagnostics::PerWeight;
-use crate::model::options::{GibbsOptions, Options};
+use crate::model::options::{SamplerOptions, Options};
 use crate::model::spec::{MethodSpec, Optimizer};
 use crate::numeric::rng::stream;
 
@@ -21,16 +21,19 @@ fn spec(kind: MethodKind, (chains, draws, burn_in): (usize, usize, usize)) -> Me
         optimizer: Optimizer::Newton,
         max_iter: 100,
         tolerance: 1e-8,
-        options: if kind.family().samples() {
-            Options::Gibbs(GibbsOptions {
+        options: {
+            let schedule = |o: SamplerOptions| SamplerOptions {
                 chains,
                 draws,
                 burn_in,
                 thin: 1,
-                ..GibbsOptions::default()
-            })
-        } else {
-            Options::defaults(kind.family())
+                ..o
+            };
+            match Options::defaults(kind.family()) {
+                Options::Gibbs(o) => Options::Gibbs(schedule(o)),
+                Options::Hmc(o) => Options::Hmc(schedule(o)),
+                o => o,
+            }
         },
     }
 }

@@ -234,7 +234,7 @@ pub fn fit_method(
     let predictor = super::linear::LinearPredictor {
         weights: f.weights.clone(),
         posterior: f.posterior,
-        link: super::linear::Link::Logistic,
+        link: crate::catalog::Link::Logistic,
     };
     Ok(super::fit::Fitted {
         weights: f.weights,

@@ -6,7 +6,7 @@ use faer::Mat;
 
 use super::*;
 use crate::catalog::MethodKind;
-use crate::model::options::{GibbsOptions, Options};
+use crate::model::options::{SamplerOptions, Options};
 use crate::model::spec::{MethodSpec, Optimizer};
 use crate::numeric::rng::stream;
 
@@ -20,11 +20,11 @@ fn method(kind: MethodKind) -> MethodSpec {
         max_iter: 100,
         tolerance: 1e-10,
         options: match kind.family() {
-            crate::catalog::Family::Gibbs => Options::Gibbs(GibbsOptions {
+            crate::catalog::Family::Gibbs => Options::Gibbs(SamplerOptions {
                 chains: 4,
                 draws: 6000,
                 burn_in: 500,
-                ..GibbsOptions::default()
+                ..SamplerOptions::default()
             }),
             family => Options::defaults(family),
         },
@@ -259,7 +259,7 @@ fn the_sampler_agrees_within_its_monte_carlo_error() {
     let g = method(MethodKind::GibbsLogistic);
     let quad = fit_method(&input(&q, &x, &y, &columns), &mut |_: &str, _: &_| {}).unwrap();
     let gibbs =
-        crate::model::gibbs::fit_method(&input(&g, &x, &y, &columns), &mut |_: &str, _: &_| {})
+        crate::model::method::fit_matrix(&input(&g, &x, &y, &columns), &mut |_: &str, _: &_| {})
             .unwrap();
     let (_, ess) = gibbs.predictor.diagnostics().unwrap();
     let (qp, gp) = (quad.posterior.unwrap(), gibbs.posterior.unwrap());

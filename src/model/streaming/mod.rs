@@ -23,10 +23,11 @@ use self::objective::StreamedObjective;
 use super::fit::{FitRequest, Fitted, PosteriorSummary};
 use super::generative::bernoulli::{binary_features_at, NaiveBernoulli};
 use super::generative::{class_prior, GenerativePredictor};
-use super::linear::{LinearPredictor, Link};
+use super::linear::LinearPredictor;
 use super::logistic::LogitLink;
 use super::spec::MethodSpec;
-use crate::catalog::{Family, Likelihood};
+use super::options::{BernoulliOptions, Options};
+use crate::catalog::{Likelihood, Link};
 use crate::error::{Error, NumericError, Result};
 use crate::numeric::linalg::{gram_dependent_column, COLLINEAR_TOL};
 use crate::optim::{Curvature, Objective, Observer, Start};
@@ -39,13 +40,10 @@ pub(super) fn fit(
     observer: &mut dyn Observer,
 ) -> Result<Fitted> {
     let m = input.method;
-    match m.kind.family() {
-        Family::Bernoulli => fit_bernoulli(chunks, input),
-        Family::Glm => {
-            let link = match m.kind.likelihood(1.0) {
-                Some(Likelihood::Probit { .. }) => Link::Probit,
-                _ => Link::Logistic,
-            };
+    match &m.options {
+        Options::Bernoulli(o) => fit_bernoulli(chunks, input, o),
+        Options::Glm => {
+            let link = m.kind.likelihood(1.0).map_or(Link::Logistic, Likelihood::link);
             let precision = if m.kind.uses_prior() {
                 input.precision
             } else {
@@ -86,7 +84,13 @@ pub(super) fn fit(
                 predictor: Box::new(predictor),
             })
         }
-        _ => Err(Error::config(
+        Options::Quadrature
+        | Options::Softmax(_)
+        | Options::Ep(_)
+        | Options::Variational(_)
+        | Options::Gaussian(_)
+        | Options::Gibbs(_)
+        | Options::Hmc(_) => Err(Error::config(
             input.file,
             format!(
                 "{}: kind = \"{}\" cannot be fitted chunk by chunk",
@@ -166,7 +170,7 @@ fn fit_linear(
 }
 
 /// Beta-Bernoulli naive Bayes from counts accumulated over one pass.
-fn fit_bernoulli(chunks: &dyn Chunks, input: &FitRequest<'_>) -> Result<Fitted> {
+fn fit_bernoulli(chunks: &dyn Chunks, input: &FitRequest<'_>, o: &BernoulliOptions) -> Result<Fitted> {
     let m = input.method;
     let skip = usize::from(input.intercept);
     let width = input.columns.len() - skip;
@@ -181,7 +185,6 @@ fn fit_bernoulli(chunks: &dyn Chunks, input: &FitRequest<'_>) -> Result<Fitted> 
     }
     let names = &input.columns[skip..];
     let k = input.classes;
-    let o = m.options.bernoulli();
     let alphas = o
         .class_prior
         .alphas(k)

@@ -8,8 +8,8 @@ use std::cell::RefCell;
 use faer::Mat;
 
 use super::chunks::Chunks;
+use crate::catalog::Link;
 use crate::error::Error;
-use crate::model::linear::Link;
 use crate::model::logistic::LogisticObjective;
 use crate::model::probit::ProbitObjective;
 use crate::numeric::glm::{Hessian, Terms};

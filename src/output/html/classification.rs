@@ -90,7 +90,7 @@ fn calibration(s: &mut String, r: &ExperimentRecord, figures: &[Figure]) {
             s,
             "<details><summary>bins of {} / {} (ECE {:.4}, MCE {:.4}, debiased ECE {})</summary>",
             escape(&run.id),
-            escape(&p.name),
+            escape(p.name.name()),
             p.metrics.ece,
             p.metrics.mce,
             escape(&tables::ece_debiased_text(p))

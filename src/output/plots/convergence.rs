@@ -80,7 +80,7 @@ pub enum Objective {
 
 impl Objective {
     pub fn of(run: &crate::record::RunRecord) -> Objective {
-        crate::catalog::MethodKind::parse(&run.kind).map_or(Objective::Energy, Objective::of_kind)
+        Objective::of_kind(run.kind)
     }
 
     /// What a run of `kind` minimises, from its catalogue row.
@@ -90,7 +90,7 @@ impl Objective {
             Some(LogEvidence::Ep | LogEvidence::Adf) => Objective::Ep,
             Some(LogEvidence::Elbo) => Objective::Elbo,
             Some(LogEvidence::JjBound) => Objective::JjBound,
-            _ => Objective::Energy,
+            Some(LogEvidence::Laplace | LogEvidence::Exact) | None => Objective::Energy,
         }
     }
 

@@ -45,8 +45,10 @@ pub fn input_space(r: &ExperimentRecord) -> Option<Figure> {
     if s.unavailable.is_some() || s.surfaces.is_empty() {
         return None;
     }
-    let truth =
-        |k: usize| s.surfaces[k].predictive == "exact" && s.surfaces[k].run != s.boundary_run;
+    let truth = |k: usize| {
+        s.surfaces[k].predictive == crate::catalog::PredictiveKind::Exact
+            && s.surfaces[k].run != s.boundary_run
+    };
     let lines = surface_lines(s);
     let classes = &r.dataset.classes;
     let mut keys = vec![Key {

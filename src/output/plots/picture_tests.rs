@@ -53,12 +53,12 @@ fn normal_grid(pair: [usize; 2]) -> PairDensity {
 fn record(exact: bool) -> ExperimentRecord {
     let laplace = fixture::run("laplace", &[0.1, 0.2, 0.3], Some(1.0), None);
     let mut mf = fixture::run("vi-mf", &[0.0, 0.1, 0.2], Some(0.6), None);
-    mf.kind = "vi-logistic".into();
+    mf.kind = crate::catalog::MethodKind::ViLogistic;
     mf.mean_field = true;
     let mut runs = vec![laplace, mf];
     if exact {
         let mut q = fixture::run("exact", &[0.0, 0.0, 0.0], Some(1.0), None);
-        q.kind = "logistic-quadrature".into();
+        q.kind = crate::catalog::MethodKind::LogisticQuadrature;
         q.pair_densities = contour::pairs(3).into_iter().map(normal_grid).collect();
         runs.push(q);
     }

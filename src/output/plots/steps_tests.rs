@@ -26,7 +26,7 @@ fn site(k: usize) -> FitStep {
             before_cov: vec![vec![2.0, 0.0], vec![0.0, 2.0]],
             cavity: [0.0, 2.5],
             tilted: [0.9, 1.6],
-            likelihood: "logistic".into(),
+            likelihood: crate::catalog::Link::Logistic,
             beta: None,
         }),
         ..newton(k)

@@ -258,7 +258,7 @@ fn a_series_hidden_under_an_identical_one_says_so_in_the_legend() {
 fn sampler_run() -> crate::record::RunRecord {
     use crate::record::{ChainWeight, ChainsRecord, Diagnostics};
     let mut r = run("gibbs", &[0.0], Some(0.5), None);
-    r.kind = "gibbs-logistic".into();
+    r.kind = crate::catalog::MethodKind::GibbsLogistic;
     r.diagnostics = Some(Diagnostics {
         rhat_max: 1.2,
         ess_min: 50.0,
@@ -354,7 +354,7 @@ fn runs_inside_the_range_split_where_a_trace_leaves_it() {
 #[test]
 fn eps_site_change_is_never_drawn_on_the_gradient_norm_axis() {
     let mut ep = run("ep", &[0.1, 0.2], Some(0.1), None);
-    ep.kind = "ep-probit".into();
+    ep.kind = crate::catalog::MethodKind::EpProbit;
     let mut r = record(
         &["intercept", "x"],
         &["0", "1"],

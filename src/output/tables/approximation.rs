@@ -31,7 +31,7 @@ pub fn approximation_error(r: &ExperimentRecord) -> Option<Table> {
             let run = r.runs.iter().find(|run| run.id == e.run);
             vec![
                 run.map_or(e.run.as_str().into(), super::metrics::run_cell),
-                e.predictive.as_str().into(),
+                e.predictive.name().into(),
                 e.reference.as_str().into(),
                 num(Some(e.mean_abs_diff)).into(),
                 num(Some(e.max_abs_diff)).into(),

@@ -71,8 +71,7 @@ pub fn convergence(r: &ExperimentRecord) -> Table {
                 (None, Some(t)) => t.to_string(),
                 (None, None) => "failed".to_string(),
             };
-            let on_grid = crate::catalog::MethodKind::parse(&run.kind)
-                .is_some_and(|k| k.fitting() == crate::catalog::Fitting::Quadrature);
+            let on_grid = run.kind.fitting() == crate::catalog::Fitting::Quadrature;
             let iterations = match sampled {
                 Some(_) => format!("{} sweeps per chain", run.iterations),
                 None if on_grid => format!("{} grid points", thousands(run.iterations)),
@@ -80,7 +79,7 @@ pub fn convergence(r: &ExperimentRecord) -> Table {
             };
             vec![
                 run.id.as_str().into(),
-                run.kind.as_str().into(),
+                run.kind.name().into(),
                 Cell {
                     text: termination,
                     mark: Mark::warn_if(run.flag().is_some()),
@@ -116,9 +115,7 @@ pub fn convergence(r: &ExperimentRecord) -> Table {
 /// as the evidence.
 fn own_evidence(run: &crate::record::RunRecord) -> String {
     let value = run.posterior.as_ref().and_then(|p| p.log_evidence);
-    let bound = crate::catalog::MethodKind::parse(&run.kind)
-        .and_then(|k| k.log_evidence())
-        .filter(|e| e.lower_bound());
+    let bound = run.kind.log_evidence().filter(|e| e.lower_bound());
     match (value, bound) {
         (Some(_), Some(e)) => format!("{} ({})", num(value), e.label(run.mean_field)),
         _ => num(value),

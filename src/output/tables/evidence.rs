@@ -33,7 +33,10 @@ pub fn evidence(r: &ExperimentRecord) -> Vec<(&RunRecord, Table)> {
                     text,
                     mark: Mark::Best,
                 };
-                let plugin = run.predictives.iter().find(|p| p.name == "plugin");
+                let plugin = run
+                    .predictives
+                    .iter()
+                    .find(|p| p.name == crate::catalog::PredictiveKind::Plugin);
                 let cells = vec![
                     best(match run.prior_precision_edge {
                         None => format!("{chosen:.3e} (chosen)"),

@@ -8,7 +8,7 @@ mod sentence;
 
 use super::khat::khat_text;
 use super::table::{Cell, Mark, Table};
-use crate::catalog::{Likelihood, LogEvidence, MethodKind};
+use crate::catalog::{Link, LogEvidence};
 use crate::record::{EvidenceEstimate, ExperimentRecord, RunRecord};
 use sentence::{sentence, short, Compared, WITHIN_SE};
 
@@ -61,7 +61,7 @@ pub fn log_evidence_table(r: &ExperimentRecord) -> Option<LogEvidenceTable> {
                 value,
                 noise: run_noise,
                 lambda,
-            }) = own_evidence(run, &est.model)
+            }) = own_evidence(run, est.model)
             else {
                 continue;
             };
@@ -92,9 +92,9 @@ pub fn log_evidence_table(r: &ExperimentRecord) -> Option<LogEvidenceTable> {
             crate::catalog::thousands(est.draws),
             est.proposal,
             short(est.prior_precision),
-            match est.model.as_str() {
-                "probit" => format!(", β = {}", short(noise)),
-                _ => String::new(),
+            match est.model {
+                Link::Probit => format!(", β = {}", short(noise)),
+                Link::Logistic => String::new(),
             }
         ));
     }
@@ -119,13 +119,10 @@ struct Own {
 }
 
 /// The run's own evidence when it has one and fits the likelihood `model`.
-fn own_evidence(run: &RunRecord, model: &str) -> Option<Own> {
-    let kind = MethodKind::parse(&run.kind)?;
+fn own_evidence(run: &RunRecord, model: Link) -> Option<Own> {
+    let kind = run.kind;
     let noise = run.noise.unwrap_or(1.0);
-    let name = match kind.likelihood(noise)? {
-        Likelihood::Logistic => "logistic",
-        Likelihood::Probit { .. } => "probit",
-    };
+    let name = kind.likelihood(noise)?.link();
     let value = run.posterior.as_ref()?.log_evidence?;
     let evidence = kind.log_evidence()?;
     (name == model).then_some(Own {
@@ -147,7 +144,7 @@ fn run_row(
 ) -> Vec<Cell> {
     vec![
         super::metrics::run_cell(run),
-        est.model.as_str().into(),
+        est.model.name().into(),
         label.into(),
         format!("{value:.4}").into(),
         gap.into(),
@@ -175,7 +172,7 @@ fn estimate_row(est: &EvidenceEstimate) -> Vec<Cell> {
     let khat = format!("k-hat {}", khat_text(est.khat, Some(est.draws)));
     vec![
         "estimate".into(),
-        est.model.as_str().into(),
+        est.model.name().into(),
         "importance sampling".into(),
         format!("{:.4} ± {:.4}", est.log_evidence, est.mcse).into(),
         "–".into(),

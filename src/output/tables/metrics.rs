@@ -80,7 +80,7 @@ fn metric_cell(
 ) -> Cell {
     let text = num((c.1)(&p.metrics));
     let standing =
-        c.3.and_then(|m| r.standing(&run.id, &p.name, m))
+        c.3.and_then(|m| r.standing(&run.id, p.name.name(), m))
             .map(|v| v.standing);
     match standing {
         Some(Standing::Best) => Cell {
@@ -122,10 +122,10 @@ pub fn metrics(r: &ExperimentRecord) -> Table {
     let rows = rows
         .iter()
         .map(|(run, p)| {
-            let mut cells: Vec<Cell> = vec![run_cell(run), p.name.as_str().into()];
+            let mut cells: Vec<Cell> = vec![run_cell(run), p.name.name().into()];
             cells.extend(METRICS.iter().map(|c| metric_cell(r, run, p, c)));
             cells.push(
-                r.standing(&run.id, &p.name, "log_loss")
+                r.standing(&run.id, p.name.name(), "log_loss")
                     .map_or("–".to_string(), versus_best_text)
                     .into(),
             );

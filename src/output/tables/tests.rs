@@ -141,32 +141,59 @@ fn softmax_weights_are_labelled_by_class_and_the_reference_class_reads_zero() {
 /// Logistic runs around an estimate of −100 ± 0.01 and probit runs around an unreliable one.
 pub(super) fn evidence_record() -> crate::record::ExperimentRecord {
     use crate::output::fixture::{estimate, evidence_run};
-    let mut kl_mf = evidence_run("kl-mf", "vi-logistic", 1.0, -100.7);
+    let mut kl_mf = evidence_run("kl-mf", crate::catalog::MethodKind::ViLogistic, 1.0, -100.7);
     kl_mf.mean_field = true;
-    let mut gibbs = evidence_run("gibbs", "gibbs-logistic", 1.0, 0.0);
+    let mut gibbs = evidence_run("gibbs", crate::catalog::MethodKind::GibbsLogistic, 1.0, 0.0);
     gibbs.posterior.as_mut().unwrap().log_evidence = None;
-    let mut probit_ep = evidence_run("probit-ep", "ep-probit", 1.0, -110.01);
+    let mut probit_ep = evidence_run(
+        "probit-ep",
+        crate::catalog::MethodKind::EpProbit,
+        1.0,
+        -110.01,
+    );
     probit_ep.noise = Some(1.0);
-    let mut probit_ep2 = evidence_run("probit-ep2", "ep-probit", 1.0, -111.0);
+    let mut probit_ep2 = evidence_run(
+        "probit-ep2",
+        crate::catalog::MethodKind::EpProbit,
+        1.0,
+        -111.0,
+    );
     probit_ep2.noise = Some(2.0);
     let mut r = record(
         &["intercept", "x"],
         &["0", "1"],
         vec![
-            evidence_run("laplace", "logistic-laplace", 1.0, -100.05),
-            evidence_run("ep", "ep-logistic", 1.0, -100.015),
-            evidence_run("jj", "vb-logistic", 1.0, -101.5),
-            evidence_run("kl", "vi-logistic", 1.0, -99.9),
+            evidence_run(
+                "laplace",
+                crate::catalog::MethodKind::LogisticLaplace,
+                1.0,
+                -100.05,
+            ),
+            evidence_run("ep", crate::catalog::MethodKind::EpLogistic, 1.0, -100.015),
+            evidence_run("jj", crate::catalog::MethodKind::VbLogistic, 1.0, -101.5),
+            evidence_run("kl", crate::catalog::MethodKind::ViLogistic, 1.0, -99.9),
             kl_mf,
-            evidence_run("weak", "logistic-laplace", 0.1, -98.0),
+            evidence_run(
+                "weak",
+                crate::catalog::MethodKind::LogisticLaplace,
+                0.1,
+                -98.0,
+            ),
             gibbs,
             probit_ep,
             probit_ep2,
         ],
     );
     r.evidence = vec![
-        estimate("logistic", 1.0, -100.0, 0.01, 0.1, "ep"),
-        estimate("probit", 1.0, -110.0, 0.02, 0.9, "probit-ep"),
+        estimate(crate::catalog::Link::Logistic, 1.0, -100.0, 0.01, 0.1, "ep"),
+        estimate(
+            crate::catalog::Link::Probit,
+            1.0,
+            -110.0,
+            0.02,
+            0.9,
+            "probit-ep",
+        ),
     ];
     r
 }
@@ -337,9 +364,21 @@ fn one_run_is_not_called_the_closest_and_no_run_at_the_estimates_lambda_is_said(
     let mut r = record(
         &["intercept", "x"],
         &["0", "1"],
-        vec![evidence_run("laplace", "logistic-laplace", 1.0, -50.25)],
+        vec![evidence_run(
+            "laplace",
+            crate::catalog::MethodKind::LogisticLaplace,
+            1.0,
+            -50.25,
+        )],
     );
-    r.evidence = vec![estimate("logistic", 1.0, -50.0, 0.1, -0.2, "laplace")];
+    r.evidence = vec![estimate(
+        crate::catalog::Link::Logistic,
+        1.0,
+        -50.0,
+        0.1,
+        -0.2,
+        "laplace",
+    )];
     let e = log_evidence_table(&r).unwrap();
     assert_eq!(
         e.sentences,

@@ -134,7 +134,7 @@ pub(crate) fn same_as(run: &RunRecord, i: usize) -> Option<&str> {
                     .zip(&mine)
                     .all(|(a, b)| (a.0 - b.0).abs() < 5e-4 && (a.1 - b.1).abs() < 5e-4)
         })
-        .map(|q| q.name.as_str())
+        .map(|q| q.name.name())
 }
 
 fn render_chart(run: &RunRecord, title: &Line<'static>, area: Rect, buf: &mut Buffer) {
@@ -185,7 +185,7 @@ fn render_legend(run: &RunRecord, area: Rect, buf: &mut Buffer) {
             Span::from("━━ ").fg(color(i)),
             Span::from(format!(
                 "{:<9} {:.4} {:.4}",
-                short(&p.name, 9),
+                short(p.name.name(), 9),
                 p.metrics.ece,
                 p.metrics.mce
             )),
@@ -237,7 +237,7 @@ fn render_counts(run: &RunRecord, area: Rect, buf: &mut Buffer) {
     };
     let mut header = vec![ratatui::widgets::Cell::from("bin")];
     header.extend(run.predictives.iter().enumerate().map(|(i, p)| {
-        ratatui::widgets::Cell::from(short(&p.name, width)).style(Style::new().fg(color(i)))
+        ratatui::widgets::Cell::from(short(p.name.name(), width)).style(Style::new().fg(color(i)))
     }));
     let mut widths = vec![Constraint::Length(9)];
     widths.extend(std::iter::repeat_n(Constraint::Length(width as u16), n));

@@ -13,8 +13,8 @@ use ratatui::style::{Color, Style, Stylize};
 use ratatui::text::Line;
 use ratatui::widgets::{Cell, Widget};
 
-use crate::data::EncodingInfo;
 use crate::output::tables::fill_phrase;
+use crate::record::EncodingInfo;
 use crate::tui::widget::table::{elide_middle, LabelRow, LabelTable, Value};
 
 /// One row of the panel: a design-column-like label, two counts and what the row is.
@@ -64,8 +64,8 @@ pub fn rows(e: &EncodingInfo) -> Vec<EncodingRow> {
 }
 
 /// The fill without the indicator, which has a row of its own here.
-fn fill_phrase_short(i: &crate::data::ImputedInfo) -> String {
-    let without = crate::data::ImputedInfo {
+fn fill_phrase_short(i: &crate::record::ImputedInfo) -> String {
+    let without = crate::record::ImputedInfo {
         indicator: None,
         ..i.clone()
     };

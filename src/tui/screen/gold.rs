@@ -29,16 +29,10 @@ pub fn height(rows: usize) -> u16 {
 /// How the gold runs that `rows` refer to reached the exact posterior, for the table's title:
 /// `Gibbs`, `HMC`, `quadrature`, or several joined by `/`.
 pub fn sources(rows: &[ApproximationError], runs: &[crate::record::RunRecord]) -> String {
-    use crate::catalog::{Family, MethodKind};
     let mut names: Vec<&str> = rows
         .iter()
         .filter_map(|e| runs.iter().find(|r| r.id == e.reference))
-        .filter_map(|r| MethodKind::parse(&r.kind))
-        .map(|k| match k.family() {
-            Family::Hmc => "HMC",
-            Family::Quadrature => "quadrature",
-            _ => "Gibbs",
-        })
+        .filter_map(|r| r.kind.family().gold_name())
         .collect();
     names.sort_unstable();
     names.dedup();

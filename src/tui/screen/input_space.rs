@@ -38,7 +38,8 @@ pub fn input_planes(r: &ExperimentRecord) -> Vec<&InputSpace> {
 
 /// Whether surface `k` is the exact run's exact predictive, drawn as the truth.
 fn is_truth(s: &InputSpace, k: usize) -> bool {
-    s.surfaces[k].predictive == "exact" && s.surfaces[k].run != s.boundary_run
+    s.surfaces[k].predictive == crate::catalog::PredictiveKind::Exact
+        && s.surfaces[k].run != s.boundary_run
 }
 
 pub fn render(r: &ExperimentRecord, pick: usize, area: Rect, buf: &mut Buffer) {

@@ -11,7 +11,7 @@ use ratatui::text::Line;
 use ratatui::widgets::{Block, Cell, Gauge, Row, Table, Widget};
 
 use crate::catalog::thousands;
-use crate::record::PassRecord;
+use crate::record::{PassPurpose, PassRecord};
 use crate::tui::session::Session;
 
 /// Rows above the gauges: one for the sweep point, one for the pass gauge; none otherwise.
@@ -77,7 +77,7 @@ pub fn render_head(session: &Session, area: Rect, buf: &mut Buffer) {
 /// seconds summed, ordered by their latest pass.
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) struct Group {
-    pub purpose: String,
+    pub purpose: PassPurpose,
     pub run: String,
     pub rows: usize,
     pub from: &'static str,
@@ -90,7 +90,7 @@ pub(crate) struct Group {
 pub(crate) fn groups(done: &[PassRecord], room: usize) -> Vec<Group> {
     let run = |p: &PassRecord| p.run.clone().unwrap_or_else(|| "(every run)".into());
     let one = |p: &PassRecord| Group {
-        purpose: p.purpose.clone(),
+        purpose: p.purpose,
         run: run(p),
         rows: p.rows,
         from: p.read_from.name(),
@@ -173,7 +173,7 @@ pub fn render_done(session: &Session, area: Rect, buf: &mut Buffer) -> Rect {
     let first = rows.len().saturating_sub(visible);
     let lines = rows[first..].iter().map(|g| {
         Row::new([
-            Cell::from(g.purpose.clone()),
+            Cell::from(g.purpose.name()),
             Cell::from(g.run.clone()),
             Cell::from(Line::from(thousands(g.rows)).right_aligned()),
             Cell::from(from(g)),

@@ -57,7 +57,7 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
         return;
     };
     let columns = &record.dataset.columns;
-    let kind = match run.kind == run.id {
+    let kind = match run.kind.name() == run.id {
         true => String::new(),
         false => format!(" ({})", run.kind),
     };
@@ -103,7 +103,7 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
     if no_weights {
         block.render(area, buf);
         if run.error.is_none() {
-            Paragraph::new(generative_text(&run.kind))
+            Paragraph::new(generative_text(run.kind))
                 .wrap(Wrap { trim: true })
                 .render(inner, buf);
         }
@@ -173,7 +173,7 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
 /// ln Z_EP, but a variational run's is a lower bound and says so ("ELBO", "JJ bound"), from
 /// its kind's catalogue row.
 fn evidence_name(run: &crate::record::RunRecord) -> &'static str {
-    match MethodKind::parse(&run.kind).and_then(|k| k.log_evidence()) {
+    match run.kind.log_evidence() {
         Some(e) if e.lower_bound() => e.label(run.mean_field),
         _ => "log evidence",
     }
@@ -183,10 +183,8 @@ fn evidence_name(run: &crate::record::RunRecord) -> &'static str {
 /// columns. The Bayesian kinds have a closed-form posterior over each class's parameters (for
 /// `gaussian-generative` a Normal-inverse-Wishart over its mean and covariance), which the
 /// record does not keep; the plug-in kinds have maximum-likelihood estimates.
-fn generative_text(kind: &str) -> String {
-    let Some(k) = MethodKind::parse(kind) else {
-        return "this run has no weights to draw".into();
-    };
+fn generative_text(kind: MethodKind) -> String {
+    let k = kind;
     let summary = k.row().summary;
     let what = match k.supports(PredictiveKind::Exact) {
         true => {

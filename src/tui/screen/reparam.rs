@@ -13,7 +13,7 @@ use ratatui::widgets::{
     Axis, Block, Borders, Chart, Dataset, GraphType, Paragraph, Row, Table, Widget,
 };
 
-use crate::lab::PosteriorResult;
+use crate::record::PosteriorResult;
 use crate::tui::app::App;
 
 const COLOURS: [Color; 6] = [
@@ -67,7 +67,7 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
 fn render_chart(p: &PosteriorResult, title: &str, area: Rect, buf: &mut Buffer) {
     let c = &p.curves;
     let series: Vec<(&str, Vec<(f64, f64)>)> = std::iter::once(("exact", &c.exact))
-        .chain(c.approximations.iter().map(|(n, y)| (n.as_str(), y)))
+        .chain(c.approximations.iter().map(|(n, y)| (n.name(), y)))
         .map(|(name, ys)| {
             (
                 name,
@@ -184,7 +184,7 @@ fn render_table(p: &PosteriorResult, area: Rect, buf: &mut Buffer) {
     ])];
     rows.extend(p.approximations.iter().map(|a| {
         Row::new(vec![
-            a.name.clone(),
+            a.name.name().to_string(),
             four(a.mean),
             four(a.sd),
             q(&a.quantiles),

@@ -51,7 +51,7 @@ pub fn result_rows<'a>(record: &'a ExperimentRecord, picks: &Picks) -> Vec<Resul
             run.predictives.iter().map(move |p| ResultRow {
                 label: format!("{}/{}", run.id, p.name),
                 run: &run.id,
-                predictive: &p.name,
+                predictive: p.name.name(),
                 metrics: &p.metrics,
                 unmixed: run.diagnostics.is_some_and(|d| !d.mixed()),
                 flag: run.flag(),

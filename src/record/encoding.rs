@@ -54,3 +54,16 @@ pub struct ImputedInfo {
     /// The design column marking imputed rows (`missing_indicator = true`), if any.
     pub indicator: Option<String>,
 }
+
+/// Summary statistics of one unstandardised design column (a numeric feature, filled as the
+/// encoding says, or an indicator) on the training rows; `missing` counts its source column's
+/// missing cells in the whole (training) file.
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
+pub struct FeatureSummary {
+    pub name: String,
+    pub mean: f64,
+    pub sd: f64,
+    pub min: f64,
+    pub max: f64,
+    pub missing: usize,
+}
