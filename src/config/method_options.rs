@@ -8,7 +8,7 @@ use super::raw::{Concentration, RawMethod};
 use crate::catalog::{Family, MethodKind};
 use crate::error::Result;
 use crate::model::options::{
-    BernoulliOptions, ClassPrior, EpOptions, GaussianOptions, SamplerOptions, Options,
+    BernoulliOptions, ClassPrior, EpOptions, GaussianOptions, Options, SamplerOptions,
     SoftmaxOptions, VariationalOptions,
 };
 

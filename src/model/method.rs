@@ -86,7 +86,7 @@ mod tests {
 
     use super::*;
     use crate::catalog::{MethodKind, PredictiveKind};
-    use crate::model::options::{BernoulliOptions, SamplerOptions, Options};
+    use crate::model::options::{BernoulliOptions, Options, SamplerOptions};
     use crate::model::predictive::PredictiveSettings;
     use crate::model::spec::{MethodSpec, Optimizer};
     use crate::numeric::rng::stream;

@@ -54,7 +54,9 @@ pub fn predictor(s: &Stored<'_>) -> Result<Box<dyn Predictor>, String> {
                     })
                 }
                 (Some(_), None) => {
-                    return Err("its precision factor is not stored (more than 1000 weights)".into())
+                    return Err(
+                        "its precision factor is not stored (more than 1000 weights)".into(),
+                    )
                 }
                 _ => None,
             };

@@ -59,7 +59,9 @@ pub fn fit_method(
             (jj.m, jj.factor, jj.bound, outcome, Link::Logistic)
         }
         kind => {
-            let link = kind.likelihood(1.0).map_or(Link::Logistic, Likelihood::link);
+            let link = kind
+                .likelihood(1.0)
+                .map_or(Link::Logistic, Likelihood::link);
             let mean_field = options.mean_field;
             let mut kl = KlGaussian::new(problem(input, link), mean_field)?;
             let outcome = drive(input.run(), &mut kl, &control, observer)?;

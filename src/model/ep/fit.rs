@@ -6,11 +6,11 @@ use rand::seq::SliceRandom;
 
 use super::{Ep, EpPredictor, Site};
 use crate::catalog::{Likelihood, Link};
-use crate::model::options::EpOptions;
 use crate::error::Result;
 use crate::model::fit::{FitInput, Fitted, PosteriorSummary};
 use crate::model::gaussian::GaussianPosterior;
 use crate::model::linear::LinearPredictor;
+use crate::model::options::EpOptions;
 use crate::model::MethodKind;
 use crate::numeric::rng::stream;
 use crate::optim::{drive, Control, Observer, Outcome, Termination};

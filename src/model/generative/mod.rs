@@ -109,13 +109,20 @@ fn features_of<'a>(input: &FitInput<'a>) -> Result<Features<'a>> {
             ),
         ));
     }
-    let counts = rows_by_class(input.y, input.classes).iter().map(Vec::len).collect();
+    let counts = rows_by_class(input.y, input.classes)
+        .iter()
+        .map(Vec::len)
+        .collect();
     let names = &input.columns[usize::from(input.intercept)..];
     Ok(Features { x, names, counts })
 }
 
 /// ln p(class) of the Bayesian kinds: the Dirichlet posterior predictive of the class counts.
-fn bayes_class_prior(input: &FitInput<'_>, prior: &ClassPrior, counts: &[usize]) -> Result<Vec<f64>> {
+fn bayes_class_prior(
+    input: &FitInput<'_>,
+    prior: &ClassPrior,
+    counts: &[usize],
+) -> Result<Vec<f64>> {
     let alphas = prior
         .alphas(input.classes)
         .map_err(|e| Error::config(input.file, format!("{}: {e}", input.method.id)))?;
@@ -189,7 +196,14 @@ fn niw_fit(
         ));
     }
     let m = input.method;
-    Ok(normal_inverse_wishart::fit(xr, input.y, input.classes, prior, o.shared_covariance, &m.id)?)
+    Ok(normal_inverse_wishart::fit(
+        xr,
+        input.y,
+        input.classes,
+        prior,
+        o.shared_covariance,
+        &m.id,
+    )?)
 }
 
 /// bernoulli-naive-bayes: a Beta-Bernoulli posterior per binary feature and class.
@@ -211,7 +225,11 @@ pub fn fit_bernoulli(input: &FitInput<'_>, o: &BernoulliOptions) -> Result<Fitte
 }
 
 /// A generative fit: closed form, no weights, predicting by Bayes' rule.
-fn generative_fit(input: &FitInput<'_>, log_class: Vec<f64>, density: Box<dyn ClassDensity>) -> Fitted {
+fn generative_fit(
+    input: &FitInput<'_>,
+    log_class: Vec<f64>,
+    density: Box<dyn ClassDensity>,
+) -> Fitted {
     Fitted {
         pass_times: None,
         steps: None,

@@ -27,6 +27,7 @@ pub use self::predictor::GibbsPredictor;
 pub(super) use self::predictor::{Draws, Link};
 use super::fit::{FitInput, Fitted, PosteriorSummary};
 use super::logistic::LogisticObjective;
+use super::options::SamplerOptions;
 use super::probit::ProbitObjective;
 use crate::catalog::Likelihood;
 use crate::error::{Error, NumericError, Result};
@@ -34,7 +35,6 @@ use crate::numeric::glm;
 use crate::numeric::linalg::{mat_t_vec, weighted_gram, Cholesky};
 use crate::numeric::logistic_sums;
 use crate::numeric::polya_gamma::PolyaGamma;
-use super::options::SamplerOptions;
 use crate::optim::{Objective, Observer, Outcome, Schedule, Termination};
 
 /// A sampler of the posterior under w ~ N(0, lambda^-1 I) needs lambda > 0: the error that

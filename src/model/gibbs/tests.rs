@@ -5,7 +5,7 @@ use faer::{Mat, MatRef};
 
 use super::*;
 use crate::catalog::MethodKind;
-use crate::model::options::{SamplerOptions, Options};
+use crate::model::options::{Options, SamplerOptions};
 use crate::model::spec::{MethodSpec, Optimizer};
 
 /// One method of `kind` as config/ would build it with the defaults and the Gibbs `schedule`
@@ -210,7 +210,8 @@ mod fits {
             assert!(close(it.grad_norm, g), "|g| at sweep {}", it.iteration);
         }
         // An observer that does not ask for draws gets the same fit.
-        let quiet = crate::model::method::fit_matrix(&input, &mut |_: &str, _: &Iterate| {}).unwrap();
+        let quiet =
+            crate::model::method::fit_matrix(&input, &mut |_: &str, _: &Iterate| {}).unwrap();
         assert_eq!(quiet.posterior.unwrap().mean, post.mean);
     }
 

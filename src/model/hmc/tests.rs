@@ -9,7 +9,7 @@ use rand_distr::{Distribution, StandardNormal};
 use super::*;
 use crate::catalog::MethodKind;
 use crate::model::diagnostics::PerWeight;
-use crate::model::options::{SamplerOptions, Options};
+use crate::model::options::{Options, SamplerOptions};
 use crate::model::spec::{MethodSpec, Optimizer};
 use crate::numeric::rng::stream;
 

@@ -6,7 +6,7 @@ use faer::Mat;
 
 use super::*;
 use crate::catalog::MethodKind;
-use crate::model::options::{SamplerOptions, Options};
+use crate::model::options::{Options, SamplerOptions};
 use crate::model::spec::{MethodSpec, Optimizer};
 use crate::numeric::rng::stream;
 

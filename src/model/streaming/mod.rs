@@ -25,8 +25,8 @@ use super::generative::bernoulli::{binary_features_at, NaiveBernoulli};
 use super::generative::{class_prior, GenerativePredictor};
 use super::linear::LinearPredictor;
 use super::logistic::LogitLink;
-use super::spec::MethodSpec;
 use super::options::{BernoulliOptions, Options};
+use super::spec::MethodSpec;
 use crate::catalog::{Likelihood, Link};
 use crate::error::{Error, NumericError, Result};
 use crate::numeric::linalg::{gram_dependent_column, COLLINEAR_TOL};
@@ -43,7 +43,10 @@ pub(super) fn fit(
     match &m.options {
         Options::Bernoulli(o) => fit_bernoulli(chunks, input, o),
         Options::Glm => {
-            let link = m.kind.likelihood(1.0).map_or(Link::Logistic, Likelihood::link);
+            let link = m
+                .kind
+                .likelihood(1.0)
+                .map_or(Link::Logistic, Likelihood::link);
             let precision = if m.kind.uses_prior() {
                 input.precision
             } else {
@@ -170,7 +173,11 @@ fn fit_linear(
 }
 
 /// Beta-Bernoulli naive Bayes from counts accumulated over one pass.
-fn fit_bernoulli(chunks: &dyn Chunks, input: &FitRequest<'_>, o: &BernoulliOptions) -> Result<Fitted> {
+fn fit_bernoulli(
+    chunks: &dyn Chunks,
+    input: &FitRequest<'_>,
+    o: &BernoulliOptions,
+) -> Result<Fitted> {
     let m = input.method;
     let skip = usize::from(input.intercept);
     let width = input.columns.len() - skip;
