@@ -10,24 +10,17 @@
 //! module that imports ratatui/crossterm.
 
 pub mod bench;
-pub mod catalog;
 pub mod compare;
 pub mod config;
 pub mod data;
-pub mod error;
-pub mod files;
 pub mod lab;
-pub mod metrics;
-pub mod model;
 pub mod npy;
-pub mod numeric;
-pub mod optim;
 pub mod output;
-pub mod record;
 pub mod run;
 pub mod synth;
-#[cfg(test)]
-mod test_threads;
 pub mod tui;
 
-pub use error::{Error, Result};
+// The core crate's modules under their old names, for the tests, benches and binary that still
+// reach them through this crate.
+pub use bayeslab_core::{catalog, error, files, metrics, model, numeric, optim, record};
+pub use bayeslab_core::{Error, Result};

@@ -183,7 +183,7 @@ fn metrics_of(dir: &Path) -> Vec<(String, Value)> {
 fn multiclass_runs_are_compared_with_the_multiclass_metrics() {
     // The runs' own results.json hold the multiclass log-loss, Brier score and top-label ECE
     // of every predictive, computed from the class probabilities in memory
-    // (src/metrics/multiclass.rs): compare's A and B must be exactly those, not the per-class
+    // (crates/core/src/metrics/multiclass.rs): compare's A and B must be exactly those, not the per-class
     // columns scored as binary probabilities (which gave "log-loss 7.99, ECE 1.30").
     let tmp = tempfile::tempdir().unwrap();
     let (a, b) = (tmp.path().join("a"), tmp.path().join("b"));

@@ -1,4 +1,4 @@
-//! Every writer has the rules of `run --out` (src/files/owned.rs, guard.rs): `compare --out`,
+//! Every writer has the rules of `run --out` (crates/core/src/files/owned.rs, guard.rs): `compare --out`,
 //! `bench --out` and `synth --out` with the names it derives replace only bayeslab's own earlier
 //! output, never a file of the user's, and an `--out` under a regular file is refused before any
 //! work: exit code 2, a message naming the path, nothing touched.

@@ -6,8 +6,8 @@ use std::path::{Path, PathBuf};
 
 use faer::Mat;
 
-use crate::error::{Error, Result};
 use crate::npy;
+use bayeslab_core::error::{Error, Result};
 
 #[derive(Debug, Clone)]
 pub struct FileSet {

@@ -12,7 +12,7 @@ pub use measurement::Progress;
 
 use super::files::FileSet;
 use super::{memory, Settings, Task, TaskRecord};
-use crate::error::{Error, Result};
+use bayeslab_core::error::{Error, Result};
 use bound::bound;
 use fit::fit;
 use khat::khat;

@@ -6,9 +6,9 @@
 use rand::RngExt;
 
 use super::{Predictions, Terms, METRICS};
-use crate::metrics::percentile;
-use crate::numeric::rng;
-use crate::record::{Standing, VersusBest};
+use bayeslab_core::metrics::percentile;
+use bayeslab_core::numeric::rng;
+use bayeslab_core::record::{Standing, VersusBest};
 
 /// Each column of `p` against the best column on each metric of [`METRICS`], from `resamples`
 /// resamples of the test rows drawn from `seed`; empty with fewer than two columns, no test
@@ -96,8 +96,8 @@ fn split(column: &str) -> (String, String) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::metrics::Binning;
-    use crate::record::Scores;
+    use bayeslab_core::metrics::Binning;
+    use bayeslab_core::record::Scores;
 
     fn preds(y: Vec<f64>, columns: Vec<(&str, Vec<f64>)>) -> Predictions {
         Predictions {

@@ -9,9 +9,9 @@ use std::path::Path;
 use serde_json::Value;
 
 use super::Pair;
-use crate::error::{Error, Result};
-use crate::metrics::loo::elpd_difference;
-use crate::record::LooDifference;
+use bayeslab_core::error::{Error, Result};
+use bayeslab_core::metrics::loo::elpd_difference;
+use bayeslab_core::record::LooDifference;
 
 /// One directory's runs with a LOO: (run id, pointwise elpd), and what fixes the training rows.
 pub struct LooRuns {

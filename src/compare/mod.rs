@@ -13,15 +13,15 @@ use std::path::Path;
 
 use rand::RngExt;
 
-use crate::error::{Error, Result};
-use crate::metrics::{self, multiclass, percentile, Binning};
-use crate::numeric::rng;
-pub use crate::record::{Comparison, Scores, Verdict};
+use bayeslab_core::error::{Error, Result};
+use bayeslab_core::metrics::{self, multiclass, percentile, Binning};
+use bayeslab_core::numeric::rng;
+pub use bayeslab_core::record::{Comparison, Scores, Verdict};
 pub use best::versus_best;
 use pairs::Matched;
 pub use pairs::Pair;
 
-use crate::record::ExperimentRecord;
+use bayeslab_core::record::ExperimentRecord;
 
 /// The most bootstrap resamples, as for a run's `[evaluation] resamples`.
 pub const MAX_RESAMPLES: usize = crate::config::limits::MAX_RESAMPLES as usize;
@@ -193,7 +193,7 @@ impl Terms {
 
 /// Log-loss, Brier score and ECE: of the probability of class 1 for two classes, and for more
 /// the multiclass log-loss, the multiclass Brier score and the top-label ECE
-/// (src/metrics/multiclass.rs), as the runs' own results.json report them.
+/// (crates/core/src/metrics/multiclass.rs), as the runs' own results.json report them.
 pub const METRICS: [&str; 3] = ["log_loss", "brier", "ece"];
 
 /// Why the test rows of `b` are not those of `a`, if they are not.
@@ -353,7 +353,7 @@ pub const MD_HEADING: &str = "# bayeslab comparison";
 /// it must be a directory (or not exist yet, under a directory), and each of the two files
 /// absent or an earlier comparison (files/owned.rs).
 pub fn check_out(dir: &Path) -> Result<()> {
-    use crate::files::{check_ancestors, check_file_out, Own};
+    use bayeslab_core::files::{check_ancestors, check_file_out, Own};
     check_ancestors(&dir.join("comparison.json"), "--out")?;
     if std::fs::metadata(dir).is_ok_and(|m| !m.is_dir()) {
         return Err(Error::config(

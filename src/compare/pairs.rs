@@ -7,7 +7,7 @@ use std::path::Path;
 
 use super::{Predictions, Scores};
 use crate::config::did_you_mean;
-use crate::error::{Error, Result};
+use bayeslab_core::error::{Error, Result};
 
 /// One `--pair`: the `<run>/<predictive>` column of A and the one of B compared with it.
 #[derive(Debug, Clone, PartialEq, Eq)]

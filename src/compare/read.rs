@@ -6,8 +6,8 @@
 use std::path::Path;
 
 use super::{Predictions, Scores, MAX_BINS};
-use crate::error::{Error, Result};
-use crate::metrics::Binning;
+use bayeslab_core::error::{Error, Result};
+use bayeslab_core::metrics::Binning;
 
 /// How far the class probabilities of a row may sum from 1 (bayeslab writes them to rounding).
 const SUM_TOLERANCE: f64 = 1e-6;

@@ -4,7 +4,7 @@
 
 use std::path::Path;
 
-use crate::error::{Error, Result};
+use bayeslab_core::error::{Error, Result};
 
 /// The top-level keys that must be arrays of tables, one table per entry.
 const LISTS: [&str; 2] = ["method", "posterior"];

@@ -4,7 +4,7 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::error::{Error, Result};
+use bayeslab_core::error::{Error, Result};
 
 /// Validation context: the file for error messages and the directory for relative paths.
 pub(super) struct Ctx<'a> {

@@ -9,7 +9,7 @@ use super::features::FeatureMap;
 use super::raw::{RawData, RawSplit};
 use super::streaming::Streaming;
 use super::suggest::did_you_mean;
-use crate::error::Result;
+use bayeslab_core::error::Result;
 
 pub const DEFAULT_TEST_FRACTION: f64 = 0.2;
 

@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 use super::ctx::Ctx;
 use super::raw::RawData;
 use super::suggest::did_you_mean;
-use crate::error::Result;
+use bayeslab_core::error::Result;
 
 /// Default `[data] max_levels`: more distinct values than this is probably an identifier.
 pub const DEFAULT_MAX_LEVELS: usize = 50;

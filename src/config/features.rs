@@ -3,7 +3,7 @@
 use super::ctx::Ctx;
 use super::limits::design_columns;
 use super::suggest::did_you_mean;
-use crate::error::Result;
+use bayeslab_core::error::Result;
 
 pub const DEFAULT_POLY_DEGREE: usize = 2;
 pub const DEFAULT_RBF_CENTRES: usize = 20;

@@ -9,7 +9,7 @@ use toml::{Table, Value};
 
 use super::ctx::Ctx;
 use super::raw::RawSplit;
-use crate::error::Result;
+use bayeslab_core::error::Result;
 
 /// The sweep key that runs every fold.
 pub const FOLD_KEY: &str = "data.split.fold";

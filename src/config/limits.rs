@@ -5,7 +5,7 @@
 //! when a product of counts would pass [`MAX_SWEEPS`] — so no product of user numbers overflows.
 
 use super::ctx::Ctx;
-use crate::error::Result;
+use bayeslab_core::error::Result;
 
 /// The memory one setting may claim: the same 512 MiB as the feature map's budget.
 pub const MEMORY_BUDGET_BYTES: u64 = 512 << 20;
@@ -123,7 +123,7 @@ pub fn reps() -> Bound {
 /// flag, the value, the limit and why (exit code 2), before any work is done.
 pub fn flag(flag: &str, v: u64, min: u64, bound: Bound) -> Result<usize> {
     let refuse = |message: String| {
-        Err(crate::error::Error::Config {
+        Err(bayeslab_core::error::Error::Config {
             file: flag.into(),
             message,
         })
@@ -312,7 +312,7 @@ pub fn check_design(plan: &super::Plan, design: usize, test_rows: usize) -> Resu
     let per_resample = (test_rows + e.calibration_bins) as u64;
     let max = BOOTSTRAP_STEPS / per_resample.max(1);
     if e.resamples as u64 > max {
-        return Err(crate::error::Error::config(
+        return Err(bayeslab_core::error::Error::config(
             &plan.file,
             format!(
                 "[evaluation] resamples = {}: too many for {test_rows} test rows and {} calibration bins; at most {max}, \
@@ -324,7 +324,7 @@ pub fn check_design(plan: &super::Plan, design: usize, test_rows: usize) -> Resu
     }
     let d = design.max(1) as u64;
     let too_large = |key: String, v: usize, max: u64, why: String| {
-        Err(crate::error::Error::config(
+        Err(bayeslab_core::error::Error::config(
             &plan.file,
             format!(
                 "{key} = {v}: too large for the {design} design columns; at most {max}, as {why} \

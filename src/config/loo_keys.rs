@@ -5,7 +5,7 @@
 use super::ctx::Ctx;
 use super::limits::{self, Bound};
 use super::raw::RawEvaluation;
-use crate::error::Result;
+use bayeslab_core::error::Result;
 
 /// The most rows one run refits without the row: each refit is a whole fit.
 pub const MAX_LOO_REFITS: u64 = 1000;

@@ -1,13 +1,13 @@
 //! `[[method]]` keys that only some kinds use: their validated values, one options type per
 //! family (`model::options`), and the same values written back for the resolved experiment.
-//! Which kind accepts which key is the catalogue's (`crate::catalog`).
+//! Which kind accepts which key is the catalogue's (`bayeslab_core::catalog`).
 
 use super::ctx::Ctx;
 use super::limits;
 use super::raw::{Concentration, RawMethod};
-use crate::catalog::{Family, MethodKind};
-use crate::error::Result;
-use crate::model::options::{
+use bayeslab_core::catalog::{Family, MethodKind};
+use bayeslab_core::error::Result;
+use bayeslab_core::model::options::{
     BernoulliOptions, ClassPrior, EpOptions, GaussianOptions, Options, SamplerOptions,
     SoftmaxOptions, VariationalOptions,
 };

@@ -10,9 +10,9 @@ use super::method_options::{
 };
 use super::raw::RawMethod;
 use super::suggest::did_you_mean;
-use crate::catalog::{Family, MethodKind, PredictiveKind};
-use crate::error::Result;
-use crate::model::spec::{MethodSpec, Optimizer};
+use bayeslab_core::catalog::{Family, MethodKind, PredictiveKind};
+use bayeslab_core::error::Result;
+use bayeslab_core::model::spec::{MethodSpec, Optimizer};
 
 pub const DEFAULT_MC_SAMPLES: usize = 10_000;
 pub const DEFAULT_QUADRATURE_NODES: usize = 64;

@@ -30,7 +30,7 @@ pub use plan::{
 pub use posterior::{PosteriorKind, PosteriorPlan, PosteriorSource, Subset};
 pub use suggest::{did_you_mean, nearest};
 
-use crate::error::{Error, Result};
+use bayeslab_core::error::{Error, Result};
 
 /// Read, parse and validate the experiment file at `path`.
 pub fn load(path: &Path) -> Result<Plan> {

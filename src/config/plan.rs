@@ -17,11 +17,11 @@ use super::posterior::PosteriorPlan;
 use super::raw::RawExperiment;
 pub use super::streaming::{Streaming, DEFAULT_CHUNK_ROWS};
 use super::suggest::did_you_mean;
-use crate::catalog::{Family, MethodKind};
-use crate::error::Result;
-use crate::metrics::Binning;
-pub use crate::model::options::{ClassPrior, Options};
-pub use crate::model::spec::{MethodSpec, Optimizer};
+use bayeslab_core::catalog::{Family, MethodKind};
+use bayeslab_core::error::Result;
+use bayeslab_core::metrics::Binning;
+pub use bayeslab_core::model::options::{ClassPrior, Options};
+pub use bayeslab_core::model::spec::{MethodSpec, Optimizer};
 
 pub const DEFAULT_SEED: u64 = 0;
 pub const DEFAULT_PRECISION: f64 = 1.0;
@@ -78,14 +78,14 @@ pub struct Evaluation {
     /// Bootstrap resamples for the ECE interval (and `bayeslab compare`).
     pub resamples: usize,
     /// Draws from each Gaussian posterior for its Pareto k-hat (0: no k-hat); `None`: as many
-    /// as the data size allows ([`crate::model::importance::default_draws`]).
+    /// as the data size allows ([`bayeslab_core::model::importance::default_draws`]).
     pub khat_draws: Option<usize>,
     /// Draws for the importance-sampling estimate of each binary model's ln p(y | X) (0: none);
-    /// `None`: [`crate::model::importance::evidence::EVIDENCE_DRAWS`] when the experiment has a
+    /// `None`: [`bayeslab_core::model::importance::evidence::EVIDENCE_DRAWS`] when the experiment has a
     /// gold run, none otherwise.
     pub evidence_draws: Option<usize>,
     /// Draws from each Gaussian posterior for its PSIS-LOO (0: no LOO for any run); `None`:
-    /// as many as the data size allows ([`crate::model::loglik::default_draws`]). A sampler's
+    /// as many as the data size allows ([`bayeslab_core::model::loglik::default_draws`]). A sampler's
     /// LOO uses its kept draws.
     pub loo_draws: Option<usize>,
     /// The most training rows with Pareto k above 0.7 that each run refits without the row
@@ -95,7 +95,7 @@ pub struct Evaluation {
     /// likelihood at each, to `draws/` (CmdStan CSV and Parquet).
     pub export_draws: bool,
     /// Whether each Newton, EP and ADF fit of a model with at most
-    /// [`crate::record::STEPS_MAX_WEIGHTS`] weights records its steps (`runs[].steps`).
+    /// [`bayeslab_core::record::STEPS_MAX_WEIGHTS`] weights records its steps (`runs[].steps`).
     pub record_steps: bool,
 }
 

@@ -233,7 +233,7 @@ pub struct RawMethod {
     pub mc_samples: Option<u64>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub quadrature_nodes: Option<u64>,
-    // Keys only some kinds accept (`crate::catalog::OPTION_KEYS`); config/method_options.rs rejects
+    // Keys only some kinds accept (`bayeslab_core::catalog::OPTION_KEYS`); config/method_options.rs rejects
     // each with a kind whose catalogue row does not list it.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub noise: Option<f64>,
@@ -287,11 +287,11 @@ pub enum Concentration {
 }
 
 impl RawMethod {
-    /// The keys of [`crate::catalog::OPTION_KEYS`] this table sets, in that order. The names
+    /// The keys of [`bayeslab_core::catalog::OPTION_KEYS`] this table sets, in that order. The names
     /// come from serde (the TOML this table would write), so they are the keys as typed.
     pub fn option_keys(&self) -> Vec<&'static str> {
         let written = toml::Table::try_from(self).unwrap_or_default();
-        crate::catalog::OPTION_KEYS
+        bayeslab_core::catalog::OPTION_KEYS
             .into_iter()
             .filter(|k| written.contains_key(*k))
             .collect()

@@ -3,7 +3,7 @@
 
 use super::ctx::Ctx;
 use super::raw::RawData;
-use crate::error::Result;
+use bayeslab_core::error::Result;
 
 /// Rows per chunk when `chunk_rows` is not given: 65,536 rows of 50 f64 features are 26 MiB.
 pub const DEFAULT_CHUNK_ROWS: usize = 65_536;

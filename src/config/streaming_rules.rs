@@ -4,10 +4,10 @@
 use super::ctx::Ctx;
 use super::data_plan::{DataSource, Split};
 use super::method_plan::MethodPlan;
-use crate::catalog::MethodKind;
-use crate::error::Result;
-use crate::metrics::Binning;
-use crate::model::spec::Optimizer;
+use bayeslab_core::catalog::MethodKind;
+use bayeslab_core::error::Result;
+use bayeslab_core::metrics::Binning;
+use bayeslab_core::model::spec::Optimizer;
 
 /// What streaming cannot do, named with the fix: a method that needs every row at once, a
 /// split that needs the row count, and the evaluation settings that sort or resample every

@@ -1,6 +1,6 @@
 //! "Did you mean ...?" for misspelt keys and names.
 
-use crate::catalog::{MethodKind, COMMON_KEYS};
+use bayeslab_core::catalog::{MethodKind, COMMON_KEYS};
 
 /// The candidate with `word`'s words in another order (`logistic-vb` for `vb-logistic`: edit
 /// distance alone would offer `logistic-mle`), else the candidate closest to `word` in edit
@@ -171,7 +171,7 @@ mod tests {
 
     #[test]
     fn the_kind_lists_in_messages_read_as_before_the_catalogue() {
-        use crate::catalog::MethodKind;
+        use bayeslab_core::catalog::MethodKind;
         let names = |f: fn(MethodKind) -> bool| {
             and_list(
                 MethodKind::ALL

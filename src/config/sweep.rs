@@ -10,7 +10,7 @@ use toml::{Table, Value};
 use super::plan::Plan;
 pub use super::plan::Sweep;
 use super::raw::RawExperiment;
-use crate::error::{Error, Result};
+use bayeslab_core::error::{Error, Result};
 
 /// Dotted paths of the leaves of `t` (a TOML dotted key `prior.precision = [...]` is a nested table).
 fn leaves(prefix: &str, t: &Table, out: &mut Vec<(String, Value)>) {

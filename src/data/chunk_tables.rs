@@ -13,7 +13,7 @@ use super::files::no_column;
 use super::parquet_place::Placeable;
 use super::place_plan;
 use super::table::{frame_table, not_a_number, Cells, Table};
-use crate::error::{Error, Result};
+use bayeslab_core::error::{Error, Result};
 
 /// Chunks decoded at once by the in-memory loader: one per thread, at most [`MAX_AHEAD`].
 pub(super) fn ahead() -> usize {

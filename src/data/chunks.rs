@@ -17,7 +17,7 @@ use std::path::{Path, PathBuf};
 
 use polars::prelude::*;
 
-use crate::error::{Error, Result};
+use bayeslab_core::error::{Error, Result};
 
 mod csv_parts;
 mod numeric;

@@ -4,7 +4,7 @@
 use std::path::Path;
 
 use crate::config::DataPlan;
-use crate::error::{Error, Result};
+use bayeslab_core::error::{Error, Result};
 
 /// A target needs two classes at least, and exactly two for binary methods.
 pub(super) fn check_classes(path: &Path, plan: &DataPlan, classes: &[String]) -> Result<()> {

@@ -52,15 +52,15 @@ pub struct Dataset {
     pub train: Design,
     pub test: Design,
     /// One per design column but the intercept, over the training rows used.
-    pub summaries: Vec<crate::record::FeatureSummary>,
+    pub summaries: Vec<bayeslab_core::record::FeatureSummary>,
     /// Categorical expansions and imputations, for the record.
-    pub encoding: crate::record::EncodingInfo,
+    pub encoding: bayeslab_core::record::EncodingInfo,
     /// Things the user should know: dropped rows, ignored columns, levels only in test rows.
     pub notes: Vec<String>,
     /// The CSV field separator the files were read with.
     pub separator: u8,
     /// Each raw feature's code, in `features` order (what `bayeslab predict` re-applies).
-    pub codes: Vec<crate::record::ColumnCode>,
+    pub codes: Vec<bayeslab_core::record::ColumnCode>,
     /// `[data] id`: the key column's name and its value in every test row, in test-row order.
     pub test_key: Option<(String, Vec<String>)>,
     /// Per design column but the intercept, (centre, scale) with design = (x - centre) / scale;

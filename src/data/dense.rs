@@ -9,7 +9,7 @@ use std::time::Instant;
 use faer::Mat;
 use polars::prelude::*;
 
-use crate::error::{Error, Result};
+use bayeslab_core::error::{Error, Result};
 
 #[derive(Debug, Clone)]
 pub struct Dense {

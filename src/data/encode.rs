@@ -15,9 +15,9 @@ pub use learn::learn;
 pub use tally::ColumnTally;
 
 use super::table::Cells;
-use crate::record::EncodingInfo;
+use bayeslab_core::record::EncodingInfo;
 
-pub use crate::record::ColumnCode;
+pub use bayeslab_core::record::ColumnCode;
 
 /// The learnt encoding of a table's feature columns.
 #[derive(Debug, Clone, PartialEq)]

@@ -4,7 +4,7 @@
 
 use std::path::Path;
 
-use crate::error::Error;
+use bayeslab_core::error::Error;
 
 /// Whether `path` names a Parquet file (by its extension); anything else is read as CSV.
 pub(super) fn is_parquet(path: &Path) -> bool {

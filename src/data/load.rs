@@ -18,7 +18,7 @@ use super::missing::complete_rows;
 use super::table::{read_key, Cells};
 use super::{features, prepare};
 use crate::config::{DataPlan, DataSource, FeatureMap, Missing};
-use crate::error::{Error, Result};
+use bayeslab_core::error::{Error, Result};
 use design::{Layout, RawColumns};
 
 /// Load and prepare the data described by `plan`.

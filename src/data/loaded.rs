@@ -9,7 +9,7 @@ use super::release::Release;
 use super::table::{Cells, Labels, Placed, Table};
 use super::{labels, table};
 use crate::config::DataPlan;
-use crate::error::{Error, Result};
+use bayeslab_core::error::{Error, Result};
 use polars::prelude::DataType;
 use rayon::prelude::*;
 use read_size::read_size;

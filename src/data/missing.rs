@@ -7,7 +7,7 @@ use std::path::Path;
 use super::loaded::Loaded;
 use super::prepare;
 use crate::config::{DataPlan, Missing};
-use crate::error::{Error, Result};
+use bayeslab_core::error::{Error, Result};
 
 /// Rows (in file order) where the label and every feature are present (only the label when
 /// `missing` fills cells); the rest are missing. With `Missing::Error` any missing value is an

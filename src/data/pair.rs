@@ -6,7 +6,7 @@
 
 use std::path::Path;
 
-use crate::error::{Error, Result};
+use bayeslab_core::error::{Error, Result};
 
 /// Refuse a feature read as levels in exactly one of the two files: `train_levels` and
 /// `test_levels` are the columns each file's read took as levels (text, booleans, or listed in

@@ -10,7 +10,7 @@ use std::path::Path;
 
 use polars::prelude::{ArrowDataType, ArrowSchema};
 
-use crate::error::{Error, Result};
+use bayeslab_core::error::{Error, Result};
 
 /// Columns left out because their type cannot be read: (name, type).
 pub(super) type Unread = Vec<(String, String)>;

@@ -180,7 +180,7 @@ fn dictionaries_other_encodings_and_codecs_are_handed_back() {
         let placeable = crate::data::parquet_place::Placeable::of(&path, &["x".to_string()])
             .expect("a column of doubles in a codec the crate decodes");
         let mut x = faer::Mat::<f64>::with_capacity(1000, 1);
-        let out = crate::numeric::linalg::SharedColumns::of(&mut x, 1);
+        let out = bayeslab_core::numeric::linalg::SharedColumns::of(&mut x, 1);
         // SAFETY: room for one column of 1000 rows, written here alone.
         unsafe { placeable.decode(&path, out, (0, 0), &mut |_| {}) }.unwrap();
         unsafe { x.set_dims(1000, 1) };

@@ -23,8 +23,8 @@ use rayon::prelude::*;
 
 use crate::data::parquet_pages::{Chunk, Pages};
 use crate::data::table::missing_and_infinite;
-use crate::error::{Error, Result};
-use crate::numeric::linalg::SharedColumns;
+use bayeslab_core::error::{Error, Result};
+use bayeslab_core::numeric::linalg::SharedColumns;
 
 /// Values decoded per call: a buffer of half a megabyte, reused for every page of a thread.
 const BATCH: usize = 1 << 16;

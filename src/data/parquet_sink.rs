@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 
 use polars::prelude::*;
 
-use crate::error::{Error, Result};
+use bayeslab_core::error::{Error, Result};
 
 pub struct ParquetSink {
     path: PathBuf,

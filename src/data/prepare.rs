@@ -6,7 +6,7 @@ use rand::seq::SliceRandom;
 
 use crate::config::folds::Folds;
 use crate::config::Split;
-use crate::numeric::rng;
+use bayeslab_core::numeric::rng;
 
 /// Refuse a split of `rows` data rows that leaves no training rows, no test rows, or (a
 /// `split.every` longer than the data) a single held-out row, which no score can rest on.
@@ -76,7 +76,7 @@ pub fn test_rows_of(y: &[Option<f64>], split: Split) -> Vec<bool> {
 /// `stratify` each class is shuffled and dealt on its own, continuing where the last class
 /// stopped, so every fold holds each class to within one row.
 pub fn fold_of_rows(y: &[f64], folds: &Folds, repeat: usize) -> Vec<usize> {
-    let mut stream = crate::numeric::rng::stream(folds.seed, &format!("folds/{repeat}"));
+    let mut stream = bayeslab_core::numeric::rng::stream(folds.seed, &format!("folds/{repeat}"));
     let mut groups: Vec<Vec<usize>> = if folds.stratify {
         let mut classes: Vec<f64> = y.to_vec();
         classes.sort_by(f64::total_cmp);

@@ -15,7 +15,7 @@ use std::path::Path;
 use polars::prelude::*;
 
 use super::table::frame::read_frame_with;
-use crate::error::Result;
+use bayeslab_core::error::Result;
 
 pub use names::{identifier_name, index_header};
 pub(super) use values::all_dates;

@@ -11,8 +11,8 @@ use faer::Mat;
 use super::encode::Encoder;
 use super::prepare::standardise;
 use super::table::{feature_cells, Cells};
-use crate::error::{Error, Result};
-use crate::record::{ColumnCode, ColumnScaling, Preparation};
+use bayeslab_core::error::{Error, Result};
+use bayeslab_core::record::{ColumnCode, ColumnScaling, Preparation};
 
 /// The design of every row of `path`, with the columns `columns` (intercept first when
 /// `prep.intercept`), from `prep` and the standardisation `scaling`.

@@ -24,15 +24,15 @@ use std::path::PathBuf;
 use faer::{Mat, MatRef};
 use serde::Serialize;
 
-use crate::record::{EncodingInfo, PassPurpose, ReadFrom};
+use bayeslab_core::record::{EncodingInfo, PassPurpose, ReadFrom};
 
 use super::dataset::effective_scaling;
 use super::encode::Encoder;
 use super::features::FittedMap;
 use super::labels::LabelSet;
 use crate::config::{DataPlan, Streaming};
-use crate::error::Result;
-use crate::record::FeatureSummary;
+use bayeslab_core::error::Result;
+use bayeslab_core::record::FeatureSummary;
 
 /// Which rows a pass delivers.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -155,7 +155,7 @@ pub struct StreamedData {
 
 impl StreamedData {
     /// Each raw feature's code, in `features` order.
-    pub fn codes(&self) -> &[crate::record::ColumnCode] {
+    pub fn codes(&self) -> &[bayeslab_core::record::ColumnCode] {
         &self.encoder.codes
     }
 

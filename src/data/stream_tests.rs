@@ -310,7 +310,7 @@ fn streamed_passes_decoded_in_parallel_equal_one_thread_bit_for_bit() {
     for path in [pima(), pq] {
         let p = plan(DataSource::Single { path, split }, 37);
         let run = |threads: usize| {
-            crate::test_threads::on_threads(threads, || {
+            bayeslab_core::threads::on_threads(threads, || {
                 let data = StreamedData::open(&p).unwrap();
                 let (x, y, src, chunks) = streamed(&data, Part::Train);
                 let bits: Vec<Vec<u64>> = x

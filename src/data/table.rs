@@ -20,7 +20,7 @@ pub use numbers::{missing_and_infinite, Numbers, Placed};
 
 use crate::data::files::no_column;
 use crate::data::roles;
-use crate::error::{Error, Result};
+use bayeslab_core::error::{Error, Result};
 use column::{labels, numeric_values};
 
 /// The raw values of the selected columns of one file, in file order.

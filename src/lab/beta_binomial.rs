@@ -9,9 +9,9 @@
 use super::dist::{Dist, Map};
 use super::family::{impossible, on_theta, unsupported, Built};
 use super::mode::{find_mode, LogDensity, Mode};
-use crate::error::Result;
-use crate::numeric::special::{sigmoid, softplus};
-use crate::record::ApproxKind;
+use bayeslab_core::error::Result;
+use bayeslab_core::numeric::special::{sigmoid, softplus};
+use bayeslab_core::record::ApproxKind;
 
 pub struct Theta {
     pub a: f64,

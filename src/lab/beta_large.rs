@@ -28,7 +28,7 @@
 use statrs::distribution::{ContinuousCDF, Normal};
 
 use super::gamma_large::{d_minus_log1p, stirlerr};
-use crate::numeric::special::{norm_cdf, LN_SQRT_2PI};
+use bayeslab_core::numeric::special::{norm_cdf, LN_SQRT_2PI};
 
 /// From this smaller shape on, [`super::dist::Dist::Beta`] uses this module, not statrs.
 pub const LARGE_SHAPE: f64 = 1e4;

@@ -13,7 +13,7 @@ use statrs::distribution::{Continuous, ContinuousCDF, Normal};
 
 use super::cauchy::CauchyPosterior;
 pub use super::map::Map;
-use crate::numeric::special::norm_cdf;
+use bayeslab_core::numeric::special::norm_cdf;
 
 /// A distribution of one scalar parameter.
 #[derive(Debug, Clone)]

@@ -3,7 +3,7 @@
 //! integrates on it.
 
 use super::dist::{Dist, Map};
-use crate::record::ApproxKind;
+use bayeslab_core::record::ApproxKind;
 
 /// KL, TV and Hellinger are invariant under a smooth monotone change of variable (the
 /// Jacobian cancels in q/p and moves p dx to p' du), so they may be integrated on whichever

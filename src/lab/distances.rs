@@ -15,7 +15,7 @@ use serde::Serialize;
 
 use super::dist::Dist;
 use super::integrate::refine;
-use crate::record::Integration;
+use bayeslab_core::record::Integration;
 
 pub const TOLERANCE: f64 = 1e-6;
 /// p puts at most this mass on each side of the integration range.
@@ -67,7 +67,7 @@ pub fn mass_outside(p: &Dist, q: &Dist) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::numeric::special::norm_cdf;
+    use bayeslab_core::numeric::special::norm_cdf;
 
     #[test]
     fn identical_densities_are_at_distance_zero() {

@@ -3,8 +3,8 @@
 
 use super::dist::{Dist, Map};
 use super::distance_scale::DistanceScale;
-use crate::error::{Error, NumericError};
-use crate::record::{ApproxKind, GiniResult, ModeRecord};
+use bayeslab_core::error::{Error, NumericError};
+use bayeslab_core::record::{ApproxKind, GiniResult, ModeRecord};
 
 pub struct Built {
     pub parameter: &'static str,

@@ -23,7 +23,7 @@
 
 use statrs::distribution::{ContinuousCDF, Normal};
 
-use crate::numeric::special::{norm_cdf, LN_SQRT_2PI};
+use bayeslab_core::numeric::special::{norm_cdf, LN_SQRT_2PI};
 
 /// From this shape on, [`super::dist::Dist::Gamma`] uses this module instead of statrs.
 pub const LARGE_SHAPE: f64 = 1e4;

@@ -9,8 +9,8 @@
 use super::dist::{Dist, Map};
 use super::family::{impossible, on_theta, unsupported, Built};
 use super::mode::{find_mode, LogDensity, Mode};
-use crate::error::Result;
-use crate::record::ApproxKind;
+use bayeslab_core::error::Result;
+use bayeslab_core::record::ApproxKind;
 
 /// log p(theta | y) + c on theta > 0.
 pub struct Theta {

@@ -14,10 +14,10 @@ use super::dist::Dist;
 use super::distance_scale::DistanceScale;
 use super::family::{impossible, Built};
 use super::mode::{find_mode, LogDensity, Mode};
-use crate::error::Result;
-use crate::numeric::rng::Stream;
-use crate::numeric::special::norm_cdf;
-use crate::record::{ApproxKind, GiniResult, GiniSummary};
+use bayeslab_core::error::Result;
+use bayeslab_core::numeric::rng::Stream;
+use bayeslab_core::numeric::special::norm_cdf;
+use bayeslab_core::record::{ApproxKind, GiniResult, GiniSummary};
 
 pub struct LogNormalModel {
     pub x: Vec<f64>,

@@ -2,7 +2,7 @@
 //! integral changes by more than a tolerance. Used for the distances and for moments that
 //! have no closed form.
 
-use crate::record::Integration;
+use bayeslab_core::record::Integration;
 
 pub const START_INTERVALS: usize = 256;
 /// 2^22 intervals: the refinement gives up (and says so) beyond this.

@@ -1,7 +1,7 @@
 //! The working scales u = log θ and u = logit θ. Densities with a singular or skewed edge
 //! at 0 or 1 are smooth there, so distances are integrated and quantiles bisected on them.
 
-use crate::numeric::special::{sigmoid, softplus};
+use bayeslab_core::numeric::special::{sigmoid, softplus};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Map {

@@ -11,11 +11,11 @@ use super::cauchy::{CauchyModel, CauchyPosterior};
 use super::dist::Dist;
 use super::family::{impossible, unsupported, Built};
 use super::mode::find_mode;
-use crate::error::Result;
-use crate::numeric::rng::Stream;
-use crate::numeric::special::log_sum_exp;
-use crate::record::ApproxKind;
-use crate::record::ModeRecord;
+use bayeslab_core::error::Result;
+use bayeslab_core::numeric::rng::Stream;
+use bayeslab_core::numeric::special::log_sum_exp;
+use bayeslab_core::record::ApproxKind;
+use bayeslab_core::record::ModeRecord;
 
 /// Modes closer than this (in Cauchy scales) are the same mode.
 const SAME_MODE: f64 = 1e-5;

@@ -28,10 +28,10 @@ pub mod observations;
 pub mod summary;
 
 use crate::config::{PosteriorKind, PosteriorPlan, Subset};
-use crate::error::Result;
-use crate::numeric::rng;
+use bayeslab_core::error::Result;
+use bayeslab_core::numeric::rng;
 
-use crate::record::PosteriorResult;
+use bayeslab_core::record::PosteriorResult;
 pub use observations::Observations;
 
 /// Every posterior of an experiment, each at every subset size, in configuration order.

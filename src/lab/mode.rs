@@ -1,4 +1,4 @@
-//! The general mode finder: Newton's method (the shared [`crate::optim`] loop) on minus any
+//! The general mode finder: Newton's method (the shared [`bayeslab_core::optim`] loop) on minus any
 //! log density of a few parameters, then the observed information J = -∇² log p at the mode
 //! (docs/maths.md 4: theta | y ≈ N(theta~, J^{-1}(theta~))). A density supplies its log value
 //! and, when it can, an analytic gradient or Hessian; otherwise central differences stand in. The
@@ -6,9 +6,9 @@
 
 use faer::Mat;
 
-use crate::error::NumericError;
-use crate::numeric::linalg::{norm2, Cholesky};
-use crate::optim::{drive, Control, Iterate, Newton, Objective, Termination};
+use bayeslab_core::error::NumericError;
+use bayeslab_core::numeric::linalg::{norm2, Cholesky};
+use bayeslab_core::optim::{drive, Control, Iterate, Newton, Objective, Termination};
 
 /// A log density (up to a constant) on R^d; `-inf` outside its support.
 pub trait LogDensity {

@@ -5,7 +5,7 @@
 
 use super::dist::Dist;
 use super::integrate::refine;
-use crate::numeric::special::norm_cdf;
+use bayeslab_core::numeric::special::norm_cdf;
 
 pub fn mean_sd(d: &Dist) -> (f64, f64) {
     if let Some(m) = d.closed_moments() {
@@ -73,7 +73,7 @@ mod tests {
             mu: 1.0,
             sigma: 1.0,
         });
-        assert!(lm > 0.5 && lm < crate::numeric::special::sigmoid(1.0));
+        assert!(lm > 0.5 && lm < bayeslab_core::numeric::special::sigmoid(1.0));
     }
 
     #[test]

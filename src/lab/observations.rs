@@ -4,7 +4,7 @@
 use std::path::Path;
 
 use crate::config::{PosteriorKind, PosteriorPlan, PosteriorSource, Subset};
-use crate::error::{Error, Result};
+use bayeslab_core::error::{Error, Result};
 
 /// The observations of one posterior.
 #[derive(Debug, Clone, PartialEq)]

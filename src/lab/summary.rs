@@ -6,7 +6,7 @@ use super::distance_scale::DistanceScale;
 use super::distances::{distances, mass_outside, Distances};
 
 use super::moments::{mean_sd, quantiles};
-use crate::record::{ApproxKind, ApproxResult, Curves, ModeRecord, Summary};
+use bayeslab_core::record::{ApproxKind, ApproxResult, Curves, ModeRecord, Summary};
 
 /// Points of the plotting grid.
 pub const CURVE_POINTS: usize = 201;

@@ -8,7 +8,7 @@ use std::path::Path;
 use faer::Mat;
 
 use super::header::{parse_header, Dtype, Header, MAGIC};
-use crate::error::{Error, Result};
+use bayeslab_core::error::{Error, Result};
 
 /// Bytes read per block when transposing a C-order file into a column-major matrix: small
 /// enough that the block stays in cache while each of its columns is copied out.
@@ -171,7 +171,7 @@ fn open_data(path: &Path, h: &Header) -> Result<File> {
 /// every thread at once (each block read at its own offset): the values of [`read_matrix`]'s
 /// sequential read, whatever the threads. The matrix is not zeroed first: every element is
 /// written once, through raw pointers, before the matrix is handed out. Its memory is asked
-/// for in 2 MiB pages ([`crate::numeric::linalg::huge_pages`]): with 4 KiB pages, their first-
+/// for in 2 MiB pages ([`bayeslab_core::numeric::linalg::huge_pages`]): with 4 KiB pages, their first-
 /// touch faults were most of the read (issue 32: 0.26 s -> 0.10 s for 400 MB, either shape).
 #[cfg(unix)]
 fn rows_in_parallel(path: &Path, h: &Header, n: usize, d: usize) -> Result<Mat<f64>> {
@@ -181,11 +181,11 @@ fn rows_in_parallel(path: &Path, h: &Header, n: usize, d: usize) -> Result<Mat<f
     let file = File::open(path).map_err(|e| bad(path, e))?;
     let block = (BLOCK_BYTES / (8 * d)).max(1);
     let mut x = Mat::<f64>::with_capacity(n, d);
-    crate::numeric::linalg::huge_pages(&mut x, d);
+    bayeslab_core::numeric::linalg::huge_pages(&mut x, d);
     // SAFETY: f64 has no invalid values and no drop; the blocks below write every (i, j) with
     // i < n and j < d exactly once before the matrix is read, and an error drops it unread.
     unsafe { x.set_dims(n, d) };
-    let out = crate::numeric::linalg::SharedColumns::of(&mut x, d);
+    let out = bayeslab_core::numeric::linalg::SharedColumns::of(&mut x, d);
     (0..n.div_ceil(block)).into_par_iter().try_for_each_init(
         Vec::new,
         |bytes: &mut Vec<u8>, b| {

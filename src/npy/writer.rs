@@ -5,7 +5,7 @@ use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
 
 use super::header::header;
-use crate::error::{Error, Result};
+use bayeslab_core::error::{Error, Result};
 
 /// Streams a C-order float64 array of a known shape to a file: the header first, then the
 /// values in order; [`Writer::finish`] checks that exactly the promised number arrived.

@@ -6,7 +6,7 @@
 //! (K − 1 blocks). The block count of each run's weights, against the number of design
 //! columns and classes, tells the layouts apart without reading the experiment again.
 
-use crate::record::{ExperimentRecord, RunRecord};
+use bayeslab_core::record::{ExperimentRecord, RunRecord};
 
 /// Where the weight of one class and design column is in a run's weights.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -7,10 +7,10 @@
 //! original units are beta = A w, a linear map, and a Gaussian N(m, S) over w is the Gaussian
 //! N(A m, A S A^T) over beta. The intercept's variance needs the full covariance.
 
-use crate::catalog::Likelihood;
 use crate::data::INTERCEPT;
-use crate::numeric::special::norm_cdf;
-use crate::record::{ColumnScaling, ExperimentRecord, RunRecord};
+use bayeslab_core::catalog::Likelihood;
+use bayeslab_core::numeric::special::norm_cdf;
+use bayeslab_core::record::{ColumnScaling, ExperimentRecord, RunRecord};
 
 /// z of the central 95 % interval of a Normal: Phi^{-1}(0.975).
 pub const Z95: f64 = 1.959_963_984_540_054;
@@ -209,7 +209,7 @@ fn congruence_diag(a: &[Vec<f64>], s: &[Vec<f64>]) -> Vec<f64> {
 mod tests {
     use super::*;
     use crate::output::fixture;
-    use crate::record::PosteriorRecord;
+    use bayeslab_core::record::PosteriorRecord;
 
     fn scaled(centre: [f64; 2], scale: [f64; 2], cov: Vec<Vec<f64>>) -> ExperimentRecord {
         let mut run = fixture::run("a", &[0.3, -1.2, 0.7], Some(1.0), None);

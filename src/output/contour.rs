@@ -3,10 +3,10 @@
 //! approximations, a Gaussian's ellipse holding mass m, the density level whose superlevel set
 //! on a grid holds mass m, and that level's contour lines by marching squares.
 
-use crate::record::{ExactSource, ExperimentRecord, PairDensity, RunRecord};
+use bayeslab_core::record::{ExactSource, ExperimentRecord, PairDensity, RunRecord};
 
 /// The probability levels every contour is drawn at.
-pub const LEVELS: [f64; 3] = crate::record::ExactContours::LEVELS;
+pub const LEVELS: [f64; 3] = bayeslab_core::record::ExactContours::LEVELS;
 
 /// The run whose pair densities are the exact posterior (a quadrature run).
 pub fn exact_run(r: &ExperimentRecord) -> Option<&RunRecord> {

@@ -3,7 +3,7 @@
 
 use std::fmt::Write;
 
-use crate::record::ExperimentRecord;
+use bayeslab_core::record::ExperimentRecord;
 
 /// `row,y,<run>/<predictive>...` with p(y = 1) per test row; for more than two classes one
 /// column `<run>/<predictive>/p<k>` per class k instead (y is then the class index). A sampling

@@ -14,7 +14,7 @@
 
 use super::Artifact;
 use crate::data::parquet_sink::{frame_bytes, Values};
-use crate::record::{DrawsExport, ExperimentRecord, RunRecord};
+use bayeslab_core::record::{DrawsExport, ExperimentRecord, RunRecord};
 
 /// The files of every run of `record` that kept its draws.
 pub fn artifacts(record: &ExperimentRecord) -> Vec<Artifact> {

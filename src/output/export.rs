@@ -11,7 +11,7 @@ use std::sync::Arc;
 use resvg::{tiny_skia, usvg};
 
 use super::Artifact;
-use crate::error::Error;
+use bayeslab_core::error::Error;
 
 /// The smallest text size an exported figure may have, in pixels at its exported width.
 pub const MIN_TEXT_PX: f64 = 14.0;

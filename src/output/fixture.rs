@@ -1,10 +1,10 @@
 //! Small hand-made run records for the unit tests of the reports: the tables and figures are
 //! functions of the record, so a record with known numbers pins what they must show.
 
-use crate::catalog::{MethodKind, PredictiveKind};
-use crate::metrics::{Bin, Metrics};
-use crate::optim::Termination;
-use crate::record::{
+use bayeslab_core::catalog::{MethodKind, PredictiveKind};
+use bayeslab_core::metrics::{Bin, Metrics};
+use bayeslab_core::optim::Termination;
+use bayeslab_core::record::{
     DatasetInfo, ExperimentInfo, ExperimentRecord, PosteriorRecord, PredictiveRecord, Provenance,
     RunRecord,
 };
@@ -12,7 +12,7 @@ use crate::record::{
 /// An experiment over `columns` with classes `classes` and the given runs (no trace).
 pub fn record(columns: &[&str], classes: &[&str], runs: Vec<RunRecord>) -> ExperimentRecord {
     ExperimentRecord {
-        schema_version: crate::record::SCHEMA_VERSION,
+        schema_version: bayeslab_core::record::SCHEMA_VERSION,
         experiment: ExperimentInfo {
             name: "fixture".into(),
             seed: 1,
@@ -114,11 +114,11 @@ pub fn run(id: &str, weights: &[f64], sd: Option<f64>, khat: Option<f64>) -> Run
 }
 
 /// Trace rows of `run` for iterations 0..=n, the gradient norm falling tenfold a step.
-pub fn trace(run: &str, n: usize) -> Vec<crate::record::TraceRow> {
+pub fn trace(run: &str, n: usize) -> Vec<bayeslab_core::record::TraceRow> {
     (0..=n)
-        .map(|i| crate::record::TraceRow {
+        .map(|i| bayeslab_core::record::TraceRow {
             run: run.into(),
-            iterate: crate::optim::Iterate {
+            iterate: bayeslab_core::optim::Iterate {
                 iteration: i,
                 objective: 10.0 + 1.0 / (i as f64 + 1.0),
                 grad_norm: 10f64.powi(-(i as i32)),
@@ -157,8 +157,8 @@ pub fn svg_circles(svg: &str) -> Vec<(f64, f64)> {
 /// The encodings of a penguins-like table (synthetic counts over 250 training and 83 test
 /// rows): three text columns and a coded year expanded with treatment coding, and one numeric
 /// column's gaps filled by its training mean with an indicator column.
-pub fn encoding() -> crate::record::EncodingInfo {
-    use crate::record::{CategoricalInfo, EncodingInfo, ImputedInfo, LevelCount};
+pub fn encoding() -> bayeslab_core::record::EncodingInfo {
+    use bayeslab_core::record::{CategoricalInfo, EncodingInfo, ImputedInfo, LevelCount};
     let categorical =
         |column: &str, reference: &str, levels: &[(&str, usize, usize)]| CategoricalInfo {
             column: column.into(),
@@ -248,20 +248,20 @@ pub fn evidence_run(id: &str, kind: MethodKind, lambda: f64, log_evidence: f64) 
 
 /// An importance-sampling estimate of ln p(y | X) under `model` around the run `proposal`.
 pub fn estimate(
-    model: crate::catalog::Link,
+    model: bayeslab_core::catalog::Link,
     lambda: f64,
     log_evidence: f64,
     mcse: f64,
     khat: f64,
     proposal: &str,
-) -> crate::record::EvidenceEstimate {
-    crate::record::EvidenceEstimate {
+) -> bayeslab_core::record::EvidenceEstimate {
+    bayeslab_core::record::EvidenceEstimate {
         model,
         prior_precision: lambda,
         log_evidence,
         mcse,
         khat: Some(khat),
-        reliable: khat <= crate::model::importance::KHAT_LIMIT,
+        reliable: khat <= bayeslab_core::model::importance::KHAT_LIMIT,
         draws: 20_000,
         proposal: proposal.into(),
         seconds: 1.0,

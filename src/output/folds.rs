@@ -10,9 +10,9 @@ use serde::Serialize;
 
 use super::tables::{Cell, Table, METRICS};
 use crate::config::folds::FOLD_KEY;
-use crate::metrics::loo::sum_se;
-use crate::metrics::{self, multiclass};
-use crate::record::{Scores, SweepRecord};
+use bayeslab_core::metrics::loo::sum_se;
+use bayeslab_core::metrics::{self, multiclass};
+use bayeslab_core::record::{Scores, SweepRecord};
 
 /// sweep.json `cross_validation`: one run and predictive over every fold.
 #[derive(Debug, Clone, PartialEq, Serialize)]

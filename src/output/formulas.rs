@@ -8,9 +8,9 @@
 
 use rand_distr::{Distribution, StandardNormal};
 
-use crate::model::predictive::{logistic_normal, mackay, probit_approx};
-use crate::numeric::quadrature::GaussHermite;
-use crate::numeric::special::{norm_cdf, sigmoid};
+use bayeslab_core::model::predictive::{logistic_normal, mackay, probit_approx};
+use bayeslab_core::numeric::quadrature::GaussHermite;
+use bayeslab_core::numeric::special::{norm_cdf, sigmoid};
 
 /// The fixed mean activation of the moderated predictive, the variances it spans, and the
 /// draws of each Monte-Carlo estimate (few, so that its noise shows).
@@ -134,7 +134,7 @@ pub fn moderated(seed: u64) -> Moderated {
 /// The Monte-Carlo estimate at each variance, [`MC_DRAWS`] draws each from the stream
 /// "predictive-formulas/mc" of the seed.
 pub fn monte_carlo(seed: u64, vars: &[f64]) -> Vec<McPoint> {
-    let mut rng = crate::numeric::rng::stream(seed, "predictive-formulas/mc");
+    let mut rng = bayeslab_core::numeric::rng::stream(seed, "predictive-formulas/mc");
     vars.iter()
         .map(|&v| {
             let p: Vec<f64> = (0..MC_DRAWS)

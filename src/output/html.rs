@@ -12,7 +12,7 @@ pub use elements::{escape, figure, prose, table, STYLE};
 
 use super::plots::Figure;
 use super::tables;
-use crate::record::ExperimentRecord;
+use bayeslab_core::record::ExperimentRecord;
 use classification::classification;
 
 pub fn report(r: &ExperimentRecord, figures: &[Figure]) -> String {

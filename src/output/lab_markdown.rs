@@ -6,7 +6,7 @@ use std::fmt::Write;
 
 use super::tables::markdown::table;
 use super::tables::{Cell, Table};
-use crate::record::PosteriorResult;
+use bayeslab_core::record::PosteriorResult;
 
 fn q3(q: &[f64; 3]) -> String {
     format!("{:.4} / {:.4} / {:.4}", q[0], q[1], q[2])

@@ -6,7 +6,7 @@ use std::fmt::Write;
 use super::plots::Figure;
 use super::tables;
 pub use super::tables::markdown::table;
-use crate::record::ExperimentRecord;
+use bayeslab_core::record::ExperimentRecord;
 
 fn figure(s: &mut String, figures: &[Figure], stem: &str) {
     if let Some(f) = figures.iter().find(|f| f.stem == stem) {

@@ -22,9 +22,11 @@ pub mod tables;
 
 pub use sweep::{point_dir, render_sweep, sweep_files, sweep_series};
 
-pub use crate::files::{check_out, write_dir, write_dir_with_files, write_file, Artifact, Scratch};
+pub use bayeslab_core::files::{
+    check_out, write_dir, write_dir_with_files, write_file, Artifact, Scratch,
+};
 
-use crate::record::ExperimentRecord;
+use bayeslab_core::record::ExperimentRecord;
 
 /// results.json, predictions.csv, trace.csv, report.md, report.html, plots/*.svg and, for
 /// runs that kept their draws, draws/.
@@ -99,7 +101,7 @@ pub fn inputs(record: &ExperimentRecord) -> Vec<std::path::PathBuf> {
 pub fn write_record(
     dir: &std::path::Path,
     record: &ExperimentRecord,
-) -> Result<usize, crate::Error> {
+) -> Result<usize, bayeslab_core::Error> {
     let artifacts = render(record);
     let files = streamed_files(record);
     write_dir_with_files(dir, &artifacts, &files, &inputs(record))?;

@@ -6,7 +6,7 @@ use std::fmt::Write;
 
 use super::html::elements::{escape, figure, prose};
 use super::plots::Figure;
-use crate::record::ExperimentRecord;
+use bayeslab_core::record::ExperimentRecord;
 
 /// The figures of the section, in order.
 fn shown(figures: &[Figure]) -> Vec<&Figure> {

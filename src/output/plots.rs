@@ -36,7 +36,7 @@ pub use sweep::{against, coincide};
 pub use weight_space::{stem as weight_space_stem, weight_space, GUIDE as WEIGHT_SPACE_GUIDE};
 pub use weights::weights;
 
-use crate::record::ExperimentRecord;
+use bayeslab_core::record::ExperimentRecord;
 
 /// Every figure of a record, in report order.
 pub fn figures(r: &ExperimentRecord) -> Vec<Figure> {
@@ -113,5 +113,5 @@ fn uses_moderation(r: &ExperimentRecord) -> bool {
     r.runs
         .iter()
         .flat_map(|run| &run.predictives)
-        .any(|p| p.name != crate::catalog::PredictiveKind::Plugin)
+        .any(|p| p.name != bayeslab_core::catalog::PredictiveKind::Plugin)
 }

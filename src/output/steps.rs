@@ -4,7 +4,7 @@
 //! site update's four densities of t = y_i phi_i^T w (old, cavity, tilted, new).
 
 use super::contour::{self, LEVELS};
-use crate::record::{ExperimentRecord, FitStep, RunRecord, SiteUpdate, StepKind};
+use bayeslab_core::record::{ExperimentRecord, FitStep, RunRecord, SiteUpdate, StepKind};
 
 /// The levels a step's ellipse is drawn at (fewer than the weight-space picture's: small panels).
 pub const STEP_LEVELS: [f64; 2] = [0.5, 0.9];

@@ -9,8 +9,8 @@ use serde::Serialize;
 use super::plots::{self, Figure};
 use super::tables::{num, Cell, Table, METRICS};
 use super::{html, markdown, render, streamed_files, Artifact};
-use crate::metrics::Metrics;
-use crate::record::SweepRecord;
+use bayeslab_core::metrics::Metrics;
+use bayeslab_core::record::SweepRecord;
 
 #[derive(Serialize)]
 struct SweepJson<'a> {
@@ -195,7 +195,7 @@ pub fn render_sweep(sweep: &SweepRecord) -> Vec<Artifact> {
     page.push_str("</body></html>\n");
 
     let json = SweepJson {
-        schema_version: crate::record::SCHEMA_VERSION,
+        schema_version: bayeslab_core::record::SCHEMA_VERSION,
         experiment: name,
         key,
         values: points.iter().map(|p| p.value).collect(),

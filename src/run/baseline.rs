@@ -5,8 +5,8 @@ use std::path::Path;
 
 use crate::compare;
 use crate::config::Plan;
-use crate::error::Result;
-use crate::record::{ComparisonRecord, ExperimentRecord};
+use bayeslab_core::error::Result;
+use bayeslab_core::record::{ComparisonRecord, ExperimentRecord};
 
 pub fn compare(plan: &Plan, dir: &Path, record: &ExperimentRecord) -> Result<ComparisonRecord> {
     let a = compare::Predictions::from_dir(dir)?;

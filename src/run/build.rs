@@ -4,8 +4,8 @@ use std::collections::BTreeMap;
 use std::path::PathBuf;
 
 use crate::config::Plan;
-use crate::error::Result;
-use crate::record::{
+use bayeslab_core::error::Result;
+use bayeslab_core::record::{
     DatasetInfo, EvidenceEstimate, ExperimentInfo, ExperimentRecord, PredictionTable, RunRecord,
     StreamingRecord, TraceRow, SCHEMA_VERSION,
 };
@@ -51,7 +51,7 @@ pub fn record(plan: &Plan, parts: Parts) -> Result<ExperimentRecord> {
             &parts.predictions,
         ),
         evidence: parts.evidence,
-        loo_comparison: crate::record::compare_loo(
+        loo_comparison: bayeslab_core::record::compare_loo(
             &parts
                 .runs
                 .iter()
@@ -75,7 +75,7 @@ pub fn record(plan: &Plan, parts: Parts) -> Result<ExperimentRecord> {
 /// Every predictive against the best per metric, on `[evaluation] resamples` resamples (fewer
 /// when the test rows are so many that compare would refuse them); nothing for predictions
 /// streamed to a file.
-fn versus_best(plan: &Plan, table: &PredictionTable) -> Vec<crate::record::VersusBest> {
+fn versus_best(plan: &Plan, table: &PredictionTable) -> Vec<bayeslab_core::record::VersusBest> {
     let predictions = crate::compare::Predictions {
         y: table.y.clone(),
         columns: table

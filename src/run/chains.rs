@@ -2,9 +2,9 @@
 //! chain's trace at evenly spaced sweeps and its kept draws, turned after the fit into the
 //! run's [`ChainsRecord`] (the trace and rank plot of its worst-mixing weights).
 
-use crate::model::diagnostics::rank_counts;
-use crate::optim::{DrawBatch, Schedule};
-use crate::record::{ChainWeight, ChainsRecord};
+use bayeslab_core::model::diagnostics::rank_counts;
+use bayeslab_core::optim::{DrawBatch, Schedule};
+use bayeslab_core::record::{ChainWeight, ChainsRecord};
 
 /// One chain: every weight at the traced sweeps, and every kept draw.
 #[derive(Debug, Default)]

@@ -5,9 +5,11 @@
 
 use std::path::PathBuf;
 
-use crate::catalog::{Link, PredictiveKind};
-use crate::optim::{DrawBatch, Iterate};
-use crate::record::{DatasetInfo, EvidenceEstimate, LooRecord, PassPurpose, PassRecord, RunRecord};
+use bayeslab_core::catalog::{Link, PredictiveKind};
+use bayeslab_core::optim::{DrawBatch, Iterate};
+use bayeslab_core::record::{
+    DatasetInfo, EvidenceEstimate, LooRecord, PassPurpose, PassRecord, RunRecord,
+};
 
 /// Everything a run reports, in the order the engine produces it.
 #[derive(Debug, Clone)]
@@ -182,6 +184,6 @@ impl Monitor for Silent {
 }
 
 /// A fit nobody watches (a leave-one-out refit, a test) tells nothing either.
-impl crate::optim::Observer for Silent {
+impl bayeslab_core::optim::Observer for Silent {
     fn observe(&mut self, _run: &str, _iterate: &Iterate) {}
 }

@@ -1,5 +1,5 @@
 //! `[prior] precision = "evidence"`: lambda maximising the method's Laplace evidence
-//! (logistic-map uses logistic-laplace's) over the grid of [`crate::optim::log_grid::grid`], with the
+//! (logistic-map uses logistic-laplace's) over the grid of [`bayeslab_core::optim::log_grid::grid`], with the
 //! held-out log-loss of the plug-in predictive at each point. These fits need every training row
 //! in memory and are not traced: only the final fit is.
 
@@ -8,12 +8,12 @@ use std::sync::atomic::AtomicBool;
 use super::metrics::evaluate;
 use crate::config::{MethodPlan, Plan};
 use crate::data::Dataset;
-use crate::error::{Error, NumericError, Result};
-use crate::model::predictive::PredictiveSettings;
-use crate::model::PredictiveKind;
-use crate::numeric::rng;
-use crate::optim::{Iterate, Termination};
-use crate::record::EvidencePoint;
+use bayeslab_core::error::{Error, NumericError, Result};
+use bayeslab_core::model::predictive::PredictiveSettings;
+use bayeslab_core::model::PredictiveKind;
+use bayeslab_core::numeric::rng;
+use bayeslab_core::optim::{Iterate, Termination};
+use bayeslab_core::record::EvidencePoint;
 
 pub fn choose_precision(
     plan: &Plan,
@@ -25,7 +25,7 @@ pub fn choose_precision(
     laplace.kind = method.kind.evidence_from().unwrap_or(method.kind);
     let k = dataset.classes.len();
     let source = super::source::Source::Memory(dataset);
-    let chunks = crate::model::streaming::InMemory {
+    let chunks = bayeslab_core::model::streaming::InMemory {
         x: dataset.train.x.as_ref(),
         y: &dataset.train.y,
     };
@@ -33,7 +33,8 @@ pub fn choose_precision(
     let mut evaluate_at = |precision: f64| -> Result<f64> {
         let request = source.fit_request(plan, &laplace, precision, cancel);
         let rows = source.rows(&chunks);
-        let fitted = crate::model::method::fit(&request, rows, &mut |_: &str, _: &Iterate| {})?;
+        let fitted =
+            bayeslab_core::model::method::fit(&request, rows, &mut |_: &str, _: &Iterate| {})?;
         if fitted.outcome.termination == Termination::Cancelled {
             return Err(Error::Cancelled);
         }
@@ -70,13 +71,13 @@ pub fn choose_precision(
         });
         Ok(log_evidence.unwrap_or(f64::NEG_INFINITY))
     };
-    let ((best, value), _) = crate::optim::log_grid::maximise(&mut evaluate_at)?;
+    let ((best, value), _) = bayeslab_core::optim::log_grid::maximise(&mut evaluate_at)?;
     if !value.is_finite() {
         return Err(Error::Numeric(NumericError::NonFinite(format!(
             "{}: no fit on the lambda grid converged, so no Laplace evidence is available; raise `max_iter`",
             method.id
         ))));
     }
-    points.truncate(crate::optim::log_grid::GRID_POINTS);
+    points.truncate(bayeslab_core::optim::log_grid::GRID_POINTS);
     Ok((best, points))
 }

@@ -4,18 +4,18 @@
 //! on a grid of the pair with every other weight at the mode (a slice, said as such). Kept for
 //! at most [`ExactContours::MAX_PAIRS`] pairs, those of largest |correlation|.
 
-use crate::numeric::linalg::View;
+use bayeslab_core::numeric::linalg::View;
 use rayon::prelude::*;
 
 use super::event::Event;
 use super::monitor::Events;
 use crate::config::Plan;
 use crate::data::Dataset;
-use crate::model::fit::Fitted;
-use crate::model::loglik::row_log_lik;
-use crate::model::Likelihood;
-use crate::numeric::kde::Kde2;
-use crate::record::{ExactContours, ExactSource, PairDensity, RunRecord};
+use bayeslab_core::model::fit::Fitted;
+use bayeslab_core::model::loglik::row_log_lik;
+use bayeslab_core::model::Likelihood;
+use bayeslab_core::numeric::kde::Kde2;
+use bayeslab_core::record::{ExactContours, ExactSource, PairDensity, RunRecord};
 
 /// Grid points per axis of a pair's picture (as the quadrature run's).
 pub const POINTS: usize = 49;
@@ -127,7 +127,7 @@ fn grid_points(x: [f64; 2], y: [f64; 2]) -> Vec<[f64; 2]> {
 /// The trapezoidal mass of a grid's density.
 fn mass(p: &PairDensity) -> f64 {
     let (dx, dy) = p.spacing();
-    crate::model::quadrature::pairs::trapezoid(&p.density, p.points) * dx * dy
+    bayeslab_core::model::quadrature::pairs::trapezoid(&p.density, p.points) * dx * dy
 }
 
 /// The model of a slice: the likelihood, prior precision and mode of the main Gaussian run's
@@ -156,7 +156,7 @@ fn from_slice(
         r.error.is_none()
             && r.converged
             && r.weights.len() == d
-            && r.kind.family() == crate::catalog::Family::Glm
+            && r.kind.family() == bayeslab_core::catalog::Family::Glm
             && r.kind.uses_prior()
             && model(r) == Some((likelihood, precision))
     })?;

@@ -16,10 +16,10 @@ use super::sink::Sink;
 use super::source::Source;
 use crate::config::Plan;
 use crate::data::PassStats;
-use crate::error::Result;
-use crate::model::method::Fitted;
-use crate::model::PredictiveKind;
-use crate::record::{ExperimentRecord, PassPurpose, PassRecord, RunPasses, RunRecord};
+use bayeslab_core::error::Result;
+use bayeslab_core::model::method::Fitted;
+use bayeslab_core::model::PredictiveKind;
+use bayeslab_core::record::{ExperimentRecord, PassPurpose, PassRecord, RunPasses, RunRecord};
 
 /// Run every method of `plan` on `source`. Files made before the output (a streamed
 /// predictions.csv) go beside `out`.
@@ -103,12 +103,12 @@ pub fn run_on(
 fn note_unrecorded_steps(plan: &Plan, source: Source<'_>, notes: &mut Vec<String>) {
     let weights = source.columns().len();
     if plan.evaluation.record_steps
-        && (weights > crate::record::STEPS_MAX_WEIGHTS || source.whole().is_none())
+        && (weights > bayeslab_core::record::STEPS_MAX_WEIGHTS || source.whole().is_none())
     {
         notes.push(format!(
             "[evaluation] record_steps = true: no steps recorded, they are kept only for a model held in memory with at most {} \
              weights (this one has {weights}{})",
-            crate::record::STEPS_MAX_WEIGHTS,
+            bayeslab_core::record::STEPS_MAX_WEIGHTS,
             if source.whole().is_none() { ", streamed" } else { "" }
         ));
     }

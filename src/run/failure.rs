@@ -2,7 +2,7 @@
 //! rows were in memory or streamed.
 
 use crate::config::MethodPlan;
-use crate::optim::Termination;
+use bayeslab_core::optim::Termination;
 
 /// Why maximum likelihood has no unique optimum when design column `column` is a combination of
 /// the ones before it, and what to do.

@@ -9,11 +9,11 @@ use super::monitor::Recorder;
 use super::source::Source;
 use crate::config::{MethodPlan, Plan};
 use crate::data::PassStats;
-use crate::error::{Error, NumericError, Result};
-use crate::model::method::Fitted;
-use crate::model::options::Options;
-use crate::optim::{Observer, Termination};
-use crate::record::{EvidencePoint, FitPassTimes, PassPurpose, RunRecord};
+use bayeslab_core::error::{Error, NumericError, Result};
+use bayeslab_core::model::method::Fitted;
+use bayeslab_core::model::options::Options;
+use bayeslab_core::optim::{Observer, Termination};
+use bayeslab_core::record::{EvidencePoint, FitPassTimes, PassPurpose, RunRecord};
 
 /// A fitted run: its record (predictives still empty), the fit when it succeeded, and the
 /// streamed passes it made with their purposes (`fit`, `khat`).
@@ -104,7 +104,7 @@ pub fn fit(
         record.chains = draws.finish(source.columns(), &d.rhat);
     }
     if searched {
-        record.prior_precision_edge = crate::optim::log_grid::edge(precision);
+        record.prior_precision_edge = bayeslab_core::optim::log_grid::edge(precision);
     }
     if record.error.is_some() {
         return Ok(FitOutcome {
@@ -155,7 +155,7 @@ fn dispatch(
 ) -> Result<Fitted> {
     let request = source.fit_request(plan, method, precision, cancel);
     let rows = source.rows(rows);
-    crate::model::method::fit(&request, rows, observer)
+    bayeslab_core::model::method::fit(&request, rows, observer)
 }
 
 /// The run record of a finished fit, before its predictives are evaluated. A fit that stopped
@@ -186,7 +186,7 @@ fn fit_record(
         posterior: fitted
             .posterior
             .as_ref()
-            .map(|p| crate::record::PosteriorRecord {
+            .map(|p| bayeslab_core::record::PosteriorRecord {
                 mean: p.mean.clone(),
                 cov_diag: p.cov_diag.clone(),
                 cov: p.cov.as_ref().map(|c| {
@@ -208,14 +208,14 @@ fn fit_record(
         evidence_curve,
         prior_precision_edge: None,
         diagnostics: fitted.predictor.diagnostics().map(|(rhat_max, ess_min)| {
-            crate::record::Diagnostics {
+            bayeslab_core::record::Diagnostics {
                 rhat_max,
                 ess_min,
                 hmc: fitted.predictor.hmc(),
             }
         }),
         weight_diagnostics: fitted.predictor.per_weight().map(|p| {
-            crate::record::WeightDiagnostics {
+            bayeslab_core::record::WeightDiagnostics {
                 rhat: p.rhat,
                 ess_bulk: p.ess_bulk,
                 ess_tail: p.ess_tail,

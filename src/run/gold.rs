@@ -8,8 +8,10 @@
 //! its predictions only, and its posterior-moment fields are `null`.
 
 use crate::config::Plan;
-use crate::model::{Likelihood, PredictiveKind};
-use crate::record::{ApproximationError, PredictionTable, PredictiveRecord, RunRecord, Scores};
+use bayeslab_core::model::{Likelihood, PredictiveKind};
+use bayeslab_core::record::{
+    ApproximationError, PredictionTable, PredictiveRecord, RunRecord, Scores,
+};
 
 /// Probabilities are clamped to [EPS, 1 - EPS] inside the Bernoulli KL divergence.
 const EPS: f64 = 1e-12;

@@ -6,8 +6,8 @@
 //! images, would draw as a line of points). The one place that choice is made: the reports and
 //! the workbench read the pair from the record.
 
-use crate::numeric::linalg::View;
-use crate::record::PairChoice;
+use bayeslab_core::numeric::linalg::View;
+use bayeslab_core::record::PairChoice;
 
 /// A column is near-constant when one value fills at least this share of the training rows.
 pub const NEAR_CONSTANT: f64 = 0.9;
@@ -145,7 +145,7 @@ fn majority_share(v: &[f64]) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::numeric::linalg::matrix;
+    use bayeslab_core::numeric::linalg::matrix;
 
     #[test]
     fn the_largest_standardised_weights_make_the_pair_and_near_constant_columns_wait() {

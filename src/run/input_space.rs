@@ -10,11 +10,11 @@ use rand_distr::{Distribution, StandardNormal};
 
 use crate::config::Plan;
 use crate::data::{Dataset, INTERCEPT};
-use crate::model::method::Fitted;
-use crate::model::predictive::PredictiveSettings;
-use crate::model::PredictiveKind;
-use crate::numeric::rng;
-use crate::record::{InputSpace, RunRecord, Surface};
+use bayeslab_core::model::method::Fitted;
+use bayeslab_core::model::predictive::PredictiveSettings;
+use bayeslab_core::model::PredictiveKind;
+use bayeslab_core::numeric::rng;
+use bayeslab_core::record::{InputSpace, RunRecord, Surface};
 
 /// Grid points per axis, training rows kept at most, boundaries drawn.
 pub const POINTS: usize = 31;
@@ -143,7 +143,7 @@ fn plane(fixed: &Fixed, [a, b]: [usize; 2]) -> InputSpace {
     };
     let (xr, yr) = (range(a), range(b));
     let step = |r: [f64; 2]| (r[1] - r[0]) / (POINTS - 1) as f64;
-    let grid = crate::numeric::linalg::matrix(POINTS * POINTS, x.ncols(), |c, j| {
+    let grid = bayeslab_core::numeric::linalg::matrix(POINTS * POINTS, x.ncols(), |c, j| {
         let (ix, iy) = (c % POINTS, c / POINTS);
         match j {
             _ if j == a => {
@@ -183,7 +183,7 @@ fn plane(fixed: &Fixed, [a, b]: [usize; 2]) -> InputSpace {
                 first_row: 0,
             };
             let mut stream = rng::stream(plan.seed, &format!("input-space/{}/{}", run.id, p.name));
-            if let crate::model::fit::Probabilities::Binary(v) =
+            if let bayeslab_core::model::fit::Probabilities::Binary(v) =
                 fit.predictor
                     .predict(kind, grid.as_ref(), settings, &mut stream)
             {

@@ -4,7 +4,7 @@
 
 use crate::config::Plan;
 use crate::data::StreamedData;
-use crate::model::method::Fitted;
+use bayeslab_core::model::method::Fitted;
 
 /// (keep, bytes kept), adding a note when `max_memory` leaves no room for them.
 pub fn streamed(

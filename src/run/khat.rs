@@ -9,10 +9,10 @@ use std::time::Instant;
 use super::event::Event;
 use super::monitor::Events;
 use crate::config::{MethodPlan, Plan};
-use crate::error::{Error, Result};
-use crate::model::method::Predictor;
-use crate::model::streaming::Chunks;
-use crate::numeric::rng;
+use bayeslab_core::error::{Error, Result};
+use bayeslab_core::model::method::Predictor;
+use bayeslab_core::model::streaming::Chunks;
+use bayeslab_core::numeric::rng;
 
 /// A run's k-hat and the seconds it took; both `None` when the run has none to compute.
 #[derive(Debug, Clone, Copy, Default, PartialEq)]
@@ -39,7 +39,7 @@ pub fn khat(
     let draws = plan
         .evaluation
         .khat_draws
-        .unwrap_or_else(|| crate::model::importance::default_draws(n, d));
+        .unwrap_or_else(|| bayeslab_core::model::importance::default_draws(n, d));
     if draws == 0 {
         return Ok(KhatPhase::default());
     }
@@ -52,7 +52,7 @@ pub fn khat(
     });
     let start = Instant::now();
     let mut stream = rng::stream(plan.seed, &format!("{}/khat", method.id));
-    let found = crate::model::importance::posterior_khat(
+    let found = bayeslab_core::model::importance::posterior_khat(
         likelihood,
         draws,
         rows,

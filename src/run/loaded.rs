@@ -10,8 +10,8 @@ use super::monitor::Events;
 use super::source::Source;
 use crate::config::{DataPlan, DataSource};
 use crate::data::{Dataset, StreamedData};
-use crate::error::Result;
-use crate::files::Scratch;
+use bayeslab_core::error::Result;
+use bayeslab_core::files::Scratch;
 
 pub struct Loaded {
     rows: Rows,

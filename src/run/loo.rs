@@ -12,15 +12,17 @@ use super::event::{Event, Silent};
 use super::monitor::Events;
 use crate::config::{MethodPlan, Plan};
 use crate::data::Dataset;
-use crate::error::{Error, Result};
-use crate::metrics::loo::{log_predictive, posterior_log_weights, psis_loo, sum_se, LogLik, Loo};
-use crate::model::loglik::{
+use bayeslab_core::error::{Error, Result};
+use bayeslab_core::metrics::loo::{
+    log_predictive, posterior_log_weights, psis_loo, sum_se, LogLik, Loo,
+};
+use bayeslab_core::model::loglik::{
     label_log_probabilities, log_lik, log_lik_values, without_row, PosteriorDraws, Rows,
 };
-use crate::model::method::{fit_matrix, FitInput, Predictor};
-use crate::model::Likelihood;
-use crate::numeric::rng;
-use crate::record::{DrawsExport, KCounts, LooDraws, LooPoint, LooRecord};
+use bayeslab_core::model::method::{fit_matrix, FitInput, Predictor};
+use bayeslab_core::model::Likelihood;
+use bayeslab_core::numeric::rng;
+use bayeslab_core::record::{DrawsExport, KCounts, LooDraws, LooPoint, LooRecord};
 
 /// Draws from an approximation for its LOO by default: k judged by the 0.7 threshold needs
 /// S above 2,200 (Vehtari et al. 2024, section 3.2.4).
@@ -272,7 +274,10 @@ fn exact_loo(
 
 /// The run fitted again on `rest`, its training rows without one ([`without_row`]); `None`
 /// when the fit fails numerically on them.
-fn fit_without(input: &LooInput<'_>, rest: &Rows) -> Result<Option<crate::model::fit::Fitted>> {
+fn fit_without(
+    input: &LooInput<'_>,
+    rest: &Rows,
+) -> Result<Option<bayeslab_core::model::fit::Fitted>> {
     let (x, y) = rest;
     let fitted = fit_matrix(
         &FitInput {

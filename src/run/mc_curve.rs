@@ -9,11 +9,11 @@ use super::event::Event;
 use super::monitor::Events;
 use crate::config::{MethodPlan, Plan};
 use crate::data::Dataset;
-use crate::error::{Error, Result};
-use crate::model::method::{Fitted, Probabilities};
-use crate::model::predictive::PredictiveSettings;
-use crate::model::PredictiveKind;
-use crate::numeric::rng;
+use bayeslab_core::error::{Error, Result};
+use bayeslab_core::model::method::{Fitted, Probabilities};
+use bayeslab_core::model::predictive::PredictiveSettings;
+use bayeslab_core::model::PredictiveKind;
+use bayeslab_core::numeric::rng;
 
 pub fn mc_curve(
     plan: &Plan,

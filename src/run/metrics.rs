@@ -2,10 +2,10 @@
 //! with a seeded stream, the bootstrap interval of the ECE.
 
 use crate::config::Evaluation;
-use crate::metrics::{self, running::Running};
-use crate::model::PredictiveKind;
-use crate::numeric::rng;
-use crate::record::{PredictiveRecord, Scores};
+use bayeslab_core::metrics::{self, running::Running};
+use bayeslab_core::model::PredictiveKind;
+use bayeslab_core::numeric::rng;
+use bayeslab_core::record::{PredictiveRecord, Scores};
 
 /// Binary predictions get the binary metrics, more classes the multiclass ones (top-label
 /// calibration). With a `stream`, the record also gets the 95 % bootstrap interval of its ECE:

@@ -42,8 +42,8 @@ use std::path::Path;
 use std::sync::atomic::AtomicBool;
 
 use crate::config::Plan;
-use crate::error::Result;
-use crate::record::{ExperimentRecord, Outcome};
+use bayeslab_core::error::Result;
+use bayeslab_core::record::{ExperimentRecord, Outcome};
 
 /// Run `plan`: once, or once per value of its `[sweep]`.
 pub fn run_plan(
@@ -73,7 +73,7 @@ pub fn run(
 
 /// [`run`] for an output that will be written to directory `out`: files made before the
 /// output (a streamed predictions.csv) go into a hidden sibling of `out`
-/// ([`crate::files::Scratch`]), which a later run removes if this process is killed.
+/// ([`bayeslab_core::files::Scratch`]), which a later run removes if this process is killed.
 pub fn run_for(
     plan: &Plan,
     monitor: &mut dyn Monitor,

@@ -5,8 +5,8 @@
 use std::cell::RefCell;
 
 use super::event::{Event, Interest, Monitor};
-use crate::optim::{DrawBatch, Iterate, Observer};
-use crate::record::TraceRow;
+use bayeslab_core::optim::{DrawBatch, Iterate, Observer};
+use bayeslab_core::record::TraceRow;
 
 /// A run's monitor, shared by the steps that report to it. A send borrows the monitor only for
 /// the call, and a monitor never calls back into the run, so no two sends overlap.

@@ -14,13 +14,13 @@ use super::sink::Sink;
 use super::source::Source;
 use crate::config::Plan;
 use crate::data::{DesignRows, PassStats};
-use crate::error::Result;
-use crate::metrics::running::Running;
-use crate::model::method::{Fitted, Probabilities};
-use crate::model::predictive::PredictiveSettings;
-use crate::model::PredictiveKind;
-use crate::numeric::rng;
-use crate::record::{PredictionColumn, Rows, RunRecord, Scores};
+use bayeslab_core::error::Result;
+use bayeslab_core::metrics::running::Running;
+use bayeslab_core::model::method::{Fitted, Probabilities};
+use bayeslab_core::model::predictive::PredictiveSettings;
+use bayeslab_core::model::PredictiveKind;
+use bayeslab_core::numeric::rng;
+use bayeslab_core::record::{PredictionColumn, Rows, RunRecord, Scores};
 
 /// One predictive of one run during the pass.
 struct Column {

@@ -7,8 +7,8 @@ use std::path::Path;
 use sha2::{Digest, Sha256};
 
 use crate::config::Plan;
-use crate::error::{Error, Result};
-use crate::record::Provenance;
+use bayeslab_core::error::{Error, Result};
+use bayeslab_core::record::Provenance;
 
 /// Lowercase hex SHA-256 of a file's bytes.
 pub fn sha256_file(path: &Path) -> Result<String> {

@@ -9,9 +9,9 @@ use std::path::Path;
 
 use crate::config::Plan;
 use crate::data::Dataset;
-use crate::error::{Error, Result};
-use crate::model::fit::{FitInput, Predictor};
-use crate::model::method::fit_matrix;
+use bayeslab_core::error::{Error, Result};
+use bayeslab_core::model::fit::{FitInput, Predictor};
+use bayeslab_core::model::method::fit_matrix;
 
 /// The stored experiment and its training data, loaded once for every run refitted.
 pub struct Refitter {

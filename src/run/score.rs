@@ -13,13 +13,13 @@ use std::path::Path;
 use serde::Deserialize;
 
 use super::refit::Refitter;
-use crate::catalog::{MethodKind, PredictiveKind};
-use crate::error::{Error, Result};
-use crate::model::fit::Probabilities;
-use crate::model::predictive::PredictiveSettings;
-use crate::model::restore::{predictor, Stored as StoredFit};
-use crate::numeric::rng;
-use crate::record::{ColumnScaling, Preparation};
+use bayeslab_core::catalog::{MethodKind, PredictiveKind};
+use bayeslab_core::error::{Error, Result};
+use bayeslab_core::model::fit::Probabilities;
+use bayeslab_core::model::predictive::PredictiveSettings;
+use bayeslab_core::model::restore::{predictor, Stored as StoredFit};
+use bayeslab_core::numeric::rng;
+use bayeslab_core::record::{ColumnScaling, Preparation};
 
 #[derive(Deserialize)]
 struct Stored {

@@ -5,9 +5,9 @@
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
 
-use crate::error::{Error, Result};
-use crate::files::Scratch;
-use crate::record::{
+use bayeslab_core::error::{Error, Result};
+use bayeslab_core::files::Scratch;
+use bayeslab_core::record::{
     csv_header, csv_rows, PredictionColumn, PredictionTable, PredictionsFile, Rows,
 };
 

@@ -7,13 +7,13 @@ use std::cell::{Cell, RefCell};
 use super::event::{Event, PassProgress};
 use super::monitor::Events;
 use crate::data::{Dataset, DesignRows, Part, PassStats, StreamedData, INTERCEPT};
-use crate::error::Result;
+use bayeslab_core::error::Result;
 use std::sync::atomic::AtomicBool;
 
 use crate::config::{MethodPlan, Plan};
-use crate::model::method::{FitRequest, Rows};
-use crate::model::streaming::{ChunkFn, Chunks};
-use crate::record::{
+use bayeslab_core::model::method::{FitRequest, Rows};
+use bayeslab_core::model::streaming::{ChunkFn, Chunks};
+use bayeslab_core::record::{
     ColumnScaling, DatasetInfo, FeatureCode, PassPurpose, Preparation, StreamingRecord,
 };
 
@@ -207,7 +207,7 @@ impl<'a> Source<'a> {
             intercept: self.intercept(),
             cancel,
             record_steps: plan.evaluation.record_steps
-                && self.columns().len() <= crate::record::STEPS_MAX_WEIGHTS,
+                && self.columns().len() <= bayeslab_core::record::STEPS_MAX_WEIGHTS,
         }
     }
 

@@ -9,8 +9,8 @@ use super::event::{Event, SweepAt};
 use super::loaded::Loaded;
 use super::monitor::Events;
 use crate::config::{DataPlan, Plan};
-use crate::error::Result;
-use crate::record::{SweepPoint, SweepRecord};
+use bayeslab_core::error::Result;
+use bayeslab_core::record::{SweepPoint, SweepRecord};
 
 /// Run every point of `sweep` (the validated plans of `plan`'s `[sweep]`).
 pub fn run(
@@ -72,10 +72,12 @@ fn load_and_check(
         let source = loaded[at].1.source();
         crate::config::limits::check_design(point, source.columns().len(), source.rows_test())
             .map_err(|e| match e {
-                crate::error::Error::Config { file, message } => crate::error::Error::Config {
-                    file,
-                    message: format!("[sweep] {} = {label}: {message}", sweep.key),
-                },
+                bayeslab_core::error::Error::Config { file, message } => {
+                    bayeslab_core::error::Error::Config {
+                        file,
+                        message: format!("[sweep] {} = {label}: {message}", sweep.key),
+                    }
+                }
                 other => other,
             })?;
     }

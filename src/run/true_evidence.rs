@@ -9,15 +9,15 @@ use std::time::Instant;
 use super::event::Event;
 use super::monitor::Events;
 use super::source::Source;
-use crate::catalog::Link;
 use crate::config::{MethodPlan, Plan};
-use crate::error::{Error, Result};
-use crate::model::importance::evidence::{log_evidence, Model, EVIDENCE_DRAWS};
-use crate::model::importance::{default_draws, KHAT_LIMIT};
-use crate::model::method::Fitted;
-use crate::model::options::Options;
-use crate::numeric::rng;
-use crate::record::{EvidenceEstimate, PassPurpose, RunRecord};
+use bayeslab_core::catalog::Link;
+use bayeslab_core::error::{Error, Result};
+use bayeslab_core::model::importance::evidence::{log_evidence, Model, EVIDENCE_DRAWS};
+use bayeslab_core::model::importance::{default_draws, KHAT_LIMIT};
+use bayeslab_core::model::method::Fitted;
+use bayeslab_core::model::options::Options;
+use bayeslab_core::numeric::rng;
+use bayeslab_core::record::{EvidenceEstimate, PassPurpose, RunRecord};
 
 /// A streamed pass the estimate made: the proposal run's id, the purpose and its statistics.
 pub type EvidencePass = (String, PassPurpose, crate::data::PassStats);

@@ -6,8 +6,8 @@ use rand_distr::{Distribution, StandardNormal};
 use rayon::prelude::*;
 
 use super::spec::Part;
-use crate::numeric::rng::{stream, Stream};
-use crate::numeric::special::sigmoid;
+use bayeslab_core::numeric::rng::{stream, Stream};
+use bayeslab_core::numeric::special::sigmoid;
 
 /// The true weights of `seed`: w_j = z_j / 2 with z_j ~ N(0, 1).
 pub fn true_weights(seed: u64, features: usize) -> Vec<f64> {

@@ -18,7 +18,7 @@ pub use spec::{Part, Spec, Summary};
 
 use std::path::{Path, PathBuf};
 
-use crate::error::{Error, Result};
+use bayeslab_core::error::{Error, Result};
 use sizes::check_sizes;
 use spec::CHUNK_BYTES;
 
@@ -138,7 +138,7 @@ fn outputs(spec: &Spec, stem: &Path) -> Vec<PathBuf> {
 /// output: a data file must be listed in the STEM.synth.json beside it, which must itself be a
 /// bayeslab record (files/owned.rs).
 fn check_outputs(spec: &Spec, stem: &Path) -> Result<()> {
-    use crate::files::{check_file_out, Own};
+    use bayeslab_core::files::{check_file_out, Own};
     let meta = sink::meta_path(stem);
     check_file_out(&meta, "--out", &Own::Record, &[])?;
     for file in outputs(spec, stem) {

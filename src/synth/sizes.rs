@@ -1,7 +1,7 @@
 //! The sizes a machine can write, checked before anything is generated.
 
 use super::spec::{Spec, CHUNK_BYTES};
-use crate::error::{Error, Result};
+use bayeslab_core::error::{Error, Result};
 
 /// The bytes of x one part may take (N D 8 for its .npy): 1 PiB, beyond any disk, which also
 /// keeps every size product inside a u64.

@@ -7,15 +7,15 @@ use std::path::{Path, PathBuf};
 
 use crate::config::Plan;
 use crate::output;
-use crate::record::Diagnostics;
+use bayeslab_core::record::Diagnostics;
 
 use super::catalog::Catalog;
 use super::event::Event;
 use super::picks::Picks;
 use super::preview::Preview;
 use super::session::Session;
-use crate::catalog::thousands;
 use crate::run;
+use bayeslab_core::catalog::thousands;
 
 /// The seven screens, in tab order.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -10,8 +10,8 @@ mod tests;
 pub use decimated::Decimated;
 
 use crate::data::INTERCEPT;
-use crate::model::diagnostics::{rank_counts, split_rhat};
-use crate::optim::{DrawBatch, Schedule};
+use bayeslab_core::model::diagnostics::{rank_counts, split_rhat};
+use bayeslab_core::optim::{DrawBatch, Schedule};
 
 /// How many weights are traced per sampler.
 pub const TRACED: usize = 3;

@@ -5,7 +5,7 @@ use std::path::PathBuf;
 
 use super::app::{App, Command};
 use super::preview::{Preview, PreviewState};
-use crate::record::DatasetInfo;
+use bayeslab_core::record::DatasetInfo;
 
 impl App {
     /// Start loading the selected experiment's dataset (the loop hands the command to the

@@ -7,7 +7,7 @@ use std::path::PathBuf;
 
 use ratatui::crossterm::event::KeyEvent;
 
-use crate::record::{DatasetInfo, ExperimentRecord, SweepRecord};
+use bayeslab_core::record::{DatasetInfo, ExperimentRecord, SweepRecord};
 
 #[derive(Debug)]
 pub enum Event {

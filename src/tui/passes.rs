@@ -1,9 +1,9 @@
 //! A streamed run as the workbench follows it: the pass reading the file now (its purpose,
 //! run and rows, updated after every chunk) and every pass that has finished, in order.
 
-use crate::catalog::thousands;
-use crate::record::PassRecord;
 use crate::run::PassProgress;
+use bayeslab_core::catalog::thousands;
+use bayeslab_core::record::PassRecord;
 
 #[derive(Debug, Clone, Default)]
 pub struct Passes {
@@ -62,11 +62,11 @@ impl Passes {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::record::PassPurpose;
+    use bayeslab_core::record::PassPurpose;
 
     fn progress(read: usize) -> PassProgress {
         PassProgress {
-            purpose: crate::record::PassPurpose::Fit,
+            purpose: bayeslab_core::record::PassPurpose::Fit,
             run: Some("logistic-map".into()),
             rows_read: read,
             rows_total: 400_000,
@@ -81,7 +81,7 @@ mod tests {
             rows: 400_000,
             seconds: 0.5,
             read_seconds: 0.25,
-            read_from: crate::record::ReadFrom::File,
+            read_from: bayeslab_core::record::ReadFrom::File,
             reader_cpu_seconds: None,
         }
     }
@@ -89,8 +89,11 @@ mod tests {
     #[test]
     fn passes_are_numbered_per_purpose_and_run() {
         let mut p = Passes::default();
-        p.finish(record(crate::record::PassPurpose::Statistics, None));
-        p.finish(record(crate::record::PassPurpose::Fit, Some("probit-map")));
+        p.finish(record(bayeslab_core::record::PassPurpose::Statistics, None));
+        p.finish(record(
+            bayeslab_core::record::PassPurpose::Fit,
+            Some("probit-map"),
+        ));
         // A fit's passes are reported when it ends: until then a new pass shows as its rows
         // starting over.
         for rows in [64, 400_000, 64, 400_000, 120_000] {
@@ -101,7 +104,7 @@ mod tests {
             "fit logistic-map: pass 3, 120,000 / 400,000 rows"
         );
         p.finish(record(
-            crate::record::PassPurpose::Fit,
+            bayeslab_core::record::PassPurpose::Fit,
             Some("logistic-map"),
         ));
         assert!(p.current.is_none());

@@ -3,7 +3,7 @@
 //! sampler whose chains are traced. Indices are clamped where they are used, so a new record
 //! with fewer rows never indexes out of range.
 
-use crate::record::ExperimentRecord;
+use bayeslab_core::record::ExperimentRecord;
 
 /// The metric columns of the Results table, in display order.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -42,7 +42,7 @@ impl Metric {
         matches!(self, Metric::Accuracy | Metric::Auc)
     }
 
-    pub fn of(self, m: &crate::metrics::Metrics) -> Option<f64> {
+    pub fn of(self, m: &bayeslab_core::metrics::Metrics) -> Option<f64> {
         match self {
             Metric::LogLoss => Some(m.log_loss),
             Metric::Brier => Some(m.brier),

@@ -9,8 +9,8 @@ use std::sync::mpsc::{self, Sender};
 
 use crate::config::DataPlan;
 use crate::data::StreamedData;
-use crate::record::DatasetInfo;
 use crate::run::Source;
+use bayeslab_core::record::DatasetInfo;
 
 use super::event::Event;
 

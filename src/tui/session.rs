@@ -2,10 +2,10 @@
 //! (and every chain of a sampler), the dataset view and, once finished, the record every
 //! results screen is a view of.
 
-use crate::catalog::Fitting;
 use crate::config::Plan;
-use crate::optim::Iterate;
-use crate::record::{
+use bayeslab_core::catalog::Fitting;
+use bayeslab_core::optim::Iterate;
+use bayeslab_core::record::{
     DatasetInfo, Diagnostics, EvidenceEstimate, ExperimentRecord, RunRecord, SweepRecord,
 };
 
@@ -58,7 +58,7 @@ pub struct LiveRun {
     /// Under `[prior] precision = "evidence"`, once done: the lambda its evidence chose.
     pub evidence_lambda: Option<f64>,
     /// Set when that lambda is an end of the search's grid (record/run.rs `GridEdge`).
-    pub evidence_edge: Option<crate::record::GridEdge>,
+    pub evidence_edge: Option<bayeslab_core::record::GridEdge>,
     /// While ln p(y | X) is estimated around this run's Gaussian: the model and the draws
     /// (after every fit, so the gauge would otherwise look idle).
     pub evidence_draws: Option<(String, usize)>,

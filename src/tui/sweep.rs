@@ -5,7 +5,7 @@
 use std::path::{Path, PathBuf};
 
 use crate::output;
-use crate::record::SweepRecord;
+use bayeslab_core::record::SweepRecord;
 
 use super::app::App;
 use super::picks::{stepped, Picks};
@@ -150,7 +150,7 @@ pub struct SweepRow<'a> {
     pub value: f64,
     pub run: &'a str,
     pub predictive: &'a str,
-    pub metrics: &'a crate::metrics::Metrics,
+    pub metrics: &'a bayeslab_core::metrics::Metrics,
 }
 
 /// Every (point, run, predictive) of the sweep, in order (sweep.json's `rows`).

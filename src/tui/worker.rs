@@ -8,10 +8,10 @@ use std::sync::Arc;
 use std::thread::JoinHandle;
 
 use crate::config::Plan;
-use crate::optim::DrawBatch;
-use crate::record::Outcome;
 use crate::run::{self, Interest, Monitor};
-use crate::Error;
+use bayeslab_core::optim::DrawBatch;
+use bayeslab_core::record::Outcome;
+use bayeslab_core::Error;
 
 use super::chains::traced_weights;
 use super::event::Event;

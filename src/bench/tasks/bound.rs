@@ -7,7 +7,7 @@ use super::measurement::{record, timed, Progress};
 use crate::bench::files::FileSet;
 use crate::bench::{memory, BoundDetail, Settings};
 use crate::bench::{Task, TaskRecord};
-use crate::error::Result;
+use bayeslab_core::error::Result;
 
 pub(super) fn bound(
     files: &FileSet,

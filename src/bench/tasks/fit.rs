@@ -12,10 +12,10 @@ use crate::bench::files::FileSet;
 use crate::bench::{median, memory, FitDetail, FullNewton, Settings};
 use crate::bench::{Task, TaskRecord, MAX_ITER, TOLERANCE};
 use crate::config::Optimizer;
-use crate::error::Result;
-use crate::model::gaussian::GaussianPosterior;
-use crate::model::logistic::{self, FitSettings};
-use crate::optim::{Curvature, Iterate};
+use bayeslab_core::error::Result;
+use bayeslab_core::model::gaussian::GaussianPosterior;
+use bayeslab_core::model::logistic::{self, FitSettings};
+use bayeslab_core::optim::{Curvature, Iterate};
 
 /// How a bench fit runs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -10,11 +10,11 @@ use super::measurement::{record, timed, Progress};
 use crate::bench::files::FileSet;
 use crate::bench::{memory, KhatDetail, Settings};
 use crate::bench::{Task, TaskRecord};
-use crate::error::Result;
-use crate::model::importance;
-use crate::model::streaming::InMemory;
-use crate::model::Likelihood;
-use crate::numeric::rng::stream;
+use bayeslab_core::error::Result;
+use bayeslab_core::model::importance;
+use bayeslab_core::model::streaming::InMemory;
+use bayeslab_core::model::Likelihood;
+use bayeslab_core::numeric::rng::stream;
 
 /// The plain product is written in slabs of draws of at most this many bytes (6,366 rows x
 /// 20,000 draws would be a gigabyte in one piece).

@@ -12,7 +12,7 @@ use crate::bench::files::FileSet;
 use crate::bench::{median, memory, LoadDetail, Settings};
 use crate::bench::{Task, TaskRecord};
 use crate::config::{DataPlan, DataSource, Split};
-use crate::error::{Error, Result};
+use bayeslab_core::error::{Error, Result};
 
 pub(super) fn load(
     task: Task,

@@ -6,7 +6,7 @@ use std::time::Instant;
 
 use crate::bench::{median, memory};
 use crate::bench::{Task, TaskRecord};
-use crate::error::Result;
+use bayeslab_core::error::Result;
 
 /// Progress messages for the person waiting (the command line prints them on stderr).
 pub type Progress<'a> = &'a mut dyn FnMut(&str);

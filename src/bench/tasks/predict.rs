@@ -5,9 +5,9 @@ use super::measurement::{record, timed, Progress};
 use crate::bench::files::FileSet;
 use crate::bench::{memory, PredictDetail, Settings};
 use crate::bench::{Task, TaskRecord};
-use crate::error::{Error, Result};
-use crate::model::predictive::{self, PredictiveKind, PredictiveSettings};
-use crate::numeric::rng::stream;
+use bayeslab_core::error::{Error, Result};
+use bayeslab_core::model::predictive::{self, PredictiveKind, PredictiveSettings};
+use bayeslab_core::numeric::rng::stream;
 
 pub(super) fn predict(
     train: &FileSet,

@@ -1,4 +1,4 @@
-//! method-kinds.md: every row of the catalogue (src/catalog/table.rs).
+//! method-kinds.md: every row of the catalogue (crates/core/src/catalog/table.rs).
 
 use std::fmt::Write;
 
@@ -7,7 +7,10 @@ use bayeslab::catalog::{Row, COMMON_KEYS, ROWS};
 use super::header;
 
 pub fn page() -> String {
-    let mut s = header("Method kinds", "the catalogue, src/catalog/table.rs");
+    let mut s = header(
+        "Method kinds",
+        "the catalogue, crates/core/src/catalog/table.rs",
+    );
     let _ = writeln!(
         s,
         "Every `[[method]] kind`, with the predictives it offers (the first listed is evaluated \

@@ -4,7 +4,7 @@
 use std::path::{Path, PathBuf};
 
 use super::raw::{RawColumn, RawPosterior, RawSubset};
-use crate::record::ApproxKind;
+use bayeslab_core::record::ApproxKind;
 
 pub const DEFAULT_SHAPE: f64 = 1.0;
 pub const DEFAULT_RATE: f64 = 1.0;

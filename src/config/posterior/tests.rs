@@ -3,8 +3,8 @@
 use std::path::Path;
 
 use super::*;
-use crate::error::Result;
-use crate::record::ApproxKind;
+use bayeslab_core::error::Result;
+use bayeslab_core::record::ApproxKind;
 
 fn parse(text: &str) -> Result<crate::config::Plan> {
     crate::config::parse(text, Path::new("lab.toml"))

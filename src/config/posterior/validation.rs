@@ -11,8 +11,8 @@ use super::plan::{
 use super::raw::{RawPosterior, RawSubset};
 use crate::config::limits::{gini_draws, starts, Bound};
 use crate::config::suggest::did_you_mean;
-use crate::error::{Error, Result};
-use crate::record::ApproxKind;
+use bayeslab_core::error::{Error, Result};
+use bayeslab_core::record::ApproxKind;
 
 /// (allowed approximations, defaults) per kind.
 fn approximations_of(kind: &str) -> (&'static [ApproxKind], &'static [ApproxKind]) {

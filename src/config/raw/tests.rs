@@ -1,7 +1,7 @@
 //! Every `[[method]]` field of the serde mirror is a key the catalogue knows.
 
 use super::RawMethod;
-use crate::catalog::{COMMON_KEYS, OPTION_KEYS};
+use bayeslab_core::catalog::{COMMON_KEYS, OPTION_KEYS};
 
 #[test]
 fn every_method_field_is_a_common_or_an_option_key_of_the_catalogue() {

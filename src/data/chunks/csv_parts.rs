@@ -24,7 +24,7 @@ use polars::prelude::*;
 use rayon::prelude::*;
 
 use crate::data::csv;
-use crate::error::{Error, Result};
+use bayeslab_core::error::{Error, Result};
 
 /// Where a chunk's records lie in the file: its first byte and each part's bytes and rows.
 pub(in crate::data) struct Parts {

@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use polars::prelude::*;
 
 use super::{csv_parts, Typed};
-use crate::error::{Error, Result};
+use bayeslab_core::error::{Error, Result};
 
 /// One chunk of a file, cut but not decoded.
 pub(in crate::data) struct Piece {

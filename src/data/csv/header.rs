@@ -8,7 +8,7 @@ use std::path::Path;
 
 use super::quotes::check_tail;
 use super::record::{read_record, split_record};
-use crate::error::{Error, Result};
+use bayeslab_core::error::{Error, Result};
 
 /// The header's column names, or an error naming a repeated name (polars would rename it
 /// silently; it is almost always a mistake in the file) or a separator that does not fit.

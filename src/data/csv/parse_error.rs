@@ -9,7 +9,7 @@ use super::header::check_header;
 use super::lines::find_record;
 use super::quotes::{unclosed_error, unclosed_quote};
 use super::record::split_record;
-use crate::error::Error;
+use bayeslab_core::error::Error;
 
 /// A polars CSV error in bayeslab's terms where polars names its own (Python) options: a row
 /// with more fields than the header, a value that does not fit its column's inferred type.

@@ -5,7 +5,7 @@ use std::fs::File;
 use std::path::Path;
 
 use super::lines::find_record;
-use crate::error::{Error, Result};
+use bayeslab_core::error::{Error, Result};
 
 /// The line of the first record with a double quote that opens a field and is never closed: an
 /// odd number of quotes with one opening a field (polars reads a quote elsewhere as text).

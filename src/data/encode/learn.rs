@@ -8,8 +8,8 @@ use std::path::Path;
 use super::tally::{median, ColumnTally};
 use super::{ColumnCode, Encoder};
 use crate::config::{DataPlan, Missing, Unseen};
-use crate::error::{Error, Result};
-use crate::record::{CategoricalInfo, EncodingInfo, ImputedInfo, LevelCount};
+use bayeslab_core::error::{Error, Result};
+use bayeslab_core::record::{CategoricalInfo, EncodingInfo, ImputedInfo, LevelCount};
 
 /// The level a missing cell becomes under `missing = "level"`.
 pub const MISSING_LEVEL: &str = "missing";

@@ -5,7 +5,7 @@ use faer::MatRef;
 use rand::seq::index::sample;
 
 use crate::config::Centres;
-use crate::numeric::rng;
+use bayeslab_core::numeric::rng;
 
 /// The training rows (0-based among the training rows) whose features become the RBF centres
 /// under `centres = "sample"`: k distinct rows drawn from the experiment's seed, in draw order.

@@ -16,10 +16,10 @@ use crate::data::encode::Encoder;
 use crate::data::moments::column_stats;
 use crate::data::prepare::standardise_all;
 use crate::data::table::Cells;
-use crate::record::FeatureSummary;
+use bayeslab_core::record::FeatureSummary;
 
 use crate::data::release::Release;
-use crate::numeric::linalg::SharedColumns;
+use bayeslab_core::numeric::linalg::SharedColumns;
 
 /// The raw columns of the training file and, for a separate test file, of the test file; and
 /// each file's design when its columns were decoded in place ([`in_place`]: its raw columns are

@@ -230,7 +230,7 @@ fn a_pair_decoded_in_place_is_the_same_on_one_thread_and_on_two() {
     write(&dir.path().join("test.parquet"), 130, 2, false);
     let p = plan(dir.path(), None, true, true);
     let on = |threads| {
-        crate::test_threads::on_threads(threads, || {
+        bayeslab_core::threads::on_threads(threads, || {
             let d = load(&p).unwrap();
             (bits(&d.train.x), bits(&d.test.x), seen(&d, dir.path()))
         })

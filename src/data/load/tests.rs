@@ -195,7 +195,7 @@ fn chunks_decoded_in_parallel_gather_the_columns_of_a_sequential_read() {
     for file in [fixture(), parquet] {
         let p = plan(&file, Missing::Mean, FeatureMap::Identity, false);
         let read = |threads: usize, chunk_rows: usize| {
-            crate::test_threads::on_threads(threads, || {
+            bayeslab_core::threads::on_threads(threads, || {
                 let mut told = Vec::new();
                 let t = crate::data::loaded::read_whole(
                     &file,
@@ -224,7 +224,7 @@ fn chunks_decoded_in_parallel_gather_the_columns_of_a_sequential_read() {
             );
         }
         let design =
-            |threads: usize| crate::test_threads::on_threads(threads, || load(&p).unwrap());
+            |threads: usize| bayeslab_core::threads::on_threads(threads, || load(&p).unwrap());
         let (one, two) = (design(1), design(2));
         assert_eq!(bits(&one.train.x), bits(&two.train.x));
         assert_eq!(bits(&one.test.x), bits(&two.test.x));

@@ -16,7 +16,7 @@ use crate::config::{DataPlan, DataSource, FeatureMap};
 use crate::data::parquet_place::Placeable;
 use crate::data::release::keeping_freed_pages;
 use crate::data::table::{Cells, Numbers, Placed};
-use crate::numeric::linalg::SharedColumns;
+use bayeslab_core::numeric::linalg::SharedColumns;
 
 /// The design column of the first feature when the features can be decoded in place: a
 /// training and test pair (each file's rows are its design's), the identity feature map (the

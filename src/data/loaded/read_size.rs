@@ -21,7 +21,7 @@ use std::path::Path;
 use crate::data::chunk_tables::ahead;
 use crate::data::chunks::ChunkReader;
 use crate::data::files::is_parquet;
-use crate::error::Result;
+use bayeslab_core::error::Result;
 
 /// Bytes of f64 (one per selected column and row) the chunks decoded at once aim at
 /// together: `ahead()` chunks share them, so the read's peak does not grow with the cores.

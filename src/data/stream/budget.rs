@@ -4,7 +4,7 @@
 use std::path::Path;
 
 use crate::config::Streaming;
-use crate::error::{Error, Result};
+use bayeslab_core::error::{Error, Result};
 
 /// Refuse a `max_memory` below the estimated working set (`features` raw and `design` design
 /// columns), naming the key and the largest `chunk_rows` that fits.

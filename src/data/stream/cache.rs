@@ -32,7 +32,7 @@ use sha2::{Digest, Sha256};
 
 use self::format::{Footer, Key, FOOTER_BYTES, HEADER_BYTES};
 use super::DesignRows;
-use crate::error::Result;
+use bayeslab_core::error::Result;
 
 pub(crate) use format::NATIVE;
 pub(crate) use reader::Replay;

@@ -8,8 +8,8 @@ use std::time::Instant;
 
 use super::cache::PassCache;
 use super::{DesignRows, Part, PassStats, StreamedData};
-use crate::error::Result;
-use crate::record::ReadFrom;
+use bayeslab_core::error::Result;
+use bayeslab_core::record::ReadFrom;
 
 /// The cache file's name inside the directory the runner gives.
 const FILE_NAME: &str = "train.design-cache";

@@ -5,8 +5,8 @@
 
 use super::{Part, StreamedData};
 use crate::data::moments::Moments;
-use crate::error::Result;
-use crate::record::{FeatureSummary, PassPurpose};
+use bayeslab_core::error::Result;
+use bayeslab_core::record::{FeatureSummary, PassPurpose};
 
 impl StreamedData {
     /// Replace the raw columns' summaries by the design columns' (one more pass over the

@@ -6,7 +6,7 @@ use super::scan::FileScan;
 use crate::config::{DataPlan, Missing};
 use crate::data::missing::{drop_note, missing_message};
 use crate::data::prepare;
-use crate::error::{Error, Result};
+use bayeslab_core::error::{Error, Result};
 
 /// The in-memory loader's handling of rows with missing values, from the pass's counts.
 pub(super) fn check_missing(

@@ -16,8 +16,8 @@ use crate::data::features::{check_names, check_width, mapped_width, FittedMap, T
 use crate::data::labels::LabelSet;
 use crate::data::loaded::note_skipped;
 use crate::data::INTERCEPT;
-use crate::error::{Error, Result};
-use crate::record::{FeatureSummary, PassPurpose};
+use bayeslab_core::error::{Error, Result};
+use bayeslab_core::record::{FeatureSummary, PassPurpose};
 
 impl StreamedData {
     /// Make the statistics pass(es) over the data of `plan`, which must have `streaming` set.

@@ -11,8 +11,8 @@ use crate::data::chunk_tables::{each_table, Cut};
 use crate::data::features::{sampled_rows, FittedMap, TrainingRows};
 use crate::data::prepare;
 use crate::data::table::Cells;
-use crate::error::{Error, Result};
-use crate::record::PassPurpose;
+use bayeslab_core::error::{Error, Result};
+use bayeslab_core::record::PassPurpose;
 
 impl StreamedData {
     /// The feature map, fitted on the training rows' ranges (and, for sampled RBF centres, on

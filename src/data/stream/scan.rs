@@ -9,7 +9,7 @@ use crate::data::chunk_tables::{each_table, Cut};
 use crate::data::encode::ColumnTally;
 use crate::data::labels::LabelSet;
 use crate::data::prepare;
-use crate::error::{Error, Result};
+use bayeslab_core::error::{Error, Result};
 
 /// What a file's statistics pass found.
 pub(super) struct FileScan {

@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 use std::time::SystemTime;
 
-use crate::error::{Error, Result};
+use bayeslab_core::error::{Error, Result};
 
 /// What identifies a file's contents without reading them.
 #[derive(Debug, Clone, PartialEq, Eq)]

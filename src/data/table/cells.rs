@@ -9,7 +9,7 @@ use polars::prelude::*;
 use super::number::{read_cell, TextCell};
 use super::Numbers;
 use crate::data::csv;
-use crate::error::{Error, Result};
+use bayeslab_core::error::{Error, Result};
 
 /// One feature column's values in file order.
 #[derive(Debug, Clone, PartialEq)]

@@ -11,7 +11,7 @@ use super::number::{read_cell, TextCell};
 use super::numbers::Numbers;
 use crate::data::csv;
 use crate::data::files::no_column;
-use crate::error::{Error, Result};
+use bayeslab_core::error::{Error, Result};
 
 /// The target column's values, kept in their own type so that label parsing can be exact.
 #[derive(Debug, Clone, PartialEq)]

@@ -6,7 +6,7 @@ use polars::prelude::*;
 
 use crate::data::files::is_parquet;
 use crate::data::{csv, parquet_columns};
-use crate::error::{Error, Result};
+use bayeslab_core::error::{Error, Result};
 
 /// Every (readable) column of a comma-separated CSV or a Parquet file.
 pub(in crate::data) fn read_frame(path: &Path) -> Result<DataFrame> {

@@ -5,7 +5,7 @@ use statrs::distribution::{Beta, ChiSquared, Continuous, StudentsT};
 
 use super::{ln_dsigma_dgini, normal, sigma_of_gini, Dist};
 use crate::lab::{beta_large, beta_lopsided, gamma};
-use crate::numeric::special::log_sum_exp;
+use bayeslab_core::numeric::special::log_sum_exp;
 
 impl Dist {
     pub fn ln_pdf(&self, x: f64) -> f64 {

@@ -6,7 +6,7 @@ use statrs::distribution::{ChiSquared, ContinuousCDF, StudentsT};
 use super::{gini_of_sigma, normal, Dist};
 use crate::lab::bisection;
 use crate::lab::{beta_large, beta_lopsided, gamma};
-use crate::numeric::special::sigmoid;
+use bayeslab_core::numeric::special::sigmoid;
 
 impl Dist {
     /// The p-quantile, 0 < p < 1. Normal-based families invert exactly; the others start

@@ -3,7 +3,7 @@
 
 use super::*;
 use crate::lab::moments::{mean_sd, quantiles};
-use crate::numeric::rng::stream;
+use bayeslab_core::numeric::rng::stream;
 
 fn sample() -> Vec<f64> {
     // The first 12 wages of CPS1985 (datasets/incomes.csv).

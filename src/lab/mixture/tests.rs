@@ -3,7 +3,7 @@
 
 use super::*;
 use crate::lab::distances::distances;
-use crate::numeric::rng::stream;
+use bayeslab_core::numeric::rng::stream;
 
 fn two_clusters() -> CauchyModel {
     CauchyModel {

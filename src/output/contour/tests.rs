@@ -4,7 +4,7 @@
 
 use super::*;
 use crate::output::fixture;
-use crate::record::ExactSource;
+use bayeslab_core::record::ExactSource;
 
 const MU: [f64; 2] = [0.5, -1.0];
 const S: [[f64; 2]; 2] = [[1.0, 0.6], [0.6, 0.5]];

@@ -5,7 +5,7 @@ use std::fmt::Write;
 use super::elements::{escape, figure, figures_with_prefix, prose, table};
 use crate::output::plots::Figure;
 use crate::output::tables;
-use crate::record::ExperimentRecord;
+use bayeslab_core::record::ExperimentRecord;
 
 /// The classification sections: metrics, the baseline comparison, LOO, the evidence against
 /// the truth and the gold standard, calibration, pictures, weights, coefficients, evidence

@@ -10,7 +10,7 @@ use plotters::prelude::*;
 use super::axis::{nice_ticks, whole};
 use super::canvas::{line, look, marked_points, marker, svg, Figure, FONT, TEXT, TITLE, WIDTH};
 use super::legend::{self, Key, Swatch};
-use crate::record::{ChainWeight, ChainsRecord, Diagnostics, RunRecord};
+use bayeslab_core::record::{ChainWeight, ChainsRecord, Diagnostics, RunRecord};
 
 /// The rows of a panel (one weight) in pixels.
 const ROW: u32 = 250;

@@ -7,7 +7,7 @@ use plotters::prelude::*;
 use super::axis::{nice_ticks, whole};
 use super::canvas::{draw_lines, svg, DrawResult, Figure, FONT, TEXT, TITLE, WIDTH};
 use super::legend::{self, line_keys};
-use crate::record::ExperimentRecord;
+use bayeslab_core::record::ExperimentRecord;
 
 /// What a convergence chart's axes say and draw, whichever scale its x axis has.
 struct Axes<'s> {
@@ -79,13 +79,13 @@ pub enum Objective {
 }
 
 impl Objective {
-    pub fn of(run: &crate::record::RunRecord) -> Objective {
+    pub fn of(run: &bayeslab_core::record::RunRecord) -> Objective {
         Objective::of_kind(run.kind)
     }
 
     /// What a run of `kind` minimises, from its catalogue row.
-    pub fn of_kind(kind: crate::catalog::MethodKind) -> Objective {
-        use crate::catalog::LogEvidence;
+    pub fn of_kind(kind: bayeslab_core::catalog::MethodKind) -> Objective {
+        use bayeslab_core::catalog::LogEvidence;
         match kind.log_evidence() {
             Some(LogEvidence::Ep | LogEvidence::Adf) => Objective::Ep,
             Some(LogEvidence::Elbo) => Objective::Elbo,

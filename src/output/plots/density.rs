@@ -6,7 +6,7 @@ use super::canvas::{draw_lines, svg, Figure, FONT, TEXT, TITLE, WIDTH};
 use super::legend::{self, line_keys};
 
 /// The exact posterior density and each approximation's, overlaid on the parameter's scale.
-pub fn density(p: &crate::record::PosteriorResult) -> Figure {
+pub fn density(p: &bayeslab_core::record::PosteriorResult) -> Figure {
     use crate::output::lab_markdown::{density_caption, density_stem};
     let caption = density_caption(p);
     let c = &p.curves;

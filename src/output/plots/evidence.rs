@@ -4,7 +4,7 @@ use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
 use super::canvas::{colour, svg, DrawResult, Figure, FONT, TEXT, TITLE, WIDTH};
-use crate::record::RunRecord;
+use bayeslab_core::record::RunRecord;
 
 /// The Laplace log evidence and the held-out log-loss against lambda (log axis), on two
 /// panels sharing the axis, with the chosen lambda marked.

@@ -3,7 +3,7 @@
 use plotters::prelude::*;
 
 use super::canvas::{svg, DrawResult, Figure, FONT, TEXT, TITLE, WIDTH};
-use crate::record::{ExperimentRecord, RunRecord};
+use bayeslab_core::record::{ExperimentRecord, RunRecord};
 
 /// For 8x8 pixel data (columns p0..p63), the posterior mean and variance of the pixel
 /// weights as two heatmaps (blue negative, red positive for the mean).

@@ -11,7 +11,7 @@ use plotters::style::text_anchor::{HPos, Pos, VPos};
 use super::canvas::{line, look, svg, Figure, FONT, TEXT, TITLE, WIDTH};
 use super::legend::{self, Key, Swatch};
 use crate::output::contour;
-use crate::record::{ExactSource, ExperimentRecord, InputSpace, PairDensity};
+use bayeslab_core::record::{ExactSource, ExperimentRecord, InputSpace, PairDensity};
 
 /// The probability levels of the contours.
 pub const LEVELS: [f64; 3] = [0.1, 0.5, 0.9];
@@ -46,7 +46,7 @@ pub fn input_space(r: &ExperimentRecord) -> Option<Figure> {
         return None;
     }
     let truth = |k: usize| {
-        s.surfaces[k].predictive == crate::catalog::PredictiveKind::Exact
+        s.surfaces[k].predictive == bayeslab_core::catalog::PredictiveKind::Exact
             && s.surfaces[k].run != s.boundary_run
     };
     let lines = surface_lines(s);

@@ -3,7 +3,7 @@
 
 use crate::output::contour::{self, LEVELS};
 use crate::output::fixture;
-use crate::record::{ExactSource, ExperimentRecord, PairDensity};
+use bayeslab_core::record::{ExactSource, ExperimentRecord, PairDensity};
 
 use super::canvas::look;
 
@@ -53,12 +53,12 @@ fn normal_grid(pair: [usize; 2]) -> PairDensity {
 fn record(exact: bool) -> ExperimentRecord {
     let laplace = fixture::run("laplace", &[0.1, 0.2, 0.3], Some(1.0), None);
     let mut mf = fixture::run("vi-mf", &[0.0, 0.1, 0.2], Some(0.6), None);
-    mf.kind = crate::catalog::MethodKind::ViLogistic;
+    mf.kind = bayeslab_core::catalog::MethodKind::ViLogistic;
     mf.mean_field = true;
     let mut runs = vec![laplace, mf];
     if exact {
         let mut q = fixture::run("exact", &[0.0, 0.0, 0.0], Some(1.0), None);
-        q.kind = crate::catalog::MethodKind::LogisticQuadrature;
+        q.kind = bayeslab_core::catalog::MethodKind::LogisticQuadrature;
         q.pair_densities = contour::pairs(3).into_iter().map(normal_grid).collect();
         runs.push(q);
     }
@@ -109,8 +109,8 @@ fn the_probit_curve_stays_within_two_hundredths_of_the_sigmoid() {
 
 #[test]
 fn monte_carlo_scatters_around_the_exact_integral_within_its_error() {
-    use crate::model::predictive::logistic_normal;
-    let gh = crate::numeric::quadrature::GaussHermite::new(64);
+    use bayeslab_core::model::predictive::logistic_normal;
+    let gh = bayeslab_core::numeric::quadrature::GaussHermite::new(64);
     let vars: Vec<f64> = (0..=16).map(f64::from).collect();
     let mc = crate::output::formulas::monte_carlo(11, &vars);
     for &crate::output::formulas::McPoint {
@@ -129,8 +129,9 @@ fn monte_carlo_scatters_around_the_exact_integral_within_its_error() {
     for k in 0..=160 {
         let v = f64::from(k) * crate::output::formulas::MAX_VAR / 160.0;
         let exact = logistic_normal(crate::output::formulas::MU_A, v, &gh);
-        let probit = crate::model::predictive::probit_approx(crate::output::formulas::MU_A, v);
-        let mackay = crate::model::predictive::mackay(crate::output::formulas::MU_A, v);
+        let probit =
+            bayeslab_core::model::predictive::probit_approx(crate::output::formulas::MU_A, v);
+        let mackay = bayeslab_core::model::predictive::mackay(crate::output::formulas::MU_A, v);
         assert!(
             (probit - exact).abs() < 0.02 && (mackay - exact).abs() < 0.02,
             "s² = {v}"
@@ -168,7 +169,7 @@ fn fallback(source: ExactSource) -> ExperimentRecord {
     let mut r = record(false);
     let mut p = normal_grid([1, 2]);
     p.source = source;
-    r.exact_contours = Some(crate::record::ExactContours {
+    r.exact_contours = Some(bayeslab_core::record::ExactContours {
         source,
         run: "laplace".into(),
         mode: Some(vec![0.1, 0.0, 0.0]),

@@ -7,8 +7,8 @@ use plotters::prelude::*;
 
 use super::canvas::{line, look, marker, svg, Figure, FONT, TEXT, TITLE, WIDTH};
 use super::legend::{self, Key, Swatch};
-use crate::metrics::Bin;
-use crate::record::RunRecord;
+use bayeslab_core::metrics::Bin;
+use bayeslab_core::record::RunRecord;
 
 /// How to read every reliability diagram (the report says it once above them).
 pub const GUIDE: &str = "One diagram per run, its predictives overlaid: the observed frequency against the mean prediction in each bin (with more than two classes, how often the most probable class was right against its probability), with each bin's 95 % Wilson interval as a vertical bar; the dashed diagonal is perfect calibration, and a bin whose bar misses it is miscalibrated beyond noise. Below, on its own axis, the test rows per bin.";

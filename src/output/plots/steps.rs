@@ -12,7 +12,7 @@ use plotters::prelude::*;
 use super::canvas::{line, look, marker, svg, DrawResult, Figure, FONT, TEXT, TITLE, WIDTH};
 use super::legend::{self, Key, Swatch};
 use crate::output::steps::{self as geometry, Polyline};
-use crate::record::{ExperimentRecord, FitStep, RunRecord, StepKind};
+use bayeslab_core::record::{ExperimentRecord, FitStep, RunRecord, StepKind};
 
 /// Panels per row of the strip.
 pub const COLUMNS: usize = 4;

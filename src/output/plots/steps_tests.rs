@@ -2,7 +2,7 @@
 //! the step colour), in report.html as a figure and in report.md as a linked image.
 
 use crate::output::fixture;
-use crate::record::{ExperimentRecord, FitStep, FitSteps, SiteUpdate, StepKind};
+use bayeslab_core::record::{ExperimentRecord, FitStep, FitSteps, SiteUpdate, StepKind};
 
 use super::canvas::look;
 
@@ -26,7 +26,7 @@ fn site(k: usize) -> FitStep {
             before_cov: vec![vec![2.0, 0.0], vec![0.0, 2.0]],
             cavity: [0.0, 2.5],
             tilted: [0.9, 1.6],
-            likelihood: crate::catalog::Link::Logistic,
+            likelihood: bayeslab_core::catalog::Link::Logistic,
             beta: None,
         }),
         ..newton(k)

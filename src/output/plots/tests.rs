@@ -84,7 +84,7 @@ fn newton_beside_thousands_of_gradient_steps_gets_a_log_iteration_axis_and_its_o
     assert!(!f.svg.contains("log scale)"));
 }
 
-fn iris_like() -> crate::record::ExperimentRecord {
+fn iris_like() -> bayeslab_core::record::ExperimentRecord {
     let cols = [
         "intercept",
         "sepal_length",
@@ -255,10 +255,10 @@ fn a_series_hidden_under_an_identical_one_says_so_in_the_legend() {
 
 /// A sampler run of two chains over one weight: chain 1 starts at 100 in its burn-in, then
 /// both wander in [-1, 1]; R-hat 1.2, so the chains count as not mixed.
-fn sampler_run() -> crate::record::RunRecord {
-    use crate::record::{ChainWeight, ChainsRecord, Diagnostics};
+fn sampler_run() -> bayeslab_core::record::RunRecord {
+    use bayeslab_core::record::{ChainWeight, ChainsRecord, Diagnostics};
     let mut r = run("gibbs", &[0.0], Some(0.5), None);
-    r.kind = crate::catalog::MethodKind::GibbsLogistic;
+    r.kind = bayeslab_core::catalog::MethodKind::GibbsLogistic;
     r.diagnostics = Some(Diagnostics {
         rhat_max: 1.2,
         ess_min: 50.0,
@@ -354,7 +354,7 @@ fn runs_inside_the_range_split_where_a_trace_leaves_it() {
 #[test]
 fn eps_site_change_is_never_drawn_on_the_gradient_norm_axis() {
     let mut ep = run("ep", &[0.1, 0.2], Some(0.1), None);
-    ep.kind = crate::catalog::MethodKind::EpProbit;
+    ep.kind = bayeslab_core::catalog::MethodKind::EpProbit;
     let mut r = record(
         &["intercept", "x"],
         &["0", "1"],

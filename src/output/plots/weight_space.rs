@@ -10,7 +10,7 @@ use plotters::style::text_anchor::{HPos, Pos, VPos};
 use super::canvas::{line, look, marker, svg, Figure, FONT, TEXT, TITLE, WIDTH};
 use super::legend::{self, Key, Swatch};
 use crate::output::contour::{self, LEVELS};
-use crate::record::{ExactSource, ExperimentRecord, PairDensity};
+use bayeslab_core::record::{ExactSource, ExperimentRecord, PairDensity};
 
 /// How to read the figure.
 pub const GUIDE: &str = "Each Gaussian approximation's regions holding 50 %, 90 % and 99 % of its probability (nested ellipses in the method's colour and dash, its mean marked), and the exact posterior's regions of the same mass as thick black contours drawn on top, with × at its mode. Where a coloured ellipse is smaller than the black contour the approximation is over-confident; where it is centred away from the black mass it misplaces the posterior.";
@@ -179,7 +179,7 @@ fn source_guide(source: ExactSource, p: &PairDensity) -> String {
 }
 
 /// A run's legend label: its id, kind, and flag when it did not converge.
-fn label(run: &crate::record::RunRecord) -> String {
+fn label(run: &bayeslab_core::record::RunRecord) -> String {
     let mf = if run.mean_field { ", mean field" } else { "" };
     let flag = run.flag().map(|f| format!(" — {f}")).unwrap_or_default();
     format!("{} ({}{mf}){flag}", run.id, run.kind)

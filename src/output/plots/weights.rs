@@ -10,7 +10,7 @@ use super::axis::text_width;
 use super::canvas::{look, marker, svg, Figure, FONT, TEXT, TITLE, WIDTH};
 use super::legend::{self, Key, Swatch};
 use crate::output::blocks::{ClassBlocks, Slot};
-use crate::record::{ExperimentRecord, RunRecord};
+use bayeslab_core::record::{ExperimentRecord, RunRecord};
 
 /// Pixels per run within a column's row, and around each row.
 const PER_RUN: u32 = 12;

@@ -2,7 +2,7 @@
 
 use super::khat::khat_cell;
 use super::table::{num, Table};
-use crate::record::ExperimentRecord;
+use bayeslab_core::record::ExperimentRecord;
 
 /// The approximation-error table (one row per run and predictive against its gold run), or
 /// `None` when the experiment has no successful gold run.

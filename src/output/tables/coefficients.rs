@@ -3,7 +3,7 @@
 
 use super::table::{Cell, Mark, Table};
 use crate::output::coefficients::{coefficients, has_odds, Coefficient, Scale};
-use crate::record::{Diagnostics, ExperimentRecord, RunRecord, WeightDiagnostics};
+use bayeslab_core::record::{Diagnostics, ExperimentRecord, RunRecord, WeightDiagnostics};
 
 /// One run's coefficients on one scale, with the heading and the caption that name the scale.
 pub struct CoefficientTable {

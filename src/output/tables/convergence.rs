@@ -3,8 +3,8 @@
 
 use super::khat::khat_cell;
 use super::table::{num, Cell, Mark, Table};
-use crate::catalog::thousands;
-use crate::record::ExperimentRecord;
+use bayeslab_core::catalog::thousands;
+use bayeslab_core::record::ExperimentRecord;
 
 /// One sentence per sampling run: its split-R-hat and bulk ESS, and an HMC run's acceptance,
 /// step and divergences; flagged when R-hat > 1.01 or a trajectory diverged.
@@ -20,7 +20,7 @@ pub fn sampler_diagnostics(r: &ExperimentRecord) -> Vec<(String, bool)> {
                     "{}: NOT MIXED — split-R-hat {:.4} > {} (bulk ESS at least {:.0}); run longer chains (`draws`, `burn_in`) before trusting this run",
                     run.id,
                     d.rhat_max,
-                    crate::record::Diagnostics::RHAT_LIMIT,
+                    bayeslab_core::record::Diagnostics::RHAT_LIMIT,
                     d.ess_min
                 )
             };
@@ -71,7 +71,7 @@ pub fn convergence(r: &ExperimentRecord) -> Table {
                 (None, Some(t)) => t.to_string(),
                 (None, None) => "failed".to_string(),
             };
-            let on_grid = run.kind.fitting() == crate::catalog::Fitting::Quadrature;
+            let on_grid = run.kind.fitting() == bayeslab_core::catalog::Fitting::Quadrature;
             let iterations = match sampled {
                 Some(_) => format!("{} sweeps per chain", run.iterations),
                 None if on_grid => format!("{} grid points", thousands(run.iterations)),
@@ -113,7 +113,7 @@ pub fn convergence(r: &ExperimentRecord) -> Table {
 /// The run's own ln p(y | X); a variational run's is a lower bound and says which (`-206.2047
 /// (ELBO mean-field)`), from its kind's catalogue row, so the column never passes a bound off
 /// as the evidence.
-fn own_evidence(run: &crate::record::RunRecord) -> String {
+fn own_evidence(run: &bayeslab_core::record::RunRecord) -> String {
     let value = run.posterior.as_ref().and_then(|p| p.log_evidence);
     let bound = run.kind.log_evidence().filter(|e| e.lower_bound());
     match (value, bound) {

@@ -24,7 +24,7 @@ fn the_convergence_table_names_a_bound_as_a_bound() {
 
 #[test]
 fn an_hmc_runs_moves_are_said_and_its_divergences_flagged() {
-    use crate::record::{Diagnostics, HmcDiagnostics};
+    use bayeslab_core::record::{Diagnostics, HmcDiagnostics};
     let mut r = evidence_record();
     let hmc = HmcDiagnostics {
         acceptance: 0.8125,

@@ -5,7 +5,7 @@
 //! `missing = "drop"` removed before the split (`missing` when some gaps were imputed instead).
 
 use super::table::Table;
-use crate::record::{DatasetInfo, ExperimentRecord};
+use bayeslab_core::record::{DatasetInfo, ExperimentRecord};
 
 /// The features that enter the design: mean, sd, min and max over the training rows used, and
 /// the rows dropped for a missing value.

@@ -7,7 +7,7 @@
 //! count never is. Nothing here for an all-numeric table without gaps.
 
 use super::table::Table;
-use crate::record::{CategoricalInfo, EncodingInfo, ImputedInfo, LevelCount};
+use bayeslab_core::record::{CategoricalInfo, EncodingInfo, ImputedInfo, LevelCount};
 
 /// One row per level of every categorical column: the column, the level, its training and test
 /// rows, and its design column (`(reference)` for the level left out).

@@ -102,7 +102,7 @@ fn check_lists_each_source_column_once_with_its_design_columns_in_weight_order()
         .all(|g| g.notes.is_empty() && g.columns.len() == 1));
 }
 
-fn encoded_record() -> crate::record::ExperimentRecord {
+fn encoded_record() -> bayeslab_core::record::ExperimentRecord {
     let mut r = record(
         &ENCODED_COLUMNS,
         &["female", "male"],

@@ -2,7 +2,7 @@
 //! held-out log-loss, with the chosen lambda as a highlighted row of its own.
 
 use super::table::{num, Cell, Mark, Table};
-use crate::record::{ExperimentRecord, RunRecord};
+use bayeslab_core::record::{ExperimentRecord, RunRecord};
 
 /// Per run with `precision = "evidence"`: the evidence curve on the lambda grid beside the
 /// held-out log-loss, and the chosen lambda in its place among them, highlighted. The chosen
@@ -36,7 +36,7 @@ pub fn evidence(r: &ExperimentRecord) -> Vec<(&RunRecord, Table)> {
                 let plugin = run
                     .predictives
                     .iter()
-                    .find(|p| p.name == crate::catalog::PredictiveKind::Plugin);
+                    .find(|p| p.name == bayeslab_core::catalog::PredictiveKind::Plugin);
                 let cells = vec![
                     best(match run.prior_precision_edge {
                         None => format!("{chosen:.3e} (chosen)"),
@@ -78,7 +78,7 @@ pub fn evidence_choice(run: &RunRecord) -> Option<String> {
     let edge = run.prior_precision_edge.map_or(String::new(), |e| {
         format!(
             " Warning: this lambda is {}.",
-            crate::optim::log_grid::edge_words(e)
+            bayeslab_core::optim::log_grid::edge_words(e)
         )
     });
     Some(format!(

@@ -10,9 +10,9 @@ pub fn khat_text(k: Option<f64>, draws: Option<usize>) -> String {
         None => "–".into(),
         Some(k) => format!(
             "{k:.2} {}",
-            crate::model::importance::khat_verdict(
+            bayeslab_core::model::importance::khat_verdict(
                 k,
-                draws.unwrap_or(crate::model::importance::KHAT_DRAWS)
+                draws.unwrap_or(bayeslab_core::model::importance::KHAT_DRAWS)
             )
         ),
     }
@@ -23,7 +23,7 @@ pub fn khat_text(k: Option<f64>, draws: Option<usize>) -> String {
 pub fn khat_cell(k: Option<f64>, draws: Option<usize>) -> Cell {
     Cell {
         text: khat_text(k, draws),
-        mark: Mark::warn_if(k.is_some_and(|k| k > crate::model::importance::KHAT_LIMIT)),
+        mark: Mark::warn_if(k.is_some_and(|k| k > bayeslab_core::model::importance::KHAT_LIMIT)),
     }
 }
 

@@ -8,8 +8,8 @@ mod sentence;
 
 use super::khat::khat_text;
 use super::table::{Cell, Mark, Table};
-use crate::catalog::{Link, LogEvidence};
-use crate::record::{EvidenceEstimate, ExperimentRecord, RunRecord};
+use bayeslab_core::catalog::{Link, LogEvidence};
+use bayeslab_core::record::{EvidenceEstimate, ExperimentRecord, RunRecord};
 use sentence::{sentence, short, Compared, WITHIN_SE};
 
 /// The table (runs then the estimate, per likelihood) and, per likelihood, a sentence in
@@ -89,7 +89,7 @@ pub fn log_evidence_table(r: &ExperimentRecord) -> Option<LogEvidenceTable> {
         sources.push(format!(
             "{}: {} draws from a Student-t around `{}` at λ = {}{}",
             est.model,
-            crate::catalog::thousands(est.draws),
+            bayeslab_core::catalog::thousands(est.draws),
             est.proposal,
             short(est.prior_precision),
             match est.model {

@@ -2,7 +2,7 @@
 //! best first, each with its difference to the best and the paired standard error.
 
 use super::table::{Cell, Mark, Table};
-use crate::record::{ExperimentRecord, LooComparison, LooDraws, LooRecord};
+use bayeslab_core::record::{ExperimentRecord, LooComparison, LooDraws, LooRecord};
 
 /// What the LOO table means; both reports print it under the table.
 pub const LOO_NOTE: &str = "elpd_loo: the expected log predictive density of a new row, estimated by leaving each training row out \
@@ -120,7 +120,7 @@ fn row(i: usize, c: &LooComparison, loo: &LooRecord, tied: bool, single: bool) -
 }
 
 /// `bayeslab compare`: each run's elpd_loo in A and B and the paired difference B − A.
-pub fn loo_differences(rows: &[crate::record::LooDifference]) -> Table {
+pub fn loo_differences(rows: &[bayeslab_core::record::LooDifference]) -> Table {
     let headers = ["run", "A elpd_loo", "B elpd_loo", "B − A", "verdict"];
     let cells = rows
         .iter()

@@ -2,8 +2,8 @@
 //! calibration bins.
 
 use super::table::{num, Cell, Mark, Table};
-use crate::metrics::Metrics;
-use crate::record::{ExperimentRecord, PredictiveRecord, RunRecord, Standing, VersusBest};
+use bayeslab_core::metrics::Metrics;
+use bayeslab_core::record::{ExperimentRecord, PredictiveRecord, RunRecord, Standing, VersusBest};
 
 /// Metric columns: (header, accessor, lower is better, the name of its paired bootstrap in
 /// `compare::METRICS` when it has one).

@@ -75,7 +75,7 @@ fn the_chosen_lambda_is_a_highlighted_row_in_its_place_and_said_in_words() {
     laplace.posterior.as_mut().unwrap().log_evidence = Some(-196.2058);
     laplace.evidence_curve = [(1.0, -197.9), (3.1623, -196.2064), (10.0, -199.2)]
         .iter()
-        .map(|&(precision, e)| crate::record::EvidencePoint {
+        .map(|&(precision, e)| bayeslab_core::record::EvidencePoint {
             precision,
             log_evidence: Some(e),
             test_log_loss: 0.4,
@@ -139,22 +139,32 @@ fn softmax_weights_are_labelled_by_class_and_the_reference_class_reads_zero() {
 }
 
 /// Logistic runs around an estimate of −100 ± 0.01 and probit runs around an unreliable one.
-pub(super) fn evidence_record() -> crate::record::ExperimentRecord {
+pub(super) fn evidence_record() -> bayeslab_core::record::ExperimentRecord {
     use crate::output::fixture::{estimate, evidence_run};
-    let mut kl_mf = evidence_run("kl-mf", crate::catalog::MethodKind::ViLogistic, 1.0, -100.7);
+    let mut kl_mf = evidence_run(
+        "kl-mf",
+        bayeslab_core::catalog::MethodKind::ViLogistic,
+        1.0,
+        -100.7,
+    );
     kl_mf.mean_field = true;
-    let mut gibbs = evidence_run("gibbs", crate::catalog::MethodKind::GibbsLogistic, 1.0, 0.0);
+    let mut gibbs = evidence_run(
+        "gibbs",
+        bayeslab_core::catalog::MethodKind::GibbsLogistic,
+        1.0,
+        0.0,
+    );
     gibbs.posterior.as_mut().unwrap().log_evidence = None;
     let mut probit_ep = evidence_run(
         "probit-ep",
-        crate::catalog::MethodKind::EpProbit,
+        bayeslab_core::catalog::MethodKind::EpProbit,
         1.0,
         -110.01,
     );
     probit_ep.noise = Some(1.0);
     let mut probit_ep2 = evidence_run(
         "probit-ep2",
-        crate::catalog::MethodKind::EpProbit,
+        bayeslab_core::catalog::MethodKind::EpProbit,
         1.0,
         -111.0,
     );
@@ -165,17 +175,32 @@ pub(super) fn evidence_record() -> crate::record::ExperimentRecord {
         vec![
             evidence_run(
                 "laplace",
-                crate::catalog::MethodKind::LogisticLaplace,
+                bayeslab_core::catalog::MethodKind::LogisticLaplace,
                 1.0,
                 -100.05,
             ),
-            evidence_run("ep", crate::catalog::MethodKind::EpLogistic, 1.0, -100.015),
-            evidence_run("jj", crate::catalog::MethodKind::VbLogistic, 1.0, -101.5),
-            evidence_run("kl", crate::catalog::MethodKind::ViLogistic, 1.0, -99.9),
+            evidence_run(
+                "ep",
+                bayeslab_core::catalog::MethodKind::EpLogistic,
+                1.0,
+                -100.015,
+            ),
+            evidence_run(
+                "jj",
+                bayeslab_core::catalog::MethodKind::VbLogistic,
+                1.0,
+                -101.5,
+            ),
+            evidence_run(
+                "kl",
+                bayeslab_core::catalog::MethodKind::ViLogistic,
+                1.0,
+                -99.9,
+            ),
             kl_mf,
             evidence_run(
                 "weak",
-                crate::catalog::MethodKind::LogisticLaplace,
+                bayeslab_core::catalog::MethodKind::LogisticLaplace,
                 0.1,
                 -98.0,
             ),
@@ -185,9 +210,16 @@ pub(super) fn evidence_record() -> crate::record::ExperimentRecord {
         ],
     );
     r.evidence = vec![
-        estimate(crate::catalog::Link::Logistic, 1.0, -100.0, 0.01, 0.1, "ep"),
         estimate(
-            crate::catalog::Link::Probit,
+            bayeslab_core::catalog::Link::Logistic,
+            1.0,
+            -100.0,
+            0.01,
+            0.1,
+            "ep",
+        ),
+        estimate(
+            bayeslab_core::catalog::Link::Probit,
             1.0,
             -110.0,
             0.02,
@@ -366,13 +398,13 @@ fn one_run_is_not_called_the_closest_and_no_run_at_the_estimates_lambda_is_said(
         &["0", "1"],
         vec![evidence_run(
             "laplace",
-            crate::catalog::MethodKind::LogisticLaplace,
+            bayeslab_core::catalog::MethodKind::LogisticLaplace,
             1.0,
             -50.25,
         )],
     );
     r.evidence = vec![estimate(
-        crate::catalog::Link::Logistic,
+        bayeslab_core::catalog::Link::Logistic,
         1.0,
         -50.0,
         0.1,

@@ -2,7 +2,7 @@
 
 use super::table::{Cell, Table};
 use crate::output::blocks::{ClassBlocks, Slot};
-use crate::record::{ExperimentRecord, RunRecord};
+use bayeslab_core::record::{ExperimentRecord, RunRecord};
 
 /// Weights per design column: mean ± 2 sd for posteriors, else the point estimate. With class
 /// blocks (softmax), one row per class and column, the class named by the target's value; a

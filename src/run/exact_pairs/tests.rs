@@ -1,7 +1,7 @@
 //! The slice against the log posterior written out directly, and the draws' density record.
 
 use super::*;
-use crate::numeric::linalg::matrix;
+use bayeslab_core::numeric::linalg::matrix;
 
 /// ln sigma(a) written out, independent of numeric/special.
 fn log_sigma(a: f64) -> f64 {
@@ -9,7 +9,7 @@ fn log_sigma(a: f64) -> f64 {
 }
 
 /// A deterministic design of 40 rows: an intercept and two features, labels by a fixed rule.
-fn design() -> crate::model::loglik::Rows {
+fn design() -> bayeslab_core::model::loglik::Rows {
     let x = matrix(40, 3, |r, c| match c {
         0 => 1.0,
         1 => ((r * 7) % 11) as f64 / 5.0 - 1.0,

@@ -1,8 +1,8 @@
 //! Tests of the chain buffers: decimation, the traced weights and the live R-hat.
 
 use super::*;
-use crate::numeric::rng::stream;
-use crate::record::Diagnostics;
+use bayeslab_core::numeric::rng::stream;
+use bayeslab_core::record::Diagnostics;
 use rand_distr::{Distribution, StandardNormal};
 
 fn schedule(chains: usize, draws: usize, burn_in: usize, thin: usize) -> Schedule {

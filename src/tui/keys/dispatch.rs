@@ -11,7 +11,7 @@ use Action::*;
 
 /// The first entry of the next (or previous) `[[posterior]]` id: the subset sizes of one
 /// posterior are adjacent entries in the record.
-fn next_posterior(r: &crate::record::ExperimentRecord, at: usize, delta: isize) -> usize {
+fn next_posterior(r: &bayeslab_core::record::ExperimentRecord, at: usize, delta: isize) -> usize {
     let ps = &r.posteriors;
     if ps.is_empty() {
         return 0;

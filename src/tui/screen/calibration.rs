@@ -12,9 +12,9 @@ use ratatui::symbols::Marker;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Axis, Block, Chart, Dataset, GraphType, Paragraph, Row, Table, Widget};
 
-use crate::record::{PredictiveRecord, RunRecord};
 use crate::tui::app::App;
 use crate::tui::picks::calibrated_runs;
+use bayeslab_core::record::{PredictiveRecord, RunRecord};
 
 /// One colour per predictive of the run, in record order.
 const COLORS: [Color; 6] = [

@@ -14,8 +14,8 @@ use ratatui::text::Line;
 use ratatui::widgets::{Cell, Widget};
 
 use crate::output::tables::fill_phrase;
-use crate::record::EncodingInfo;
 use crate::tui::widget::table::{elide_middle, LabelRow, LabelTable, Value};
+use bayeslab_core::record::EncodingInfo;
 
 /// One row of the panel: a design-column-like label, two counts and what the row is.
 pub struct EncodingRow {
@@ -64,8 +64,8 @@ pub fn rows(e: &EncodingInfo) -> Vec<EncodingRow> {
 }
 
 /// The fill without the indicator, which has a row of its own here.
-fn fill_phrase_short(i: &crate::record::ImputedInfo) -> String {
-    let without = crate::record::ImputedInfo {
+fn fill_phrase_short(i: &bayeslab_core::record::ImputedInfo) -> String {
+    let without = bayeslab_core::record::ImputedInfo {
         indicator: None,
         ..i.clone()
     };

@@ -4,7 +4,7 @@
 use ratatui::style::{Color, Stylize};
 use ratatui::text::Line;
 
-use crate::record::ExperimentRecord;
+use bayeslab_core::record::ExperimentRecord;
 
 /// Under `[prior] precision = "evidence"`, the lambda each run's evidence chose: "prior
 /// precision chosen by evidence: logistic λ = 3.104, probit λ = 9.206".

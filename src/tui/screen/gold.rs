@@ -9,9 +9,9 @@ use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::Line;
 use ratatui::widgets::{Cell, Widget};
 
-use crate::numeric::psis::KClass;
-use crate::record::ApproximationError;
 use crate::tui::widget::table::{LabelRow, LabelTable, Value};
+use bayeslab_core::numeric::psis::KClass;
+use bayeslab_core::record::ApproximationError;
 
 /// Width from which every column is shown; narrower screens get the compact set.
 const WIDE: u16 = 110;
@@ -28,7 +28,7 @@ pub fn height(rows: usize) -> u16 {
 /// `other`: the key that shows the evidence table instead, when the two do not both fit.
 /// How the gold runs that `rows` refer to reached the exact posterior, for the table's title:
 /// `Gibbs`, `HMC`, `quadrature`, or several joined by `/`.
-pub fn sources(rows: &[ApproximationError], runs: &[crate::record::RunRecord]) -> String {
+pub fn sources(rows: &[ApproximationError], runs: &[bayeslab_core::record::RunRecord]) -> String {
     let mut names: Vec<&str> = rows
         .iter()
         .filter_map(|e| runs.iter().find(|r| r.id == e.reference))
@@ -115,7 +115,10 @@ pub(super) fn khat_cell(k: Option<f64>, draws: Option<usize>) -> Value {
     let Some(k) = k else {
         return Value::from("–");
     };
-    let class = KClass::of(k, draws.unwrap_or(crate::model::importance::KHAT_DRAWS));
+    let class = KClass::of(
+        k,
+        draws.unwrap_or(bayeslab_core::model::importance::KHAT_DRAWS),
+    );
     let text = format!("{k:.2} {}", class.label());
     match class {
         KClass::Good => Value::from(text).style(Style::new().fg(Color::Green)),

@@ -15,7 +15,7 @@ use ratatui::widgets::canvas::{Canvas, Context, Line as Segment};
 use ratatui::widgets::{Block, Paragraph, Widget, Wrap};
 
 use crate::output::plots::clip;
-use crate::record::{ExperimentRecord, InputSpace};
+use bayeslab_core::record::{ExperimentRecord, InputSpace};
 
 /// The predictives' colours, in surface order (the exact one is white).
 const COLOURS: [Color; 6] = [
@@ -38,7 +38,7 @@ pub fn input_planes(r: &ExperimentRecord) -> Vec<&InputSpace> {
 
 /// Whether surface `k` is the exact run's exact predictive, drawn as the truth.
 fn is_truth(s: &InputSpace, k: usize) -> bool {
-    s.surfaces[k].predictive == crate::catalog::PredictiveKind::Exact
+    s.surfaces[k].predictive == bayeslab_core::catalog::PredictiveKind::Exact
         && s.surfaces[k].run != s.boundary_run
 }
 

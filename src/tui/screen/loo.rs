@@ -8,8 +8,8 @@ use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::Line;
 use ratatui::widgets::{Cell, Widget};
 
-use crate::record::ExperimentRecord;
 use crate::tui::widget::table::{LabelRow, LabelTable, Value};
+use bayeslab_core::record::ExperimentRecord;
 
 /// Lines the table needs (borders and header included); 0 without a LOO.
 pub fn height(record: &ExperimentRecord) -> u16 {
@@ -109,7 +109,7 @@ pub fn summary_line(record: &ExperimentRecord, width: usize) -> Line<'static> {
     Line::from(summary_text(&record.loo_comparison, width))
 }
 
-fn summary_text(rows: &[crate::record::LooComparison], width: usize) -> String {
+fn summary_text(rows: &[bayeslab_core::record::LooComparison], width: usize) -> String {
     let Some(best) = rows.first() else {
         return String::new();
     };
@@ -156,7 +156,7 @@ fn summary_text(rows: &[crate::record::LooComparison], width: usize) -> String {
 
 /// The rows' Pareto k's: every class with the refits where wide ("390 good, 8 BAD (8
 /// refitted)"), only those above 0.7 otherwise ("8 BAD, 8 refit", or "all k ≤ 0.7").
-fn k_text(l: &crate::record::LooRecord, wide: bool) -> String {
+fn k_text(l: &bayeslab_core::record::LooRecord, wide: bool) -> String {
     let refitted = l.refitted_rows.len();
     if wide {
         let all = crate::output::tables::loo::k_summary(l);
@@ -165,7 +165,7 @@ fn k_text(l: &crate::record::LooRecord, wide: bool) -> String {
             n => format!("{all} ({n} refitted)"),
         };
     }
-    if l.draws_from == crate::record::LooDraws::Exact {
+    if l.draws_from == bayeslab_core::record::LooDraws::Exact {
         return "exact".to_string();
     }
     match l.k_counts.bad + l.k_counts.very_bad {
@@ -177,7 +177,7 @@ fn k_text(l: &crate::record::LooRecord, wide: bool) -> String {
 #[cfg(test)]
 mod tests {
     use super::summary_text;
-    use crate::record::LooComparison;
+    use bayeslab_core::record::LooComparison;
 
     #[test]
     fn the_one_line_summary_shortens_and_marks_a_cut_instead_of_losing_its_end() {

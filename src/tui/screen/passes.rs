@@ -10,9 +10,9 @@ use ratatui::style::{Color, Modifier, Style, Stylize};
 use ratatui::text::Line;
 use ratatui::widgets::{Block, Cell, Gauge, Row, Table, Widget};
 
-use crate::catalog::thousands;
-use crate::record::{PassPurpose, PassRecord};
 use crate::tui::session::Session;
+use bayeslab_core::catalog::thousands;
+use bayeslab_core::record::{PassPurpose, PassRecord};
 
 /// Rows above the gauges: one for the sweep point, one for the pass gauge; none otherwise.
 pub fn head_height(session: &Session) -> u16 {
@@ -56,7 +56,7 @@ pub fn render_head(session: &Session, area: Rect, buf: &mut Buffer) {
                 passes
                     .done
                     .iter()
-                    .filter(|p| p.read_from == crate::record::ReadFrom::Cache)
+                    .filter(|p| p.read_from == bayeslab_core::record::ReadFrom::Cache)
                     .count(),
                 d.purpose,
                 d.run.as_deref().unwrap_or("(every run)"),

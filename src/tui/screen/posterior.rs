@@ -11,11 +11,11 @@ use ratatui::style::{Color, Stylize};
 use ratatui::text::Line;
 use ratatui::widgets::{Block, Paragraph, Widget, Wrap};
 
-use crate::catalog::{MethodKind, PredictiveKind};
 use crate::data::INTERCEPT;
 use crate::tui::app::App;
 use crate::tui::picks::Picture;
 use crate::tui::widget::whiskers::{visible, Whiskers};
+use bayeslab_core::catalog::{MethodKind, PredictiveKind};
 
 mod coefficients;
 mod maps;
@@ -30,7 +30,7 @@ pub fn image_side(columns: &[String]) -> Option<usize> {
 
 /// How many rows the Posterior list of run `at` has (weights and class headings), which bounds
 /// its scroll position.
-pub fn rows(record: &crate::record::ExperimentRecord, at: usize) -> usize {
+pub fn rows(record: &bayeslab_core::record::ExperimentRecord, at: usize) -> usize {
     let at = at.min(record.runs.len().saturating_sub(1));
     record
         .runs
@@ -172,7 +172,7 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
 /// What the run's own ln p(y | X) is called: "log evidence" for the Laplace evidence and
 /// ln Z_EP, but a variational run's is a lower bound and says so ("ELBO", "JJ bound"), from
 /// its kind's catalogue row.
-fn evidence_name(run: &crate::record::RunRecord) -> &'static str {
+fn evidence_name(run: &bayeslab_core::record::RunRecord) -> &'static str {
     match run.kind.log_evidence() {
         Some(e) if e.lower_bound() => e.label(run.mean_field),
         _ => "log evidence",

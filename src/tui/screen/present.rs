@@ -6,9 +6,9 @@
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 
-use crate::record::ExperimentRecord;
 use crate::tui::app::App;
 use crate::tui::picks::{Picks, Picture};
+use bayeslab_core::record::ExperimentRecord;
 
 /// Draw the presented picture over `area` and say so; `false` when not presenting.
 pub fn render(app: &App, area: Rect, buf: &mut Buffer) -> bool {

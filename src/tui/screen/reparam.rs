@@ -13,8 +13,8 @@ use ratatui::widgets::{
     Axis, Block, Borders, Chart, Dataset, GraphType, Paragraph, Row, Table, Widget,
 };
 
-use crate::record::PosteriorResult;
 use crate::tui::app::App;
+use bayeslab_core::record::PosteriorResult;
 
 const COLOURS: [Color; 6] = [
     Color::White,

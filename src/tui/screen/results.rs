@@ -17,11 +17,11 @@ use ratatui::style::{Color, Modifier, Style, Stylize};
 use ratatui::text::Line;
 use ratatui::widgets::{Cell, Paragraph, Widget, Wrap};
 
-use crate::metrics::Metrics;
-use crate::record::{Diagnostics, ExperimentRecord, Standing};
 use crate::tui::app::App;
 use crate::tui::picks::{Metric, Picks};
 use crate::tui::widget::table::{LabelRow, LabelTable, Value};
+use bayeslab_core::metrics::Metrics;
+use bayeslab_core::record::{Diagnostics, ExperimentRecord, Standing};
 
 mod lab;
 

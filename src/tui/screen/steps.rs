@@ -16,8 +16,8 @@ use ratatui::widgets::canvas::{Canvas, Context, Line as Segment};
 use ratatui::widgets::{Block, Paragraph, Widget, Wrap};
 
 use crate::output::steps::{self as geometry, Polyline};
-use crate::record::{ExperimentRecord, FitStep, FitSteps, RunRecord, StepKind};
 use crate::tui::picks::Picks;
+use bayeslab_core::record::{ExperimentRecord, FitStep, FitSteps, RunRecord, StepKind};
 
 pub fn render(r: &ExperimentRecord, picks: &Picks, area: Rect, buf: &mut Buffer) {
     let runs = geometry::stepped_runs(r);

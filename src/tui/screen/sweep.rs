@@ -11,10 +11,10 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Axis, Block, Cell, Chart, Dataset, GraphType, Row, Table, Widget};
 
 use crate::output::{self, tables::METRICS};
-use crate::record::SweepRecord;
 use crate::tui::app::App;
 use crate::tui::picks::Metric;
 use crate::tui::sweep::sweep_rows;
+use bayeslab_core::record::SweepRecord;
 
 pub fn render(app: &App, sweep: &SweepRecord, area: Rect, buf: &mut Buffer) {
     let rows = sweep_rows(sweep).len() as u16;

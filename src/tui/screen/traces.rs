@@ -10,10 +10,10 @@ use ratatui::symbols::Marker;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Axis, Block, Chart, Dataset, GraphType, Paragraph, Widget};
 
-use crate::record::Diagnostics;
 use crate::tui::chains::ChainTraces;
 use crate::tui::session::{LiveRun, RunState};
 use crate::tui::widget::log_chart::thin;
+use bayeslab_core::record::Diagnostics;
 
 /// One colour per chain, cycling after eight.
 const CHAIN_COLORS: [Color; 8] = [

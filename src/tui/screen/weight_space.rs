@@ -13,7 +13,7 @@ use ratatui::widgets::canvas::{Canvas, Line as Segment};
 use ratatui::widgets::{Block, Paragraph, Widget, Wrap};
 
 use crate::output::contour::{self, LEVELS};
-use crate::record::{ExactSource, ExperimentRecord};
+use bayeslab_core::record::{ExactSource, ExperimentRecord};
 
 /// The series' colours (the numbers at their means tell them apart without colour).
 const COLOURS: [Color; 8] = [

@@ -36,7 +36,7 @@ use memmap2::{Advice, UncheckedAdvice};
 
 use super::format::{self, Footer, BLOCK_HEAD_BYTES, HEADER_BYTES};
 use crate::data::stream::DesignRows;
-use crate::error::{Error, Result};
+use bayeslab_core::error::{Error, Result};
 
 /// Blocks waiting in the channel beside the one being checked and the one being consumed (see
 /// `budget::cache_blocks_per_row`).

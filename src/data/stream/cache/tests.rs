@@ -52,7 +52,7 @@ fn written(dir: &Path, settings: &str) -> (PathBuf, PassCache) {
 }
 
 /// The blocks a replay handed over, or `None` when the cache was not trusted.
-fn replayed(cache: &PassCache) -> crate::error::Result<Option<(usize, Vec<DesignChunk>)>> {
+fn replayed(cache: &PassCache) -> bayeslab_core::error::Result<Option<(usize, Vec<DesignChunk>)>> {
     let mut seen = Vec::new();
     let out = cache.replay(2, 8, &mut |c| {
         seen.push(c.to_chunk());

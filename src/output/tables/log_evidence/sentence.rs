@@ -2,8 +2,8 @@
 //! ln p(y | X) is closest to the estimate and how far the furthest is.
 
 use super::super::khat::khat_text;
-use crate::model::importance::KHAT_LIMIT;
-use crate::record::{EvidenceEstimate, RunRecord};
+use bayeslab_core::model::importance::KHAT_LIMIT;
+use bayeslab_core::record::{EvidenceEstimate, RunRecord};
 
 /// A gap within this many standard errors of the estimate is "within error".
 pub(super) const WITHIN_SE: f64 = 2.0;

@@ -7,9 +7,9 @@ use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::Span;
 use ratatui::widgets::{Gauge, Widget};
 
-use crate::catalog::Fitting;
 use crate::tui::chains::ChainTraces;
 use crate::tui::session::{LiveRun, RunState};
+use bayeslab_core::catalog::Fitting;
 
 pub(super) fn label(run: &LiveRun) -> String {
     if let Some(khat) = super::khat::label(run) {

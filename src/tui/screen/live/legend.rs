@@ -8,11 +8,11 @@
 use ratatui::style::{Color, Stylize};
 use ratatui::text::{Line, Span};
 
-use crate::catalog::thousands;
-use crate::catalog::Fitting;
 use crate::tui::screen::evidence::lambda;
 use crate::tui::screen::traces::{pack, Chunk};
 use crate::tui::session::{LiveRun, RunState, Session};
+use bayeslab_core::catalog::thousands;
+use bayeslab_core::catalog::Fitting;
 
 /// One colour per run, in plan order: its gauge, its curves and its legend entry.
 pub(in crate::tui::screen) const COLORS: [Color; 6] = [

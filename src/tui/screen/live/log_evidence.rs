@@ -7,9 +7,9 @@
 use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::Line;
 
-use crate::catalog::thousands;
-use crate::model::importance::khat_verdict;
 use crate::tui::session::{LiveRun, Session};
+use bayeslab_core::catalog::thousands;
+use bayeslab_core::model::importance::khat_verdict;
 
 /// One line per estimate under way or done, in run order, each at most `width` wide
 /// (shortened in the middle with `…`, never cut).

@@ -1,8 +1,8 @@
 //! A run's gauge while its leave-one-out cross-validation runs: the draws scored on every
 //! training row, then each row with Pareto k above 0.7 refitted without it (a whole fit each).
 
-use crate::catalog::thousands;
 use crate::tui::session::{LiveRun, RunState};
+use bayeslab_core::catalog::thousands;
 
 /// "gibbs — leave-one-out: 4,000 draws x 32 rows" or "gibbs — leave-one-out: refitting
 /// without row 12 (2 of 5)", or for the exact LOO of a conjugate kind (no draws) "niw —

@@ -86,7 +86,7 @@ pub(super) fn render_mc(session: &Session, area: Rect, buf: &mut Buffer) {
 pub(super) fn series<'a>(
     session: &'a Session,
     objective: Option<Objective>,
-    pick: fn(&crate::optim::Iterate) -> f64,
+    pick: fn(&bayeslab_core::optim::Iterate) -> f64,
 ) -> Vec<Series<'a>> {
     session
         .runs

@@ -11,7 +11,7 @@ use ratatui::widgets::{Cell, Paragraph, Row, Table, Widget};
 
 use crate::output::coefficients::{coefficients, has_odds, Scale};
 use crate::output::tables::sig;
-use crate::record::{ExperimentRecord, RunRecord};
+use bayeslab_core::record::{ExperimentRecord, RunRecord};
 
 /// The table's rows for `run` on `scale`, or why there are none.
 pub fn rows(

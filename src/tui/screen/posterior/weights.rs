@@ -3,9 +3,9 @@
 //! class (all K classes, or classes 1..K with `reference_class`, whose class 0 is fixed at
 //! zero). The scale is shared by every run of the record.
 
-use crate::record::{ExperimentRecord, RunRecord};
 use crate::tui::widget::names;
 use crate::tui::widget::whiskers::{self, Whisker, WhiskerRow};
+use bayeslab_core::record::{ExperimentRecord, RunRecord};
 
 /// Means and standard deviations of `run`'s weights: the posterior's, else the point estimate.
 fn moments(run: &RunRecord) -> (Vec<f64>, Vec<Option<f64>>) {

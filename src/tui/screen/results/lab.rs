@@ -9,13 +9,13 @@ use ratatui::style::{Color, Modifier, Style, Stylize};
 use ratatui::text::Line;
 use ratatui::widgets::{Block, Paragraph, Row, Table, Widget, Wrap};
 
-use crate::record::PosteriorResult;
 use crate::tui::widget::names::fit;
+use bayeslab_core::record::PosteriorResult;
 
 /// The closest and the farthest approximation of `p` by KL: (name, KL) each.
 pub(crate) fn extremes(p: &PosteriorResult) -> Option<((&str, f64), (&str, f64))> {
-    let by_kl =
-        |a: &&crate::record::ApproxResult, b: &&crate::record::ApproxResult| a.kl.total_cmp(&b.kl);
+    let by_kl = |a: &&bayeslab_core::record::ApproxResult,
+                 b: &&bayeslab_core::record::ApproxResult| a.kl.total_cmp(&b.kl);
     let best = p.approximations.iter().min_by(by_kl)?;
     let worst = p.approximations.iter().max_by(by_kl)?;
     Some(((best.name.name(), best.kl), (worst.name.name(), worst.kl)))

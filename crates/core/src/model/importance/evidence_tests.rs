@@ -156,7 +156,7 @@ fn the_estimate_is_the_same_bits_on_one_thread_or_two() {
     let (x, y) = problem(2, 11);
     let cov = Mat::<f64>::from_fn(2, 2, |i, j| if i == j { 0.2 } else { 0.03 });
     let run = |threads: usize| {
-        crate::test_threads::on_threads(threads, || {
+        crate::threads::on_threads(threads, || {
             let rows = InMemory {
                 x: x.as_ref(),
                 y: &y,

@@ -90,8 +90,8 @@ pub fn maximise(mut log_evidence: impl FnMut(f64) -> Result<f64>) -> Result<(Poi
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::config::Optimizer;
     use crate::model::logistic::{fit, FitSettings};
+    use crate::model::spec::Optimizer;
     use faer::Mat;
 
     #[test]

@@ -218,7 +218,7 @@ fn the_totals_are_the_same_bits_on_one_thread_or_two() {
     let (x, y, truth) = problem(900, 5, 5);
     let cov = Mat::<f64>::from_fn(5, 5, |i, j| if i == j { 0.2 } else { 0.0 });
     let run = |threads: usize| {
-        crate::test_threads::on_threads(threads, || {
+        crate::threads::on_threads(threads, || {
             let rows = InMemory {
                 x: x.as_ref(),
                 y: &y,

@@ -37,14 +37,14 @@ fn the_laplace_fit_is_the_same_on_one_thread_and_on_many() {
         warm_start: false,
     };
     let fit_on = |threads: usize| {
-        crate::test_threads::on_threads(threads, || {
+        crate::threads::on_threads(threads, || {
             let f = fit(
                 x.as_ref(),
                 &y,
                 &settings,
                 "t",
                 None,
-                &mut crate::run::Silent,
+                &mut |_: &str, _: &crate::optim::Iterate| {},
             )
             .unwrap();
             let p = f.posterior.unwrap();

@@ -43,14 +43,14 @@ impl Error {
         }
     }
 
-    pub(crate) fn config(file: impl Into<PathBuf>, message: impl Into<String>) -> Self {
+    pub fn config(file: impl Into<PathBuf>, message: impl Into<String>) -> Self {
         Error::Config {
             file: file.into(),
             message: message.into(),
         }
     }
 
-    pub(crate) fn data(file: impl Into<PathBuf>, message: impl Into<String>) -> Self {
+    pub fn data(file: impl Into<PathBuf>, message: impl Into<String>) -> Self {
         Error::Data {
             file: file.into(),
             message: message.into(),

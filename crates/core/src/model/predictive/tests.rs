@@ -52,9 +52,8 @@ fn monte_carlo_is_the_same_on_any_number_of_threads() {
     // 1,000 rows span several blocks, and 1,003 samples leave a remainder after the lanes.
     let mean: Vec<f64> = (0..1000).map(|i| (i as f64 * 0.01).sin() * 3.0).collect();
     let var: Vec<f64> = (0..1000).map(|i| (i % 13) as f64 * 0.3).collect();
-    let run = |threads: usize| {
-        crate::test_threads::on_threads(threads, || mc_rows(&mean, &var, 1003, 42, 0))
-    };
+    let run =
+        |threads: usize| crate::threads::on_threads(threads, || mc_rows(&mean, &var, 1003, 42, 0));
     let one = run(1);
     assert_eq!(run(2), one);
     assert_eq!(run(5), one);

@@ -333,7 +333,7 @@ fn the_draws_depend_on_the_seed_and_not_on_the_threads() {
     let (x, y) = correlated(100, 3, 0.5, 2);
     let method = spec(MethodKind::HmcLogistic, (3, 50, 20));
     let draws = |threads: usize, seed: u64| {
-        crate::test_threads::on_threads(threads, || {
+        crate::threads::on_threads(threads, || {
             fit(&method, (x.as_ref(), &y), 1.0, seed)
                 .predictor
                 .draws()

@@ -53,7 +53,7 @@ fn the_fused_pass_equals_the_row_by_row_sums() {
 fn any_number_of_threads_gives_the_same_bits() {
     let (x, y, w) = design(300_000, 4);
     let run = |threads: usize| {
-        crate::test_threads::on_threads(threads, || accumulate(x.as_ref(), &y, &w, true, &logistic))
+        crate::threads::on_threads(threads, || accumulate(x.as_ref(), &y, &w, true, &logistic))
     };
     let one = run(1);
     for threads in [2, 3, 8] {
