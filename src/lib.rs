@@ -12,9 +12,7 @@
 pub mod bench;
 pub mod compare;
 pub mod config;
-pub mod data;
 pub mod lab;
-pub mod npy;
 pub mod output;
 pub mod run;
 pub mod synth;
@@ -24,3 +22,6 @@ pub mod tui;
 // reach them through this crate.
 pub use bayeslab_core::{catalog, error, files, metrics, model, numeric, optim, record};
 pub use bayeslab_core::{Error, Result};
+// The data crate, likewise.
+pub use bayeslab_data as data;
+pub use bayeslab_data::npy;

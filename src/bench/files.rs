@@ -6,8 +6,8 @@ use std::path::{Path, PathBuf};
 
 use faer::Mat;
 
-use crate::npy;
 use bayeslab_core::error::{Error, Result};
+use bayeslab_data::npy;
 
 #[derive(Debug, Clone)]
 pub struct FileSet {
@@ -117,7 +117,7 @@ impl FileSet {
             .as_ref()
             .or(self.csv.as_ref())
             .expect("resolve() found at least one file");
-        let d = crate::data::dense::read_dense(path, "y")?;
+        let d = bayeslab_data::dense::read_dense(path, "y")?;
         Ok(Loaded {
             x: d.x,
             y: d.y,

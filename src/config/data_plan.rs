@@ -1,124 +1,13 @@
 //! `[data]`: where the rows come from, how they are split into train and test, and how the
 //! columns are prepared.
 
-use std::path::PathBuf;
-
 use super::ctx::Ctx;
-use super::encoding::{encoding_plan, EncodingPlan};
+use super::encoding::encoding_plan;
 use super::features::FeatureMap;
 use super::raw::{RawData, RawSplit};
-use super::streaming::Streaming;
 use super::suggest::did_you_mean;
 use bayeslab_core::error::Result;
-
-pub const DEFAULT_TEST_FRACTION: f64 = 0.2;
-
-#[derive(Debug, Clone, PartialEq)]
-pub struct DataPlan {
-    pub source: DataSource,
-    pub target: String,
-    /// Feature columns; `None` means every numeric column but the target (and the key).
-    pub features: Option<Vec<String>>,
-    /// `[data] id`: a key column written beside each test row's predictions, never a feature.
-    pub id: Option<String>,
-    /// The label value that is class 1, as text; `None` means 0/1, false/true or -1/+1.
-    pub positive: Option<String>,
-    pub standardize: bool,
-    pub intercept: bool,
-    pub missing: Missing,
-    /// Categorical columns, reference levels and indicator columns.
-    pub encoding: EncodingPlan,
-    /// Applied to the standardised features, before the intercept column.
-    pub feature_map: FeatureMap,
-    /// The experiment seed (seeds the RBF centres).
-    pub seed: u64,
-    /// The first method that only handles two classes, if any: then the target must have
-    /// exactly two classes (or `positive` must pick one).
-    pub binary_method: Option<String>,
-    /// `streaming = true`: read the file in chunks instead of loading it.
-    pub streaming: Option<Streaming>,
-    /// The byte between a CSV's fields (`[data] separator`, default `,`).
-    pub separator: u8,
-}
-
-impl DataPlan {
-    /// The plan a `[data]` table naming only its file(s) and `target` gets: every numeric column
-    /// a feature, standardised, with an intercept, missing values an error, no feature map, seed
-    /// 0, in memory, comma-separated. For the benchmark and tests, which set what they vary.
-    pub fn defaults(source: DataSource, target: &str) -> DataPlan {
-        DataPlan {
-            source,
-            target: target.to_string(),
-            features: None,
-            id: None,
-            positive: None,
-            standardize: true,
-            intercept: true,
-            missing: Missing::Error,
-            encoding: Default::default(),
-            feature_map: FeatureMap::Identity,
-            seed: 0,
-            binary_method: None,
-            streaming: None,
-            separator: b',',
-        }
-    }
-}
-
-#[derive(Debug, Clone, PartialEq)]
-pub enum DataSource {
-    /// One file, split into train and test rows.
-    Single { path: PathBuf, split: Split },
-    /// Separate train and test files.
-    TrainTest { train: PathBuf, test: PathBuf },
-}
-
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub enum Split {
-    /// Row i (0-based, in file order) is a test row when i % every == offset.
-    Every { every: usize, offset: usize },
-    /// A seeded random subset of round(test_fraction * N) rows is the test set.
-    Fraction { test_fraction: f64, seed: u64 },
-    /// Each row independently, with probability test_fraction, decided by a hash of
-    /// (seed, row index): one pass, no row count needed (the form streaming uses).
-    Hash { test_fraction: f64, seed: u64 },
-    /// K-fold cross-validation (config/folds.rs): the rows are dealt into `folds` folds by a
-    /// seeded shuffle (within each class when `stratify`), `repeats` times with different
-    /// shuffles, and fold `fold` (0..folds x repeats; repeat fold / folds) is the test set.
-    Folds(super::folds::Folds),
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Missing {
-    Error,
-    Drop,
-    /// Numeric features: the training mean; categorical ones: the most frequent training level.
-    Mean,
-    /// Numeric features: the training median; categorical ones: the most frequent training level.
-    Median,
-    /// A categorical feature's missing cells are its own level, `missing`; a numeric feature
-    /// with missing cells is an error (it has no level to be).
-    Level,
-}
-
-impl Missing {
-    pub const NAMES: [&'static str; 5] = ["error", "drop", "mean", "median", "level"];
-
-    pub fn name(self) -> &'static str {
-        match self {
-            Missing::Error => "error",
-            Missing::Drop => "drop",
-            Missing::Mean => "mean",
-            Missing::Median => "median",
-            Missing::Level => "level",
-        }
-    }
-
-    /// Whether missing feature cells are filled in (the row is kept) rather than refused or dropped.
-    pub fn fills(self) -> bool {
-        matches!(self, Missing::Mean | Missing::Median | Missing::Level)
-    }
-}
+pub use bayeslab_data::plan::{DataPlan, DataSource, Missing, Split, DEFAULT_TEST_FRACTION};
 
 pub(super) fn data_plan(ctx: &Ctx<'_>, raw: RawData, seed: u64) -> Result<DataPlan> {
     let streaming = super::streaming::streaming(ctx, &raw)?;

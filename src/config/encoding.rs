@@ -8,55 +8,7 @@ use super::ctx::Ctx;
 use super::raw::RawData;
 use super::suggest::did_you_mean;
 use bayeslab_core::error::Result;
-
-/// Default `[data] max_levels`: more distinct values than this is probably an identifier.
-pub const DEFAULT_MAX_LEVELS: usize = 50;
-
-/// How categorical columns and imputed features are encoded.
-#[derive(Debug, Clone, PartialEq)]
-pub struct EncodingPlan {
-    /// Columns read as categorical whatever their type (text and boolean ones are anyway).
-    pub categorical: Vec<String>,
-    /// (column, level) pairs: the level left out of the column's indicators.
-    pub reference: BTreeMap<String, String>,
-    pub max_levels: usize,
-    pub unseen: Unseen,
-    /// One 0/1 design column `column=missing` per imputed feature.
-    pub missing_indicator: bool,
-    /// Standardise indicator columns like the numeric ones (default: left as 0/1).
-    pub standardise_indicators: bool,
-}
-
-impl Default for EncodingPlan {
-    fn default() -> Self {
-        EncodingPlan {
-            categorical: Vec::new(),
-            reference: BTreeMap::new(),
-            max_levels: DEFAULT_MAX_LEVELS,
-            unseen: Unseen::Error,
-            missing_indicator: false,
-            standardise_indicators: false,
-        }
-    }
-}
-
-/// `[data] unseen_levels`: what a level met only in the test rows does.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Unseen {
-    /// Refuse the data, naming the column and the level.
-    Error,
-    /// All-zero indicators (the row is coded as the reference level), with a note.
-    Zero,
-}
-
-impl Unseen {
-    pub fn name(self) -> &'static str {
-        match self {
-            Unseen::Error => "error",
-            Unseen::Zero => "zero",
-        }
-    }
-}
+pub use bayeslab_data::plan::{EncodingPlan, Unseen, DEFAULT_MAX_LEVELS};
 
 /// Validate the encoding keys of `[data]`. `imputes`: `missing` fills cells (mean, median or
 /// most frequent), so that `missing_indicator` has something to mark.

@@ -4,39 +4,12 @@ use super::ctx::Ctx;
 use super::limits::design_columns;
 use super::suggest::did_you_mean;
 use bayeslab_core::error::Result;
+pub use bayeslab_data::plan::{Centres, FeatureMap};
 
 pub const DEFAULT_POLY_DEGREE: usize = 2;
 pub const DEFAULT_RBF_CENTRES: usize = 20;
 pub const DEFAULT_RBF_GRID_POINTS: usize = 5;
 pub const DEFAULT_RBF_WIDTH: f64 = 1.0;
-
-#[derive(Debug, Clone, PartialEq)]
-pub enum FeatureMap {
-    /// The standardised features themselves.
-    Identity,
-    /// Every monomial of total degree 1..=degree (interactions included).
-    Poly { degree: usize },
-    /// exp(-||x - c||^2 / (2 width^2)) for each centre c.
-    Rbf { centres: Centres, width: f64 },
-}
-
-impl FeatureMap {
-    pub fn name(&self) -> &'static str {
-        match self {
-            FeatureMap::Identity => "none",
-            FeatureMap::Poly { .. } => "poly",
-            FeatureMap::Rbf { .. } => "rbf",
-        }
-    }
-}
-
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub enum Centres {
-    /// `points` values per feature spanning its training range; points^D centres.
-    Grid { points: usize },
-    /// k distinct training rows drawn with the experiment seed.
-    Sample { k: usize },
-}
 
 pub(super) fn feature_map(ctx: &Ctx<'_>, raw: super::raw::RawFeatures) -> Result<FeatureMap> {
     let map = raw.map.as_deref().unwrap_or("none");

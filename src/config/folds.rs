@@ -10,6 +10,7 @@ use toml::{Table, Value};
 use super::ctx::Ctx;
 use super::raw::RawSplit;
 use bayeslab_core::error::Result;
+pub use bayeslab_data::plan::Folds;
 
 /// The sweep key that runs every fold.
 pub const FOLD_KEY: &str = "data.split.fold";
@@ -18,27 +19,15 @@ pub const FOLD_KEY: &str = "data.split.fold";
 pub const MAX_FOLDS: u64 = 100;
 pub const MAX_REPEATS: u64 = 100;
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Folds {
-    pub folds: usize,
-    pub repeats: usize,
-    /// The test fold, 0..folds x repeats.
-    pub fold: usize,
-    pub seed: u64,
-    pub stratify: bool,
-}
-
-impl Folds {
-    /// The resolved `split` table (every default filled in).
-    pub fn to_raw(self) -> RawSplit {
-        RawSplit {
-            folds: Some(self.folds as u64),
-            fold: Some(self.fold as u64),
-            seed: Some(self.seed),
-            stratify: Some(self.stratify),
-            repeats: Some(self.repeats as u64),
-            ..RawSplit::default()
-        }
+/// The resolved `split` table of `folds` (every default filled in).
+pub fn to_raw(folds: Folds) -> RawSplit {
+    RawSplit {
+        folds: Some(folds.folds as u64),
+        fold: Some(folds.fold as u64),
+        seed: Some(folds.seed),
+        stratify: Some(folds.stratify),
+        repeats: Some(folds.repeats as u64),
+        ..RawSplit::default()
     }
 }
 

@@ -6,9 +6,7 @@
 
 use super::ctx::Ctx;
 use bayeslab_core::error::Result;
-
-/// The memory one setting may claim: the same 512 MiB as the feature map's budget.
-pub const MEMORY_BUDGET_BYTES: u64 = 512 << 20;
+pub use bayeslab_data::plan::{MAX_DESIGN_COLUMNS, MEMORY_BUDGET_BYTES};
 
 /// Gibbs runs every chain in its own thread at once; R-hat needs a handful.
 pub const MAX_CHAINS: u64 = 64;
@@ -19,10 +17,6 @@ pub const MAX_SWEEPS: u64 = 100_000_000;
 /// Rows per streamed chunk: 2^32 rows at the smallest working set (over 100 bytes a row) are
 /// 400 GiB, beyond any machine, and keep `chunk_rows x bytes per row` far inside a u64.
 pub const MAX_CHUNK_ROWS: u64 = 1 << 32;
-
-/// The widest design: its columns x columns Hessian or posterior covariance (8 bytes a number)
-/// fills [`MEMORY_BUDGET_BYTES`] at 8,192 columns. A fit holds a few such matrices at once.
-pub const MAX_DESIGN_COLUMNS: u64 = 8192;
 
 /// The largest value of a key and why, for the message.
 #[derive(Debug, Clone, PartialEq)]

@@ -151,7 +151,7 @@ impl Plan {
                         draw: Some("hash".into()),
                         ..RawSplit::default()
                     },
-                    Split::Folds(f) => f.to_raw(),
+                    Split::Folds(f) => super::folds::to_raw(f),
                 };
                 (Some(relative(self, path)), None, None, Some(split))
             }

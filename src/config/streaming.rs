@@ -4,21 +4,7 @@
 use super::ctx::Ctx;
 use super::raw::RawData;
 use bayeslab_core::error::Result;
-
-/// Rows per chunk when `chunk_rows` is not given: 65,536 rows of 50 f64 features are 26 MiB.
-pub const DEFAULT_CHUNK_ROWS: usize = 65_536;
-
-/// How a streamed experiment reads its data.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Streaming {
-    pub chunk_rows: usize,
-    /// The memory budget in bytes: checked against the estimated working set before the first
-    /// pass.
-    pub max_memory: Option<u64>,
-    /// Whether the first pass over the training rows keeps their design rows in a binary
-    /// cache file that later passes read instead of decoding the data file again.
-    pub cache: bool,
-}
+pub use bayeslab_data::plan::{Streaming, DEFAULT_CHUNK_ROWS};
 
 /// `streaming`, `chunk_rows`, `max_memory` and `cache` of `[data]`.
 pub(super) fn streaming(ctx: &Ctx<'_>, raw: &RawData) -> Result<Option<Streaming>> {

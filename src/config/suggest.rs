@@ -1,37 +1,7 @@
 //! "Did you mean ...?" for misspelt keys and names.
 
 use bayeslab_core::catalog::{MethodKind, COMMON_KEYS};
-
-/// The candidate with `word`'s words in another order (`logistic-vb` for `vb-logistic`: edit
-/// distance alone would offer `logistic-mle`), else the candidate closest to `word` in edit
-/// distance, if it is close enough to be a likely typo.
-pub fn nearest<'a>(word: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
-    let candidates: Vec<&str> = candidates.into_iter().collect();
-    let words = |s: &str| {
-        let mut w: Vec<String> = s.split(['-', '_']).map(str::to_lowercase).collect();
-        w.sort();
-        w
-    };
-    // Only a word of several parts can be reordered; its parts are sorted once.
-    let parts = (word.contains('-') || word.contains('_')).then(|| words(word));
-    let reordered = parts.and_then(|p| candidates.iter().find(|c| words(c) == p));
-    if let Some(c) = reordered {
-        return Some(c);
-    }
-    candidates
-        .into_iter()
-        .map(|c| (strsim::damerau_levenshtein(word, c), c))
-        .filter(|(d, c)| *d <= (c.len().max(word.len()) / 3).max(1))
-        .min_by_key(|(d, _)| *d)
-        .map(|(_, c)| c)
-}
-
-/// " (did you mean `x`?)" or "".
-pub fn did_you_mean<'a>(word: &str, candidates: impl IntoIterator<Item = &'a str>) -> String {
-    nearest(word, candidates)
-        .map(|c| format!(" (did you mean `{c}`?)"))
-        .unwrap_or_default()
-}
+pub use bayeslab_core::suggest::{and_list, did_you_mean, nearest};
 
 /// serde's unknown-field message lists the allowed keys ("unknown field `x`, expected one of
 /// `a`, `b`"); add the nearest of them as a suggestion. Every `[[method]]` table shares one serde
@@ -102,16 +72,6 @@ fn method_kind_holding(doc: &toml::Table, key: &str) -> Option<MethodKind> {
         .get("kind")?
         .as_str()
         .and_then(MethodKind::parse)
-}
-
-/// "a, b and c": the names of a list in prose.
-pub fn and_list<'a>(names: impl IntoIterator<Item = &'a str>) -> String {
-    let names: Vec<&str> = names.into_iter().collect();
-    match names.split_last() {
-        None => String::new(),
-        Some((last, [])) => last.to_string(),
-        Some((last, rest)) => format!("{} and {last}", rest.join(", ")),
-    }
 }
 
 #[cfg(test)]

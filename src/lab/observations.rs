@@ -39,7 +39,7 @@ pub fn load(plan: &PosteriorPlan) -> Result<Observations> {
             trials: *trials,
         }),
         PosteriorSource::Column { path, column } => {
-            let values = crate::data::read_column(path, column)?;
+            let values = bayeslab_data::read_column(path, column)?;
             check(path, column, &plan.kind, &values)?;
             for s in &plan.subsets {
                 if let Subset::First(n) = s {

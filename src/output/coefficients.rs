@@ -7,10 +7,10 @@
 //! original units are beta = A w, a linear map, and a Gaussian N(m, S) over w is the Gaussian
 //! N(A m, A S A^T) over beta. The intercept's variance needs the full covariance.
 
-use crate::data::INTERCEPT;
 use bayeslab_core::catalog::Likelihood;
 use bayeslab_core::numeric::special::norm_cdf;
 use bayeslab_core::record::{ColumnScaling, ExperimentRecord, RunRecord};
+use bayeslab_data::INTERCEPT;
 
 /// z of the central 95 % interval of a Normal: Phi^{-1}(0.975).
 pub const Z95: f64 = 1.959_963_984_540_054;

@@ -13,8 +13,8 @@
 //!   `log_lik`. For pandas and polars.
 
 use super::Artifact;
-use crate::data::parquet_sink::{frame_bytes, Values};
 use bayeslab_core::record::{DrawsExport, ExperimentRecord, RunRecord};
+use bayeslab_data::parquet_sink::{frame_bytes, Values};
 
 /// The files of every run of `record` that kept its draws.
 pub fn artifacts(record: &ExperimentRecord) -> Vec<Artifact> {

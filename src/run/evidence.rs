@@ -7,13 +7,13 @@ use std::sync::atomic::AtomicBool;
 
 use super::metrics::evaluate;
 use crate::config::{MethodPlan, Plan};
-use crate::data::Dataset;
 use bayeslab_core::error::{Error, NumericError, Result};
 use bayeslab_core::model::predictive::PredictiveSettings;
 use bayeslab_core::model::PredictiveKind;
 use bayeslab_core::numeric::rng;
 use bayeslab_core::optim::{Iterate, Termination};
 use bayeslab_core::record::EvidencePoint;
+use bayeslab_data::Dataset;
 
 pub fn choose_precision(
     plan: &Plan,

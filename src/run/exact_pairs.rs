@@ -10,12 +10,12 @@ use rayon::prelude::*;
 use super::event::Event;
 use super::monitor::Events;
 use crate::config::Plan;
-use crate::data::Dataset;
 use bayeslab_core::model::fit::Fitted;
 use bayeslab_core::model::loglik::row_log_lik;
 use bayeslab_core::model::Likelihood;
 use bayeslab_core::numeric::kde::Kde2;
 use bayeslab_core::record::{ExactContours, ExactSource, PairDensity, RunRecord};
+use bayeslab_data::Dataset;
 
 /// Grid points per axis of a pair's picture (as the quadrature run's).
 pub const POINTS: usize = 49;

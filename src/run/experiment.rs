@@ -15,11 +15,11 @@ use super::predict::predict;
 use super::sink::Sink;
 use super::source::Source;
 use crate::config::Plan;
-use crate::data::PassStats;
 use bayeslab_core::error::Result;
 use bayeslab_core::model::method::Fitted;
 use bayeslab_core::model::PredictiveKind;
 use bayeslab_core::record::{ExperimentRecord, PassPurpose, PassRecord, RunPasses, RunRecord};
+use bayeslab_data::PassStats;
 
 /// Run every method of `plan` on `source`. Files made before the output (a streamed
 /// predictions.csv) go beside `out`.

@@ -8,12 +8,12 @@ use std::time::Instant;
 use super::monitor::Recorder;
 use super::source::Source;
 use crate::config::{MethodPlan, Plan};
-use crate::data::PassStats;
 use bayeslab_core::error::{Error, NumericError, Result};
 use bayeslab_core::model::method::Fitted;
 use bayeslab_core::model::options::Options;
 use bayeslab_core::optim::{Observer, Termination};
 use bayeslab_core::record::{EvidencePoint, FitPassTimes, PassPurpose, RunRecord};
+use bayeslab_data::PassStats;
 
 /// A fitted run: its record (predictives still empty), the fit when it succeeded, and the
 /// streamed passes it made with their purposes (`fit`, `khat`).

@@ -9,12 +9,12 @@
 use rand_distr::{Distribution, StandardNormal};
 
 use crate::config::Plan;
-use crate::data::{Dataset, INTERCEPT};
 use bayeslab_core::model::method::Fitted;
 use bayeslab_core::model::predictive::PredictiveSettings;
 use bayeslab_core::model::PredictiveKind;
 use bayeslab_core::numeric::rng;
 use bayeslab_core::record::{InputSpace, RunRecord, Surface};
+use bayeslab_data::{Dataset, INTERCEPT};
 
 /// Grid points per axis, training rows kept at most, boundaries drawn.
 pub const POINTS: usize = 31;

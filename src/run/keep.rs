@@ -3,8 +3,8 @@
 //! (binary targets only; without them the metrics come from running sums and AUC is `null`).
 
 use crate::config::Plan;
-use crate::data::StreamedData;
 use bayeslab_core::model::method::Fitted;
+use bayeslab_data::StreamedData;
 
 /// (keep, bytes kept), adding a note when `max_memory` leaves no room for them.
 pub fn streamed(

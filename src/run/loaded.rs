@@ -9,9 +9,9 @@ use super::event::Event;
 use super::monitor::Events;
 use super::source::Source;
 use crate::config::{DataPlan, DataSource};
-use crate::data::{Dataset, StreamedData};
 use bayeslab_core::error::Result;
 use bayeslab_core::files::Scratch;
+use bayeslab_data::{Dataset, StreamedData};
 
 pub struct Loaded {
     rows: Rows,
@@ -80,7 +80,7 @@ fn read(
                 let file = file.to_path_buf();
                 events.send(Event::Reading { file, rows, total });
             };
-            let dataset = crate::data::load_with(data, &mut probe)?;
+            let dataset = bayeslab_data::load_with(data, &mut probe)?;
             (Rows::Memory(Box::new(dataset)), None)
         }
     })

@@ -11,7 +11,6 @@ use std::time::Instant;
 use super::event::{Event, Silent};
 use super::monitor::Events;
 use crate::config::{MethodPlan, Plan};
-use crate::data::Dataset;
 use bayeslab_core::error::{Error, Result};
 use bayeslab_core::metrics::loo::{
     log_predictive, posterior_log_weights, psis_loo, sum_se, LogLik, Loo,
@@ -23,6 +22,7 @@ use bayeslab_core::model::method::{fit_matrix, FitInput, Predictor};
 use bayeslab_core::model::Likelihood;
 use bayeslab_core::numeric::rng;
 use bayeslab_core::record::{DrawsExport, KCounts, LooDraws, LooPoint, LooRecord};
+use bayeslab_data::Dataset;
 
 /// Draws from an approximation for its LOO by default: k judged by the 0.7 threshold needs
 /// S above 2,200 (Vehtari et al. 2024, section 3.2.4).
@@ -289,7 +289,7 @@ fn fit_without(
             y,
             classes: input.dataset.classes.len(),
             intercept: input.dataset.columns.first().map(String::as_str)
-                == Some(crate::data::INTERCEPT),
+                == Some(bayeslab_data::INTERCEPT),
             columns: &input.dataset.columns,
             cancel: input.cancel,
             record_steps: false,

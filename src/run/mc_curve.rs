@@ -8,12 +8,12 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use super::event::Event;
 use super::monitor::Events;
 use crate::config::{MethodPlan, Plan};
-use crate::data::Dataset;
 use bayeslab_core::error::{Error, Result};
 use bayeslab_core::model::method::{Fitted, Probabilities};
 use bayeslab_core::model::predictive::PredictiveSettings;
 use bayeslab_core::model::PredictiveKind;
 use bayeslab_core::numeric::rng;
+use bayeslab_data::Dataset;
 
 pub fn mc_curve(
     plan: &Plan,

@@ -13,7 +13,6 @@ use super::monitor::Events;
 use super::sink::Sink;
 use super::source::Source;
 use crate::config::Plan;
-use crate::data::{DesignRows, PassStats};
 use bayeslab_core::error::Result;
 use bayeslab_core::metrics::running::Running;
 use bayeslab_core::model::method::{Fitted, Probabilities};
@@ -21,6 +20,7 @@ use bayeslab_core::model::predictive::PredictiveSettings;
 use bayeslab_core::model::PredictiveKind;
 use bayeslab_core::numeric::rng;
 use bayeslab_core::record::{PredictionColumn, Rows, RunRecord, Scores};
+use bayeslab_data::{DesignRows, PassStats};
 
 /// One predictive of one run during the pass.
 struct Column {

@@ -8,10 +8,10 @@ use std::collections::BTreeMap;
 use std::path::Path;
 
 use crate::config::Plan;
-use crate::data::Dataset;
 use bayeslab_core::error::{Error, Result};
 use bayeslab_core::model::fit::{FitInput, Predictor};
 use bayeslab_core::model::method::fit_matrix;
+use bayeslab_data::Dataset;
 
 /// The stored experiment and its training data, loaded once for every run refitted.
 pub struct Refitter {
@@ -47,7 +47,7 @@ impl Refitter {
             .data
             .as_ref()
             .ok_or_else(|| Error::data(results, "the stored experiment has no [data] to fit on"))?;
-        let dataset = crate::data::load(data)?;
+        let dataset = bayeslab_data::load(data)?;
         Ok(Refitter { plan, dataset })
     }
 
@@ -75,7 +75,7 @@ impl Refitter {
                 y: &train.y,
                 classes: self.dataset.classes.len(),
                 intercept: self.dataset.columns.first().map(String::as_str)
-                    == Some(crate::data::INTERCEPT),
+                    == Some(bayeslab_data::INTERCEPT),
                 columns: &self.dataset.columns,
                 cancel: None,
                 record_steps: false,

@@ -138,7 +138,7 @@ pub fn score(run_dir: &Path, data: &Path) -> Result<Scored> {
             "the run's record has no stored preparation: it used a feature map (not stored), or was written by an older bayeslab; run the experiment again with this version",
         ));
     };
-    let x = crate::data::prepare_new(data, prep, scaling, &d.columns)?;
+    let x = bayeslab_data::prepare_new(data, prep, scaling, &d.columns)?;
     let mut out = Scored {
         rows: x.nrows(),
         columns: Vec::new(),

@@ -6,8 +6,8 @@ use std::cell::{Cell, RefCell};
 
 use super::event::{Event, PassProgress};
 use super::monitor::Events;
-use crate::data::{Dataset, DesignRows, Part, PassStats, StreamedData, INTERCEPT};
 use bayeslab_core::error::Result;
+use bayeslab_data::{Dataset, DesignRows, Part, PassStats, StreamedData, INTERCEPT};
 use std::sync::atomic::AtomicBool;
 
 use crate::config::{MethodPlan, Plan};

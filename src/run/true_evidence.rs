@@ -20,7 +20,7 @@ use bayeslab_core::numeric::rng;
 use bayeslab_core::record::{EvidenceEstimate, PassPurpose, RunRecord};
 
 /// A streamed pass the estimate made: the proposal run's id, the purpose and its statistics.
-pub type EvidencePass = (String, PassPurpose, crate::data::PassStats);
+pub type EvidencePass = (String, PassPurpose, bayeslab_data::PassStats);
 
 /// The estimates, one per likelihood with a usable proposal, logistic first, and the streamed
 /// passes they made.

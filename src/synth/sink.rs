@@ -8,9 +8,9 @@ use std::path::{Path, PathBuf};
 
 use rayon::prelude::*;
 
-use crate::data::parquet_sink::ParquetSink;
-use crate::npy;
 use bayeslab_core::error::{Error, Result};
+use bayeslab_data::npy;
+use bayeslab_data::parquet_sink::ParquetSink;
 
 /// Rows formatted per parallel task when writing the CSV.
 const CSV_ROWS_PER_TASK: usize = 1024;

@@ -9,9 +9,9 @@ mod tests;
 
 pub use decimated::Decimated;
 
-use crate::data::INTERCEPT;
 use bayeslab_core::model::diagnostics::{rank_counts, split_rhat};
 use bayeslab_core::optim::{DrawBatch, Schedule};
+use bayeslab_data::INTERCEPT;
 
 /// How many weights are traced per sampler.
 pub const TRACED: usize = 3;

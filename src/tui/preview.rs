@@ -8,9 +8,9 @@ use std::path::PathBuf;
 use std::sync::mpsc::{self, Sender};
 
 use crate::config::DataPlan;
-use crate::data::StreamedData;
 use crate::run::Source;
 use bayeslab_core::record::DatasetInfo;
+use bayeslab_data::StreamedData;
 
 use super::event::Event;
 
@@ -35,7 +35,7 @@ pub struct Preview {
 pub fn describe(data: &DataPlan) -> Result<DatasetInfo, String> {
     let info = match data.streaming {
         Some(_) => StreamedData::open(data).map(|d| Source::Streamed(&d).info(Some(data))),
-        None => crate::data::load(data).map(|d| Source::Memory(&d).info(Some(data))),
+        None => bayeslab_data::load(data).map(|d| Source::Memory(&d).info(Some(data))),
     };
     info.map(|mut i| {
         i.standardized = data.standardize;

@@ -16,6 +16,7 @@ pub mod model;
 pub mod numeric;
 pub mod optim;
 pub mod record;
+pub mod suggest;
 pub mod threads;
 
 pub use error::{Error, Result};

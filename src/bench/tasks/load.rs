@@ -1,5 +1,5 @@
 //! Loading: the same data from Parquet, CSV or .npy into a design matrix. Parquet and CSV go
-//! through the loader `bayeslab run` uses ([`crate::data::load`]: the training file and its
+//! through the loader `bayeslab run` uses ([`bayeslab_data::load`]: the training file and its
 //! `STEM.test.*` file when `bayeslab synth --test-rows` wrote one, every column but `y` a
 //! feature, standardised, with an intercept), so peak / X is the run's own; a plain polars read
 //! of the same file is timed beside it.
@@ -41,7 +41,7 @@ pub(super) fn load(
     for rep in 0..settings.reps {
         let (read, s) = timed(|| match task {
             Task::LoadNpy => files.load().map(|l| (l.x.nrows(), l.x.ncols())),
-            _ => crate::data::load(&plan).map(|d| {
+            _ => bayeslab_data::load(&plan).map(|d| {
                 let (train, test) = (&d.train.x, &d.test.x);
                 (train.nrows() + test.nrows(), train.ncols())
             }),
@@ -63,7 +63,7 @@ pub(super) fn load(
     let mut polars = Vec::new();
     for _ in 0..settings.reps {
         let start = Instant::now();
-        crate::data::polars_read(&plan)?;
+        bayeslab_data::polars_read(&plan)?;
         polars.push(start.elapsed().as_secs_f64());
     }
     let bytes = plan_bytes(&plan);

@@ -1,7 +1,7 @@
 //! Tests of the Parquet row groups: their size whatever the writes, every row kept.
 
 use super::*;
-use crate::data::parquet_sink::row_group_rows;
+use bayeslab_data::parquet_sink::row_group_rows;
 
 #[test]
 fn row_groups_have_their_size_whatever_the_writes_and_keep_every_row() {
@@ -34,9 +34,9 @@ fn row_groups_have_their_size_whatever_the_writes_and_keep_every_row() {
     let mut groups = vec![64; n / 64];
     groups.push(n % 64);
     assert_eq!(row_group_rows(&parquet), groups);
-    let back = crate::data::dense::read_dense(&parquet, "y").unwrap();
+    let back = bayeslab_data::dense::read_dense(&parquet, "y").unwrap();
     // and the .npy written beside it holds the same rows
-    let npy = crate::npy::read_matrix(&with_suffix(&stem, ".X.npy")).unwrap();
+    let npy = bayeslab_data::npy::read_matrix(&with_suffix(&stem, ".X.npy")).unwrap();
     assert_eq!(back.names, names);
     for i in 0..n {
         for j in 0..d {

@@ -11,11 +11,11 @@ use ratatui::style::{Color, Stylize};
 use ratatui::text::Line;
 use ratatui::widgets::{Block, Paragraph, Widget, Wrap};
 
-use crate::data::INTERCEPT;
 use crate::tui::app::App;
 use crate::tui::picks::Picture;
 use crate::tui::widget::whiskers::{visible, Whiskers};
 use bayeslab_core::catalog::{MethodKind, PredictiveKind};
+use bayeslab_data::INTERCEPT;
 
 mod coefficients;
 mod maps;

@@ -8,9 +8,9 @@ use ratatui::style::{Color, Stylize};
 use ratatui::text::Line;
 use ratatui::widgets::{Block, Paragraph, Widget};
 
-use crate::data::INTERCEPT;
 use crate::tui::widget::heatmap::{Heatmap, Scale};
 use bayeslab_core::record::RunRecord;
+use bayeslab_data::INTERCEPT;
 
 pub fn render(run: &RunRecord, columns: &[String], side: usize, area: Rect, buf: &mut Buffer) {
     let pixels: Vec<usize> = (0..columns.len())
