@@ -9,13 +9,7 @@
 //! timing can be tested and benchmarked from `tests/` and `benches/`, and it is the only
 //! module that imports ratatui/crossterm.
 
-pub mod bench;
-pub mod compare;
-pub mod config;
-pub mod lab;
 pub mod output;
-pub mod run;
-pub mod synth;
 pub mod tui;
 
 // The core crate's modules under their old names, for the tests, benches and binary that still
@@ -25,3 +19,5 @@ pub use bayeslab_core::{Error, Result};
 // The data crate, likewise.
 pub use bayeslab_data as data;
 pub use bayeslab_data::npy;
+// The engine crate, likewise.
+pub use bayeslab_engine::{bench, compare, config, lab, run, synth};

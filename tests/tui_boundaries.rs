@@ -38,11 +38,11 @@ fn heavy_dependencies_stay_behind_their_doors() {
                     // the model types: every fit and predictor, and the lab's mode finder
                     // (an optim objective with its numerical Hessian)
                     "crates/core/src/model/",
-                    "src/lab/mode.rs",
+                    "crates/engine/src/lab/mode.rs",
                     // the design matrix: built by data/, read from .npy files by npy
                     "crates/data/src/",
                     // the benchmark harness, which measures faer's own X^T X as its bound
-                    "src/bench/",
+                    "crates/engine/src/bench/",
                 ],
             ),
         ] {

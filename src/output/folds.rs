@@ -9,10 +9,10 @@
 use serde::Serialize;
 
 use super::tables::{Cell, Table, METRICS};
-use crate::config::folds::FOLD_KEY;
 use bayeslab_core::metrics::loo::sum_se;
 use bayeslab_core::metrics::{self, multiclass};
 use bayeslab_core::record::{Scores, SweepRecord};
+use bayeslab_engine::config::folds::FOLD_KEY;
 
 /// sweep.json `cross_validation`: one run and predictive over every fold.
 #[derive(Debug, Clone, PartialEq, Serialize)]

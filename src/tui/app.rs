@@ -5,17 +5,17 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::config::Plan;
 use crate::output;
 use bayeslab_core::record::Diagnostics;
+use bayeslab_engine::config::Plan;
 
 use super::catalog::Catalog;
 use super::event::Event;
 use super::picks::Picks;
 use super::preview::Preview;
 use super::session::Session;
-use crate::run;
 use bayeslab_core::catalog::thousands;
+use bayeslab_engine::run;
 
 /// The seven screens, in tab order.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -77,7 +77,7 @@ pub enum Command {
     /// Load the dataset of the experiment file at `path` in the background.
     Describe {
         path: PathBuf,
-        data: Box<crate::config::DataPlan>,
+        data: Box<bayeslab_engine::config::DataPlan>,
     },
 }
 
@@ -304,10 +304,15 @@ pub(super) fn exported(files: &str, dir: &Path) -> String {
 
 /// The status line while the test rows are scored: "scoring laplace/mc: 50,000 test rows",
 /// then "scoring laplace/mc: metrics, 2,000 bootstrap resamples".
-fn scoring_text(run: &str, predictive: &str, rows: usize, step: crate::run::ScoringStep) -> String {
+fn scoring_text(
+    run: &str,
+    predictive: &str,
+    rows: usize,
+    step: bayeslab_engine::run::ScoringStep,
+) -> String {
     let what = match step {
-        crate::run::ScoringStep::Predict => format!("{} test rows", thousands(rows)),
-        crate::run::ScoringStep::Metrics { resamples } => {
+        bayeslab_engine::run::ScoringStep::Predict => format!("{} test rows", thousands(rows)),
+        bayeslab_engine::run::ScoringStep::Metrics { resamples } => {
             format!("metrics, {} bootstrap resamples", thousands(resamples))
         }
     };

@@ -4,7 +4,7 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::config::{self, Plan};
+use bayeslab_engine::config::{self, Plan};
 
 #[derive(Debug, Clone)]
 pub struct Entry {

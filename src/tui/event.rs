@@ -18,7 +18,7 @@ pub enum Event {
     /// What the engine told the worker of job `job`, as it told it.
     Progress {
         job: u64,
-        event: crate::run::Event,
+        event: bayeslab_engine::run::Event,
     },
     Finished {
         job: u64,

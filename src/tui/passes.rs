@@ -1,9 +1,9 @@
 //! A streamed run as the workbench follows it: the pass reading the file now (its purpose,
 //! run and rows, updated after every chunk) and every pass that has finished, in order.
 
-use crate::run::PassProgress;
 use bayeslab_core::catalog::thousands;
 use bayeslab_core::record::PassRecord;
+use bayeslab_engine::run::PassProgress;
 
 #[derive(Debug, Clone, Default)]
 pub struct Passes {

@@ -7,10 +7,10 @@
 use std::path::PathBuf;
 use std::sync::mpsc::{self, Sender};
 
-use crate::config::DataPlan;
-use crate::run::Source;
 use bayeslab_core::record::DatasetInfo;
 use bayeslab_data::StreamedData;
+use bayeslab_engine::config::DataPlan;
+use bayeslab_engine::run::Source;
 
 use super::event::Event;
 

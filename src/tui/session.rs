@@ -2,16 +2,16 @@
 //! (and every chain of a sampler), the dataset view and, once finished, the record every
 //! results screen is a view of.
 
-use crate::config::Plan;
 use bayeslab_core::catalog::Fitting;
 use bayeslab_core::optim::Iterate;
 use bayeslab_core::record::{
     DatasetInfo, Diagnostics, EvidenceEstimate, ExperimentRecord, RunRecord, SweepRecord,
 };
+use bayeslab_engine::config::Plan;
 
 use super::chains::ChainTraces;
 use super::passes::Passes;
-use crate::run::{Event, SweepAt};
+use bayeslab_engine::run::{Event, SweepAt};
 
 #[derive(Debug, Clone, PartialEq)]
 pub enum JobState {

@@ -10,7 +10,7 @@ use bayeslab_core::record::SweepRecord;
 use super::app::App;
 use super::picks::{stepped, Picks};
 use super::session::{JobState, RunState, Session};
-use crate::run::SweepAt;
+use bayeslab_engine::run::SweepAt;
 
 impl Session {
     /// A new point starts: its runs start over, and so do its passes over the data file.

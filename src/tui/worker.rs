@@ -7,11 +7,11 @@ use std::sync::mpsc::Sender;
 use std::sync::Arc;
 use std::thread::JoinHandle;
 
-use crate::config::Plan;
-use crate::run::{self, Interest, Monitor};
 use bayeslab_core::optim::DrawBatch;
 use bayeslab_core::record::Outcome;
 use bayeslab_core::Error;
+use bayeslab_engine::config::Plan;
+use bayeslab_engine::run::{self, Interest, Monitor};
 
 use super::chains::traced_weights;
 use super::event::Event;

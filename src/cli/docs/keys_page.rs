@@ -1,5 +1,5 @@
 //! experiment-keys.md: every key each table of an experiment file accepts, asked of the parser
-//! itself (the serde mirror in src/config/raw.rs denies unknown keys and names the ones it
+//! itself (the serde mirror in crates/engine/src/config/raw.rs denies unknown keys and names the ones it
 //! expects), and for `[[method]]` which kinds take each key (the catalogue).
 
 use std::fmt::Write;
@@ -70,7 +70,7 @@ fn kinds_taking(key: &str) -> String {
 pub fn page() -> String {
     let mut s = header(
         "Experiment keys",
-        "the experiment parser (src/config/raw.rs) and the catalogue",
+        "the experiment parser (crates/engine/src/config/raw.rs) and the catalogue",
     );
     s.push_str(
         "Every key each table of an experiment file accepts; any other key is an error that \

@@ -3,7 +3,7 @@
 use super::table::{Cell, Mark, Table};
 
 /// The paired-bootstrap comparison of two runs, one row per run, predictive and metric.
-pub fn comparison(rows: &[crate::compare::Comparison]) -> Table {
+pub fn comparison(rows: &[bayeslab_engine::compare::Comparison]) -> Table {
     let headers = [
         "run",
         "predictive",
@@ -28,10 +28,10 @@ pub fn comparison(rows: &[crate::compare::Comparison]) -> Table {
                 Cell {
                     text: c.verdict.name().into(),
                     mark: match c.verdict {
-                        crate::compare::Verdict::Improved => Mark::Best,
-                        crate::compare::Verdict::Worse => Mark::Warn,
-                        crate::compare::Verdict::WithinNoise
-                        | crate::compare::Verdict::TooFewResamples => Mark::Plain,
+                        bayeslab_engine::compare::Verdict::Improved => Mark::Best,
+                        bayeslab_engine::compare::Verdict::Worse => Mark::Warn,
+                        bayeslab_engine::compare::Verdict::WithinNoise
+                        | bayeslab_engine::compare::Verdict::TooFewResamples => Mark::Plain,
                     },
                 },
             ]
@@ -48,7 +48,7 @@ pub fn comparison(rows: &[crate::compare::Comparison]) -> Table {
 }
 
 /// A last "note" column when some line carries one (B's ECE rescored on A's bins).
-fn add_notes(table: &mut Table, rows: &[crate::compare::Comparison]) {
+fn add_notes(table: &mut Table, rows: &[bayeslab_engine::compare::Comparison]) {
     if rows.iter().all(|c| c.note.is_none()) {
         return;
     }
@@ -62,7 +62,7 @@ fn add_notes(table: &mut Table, rows: &[crate::compare::Comparison]) {
 /// When some row compares A's column with a differently named one of B (`compare --pair`),
 /// a "B column" after "predictive" says which; `run` and `predictive` are then A's. Without
 /// such rows the table is as it always was.
-fn name_b_columns(table: &mut Table, rows: &[crate::compare::Comparison]) {
+fn name_b_columns(table: &mut Table, rows: &[bayeslab_engine::compare::Comparison]) {
     if rows.iter().all(|c| c.b_column.is_none()) {
         return;
     }

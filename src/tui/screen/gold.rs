@@ -1,7 +1,7 @@
 //! The approximation-error table under the Results screen's metrics: each approximation's
 //! predictive against the gold standard (a sampler or quadrature run) of the same experiment, with the PSIS
 //! k-hat of its Gaussian posterior coloured by the PSIS thresholds (record field
-//! `approximation_error`, built by src/run/gold.rs); it scrolls with PgUp/PgDn.
+//! `approximation_error`, built by crates/engine/src/run/gold.rs); it scrolls with PgUp/PgDn.
 
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;

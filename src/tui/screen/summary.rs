@@ -2,7 +2,7 @@
 //! the methods it fits, or for an approximation lab (no `[[method]]`) the `[[posterior]]`
 //! tables it computes and where they are shown.
 
-use crate::config::Plan;
+use bayeslab_engine::config::Plan;
 
 /// E.g. `3 methods: logistic-mle, logistic-map, laplace — r runs them`, or `approximation
 /// lab, no [[method]]: 4 [[posterior]] tables (insects-spray-c, …) — r computes them, 7 Reparam

@@ -4,7 +4,7 @@ use std::path::Path;
 
 #[test]
 fn the_resolved_toml_parses_back_to_the_same_plan() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let root = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."));
     for name in [
         "quickstart",
         "breast_cancer",
@@ -29,7 +29,8 @@ fn the_resolved_toml_parses_back_to_the_same_plan() {
 
 #[test]
 fn the_encoding_keys_resolve_and_parse_back() {
-    let file = Path::new(env!("CARGO_MANIFEST_DIR")).join("experiments/encoded.toml");
+    let file =
+        Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../..")).join("experiments/encoded.toml");
     let text = "[data]\npath = \"../datasets/penguins.csv\"\ntarget = \"sex\"\npositive = \"male\"\n\
         features = [\"species\", \"year\", \"delta_15n\"]\ncategorical = [\"year\"]\n\
         reference = { species = \"Gentoo\", year = 2008 }\nmax_levels = 9\nunseen_levels = \"zero\"\n\

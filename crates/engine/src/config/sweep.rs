@@ -161,7 +161,7 @@ mod tests {
     const BASE: &str = "[data]\npath = \"../datasets/pima.csv\"\ntarget = \"y\"\n\n[[method]]\nkind = \"logistic-laplace\"\n\n[[method]]\nid = \"b\"\nkind = \"logistic-laplace\"\n";
 
     fn file() -> std::path::PathBuf {
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("experiments/x.toml")
+        Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../..")).join("experiments/x.toml")
     }
 
     fn sweep(extra: &str) -> Result<Option<Sweep>> {
