@@ -9,7 +9,6 @@
 //! timing can be tested and benchmarked from `tests/` and `benches/`, and it is the only
 //! module that imports ratatui/crossterm.
 
-pub mod output;
 pub mod tui;
 
 // The core crate's modules under their old names, for the tests, benches and binary that still
@@ -21,3 +20,4 @@ pub use bayeslab_data as data;
 pub use bayeslab_data::npy;
 // The engine crate, likewise.
 pub use bayeslab_engine::{bench, compare, config, lab, run, synth};
+pub use bayeslab_report as output;

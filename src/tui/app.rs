@@ -5,9 +5,9 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::output;
 use bayeslab_core::record::Diagnostics;
 use bayeslab_engine::config::Plan;
+use bayeslab_report as output;
 
 use super::catalog::Catalog;
 use super::event::Event;

@@ -38,7 +38,7 @@ pub struct LiveRun {
     pub fitting: Fitting,
     /// What its iterates' objective is (E(w), −ln Z_EP, −ELBO, −JJ bound): the Live chart
     /// shows one kind at a time.
-    pub objective: crate::output::plots::Objective,
+    pub objective: bayeslab_report::plots::Objective,
     /// Iterations allowed; for a sampler, the sweeps per chain.
     pub max_iter: usize,
     pub tolerance: f64,
@@ -131,7 +131,7 @@ impl Session {
             .map(|m| LiveRun {
                 id: m.id.clone(),
                 fitting: m.kind.fitting(),
-                objective: crate::output::plots::Objective::of_kind(m.kind),
+                objective: bayeslab_report::plots::Objective::of_kind(m.kind),
                 max_iter: m.schedule().map_or(m.max_iter, |s| s.sweeps()),
                 tolerance: m.tolerance,
                 state: RunState::Pending,

@@ -4,8 +4,8 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::output;
 use bayeslab_core::record::SweepRecord;
+use bayeslab_report as output;
 
 use super::app::App;
 use super::picks::{stepped, Picks};

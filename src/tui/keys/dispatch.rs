@@ -62,7 +62,7 @@ impl App {
         let Some(r) = self.session.as_ref().and_then(|s| s.record.as_ref()) else {
             return;
         };
-        let runs = crate::output::steps::stepped_runs(r);
+        let runs = bayeslab_report::steps::stepped_runs(r);
         let n = runs
             .get(self.picks.step_run.min(runs.len().saturating_sub(1)))
             .and_then(|run| run.steps.as_ref())
@@ -75,7 +75,7 @@ impl App {
         let Some(r) = self.session.as_ref().and_then(|s| s.record.as_ref()) else {
             return;
         };
-        let n = crate::output::contour::pairs(r.dataset.columns.len()).len();
+        let n = bayeslab_report::contour::pairs(r.dataset.columns.len()).len();
         if n > 0 {
             let at = crate::tui::screen::pair_index(r, self.picks.pair) as isize;
             self.picks.pair = Some((at + delta).rem_euclid(n as isize) as usize);
@@ -241,7 +241,7 @@ impl App {
     fn evidence_rows(&mut self, delta: isize) {
         let record = self.session.as_ref().and_then(|s| s.record.as_ref());
         let n = record
-            .and_then(crate::output::tables::log_evidence_table)
+            .and_then(bayeslab_report::tables::log_evidence_table)
             .map_or(0, |e| e.table.rows.len());
         self.picks.evidence_row = stepped(self.picks.evidence_row, delta, n);
     }
@@ -274,7 +274,7 @@ impl App {
                 self.picks.reparam = next_posterior(r, self.picks.reparam, delta)
             }
             (Screen::Posterior, Some(r)) if self.picks.picture == Picture::Steps => {
-                let n = crate::output::steps::stepped_runs(r).len();
+                let n = bayeslab_report::steps::stepped_runs(r).len();
                 self.picks.step_run = stepped(self.picks.step_run, delta, n);
                 self.picks.step = 0;
             }

@@ -14,12 +14,12 @@ use ratatui::style::{Color, Modifier, Style, Stylize};
 use ratatui::text::Line;
 use ratatui::widgets::{Block, Paragraph, Row, Table, Widget, Wrap};
 
-use crate::output::tables;
 use crate::tui::app::App;
 use crate::tui::picks::Picks;
 use crate::tui::preview::PreviewState;
 use crate::tui::widget::wrap::wrap;
 use bayeslab_core::record::DatasetInfo;
+use bayeslab_report::tables;
 
 /// The dataset the screen shows: the running (or finished) experiment's when it is the one
 /// selected, else the selected file's preview once loaded.

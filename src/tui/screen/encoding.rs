@@ -13,9 +13,9 @@ use ratatui::style::{Color, Style, Stylize};
 use ratatui::text::Line;
 use ratatui::widgets::{Cell, Widget};
 
-use crate::output::tables::fill_phrase;
 use crate::tui::widget::table::{elide_middle, LabelRow, LabelTable, Value};
 use bayeslab_core::record::EncodingInfo;
+use bayeslab_report::tables::fill_phrase;
 
 /// One row of the panel: a design-column-like label, two counts and what the row is.
 pub struct EncodingRow {

@@ -12,8 +12,8 @@ use ratatui::symbols::Marker;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Axis, Block, Chart, Dataset, GraphType, Paragraph, Widget, Wrap};
 
-use crate::output::formulas::{self, Curve, Link, Moderated, Series, LINK_RANGE, MAX_VAR};
 use bayeslab_core::record::ExperimentRecord;
+use bayeslab_report::formulas::{self, Curve, Link, Moderated, Series, LINK_RANGE, MAX_VAR};
 
 /// The moderated panel's p(y = 1) range, as the report's figure draws it.
 const P_RANGE: [f64; 2] = [0.5, 0.9];

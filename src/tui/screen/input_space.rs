@@ -14,8 +14,8 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::canvas::{Canvas, Context, Line as Segment};
 use ratatui::widgets::{Block, Paragraph, Widget, Wrap};
 
-use crate::output::plots::clip;
 use bayeslab_core::record::{ExperimentRecord, InputSpace};
+use bayeslab_report::plots::clip;
 
 /// The predictives' colours, in surface order (the exact one is white).
 const COLOURS: [Color; 6] = [
@@ -57,7 +57,7 @@ pub fn render(r: &ExperimentRecord, pick: usize, area: Rect, buf: &mut Buffer) {
     let s = planes[at];
     // p(y = 1) at 0.1 / 0.5 / 0.9, as the report draws it (not the 50/90/99 % mass levels
     // of weight space's densities)
-    let lines = crate::output::plots::surface_lines(s);
+    let lines = bayeslab_report::plots::surface_lines(s);
     let block = Block::bordered()
         .title(title(s, at, planes.len(), area.width))
         .title_bottom(Line::from(bottom(s)).right_aligned().fg(Color::Cyan));
@@ -171,7 +171,7 @@ fn legend<'a>(r: &ExperimentRecord, s: &'a InputSpace) -> Vec<Line<'a>> {
         true => "no other features".to_string(),
         false => format!(
             "other features at their training means: {}",
-            crate::output::plots::held_features(&s.others_at_mean)
+            bayeslab_report::plots::held_features(&s.others_at_mean)
         ),
     };
     let mut lines = vec![Line::from(spans)];

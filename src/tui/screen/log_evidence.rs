@@ -11,9 +11,9 @@ use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::Line;
 use ratatui::widgets::{Cell, Paragraph, Widget};
 
-use crate::output::tables::{LogEvidenceTable, Mark};
 use crate::tui::widget::table::{LabelRow, LabelTable, Value};
 use crate::tui::widget::wrap::wrap;
+use bayeslab_report::tables::{LogEvidenceTable, Mark};
 
 /// Width from which the model column and the gaps' ± se are shown.
 const WIDE: u16 = 110;

@@ -159,7 +159,7 @@ fn summary_text(rows: &[bayeslab_core::record::LooComparison], width: usize) -> 
 fn k_text(l: &bayeslab_core::record::LooRecord, wide: bool) -> String {
     let refitted = l.refitted_rows.len();
     if wide {
-        let all = crate::output::tables::loo::k_summary(l);
+        let all = bayeslab_report::tables::loo::k_summary(l);
         return match refitted {
             0 => all,
             n => format!("{all} ({n} refitted)"),

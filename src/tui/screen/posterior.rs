@@ -121,8 +121,8 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
     };
     if app.picks.coefficients > 0 {
         let scale = match app.picks.coefficients {
-            1 => crate::output::coefficients::Scale::Design,
-            _ => crate::output::coefficients::Scale::Original,
+            1 => bayeslab_report::coefficients::Scale::Design,
+            _ => bayeslab_report::coefficients::Scale::Original,
         };
         block.render(area, buf);
         coefficients::render(record, run, scale, app.picks.scroll, list, buf);

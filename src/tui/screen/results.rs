@@ -219,7 +219,7 @@ fn side_tables(
 ) -> Rect {
     // The metrics keep their rows; the gold-standard and evidence tables share the rest, at
     // least half.
-    let evidence = crate::output::tables::log_evidence_table(record);
+    let evidence = bayeslab_report::tables::log_evidence_table(record);
     let budget = tables
         .height
         .saturating_sub(metric_rows as u16 + 3)

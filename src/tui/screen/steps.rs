@@ -15,9 +15,9 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::canvas::{Canvas, Context, Line as Segment};
 use ratatui::widgets::{Block, Paragraph, Widget, Wrap};
 
-use crate::output::steps::{self as geometry, Polyline};
 use crate::tui::picks::Picks;
 use bayeslab_core::record::{ExperimentRecord, FitStep, FitSteps, RunRecord, StepKind};
+use bayeslab_report::steps::{self as geometry, Polyline};
 
 pub fn render(r: &ExperimentRecord, picks: &Picks, area: Rect, buf: &mut Buffer) {
     let runs = geometry::stepped_runs(r);

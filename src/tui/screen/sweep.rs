@@ -10,11 +10,11 @@ use ratatui::symbols::Marker;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Axis, Block, Cell, Chart, Dataset, GraphType, Row, Table, Widget};
 
-use crate::output::{self, tables::METRICS};
 use crate::tui::app::App;
 use crate::tui::picks::Metric;
 use crate::tui::sweep::sweep_rows;
 use bayeslab_core::record::SweepRecord;
+use bayeslab_report::{self as output, tables::METRICS};
 
 pub fn render(app: &App, sweep: &SweepRecord, area: Rect, buf: &mut Buffer) {
     let rows = sweep_rows(sweep).len() as u16;
@@ -116,7 +116,7 @@ fn render_plot(sweep: &SweepRecord, metric: usize, area: Rect, buf: &mut Buffer)
                 let c = colors[i % colors.len()];
                 // a series drawn under an identical one says so, or it would be invisible
                 let under = (0..i)
-                    .find(|&j| crate::output::plots::coincide(pts, &series[j].1))
+                    .find(|&j| bayeslab_report::plots::coincide(pts, &series[j].1))
                     .map(|j| format!(" (= {})", series[j].0))
                     .unwrap_or_default();
                 [

@@ -12,8 +12,8 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::canvas::{Canvas, Line as Segment};
 use ratatui::widgets::{Block, Paragraph, Widget, Wrap};
 
-use crate::output::contour::{self, LEVELS};
 use bayeslab_core::record::{ExactSource, ExperimentRecord};
+use bayeslab_report::contour::{self, LEVELS};
 
 /// The series' colours (the numbers at their means tell them apart without colour).
 const COLOURS: [Color; 8] = [

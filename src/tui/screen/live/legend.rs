@@ -40,7 +40,7 @@ fn span(run: &LiveRun) -> String {
 /// (every optimising run when `None`); samplers are never drawn there, and a note says so.
 pub(super) fn legend(
     session: &Session,
-    kind: Option<crate::output::plots::Objective>,
+    kind: Option<bayeslab_report::plots::Objective>,
     width: u16,
 ) -> Vec<Line<'static>> {
     let mut chunks: Vec<Chunk> = vec![vec![

@@ -9,8 +9,8 @@ use ratatui::symbols::Marker;
 use ratatui::widgets::{Axis, Block, Chart, Dataset, GraphType, Paragraph, Widget};
 
 use super::legend::COLORS;
-use crate::output::plots::Objective;
 use crate::tui::session::{LiveRun, Session};
+use bayeslab_report::plots::Objective;
 
 /// The kinds of objective among the optimising runs that have iterated, in a fixed order.
 pub(super) fn objectives(session: &Session) -> Vec<Objective> {

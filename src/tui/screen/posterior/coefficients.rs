@@ -9,9 +9,9 @@ use ratatui::style::{Color, Modifier, Style, Stylize};
 use ratatui::text::Line;
 use ratatui::widgets::{Cell, Paragraph, Row, Table, Widget};
 
-use crate::output::coefficients::{coefficients, has_odds, Scale};
-use crate::output::tables::sig;
 use bayeslab_core::record::{ExperimentRecord, RunRecord};
+use bayeslab_report::coefficients::{coefficients, has_odds, Scale};
+use bayeslab_report::tables::sig;
 
 /// The table's rows for `run` on `scale`, or why there are none.
 pub fn rows(

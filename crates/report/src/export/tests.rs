@@ -3,7 +3,7 @@
 //! decodes at the asked size with a drawing on it (its pixels vary).
 
 use super::*;
-use crate::output::{fixture, plots};
+use crate::{fixture, plots};
 
 /// A report figure: the weights forest of a fixture record (text at plotters' font sizes).
 fn figure() -> plots::Figure {

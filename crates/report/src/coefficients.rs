@@ -208,7 +208,7 @@ fn congruence_diag(a: &[Vec<f64>], s: &[Vec<f64>]) -> Vec<f64> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::output::fixture;
+    use crate::fixture;
     use bayeslab_core::record::PosteriorRecord;
 
     fn scaled(centre: [f64; 2], scale: [f64; 2], cov: Vec<Vec<f64>>) -> ExperimentRecord {

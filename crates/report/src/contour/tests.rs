@@ -3,7 +3,7 @@
 //! mass m, and the marching-squares line of that level lies on the ellipse.
 
 use super::*;
-use crate::output::fixture;
+use crate::fixture;
 use bayeslab_core::record::ExactSource;
 
 const MU: [f64; 2] = [0.5, -1.0];

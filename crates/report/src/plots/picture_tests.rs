@@ -1,8 +1,8 @@
 //! The pictures of the posterior as SVG: the contour paths of every method are present, in
 //! its own colour, and the exact contours on top in black.
 
-use crate::output::contour::{self, LEVELS};
-use crate::output::fixture;
+use crate::contour::{self, LEVELS};
+use crate::fixture;
 use bayeslab_core::record::{ExactSource, ExperimentRecord, PairDensity};
 
 use super::canvas::look;
@@ -103,7 +103,7 @@ fn without_a_quadrature_run_the_figure_says_so_and_draws_no_truth() {
 fn the_probit_curve_stays_within_two_hundredths_of_the_sigmoid() {
     // the known bound of the pi/8 matching: max |sigma(a) - Phi(sqrt(pi/8) a)| is about 0.0177
     // (Bishop 2006, Fig. 4.9), reached near |a| = 2.7
-    let gap = crate::output::formulas::link_gap();
+    let gap = crate::formulas::link_gap();
     assert!(gap > 0.015 && gap < 0.02, "{gap}");
 }
 
@@ -112,14 +112,14 @@ fn monte_carlo_scatters_around_the_exact_integral_within_its_error() {
     use bayeslab_core::model::predictive::logistic_normal;
     let gh = bayeslab_core::numeric::quadrature::GaussHermite::new(64);
     let vars: Vec<f64> = (0..=16).map(f64::from).collect();
-    let mc = crate::output::formulas::monte_carlo(11, &vars);
-    for &crate::output::formulas::McPoint {
+    let mc = crate::formulas::monte_carlo(11, &vars);
+    for &crate::formulas::McPoint {
         var: v,
         mean: m,
         se,
     } in &mc
     {
-        let exact = logistic_normal(crate::output::formulas::MU_A, v, &gh);
+        let exact = logistic_normal(crate::formulas::MU_A, v, &gh);
         assert!(
             (m - exact).abs() < 4.0 * se.max(1e-12) || v == 0.0,
             "s² = {v}: {m} ± {se} vs {exact}"
@@ -127,19 +127,18 @@ fn monte_carlo_scatters_around_the_exact_integral_within_its_error() {
     }
     // the closed forms stay within 0.02 of the exact integral, as the figure's guide says
     for k in 0..=160 {
-        let v = f64::from(k) * crate::output::formulas::MAX_VAR / 160.0;
-        let exact = logistic_normal(crate::output::formulas::MU_A, v, &gh);
-        let probit =
-            bayeslab_core::model::predictive::probit_approx(crate::output::formulas::MU_A, v);
-        let mackay = bayeslab_core::model::predictive::mackay(crate::output::formulas::MU_A, v);
+        let v = f64::from(k) * crate::formulas::MAX_VAR / 160.0;
+        let exact = logistic_normal(crate::formulas::MU_A, v, &gh);
+        let probit = bayeslab_core::model::predictive::probit_approx(crate::formulas::MU_A, v);
+        let mackay = bayeslab_core::model::predictive::mackay(crate::formulas::MU_A, v);
         assert!(
             (probit - exact).abs() < 0.02 && (mackay - exact).abs() < 0.02,
             "s² = {v}"
         );
     }
     // same seed, same draws; another seed, others
-    assert_eq!(mc, crate::output::formulas::monte_carlo(11, &vars));
-    assert_ne!(mc, crate::output::formulas::monte_carlo(12, &vars));
+    assert_eq!(mc, crate::formulas::monte_carlo(11, &vars));
+    assert_ne!(mc, crate::formulas::monte_carlo(12, &vars));
     let figs = super::formulas::formulas(11);
     assert_eq!(figs.len(), 2);
     // one error bar per Monte-Carlo estimate (17, at s² = 0, 1, …, 16), in the MC series'

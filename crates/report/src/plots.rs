@@ -93,7 +93,7 @@ pub fn figures(r: &ExperimentRecord) -> Vec<Figure> {
 
 /// The pictures of the posterior (docs/maths.md §15–§17), in report order.
 fn pictures(r: &ExperimentRecord) -> Vec<Figure> {
-    crate::output::contour::default_pair(r)
+    crate::contour::default_pair(r)
         .and_then(|pair| weight_space(r, pair))
         .into_iter()
         .chain(input_space::input_space(r))

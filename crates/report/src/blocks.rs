@@ -84,7 +84,7 @@ impl ClassBlocks {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::output::fixture::{record, run};
+    use crate::fixture::{record, run};
 
     #[test]
     fn softmax_blocks_are_classes_and_a_reference_run_skips_class_zero() {

@@ -11,7 +11,7 @@ use plotters::prelude::*;
 
 use super::canvas::{line, look, marker, svg, DrawResult, Figure, FONT, TEXT, TITLE, WIDTH};
 use super::legend::{self, Key, Swatch};
-use crate::output::steps::{self as geometry, Polyline};
+use crate::steps::{self as geometry, Polyline};
 use bayeslab_core::record::{ExperimentRecord, FitStep, RunRecord, StepKind};
 
 /// Panels per row of the strip.

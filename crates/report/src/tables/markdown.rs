@@ -1,5 +1,5 @@
 //! A [`Table`] as a Markdown pipe table, for report.md, the lab section, the sweep page and
-//! comparison.md. It lives with the table rather than in [`crate::output::markdown`] so that
+//! comparison.md. It lives with the table rather than in [`crate::markdown`] so that
 //! the lab section, which report.md includes, can render tables without importing report.md.
 
 use std::fmt::Write;

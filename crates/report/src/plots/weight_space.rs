@@ -9,7 +9,7 @@ use plotters::style::text_anchor::{HPos, Pos, VPos};
 
 use super::canvas::{line, look, marker, svg, Figure, FONT, TEXT, TITLE, WIDTH};
 use super::legend::{self, Key, Swatch};
-use crate::output::contour::{self, LEVELS};
+use crate::contour::{self, LEVELS};
 use bayeslab_core::record::{ExactSource, ExperimentRecord, PairDensity};
 
 /// How to read the figure.

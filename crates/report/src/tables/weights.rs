@@ -1,7 +1,7 @@
 //! The fitted weights per design column (and, for softmax, per class).
 
 use super::table::{Cell, Table};
-use crate::output::blocks::{ClassBlocks, Slot};
+use crate::blocks::{ClassBlocks, Slot};
 use bayeslab_core::record::{ExperimentRecord, RunRecord};
 
 /// Weights per design column: mean ± 2 sd for posteriors, else the point estimate. With class

@@ -1,8 +1,8 @@
 //! The encodings' tables, the check listing and both reports' dataset section against the
-//! fixture's penguins-like encodings (src/output/fixture.rs), whose counts are known.
+//! fixture's penguins-like encodings (crates/report/src/fixture.rs), whose counts are known.
 
 use super::*;
-use crate::output::fixture::{encoding, record, run, ENCODED_COLUMNS};
+use crate::fixture::{encoding, record, run, ENCODED_COLUMNS};
 
 fn texts(t: &Table) -> Vec<Vec<&str>> {
     t.rows
@@ -115,7 +115,7 @@ fn encoded_record() -> bayeslab_core::record::ExperimentRecord {
 #[test]
 fn both_reports_show_the_levels_and_the_filled_cells() {
     let r = encoded_record();
-    let md = crate::output::markdown::report(&r, &[]);
+    let md = crate::markdown::report(&r, &[]);
     for line in [
         "| species | Gentoo | 89 | 30 | (reference) |",
         "| year | 2009 | 86 | 30 | year=2009 |",
@@ -127,7 +127,7 @@ fn both_reports_show_the_levels_and_the_filled_cells() {
     let at = |needle: &str| md.find(needle).unwrap_or_else(|| panic!("{needle}"));
     assert!(at("## Dataset") < at("Categorical columns: each categorical column"));
     assert!(at("Filled missing values:") < at("## Reproducibility"));
-    let html = crate::output::html::report(&r, &[]);
+    let html = crate::html::report(&r, &[]);
     for row in [
         "<tr><td>species</td><td>Gentoo</td><td class=\"num\">89</td><td class=\"num\">30</td><td>(reference)</td></tr>",
         "<tr><td>delta_15n</td><td>mean</td><td class=\"num\">8.7399</td><td class=\"num\">7</td><td class=\"num\">2</td><td>delta_15n=missing</td></tr>",
@@ -147,8 +147,8 @@ fn both_reports_show_the_levels_and_the_filled_cells() {
 fn an_all_numeric_complete_table_gets_no_encoding_section() {
     let mut r = encoded_record();
     r.dataset.encoding = Default::default();
-    let md = crate::output::markdown::report(&r, &[]);
-    let html = crate::output::html::report(&r, &[]);
+    let md = crate::markdown::report(&r, &[]);
+    let html = crate::html::report(&r, &[]);
     assert_eq!(features(&r.dataset).headers[5], "dropped");
     for s in [&md, &html] {
         assert!(!s.contains("Categorical columns"));

@@ -9,7 +9,7 @@ use plotters::style::text_anchor::{HPos, Pos, VPos};
 use super::axis::text_width;
 use super::canvas::{look, marker, svg, Figure, FONT, TEXT, TITLE, WIDTH};
 use super::legend::{self, Key, Swatch};
-use crate::output::blocks::{ClassBlocks, Slot};
+use crate::blocks::{ClassBlocks, Slot};
 use bayeslab_core::record::{ExperimentRecord, RunRecord};
 
 /// Pixels per run within a column's row, and around each row.

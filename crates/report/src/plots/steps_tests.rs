@@ -1,7 +1,7 @@
 //! The step-by-step strip: one panel per recorded step (its title in the SVG, its ellipses in
 //! the step colour), in report.html as a figure and in report.md as a linked image.
 
-use crate::output::fixture;
+use crate::fixture;
 use bayeslab_core::record::{ExperimentRecord, FitStep, FitSteps, SiteUpdate, StepKind};
 
 use super::canvas::look;
@@ -82,8 +82,8 @@ fn strip_caption(r: &ExperimentRecord) -> String {
 #[test]
 fn both_reports_show_the_strip_and_a_run_without_steps_has_none() {
     let r = record(StepKind::Newton, (0..3).map(newton).collect(), 3);
-    let figures = crate::output::plots::figures(&r);
-    let html = crate::output::html::report(&r, &figures);
+    let figures = crate::plots::figures(&r);
+    let html = crate::html::report(&r, &figures);
     assert_eq!(
         html.matches("<figure class=\"fig\" id=\"steps-m\"").count(),
         1
@@ -93,7 +93,7 @@ fn both_reports_show_the_strip_and_a_run_without_steps_has_none() {
         assert_eq!(html.matches(&title).count(), 1, "the panel of step {k}");
     }
     assert!(!html.contains("iterate 3"));
-    let md = crate::output::markdown::report(&r, &figures);
+    let md = crate::markdown::report(&r, &figures);
     assert!(md.contains("](plots/steps-m.svg)"), "{md}");
     let mut plain = r.clone();
     plain.runs[0].steps = None;

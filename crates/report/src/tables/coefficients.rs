@@ -2,7 +2,7 @@
 //! design's scale and one in the data's original units, each naming its scale.
 
 use super::table::{Cell, Mark, Table};
-use crate::output::coefficients::{coefficients, has_odds, Coefficient, Scale};
+use crate::coefficients::{coefficients, has_odds, Coefficient, Scale};
 use bayeslab_core::record::{Diagnostics, ExperimentRecord, RunRecord, WeightDiagnostics};
 
 /// One run's coefficients on one scale, with the heading and the caption that name the scale.

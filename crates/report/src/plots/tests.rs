@@ -3,7 +3,7 @@
 
 use super::axis::{nice_ticks, whole};
 use super::*;
-use crate::output::fixture::{record, run, svg_circles, svg_texts, trace};
+use crate::fixture::{record, run, svg_circles, svg_texts, trace};
 
 #[test]
 fn ticks_of_whole_numbers_are_whole_and_decimal_ticks_step_by_one_two_or_five() {
@@ -331,7 +331,7 @@ fn a_sampler_gets_every_chain_traced_on_the_kept_draws_scale_and_a_rank_plot() {
 #[test]
 fn report_md_shows_the_chains_figure_with_how_to_read_it() {
     let r = record(&["glu"], &["0", "1"], vec![sampler_run()]);
-    let md = crate::output::markdown::report(&r, &figures(&r));
+    let md = crate::markdown::report(&r, &figures(&r));
     let at = md
         .find("(plots/convergence-chains-gibbs.svg)")
         .expect("the figure");

@@ -7,7 +7,7 @@ use super::legend::{self, line_keys};
 
 /// The exact posterior density and each approximation's, overlaid on the parameter's scale.
 pub fn density(p: &bayeslab_core::record::PosteriorResult) -> Figure {
-    use crate::output::lab_markdown::{density_caption, density_stem};
+    use crate::lab_markdown::{density_caption, density_stem};
     let caption = density_caption(p);
     let c = &p.curves;
     let mut series: Vec<(String, Vec<(f64, f64)>)> = vec![(

@@ -1,7 +1,7 @@
 //! The report tables against hand-made records whose numbers are known.
 
 use super::*;
-use crate::output::fixture::{record, run};
+use crate::fixture::{record, run};
 
 pub(super) fn column<'a>(t: &'a Table, header: &str) -> Vec<&'a Cell> {
     let j = t
@@ -140,7 +140,7 @@ fn softmax_weights_are_labelled_by_class_and_the_reference_class_reads_zero() {
 
 /// Logistic runs around an estimate of −100 ± 0.01 and probit runs around an unreliable one.
 pub(super) fn evidence_record() -> bayeslab_core::record::ExperimentRecord {
-    use crate::output::fixture::{estimate, evidence_run};
+    use crate::fixture::{estimate, evidence_run};
     let mut kl_mf = evidence_run(
         "kl-mf",
         bayeslab_core::catalog::MethodKind::ViLogistic,
@@ -360,7 +360,7 @@ fn no_estimate_no_evidence_table() {
 #[test]
 fn both_reports_show_the_evidence_table_with_its_sentences_and_only_when_estimated() {
     let r = evidence_record();
-    let md = crate::output::markdown::report(&r, &[]);
+    let md = crate::markdown::report(&r, &[]);
     assert!(md.contains("## Log evidence against the truth"), "{md}");
     assert!(md.contains("logistic: the EP ln Z (ep) is closest to the estimate, 0.0150 below it (within error); the JJ bound (jj) is furthest, 1.5000 below."));
     assert!(
@@ -368,7 +368,7 @@ fn both_reports_show_the_evidence_table_with_its_sentences_and_only_when_estimat
         "{md}"
     );
     assert!(md.contains("| estimate | probit | importance sampling | -110.0000 ± 0.0200 | – | **k-hat 0.90 BAD: not reliable** |"));
-    let html = crate::output::html::report(&r, &[]);
+    let html = crate::html::report(&r, &[]);
     assert!(html.contains("<h2>Log evidence against the truth</h2>"));
     assert!(
         html.contains("<td class=\"num\">-0.0150 ± 0.0100</td>"),
@@ -384,15 +384,15 @@ fn both_reports_show_the_evidence_table_with_its_sentences_and_only_when_estimat
 
     let mut none = r.clone();
     none.evidence.clear();
-    let md = crate::output::markdown::report(&none, &[]);
-    let html = crate::output::html::report(&none, &[]);
+    let md = crate::markdown::report(&none, &[]);
+    let html = crate::html::report(&none, &[]);
     assert!(!md.contains("Log evidence") && !md.contains("importance sampling"));
     assert!(!html.contains("Log evidence") && !html.contains("importance sampling"));
 }
 
 #[test]
 fn one_run_is_not_called_the_closest_and_no_run_at_the_estimates_lambda_is_said() {
-    use crate::output::fixture::{estimate, evidence_run};
+    use crate::fixture::{estimate, evidence_run};
     let mut r = record(
         &["intercept", "x"],
         &["0", "1"],

@@ -3,8 +3,8 @@
 use std::fmt::Write;
 
 use super::elements::{escape, figure, figures_with_prefix, prose, table};
-use crate::output::plots::Figure;
-use crate::output::tables;
+use crate::plots::Figure;
+use crate::tables;
 use bayeslab_core::record::ExperimentRecord;
 
 /// The classification sections: metrics, the baseline comparison, LOO, the evidence against
@@ -17,7 +17,7 @@ pub(super) fn classification(s: &mut String, r: &ExperimentRecord, figures: &[Fi
     log_evidence(s, r);
     approximation_error(s, r);
     calibration(s, r, figures);
-    crate::output::pictures::html(s, r, figures);
+    crate::pictures::html(s, r, figures);
     weights(s, r, figures);
     coefficients(s, r);
     evidence(s, r, figures);
@@ -83,7 +83,7 @@ fn approximation_error(s: &mut String, r: &ExperimentRecord) {
 /// The reliability diagrams, each predictive's bins folded.
 fn calibration(s: &mut String, r: &ExperimentRecord, figures: &[Figure]) {
     let _ = writeln!(s, "<h2>Calibration</h2>");
-    let _ = writeln!(s, "<p>{}</p>", crate::output::plots::RELIABILITY_GUIDE);
+    let _ = writeln!(s, "<p>{}</p>", crate::plots::RELIABILITY_GUIDE);
     figures_with_prefix(s, figures, "reliability-");
     for (run, p) in tables::predictive_rows(r) {
         let _ = writeln!(

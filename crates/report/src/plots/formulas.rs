@@ -9,7 +9,7 @@ use plotters::prelude::*;
 
 use super::canvas::{draw_lines, look, marker, svg, Figure, FONT, TEXT, TITLE, WIDTH};
 use super::legend::{self, line_keys, Key, Swatch};
-use crate::output::formulas::{self as curves, Curve, Series, LINK_RANGE, MAX_VAR, MC_DRAWS, MU_A};
+use crate::formulas::{self as curves, Curve, Series, LINK_RANGE, MAX_VAR, MC_DRAWS, MU_A};
 
 /// Both figures.
 pub fn formulas(seed: u64) -> Vec<Figure> {

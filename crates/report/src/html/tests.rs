@@ -1,7 +1,7 @@
 //! Tests of the HTML building blocks: prose with code spans, table cells that wrap, the styles.
 
 use super::*;
-use crate::output::tables::{Mark, Table};
+use crate::tables::{Mark, Table};
 
 #[test]
 fn prose_keeps_its_code_spans_and_escapes_the_rest() {
@@ -56,7 +56,7 @@ fn short_cells_stay_on_one_line_and_long_ones_wrap() {
 
 #[test]
 fn a_figure_caption_says_how_to_read_it_rather_than_repeat_its_title() {
-    let f = crate::output::plots::Figure {
+    let f = crate::plots::Figure {
         stem: "weights".into(),
         caption: "Weights (posterior mean ± 2 sd)".into(),
         guide: "Runs side by side; `softmax` per class.".into(),

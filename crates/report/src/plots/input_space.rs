@@ -10,7 +10,7 @@ use plotters::style::text_anchor::{HPos, Pos, VPos};
 
 use super::canvas::{line, look, svg, Figure, FONT, TEXT, TITLE, WIDTH};
 use super::legend::{self, Key, Swatch};
-use crate::output::contour;
+use crate::contour;
 use bayeslab_core::record::{ExactSource, ExperimentRecord, InputSpace, PairDensity};
 
 /// The probability levels of the contours.

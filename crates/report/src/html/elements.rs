@@ -3,8 +3,8 @@
 
 use std::fmt::Write;
 
-use crate::output::plots::Figure;
-use crate::output::tables::{Mark, Table};
+use crate::plots::Figure;
+use crate::tables::{Mark, Table};
 
 pub const STYLE: &str = "body{font-family:system-ui,-apple-system,'Segoe UI',sans-serif;max-width:1100px;margin:2em auto;padding:0 1em;color:#222;line-height:1.45}\
 h1{font-size:1.6em;border-bottom:2px solid #1f77b4;padding-bottom:.2em}h2{margin-top:2em;border-bottom:1px solid #ddd}\
