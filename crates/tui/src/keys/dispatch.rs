@@ -119,7 +119,7 @@ impl App {
         (!self.help || closes).then_some(action)
     }
 
-    pub(in crate) fn key(&mut self, key: KeyEvent) -> Option<Command> {
+    pub(crate) fn key(&mut self, key: KeyEvent) -> Option<Command> {
         if key.kind == KeyEventKind::Release {
             return None;
         }

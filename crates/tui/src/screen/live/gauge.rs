@@ -98,9 +98,7 @@ pub(super) fn render_gauge(run: &LiveRun, color: Color, area: Rect, buf: &mut Bu
     };
     let unmixed = match (&run.diagnostics, &run.traces) {
         (Some(d), _) => !d.mixed(),
-        (None, Some(t)) => t
-            .rhat_max()
-            .is_some_and(crate::screen::traces::unmixed),
+        (None, Some(t)) => t.rhat_max().is_some_and(crate::screen::traces::unmixed),
         (None, None) => false,
     } || not_converged(run);
     // never cut silently: a label wider than the gauge loses its middle to `…`
