@@ -9,9 +9,9 @@ use std::path::Path;
 use std::sync::atomic::AtomicBool;
 use std::sync::mpsc;
 
-use bayeslab::tui::catalog::Catalog;
-use bayeslab::tui::worker::run_blocking;
-use bayeslab::tui::{App, Command, Event};
+use bayeslab_tui::catalog::Catalog;
+use bayeslab_tui::worker::run_blocking;
+use bayeslab_tui::{App, Command, Event};
 use criterion::{criterion_group, criterion_main, Criterion};
 use ratatui::backend::TestBackend;
 use ratatui::crossterm::event::{KeyCode, KeyEvent};

@@ -18,13 +18,13 @@
 
 use std::path::Path;
 
-use bayeslab::model::logistic::row_terms;
-use bayeslab::model::method::{fit_matrix as fit, FitInput};
-use bayeslab::numeric::glm;
-use bayeslab::numeric::linalg::mat_vec;
-use bayeslab::numeric::polya_gamma::PolyaGamma;
-use bayeslab::numeric::rng::stream;
-use bayeslab::optim::{Iterate, Observer};
+use bayeslab_core::model::logistic::row_terms;
+use bayeslab_core::model::method::{fit_matrix as fit, FitInput};
+use bayeslab_core::numeric::glm;
+use bayeslab_core::numeric::linalg::mat_vec;
+use bayeslab_core::numeric::polya_gamma::PolyaGamma;
+use bayeslab_core::numeric::rng::stream;
+use bayeslab_core::optim::{Iterate, Observer};
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use faer::linalg::matmul::matmul;
 use faer::{Accum, Mat};
@@ -84,7 +84,7 @@ fn mc_predictive(c: &mut Criterion) {
     group.sample_size(10);
     group.throughput(Throughput::Elements((n * samples) as u64));
     group.bench_function("blocked, vectorised, parallel", |b| {
-        b.iter(|| bayeslab::model::predictive::mc_rows(&mean, &var, samples, 7, 0))
+        b.iter(|| bayeslab_core::model::predictive::mc_rows(&mean, &var, samples, 7, 0))
     });
     group.bench_function("baseline: libm sigmoid, fresh normals, one thread", |b| {
         b.iter(|| {
@@ -96,7 +96,7 @@ fn mc_predictive(c: &mut Criterion) {
                     (0..samples)
                         .map(|_| {
                             let z: f64 = StandardNormal.sample(&mut rng);
-                            bayeslab::numeric::special::sigmoid(m + sd * z)
+                            bayeslab_core::numeric::special::sigmoid(m + sd * z)
                         })
                         .sum::<f64>()
                         / samples as f64
@@ -126,7 +126,7 @@ fn gibbs_sweep(c: &mut Criterion) {
             "[data]\npath = \"../datasets/pima.csv\"\ntarget = \"y\"\n[[method]]\nid = \"g\"\nkind = \"gibbs-logistic\"\nchains = 2\ndraws = {sweeps}\nburn_in = 0\n"
         );
         let file = Path::new(env!("CARGO_MANIFEST_DIR")).join("experiments/_bench.toml");
-        let plan = bayeslab::config::parse(&text, &file).expect("bench experiment");
+        let plan = bayeslab_engine::config::parse(&text, &file).expect("bench experiment");
         let method = &plan.methods[0];
         group.throughput(Throughput::Elements(sweeps as u64));
         group.bench_with_input(BenchmarkId::new("sweeps", sweeps), &sweeps, |b, _| {

@@ -8,8 +8,8 @@ mod cli_support;
 
 use std::path::Path;
 
-use bayeslab::config::Optimizer;
-use bayeslab::model::logistic::{fit, FitSettings, LogisticFit};
+use bayeslab_core::model::logistic::{fit, FitSettings, LogisticFit};
+use bayeslab_engine::config::Optimizer;
 use cli_support::{bayeslab_in, synth_bench_set};
 use faer::Mat;
 use serde_json::Value;
@@ -37,8 +37,8 @@ fn bench_json_reports_every_task_and_the_fit_is_logistic_fit_itself() {
     every_task_has_its_times_and_shape(tasks);
     loads_have_their_bytes_and_rates(p, &task);
     let (x, y) = (
-        bayeslab::npy::read_matrix(&p.join("d/train.X.npy")).unwrap(),
-        bayeslab::npy::read_vector(&p.join("d/train.y.npy")).unwrap(),
+        bayeslab_data::npy::read_matrix(&p.join("d/train.X.npy")).unwrap(),
+        bayeslab_data::npy::read_vector(&p.join("d/train.y.npy")).unwrap(),
     );
     let direct = fit_is_logistic_fit_itself(task("fit"), &x, &y);
     bound_is_its_flops(&r, task("bound"), task("fit"));
@@ -174,12 +174,12 @@ fn fit_is_logistic_fit_itself(t: &Value, x: &Mat<f64>, y: &[f64]) -> LogisticFit
             max_iter: 100,
             tolerance: 1e-8,
             laplace: true,
-            curvature: bayeslab::optim::Curvature::for_columns(4),
+            curvature: bayeslab_core::optim::Curvature::for_columns(4),
             warm_start: true,
         },
         "direct",
         None,
-        &mut |_: &str, _: &bayeslab::optim::Iterate| {},
+        &mut |_: &str, _: &bayeslab_core::optim::Iterate| {},
     )
     .unwrap();
     let w = floats(&f["weights"]);
@@ -249,20 +249,20 @@ fn khat_is_the_straightforward_paths(t: &Value, direct: &LogisticFit, x: &Mat<f6
     assert!(close(&k["kernel_over_product"], med / product));
     let posterior = direct.posterior.as_ref().unwrap();
     let target = |w: &[f64]| {
-        let a = bayeslab::numeric::linalg::mat_vec(x.as_ref(), w);
+        let a = bayeslab_core::numeric::linalg::mat_vec(x.as_ref(), w);
         let loss: f64 = a
             .iter()
             .zip(y)
-            .map(|(&a, &y)| bayeslab::model::logistic::row_terms(a, y).0)
+            .map(|(&a, &y)| bayeslab_core::model::logistic::row_terms(a, y).0)
             .sum();
         -(loss + 0.5 * LAMBDA * w.iter().map(|v| v * v).sum::<f64>())
     };
-    let slow = bayeslab::model::importance::gaussian_khat(
+    let slow = bayeslab_core::model::importance::gaussian_khat(
         &posterior.mean,
         posterior.precision.inverse().as_ref(),
         &target,
         20_000,
-        &mut bayeslab::numeric::rng::stream(0, "bench/khat"),
+        &mut bayeslab_core::numeric::rng::stream(0, "bench/khat"),
         "test",
     )
     .unwrap()
@@ -273,16 +273,16 @@ fn khat_is_the_straightforward_paths(t: &Value, direct: &LogisticFit, x: &Mat<f6
 
 /// The Monte-Carlo mean probability is within MC error (S = 50, 300 rows) of the exact one.
 fn predict_is_within_mc_error(p: &Path, t: &Value, direct: &LogisticFit) {
-    let xt = bayeslab::npy::read_matrix(&p.join("d/train.test.X.npy")).unwrap();
+    let xt = bayeslab_data::npy::read_matrix(&p.join("d/train.test.X.npy")).unwrap();
     let p = &t["predict"];
     assert_eq!(p["samples"], 50);
     let act = direct.posterior.as_ref().unwrap().activations(xt.as_ref());
-    let gh = bayeslab::numeric::quadrature::GaussHermite::new(64);
+    let gh = bayeslab_core::numeric::quadrature::GaussHermite::new(64);
     let exact = act
         .mean
         .iter()
         .zip(&act.var)
-        .map(|(&m, &v)| bayeslab::model::predictive::logistic_normal(m, v, &gh))
+        .map(|(&m, &v)| bayeslab_core::model::predictive::logistic_normal(m, v, &gh))
         .sum::<f64>()
         / 300.0;
     let mc = p["mean_probability"].as_f64().unwrap();

@@ -13,8 +13,8 @@
 
 use std::path::{Path, PathBuf};
 
-use bayeslab::record::ExperimentRecord;
-use bayeslab::run::{self as experiment, Silent};
+use bayeslab_core::record::ExperimentRecord;
+use bayeslab_engine::run::{self as experiment, Silent};
 
 const FEATURES: &str = "[\"species\", \"island\", \"bill_length_mm\", \"bill_depth_mm\", \
     \"flipper_length_mm\", \"body_mass_g\", \"clutch_completion\", \"delta_15n\"]";
@@ -78,7 +78,7 @@ fn fit(dir: &Path, data: &Path, missing: &str) -> ExperimentRecord {
     );
     let file = dir.join(format!("{missing}.toml"));
     std::fs::write(&file, text).unwrap();
-    let plan = bayeslab::config::load(&file).unwrap();
+    let plan = bayeslab_engine::config::load(&file).unwrap();
     experiment::run(&plan, &mut Silent, None).unwrap()
 }
 

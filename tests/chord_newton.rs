@@ -4,9 +4,9 @@
 
 use std::path::Path;
 
-use bayeslab::config::Optimizer;
-use bayeslab::model::logistic::{fit, FitSettings, LogisticFit};
-use bayeslab::optim::{Curvature, Iterate};
+use bayeslab_core::model::logistic::{fit, FitSettings, LogisticFit};
+use bayeslab_core::optim::{Curvature, Iterate};
+use bayeslab_engine::config::Optimizer;
 use faer::Mat;
 
 const TOL: f64 = 1e-10;

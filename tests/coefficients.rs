@@ -6,7 +6,7 @@
 
 use std::path::PathBuf;
 
-use bayeslab::output::coefficients::{coefficients, Scale};
+use bayeslab_report::coefficients::{coefficients, Scale};
 use serde_json::Value;
 
 fn fixture(name: &str) -> PathBuf {
@@ -28,8 +28,8 @@ fn original_unit_coefficients_equal_statsmodels_logit_on_the_raw_columns() {
     let reference: Value =
         serde_json::from_str(&std::fs::read_to_string(fixture("pima_logit.json")).unwrap())
             .unwrap();
-    let plan = bayeslab::config::load(&fixture("coefficients_pima.toml")).unwrap();
-    let record = bayeslab::run::run(&plan, &mut bayeslab::run::Silent, None).unwrap();
+    let plan = bayeslab_engine::config::load(&fixture("coefficients_pima.toml")).unwrap();
+    let record = bayeslab_engine::run::run(&plan, &mut bayeslab_engine::run::Silent, None).unwrap();
     assert_eq!(
         record.dataset.rows_train,
         reference["rows"].as_u64().unwrap() as usize

@@ -3,7 +3,7 @@
 //! arviz_summary.json). Six weights exercise an odd number of draws, autocorrelation, a drifted
 //! chain, a heavy tail and ties; every figure must agree to 1e-6.
 
-use bayeslab::model::diagnostics::{bulk_ess, split_rhat, tail_ess, PerWeight};
+use bayeslab_core::model::diagnostics::{bulk_ess, split_rhat, tail_ess, PerWeight};
 use serde_json::Value;
 
 fn fixture(name: &str) -> String {

@@ -11,7 +11,7 @@
 
 use std::path::Path;
 
-use bayeslab::run::Silent;
+use bayeslab_engine::run::Silent;
 use serde_json::Value;
 
 const TOL: f64 = 1e-6;
@@ -51,12 +51,12 @@ fn log_sigmoid(a: f64) -> f64 {
 #[test]
 fn the_exported_draws_are_the_records_and_arviz_reads_them_to_its_numbers() {
     let file = Path::new("tests/fixtures/loo/spector_export.toml");
-    let plan = bayeslab::config::load(file).unwrap();
-    let record = bayeslab::run::run(&plan, &mut Silent, None).unwrap();
+    let plan = bayeslab_engine::config::load(file).unwrap();
+    let record = bayeslab_engine::run::run(&plan, &mut Silent, None).unwrap();
     let out = tempfile::tempdir().unwrap();
     let dir = out.path().join("run");
-    bayeslab::output::write_record(&dir, &record).unwrap();
-    let dataset = bayeslab::data::load(plan.data.as_ref().unwrap()).unwrap();
+    bayeslab_report::write_record(&dir, &record).unwrap();
+    let dataset = bayeslab_data::load(plan.data.as_ref().unwrap()).unwrap();
     let (x, y) = (&dataset.train.x, &dataset.train.y);
     let (n, d) = (x.nrows(), x.ncols());
     let reference: Value = serde_json::from_str(
@@ -101,7 +101,7 @@ fn the_exported_draws_are_the_records_and_arviz_reads_them_to_its_numbers() {
 }
 
 /// log_q__ is the density of the Gaussian of results.json (mean and full covariance) at w.
-fn check_log_q(run: &bayeslab::record::RunRecord, rows: &[Vec<f64>], d: usize) {
+fn check_log_q(run: &bayeslab_core::record::RunRecord, rows: &[Vec<f64>], d: usize) {
     let post = run.posterior.as_ref().unwrap();
     let cov = post
         .cov
@@ -163,7 +163,7 @@ fn check_parquet(
     }
 }
 
-fn check_against_arviz(run: &bayeslab::record::RunRecord, r: &Value) {
+fn check_against_arviz(run: &bayeslab_core::record::RunRecord, r: &Value) {
     let loo = run.loo.as_ref().unwrap();
     let f = |k: &str| r[k].as_f64().unwrap();
     close(loo.elpd_loo, f("elpd_loo"), "elpd_loo");

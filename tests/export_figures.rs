@@ -63,7 +63,7 @@ fn every_figure_is_exported_as_the_reports_svg_and_a_png() {
         );
         let png =
             Pixmap::decode_png(&std::fs::read(out.join(format!("{stem}.png"))).unwrap()).unwrap();
-        let (w, h) = bayeslab::output::export::size(&svg).unwrap();
+        let (w, h) = bayeslab_report::export::size(&svg).unwrap();
         assert_eq!((png.width(), png.height()), (w as u32, h as u32), "{stem}");
         let lum: Vec<f64> = png
             .pixels()

@@ -15,7 +15,7 @@ const VALID: &str = "name = \"f\"\nseed = 1\n[data]\npath = \"pima.csv\"\ntarget
 fn parse_experiment(text: &str) -> Result<(), String> {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("datasets");
     let file = dir.join("fuzz.toml");
-    match std::panic::catch_unwind(|| bayeslab::config::parse(text, &file).map(|_| ())) {
+    match std::panic::catch_unwind(|| bayeslab_engine::config::parse(text, &file).map(|_| ())) {
         Ok(_) => Ok(()),
         Err(_) => Err(format!("panic on:\n{text}")),
     }
@@ -35,8 +35,8 @@ fn load_csv(bytes: &[u8]) -> Result<(), String> {
     let text = "[data]\npath = \"d.csv\"\ntarget = \"y\"\nmissing = \"drop\"\nsplit = { every = 2, offset = 1 }\n\n[[method]]\nkind = \"logistic-map\"\n";
     std::fs::write(&exp, text).unwrap();
     let outcome = std::panic::catch_unwind(|| {
-        let plan = bayeslab::config::load(&exp)?;
-        bayeslab::run::run(&plan, &mut bayeslab::run::Silent, None).map(|_| ())
+        let plan = bayeslab_engine::config::load(&exp)?;
+        bayeslab_engine::run::run(&plan, &mut bayeslab_engine::run::Silent, None).map(|_| ())
     });
     outcome
         .map(|_| ())

@@ -76,7 +76,7 @@ fn the_generated_pages_cover_every_command_kind_and_table() {
     }
     assert!(cli.contains("Exit codes:"));
     let kinds = std::fs::read_to_string(fresh.path().join("method-kinds.md")).unwrap();
-    for row in &bayeslab::catalog::ROWS {
+    for row in &bayeslab_core::catalog::ROWS {
         assert!(
             kinds.contains(&format!("\n## `{}`\n", row.name)),
             "{}",

@@ -3,7 +3,7 @@
 
 mod method_support;
 
-use bayeslab::run::{run, Silent};
+use bayeslab_engine::run::{run, Silent};
 use method_support::{plan, small_design};
 
 #[test]

@@ -158,7 +158,7 @@ fn an_unreachable_tolerance_stops_on_no_progress_and_the_record_says_so() {
         assert_eq!(run["termination"], "no-progress", "{kind}: {run}");
         assert_eq!(run["converged"], false, "{kind}");
         assert!(
-            iterations >= bayeslab::optim::STALL_WINDOW as u64,
+            iterations >= bayeslab_core::optim::STALL_WINDOW as u64,
             "{kind}: {iterations} iterations"
         );
         assert!(

@@ -6,19 +6,19 @@
 use std::collections::BTreeSet;
 use std::path::Path;
 
-use bayeslab::config::folds::FOLD_KEY;
-use bayeslab::record::Outcome;
-use bayeslab::run::Silent;
+use bayeslab_core::record::Outcome;
+use bayeslab_engine::config::folds::FOLD_KEY;
+use bayeslab_engine::run::Silent;
 
 const FILE: &str = "tests/fixtures/kfold/spector_folds.toml";
 
 /// The experiment with its split fixed to fold `k`.
-fn one_fold(k: usize) -> bayeslab::config::Plan {
+fn one_fold(k: usize) -> bayeslab_engine::config::Plan {
     let text = std::fs::read_to_string(FILE).unwrap().replace(
         "split = { folds = 4, seed = 11, stratify = true }",
         &format!("split = {{ folds = 4, seed = 11, stratify = true, fold = {k} }}"),
     );
-    bayeslab::config::parse(&text, Path::new(FILE)).unwrap()
+    bayeslab_engine::config::parse(&text, Path::new(FILE)).unwrap()
 }
 
 #[test]
@@ -27,7 +27,7 @@ fn the_folds_partition_the_rows_and_keep_the_class_proportions() {
     for k in 0..4 {
         let plan = one_fold(k);
         assert!(plan.sweep.is_none());
-        let d = bayeslab::data::load(plan.data.as_ref().unwrap()).unwrap();
+        let d = bayeslab_data::load(plan.data.as_ref().unwrap()).unwrap();
         assert_eq!(d.train.rows() + d.test.rows(), 32);
         for &r in &d.test.source_rows {
             assert!(seen.insert(r), "row {r} is in two folds");
@@ -44,17 +44,18 @@ fn the_folds_partition_the_rows_and_keep_the_class_proportions() {
 
 #[test]
 fn each_fold_equals_a_separate_run_of_that_fold() {
-    let plan = bayeslab::config::load(Path::new(FILE)).unwrap();
+    let plan = bayeslab_engine::config::load(Path::new(FILE)).unwrap();
     let sweep = plan.sweep.as_ref().expect("folds run as a sweep");
     assert_eq!(sweep.key, FOLD_KEY);
     assert_eq!(sweep.points.len(), 4);
-    let Outcome::Sweep(all) = bayeslab::run::run_plan(&plan, &mut Silent, None, None).unwrap()
+    let Outcome::Sweep(all) =
+        bayeslab_engine::run::run_plan(&plan, &mut Silent, None, None).unwrap()
     else {
         panic!("a sweep")
     };
     let mut log_loss_sum = 0.0;
     for (k, point) in all.points.iter().enumerate() {
-        let alone = bayeslab::run::run(&one_fold(k), &mut Silent, None).unwrap();
+        let alone = bayeslab_engine::run::run(&one_fold(k), &mut Silent, None).unwrap();
         for (a, b) in point.record.runs.iter().zip(&alone.runs) {
             assert_eq!(a.id, b.id);
             for (p, q) in a.predictives.iter().zip(&b.predictives) {
@@ -64,7 +65,7 @@ fn each_fold_equals_a_separate_run_of_that_fold() {
         let exact = &point.record.runs[1].predictives[1];
         log_loss_sum += exact.metrics.log_loss * point.record.dataset.rows_test as f64;
     }
-    let summary = bayeslab::output::folds::summaries(&all);
+    let summary = bayeslab_report::folds::summaries(&all);
     let laplace_exact = summary
         .iter()
         .find(|s| s.run == "laplace" && s.predictive == "exact")

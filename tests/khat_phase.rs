@@ -50,7 +50,7 @@ fn the_khat_phase_has_its_own_progress_line_and_its_seconds_in_the_record() {
         run["khat_seconds"].as_f64().unwrap(),
     );
     let draws = run["khat_draws"].as_u64().unwrap() as usize;
-    let verdict = bayeslab::model::importance::khat_verdict(khat, draws);
+    let verdict = bayeslab_core::model::importance::khat_verdict(khat, draws);
     assert!(
         lines[phase].ends_with(&format!(" s, k̂ = {khat:.2} ({verdict})")),
         "{}",

@@ -5,8 +5,8 @@
 //!   p_cj = (1 + n_cj) / (2 + N_c),
 //! with N_c, n_cj the class's rows and ones among the training rows other than i.
 
-use bayeslab::record::LooDraws;
-use bayeslab::run::Silent;
+use bayeslab_core::record::LooDraws;
+use bayeslab_engine::run::Silent;
 
 /// 60 rows of three 0/1 features and a label, from a fixed linear congruential sequence.
 fn table() -> Vec<[u8; 4]> {
@@ -72,8 +72,8 @@ fn bernoulli_naive_bayes_gets_the_exact_leave_one_out_of_its_closed_form() {
          split = { every = 5, offset = 4 }\n[[method]]\nkind = \"bernoulli-naive-bayes\"\na = 1.0\nb = 1.0\nclass_prior = 1.0\n",
     )
     .unwrap();
-    let plan = bayeslab::config::load(&exp).unwrap();
-    let record = bayeslab::run::run(&plan, &mut Silent, None).unwrap();
+    let plan = bayeslab_engine::config::load(&exp).unwrap();
+    let record = bayeslab_engine::run::run(&plan, &mut Silent, None).unwrap();
     let loo = record.runs[0].loo.as_ref().expect("an exact LOO");
     assert_eq!(loo.draws_from, LooDraws::Exact);
     assert_eq!((loo.draws, loo.mcse), (0, 0.0));

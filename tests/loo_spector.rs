@@ -2,7 +2,7 @@
 //! fits the Spector & Mazzeo logit (24 training rows) by Gibbs sampling and by three Gaussian
 //! approximations. Each run's elpd_loo from one fit must agree with leave-one-out done the
 //! slow way: the run fitted 24 times, each time without one row, and that row's log predictive
-//! density taken from the refit (`bayeslab::run::loo::refit_row`, the same refit `loo_refits`
+//! density taken from the refit (`bayeslab_engine::run::loo::refit_row`, the same refit `loo_refits`
 //! uses). They agree within a tenth of the PSIS estimate's standard error (Vehtari, Gelman &
 //! Gabry 2017, section 4: the PSIS error is far below it when the k's are good; seen: 0.004 to
 //! 0.05 se), and the approximations' corrected estimates agree with the exact posterior's brute
@@ -11,14 +11,15 @@
 
 use std::path::Path;
 
-use bayeslab::run::loo::{refit_row, LooInput};
-use bayeslab::run::Silent;
+use bayeslab_engine::run::loo::{refit_row, LooInput};
+use bayeslab_engine::run::Silent;
 
 #[test]
 fn psis_loo_agrees_with_refitting_without_each_row() {
-    let plan = bayeslab::config::load(Path::new("tests/fixtures/loo/spector_loo.toml")).unwrap();
-    let record = bayeslab::run::run(&plan, &mut Silent, None).unwrap();
-    let dataset = bayeslab::data::load(plan.data.as_ref().unwrap()).unwrap();
+    let plan =
+        bayeslab_engine::config::load(Path::new("tests/fixtures/loo/spector_loo.toml")).unwrap();
+    let record = bayeslab_engine::run::run(&plan, &mut Silent, None).unwrap();
+    let dataset = bayeslab_data::load(plan.data.as_ref().unwrap()).unwrap();
     let n = dataset.train.rows();
     assert_eq!(n, 24);
     let mut brute_gibbs = None;
@@ -91,8 +92,8 @@ fn rows_above_the_threshold_are_refitted_and_named() {
     let text = std::fs::read_to_string(path)
         .unwrap()
         .replace("loo_refits = 0", "loo_refits = 10");
-    let plan = bayeslab::config::parse(&text, path).unwrap();
-    let record = bayeslab::run::run(&plan, &mut Silent, None).unwrap();
+    let plan = bayeslab_engine::config::parse(&text, path).unwrap();
+    let record = bayeslab_engine::run::run(&plan, &mut Silent, None).unwrap();
     let vb = record.runs.iter().find(|r| r.id == "vb").unwrap();
     let loo = vb.loo.as_ref().unwrap();
     let bad: Vec<usize> = (0..loo.pointwise.len())
@@ -102,7 +103,7 @@ fn rows_above_the_threshold_are_refitted_and_named() {
     assert_eq!(loo.refitted_rows, bad);
     assert!(loo.unrefitted_rows.is_empty() && loo.reliable());
     // Each refitted row's elpd is the brute-force one.
-    let dataset = bayeslab::data::load(plan.data.as_ref().unwrap()).unwrap();
+    let dataset = bayeslab_data::load(plan.data.as_ref().unwrap()).unwrap();
     let method = plan.methods.iter().find(|m| m.id == "vb").unwrap();
     let input = LooInput {
         plan: &plan,

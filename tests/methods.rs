@@ -3,14 +3,14 @@
 
 mod method_support;
 
-use bayeslab::metrics::ece_bootstrap;
-use bayeslab::metrics::multiclass::top_hit;
-use bayeslab::numeric::rng::stream;
-use bayeslab::record::Scores;
-use bayeslab::run::{run, Silent};
+use bayeslab_core::metrics::ece_bootstrap;
+use bayeslab_core::metrics::multiclass::top_hit;
+use bayeslab_core::numeric::rng::stream;
+use bayeslab_core::record::Scores;
+use bayeslab_engine::run::{run, Silent};
 use method_support::plan;
 
-fn column<'a>(rec: &'a bayeslab::record::ExperimentRecord, run: &str, p: &str) -> &'a [f64] {
+fn column<'a>(rec: &'a bayeslab_core::record::ExperimentRecord, run: &str, p: &str) -> &'a [f64] {
     let r = rec.runs.iter().find(|r| r.id == run).unwrap();
     assert!(r.error.is_none(), "{run}: {:?}", r.error);
     assert!(r.predictives.iter().any(|x| x.name.name() == p));
@@ -20,7 +20,11 @@ fn column<'a>(rec: &'a bayeslab::record::ExperimentRecord, run: &str, p: &str) -
     }
 }
 
-fn classes<'a>(rec: &'a bayeslab::record::ExperimentRecord, run: &str, p: &str) -> &'a [Vec<f64>] {
+fn classes<'a>(
+    rec: &'a bayeslab_core::record::ExperimentRecord,
+    run: &str,
+    p: &str,
+) -> &'a [Vec<f64>] {
     match &rec.predictions.column(run, p).unwrap().scores {
         Scores::Classes(rows) => rows,
         Scores::Binary(_) => panic!("{run}/{p}: expected one column per class"),
@@ -122,7 +126,7 @@ fn multiclass_runs_report_one_probability_per_class() {
         assert_eq!(again, [lo, hi], "{}", r.id);
     }
     // predictions.csv: one column per class, rows summing to one
-    let files = bayeslab::output::render(&rec);
+    let files = bayeslab_report::render(&rec);
     let csv = files.iter().find(|a| a.name == "predictions.csv").unwrap();
     let text = String::from_utf8(csv.bytes.clone()).unwrap();
     let mut lines = text.lines();

@@ -3,9 +3,9 @@
 
 use std::path::Path;
 
-use bayeslab::optim::Iterate;
-use bayeslab::record::{ExperimentRecord, Scores};
-use bayeslab::run::{self as experiment, Event, Interest, Monitor};
+use bayeslab_core::optim::Iterate;
+use bayeslab_core::record::{ExperimentRecord, Scores};
+use bayeslab_engine::run::{self as experiment, Event, Interest, Monitor};
 
 #[derive(Default)]
 struct Collect {
@@ -51,9 +51,11 @@ impl Monitor for Collect {
 }
 
 /// The shipped quickstart experiment, as `change` leaves its plan, run under a [`Collect`].
-fn quickstart(change: impl FnOnce(&mut bayeslab::config::Plan)) -> (ExperimentRecord, Collect) {
+fn quickstart(
+    change: impl FnOnce(&mut bayeslab_engine::config::Plan),
+) -> (ExperimentRecord, Collect) {
     let file = Path::new(env!("CARGO_MANIFEST_DIR")).join("experiments/quickstart.toml");
-    let mut plan = bayeslab::config::load(&file).unwrap();
+    let mut plan = bayeslab_engine::config::load(&file).unwrap();
     change(&mut plan);
     let mut seen = Collect::default();
     let record = experiment::run(&plan, &mut seen, None).unwrap();
@@ -104,7 +106,7 @@ fn monitors_see_the_trace_and_the_monte_carlo_curve() {
     assert!(laplace
         .predictives
         .iter()
-        .any(|p| p.name == bayeslab::catalog::PredictiveKind::Mc));
+        .any(|p| p.name == bayeslab_core::catalog::PredictiveKind::Mc));
     let Scores::Binary(mc) = &record
         .predictions
         .column("logistic-laplace", "mc")
@@ -137,7 +139,7 @@ fn each_exact_slice_is_told_before_it_is_drawn_and_the_last_when_done() {
     let exact = record
         .exact_contours
         .expect("quickstart's Laplace run gets exact slices");
-    assert_eq!(exact.source, bayeslab::record::ExactSource::Slice);
+    assert_eq!(exact.source, bayeslab_core::record::ExactSource::Slice);
     let (total, rows) = (exact.pairs.len(), record.dataset.rows_train);
     assert!(total > 1);
     let expected: Vec<_> = (0..=total)

@@ -4,14 +4,14 @@
 
 use std::path::Path;
 
-use bayeslab::config::{self, MethodPlan, Plan};
-use bayeslab::metrics::{self, Binning};
-use bayeslab::model::gaussian::Activations;
-use bayeslab::model::method::{fit_matrix as fit, FitInput, Fitted, Probabilities};
-use bayeslab::model::predictive::{predict, PredictiveSettings};
-use bayeslab::model::PredictiveKind;
-use bayeslab::numeric::rng::stream;
-use bayeslab::optim::Iterate;
+use bayeslab_core::metrics::{self, Binning};
+use bayeslab_core::model::gaussian::Activations;
+use bayeslab_core::model::method::{fit_matrix as fit, FitInput, Fitted, Probabilities};
+use bayeslab_core::model::predictive::{predict, PredictiveSettings};
+use bayeslab_core::model::PredictiveKind;
+use bayeslab_core::numeric::rng::stream;
+use bayeslab_core::optim::Iterate;
+use bayeslab_engine::config::{self, MethodPlan, Plan};
 use faer::Mat;
 use proptest::prelude::*;
 use proptest::test_runner::RngSeed;
@@ -50,7 +50,7 @@ proptest! {
 }
 
 /// The quickstart's data and a plan whose methods are the kinds named.
-fn setup(kinds: &[&str]) -> (Plan, bayeslab::data::Dataset) {
+fn setup(kinds: &[&str]) -> (Plan, bayeslab_data::Dataset) {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let methods: String = kinds
         .iter()
@@ -60,14 +60,14 @@ fn setup(kinds: &[&str]) -> (Plan, bayeslab::data::Dataset) {
         "seed = 3\n[data]\npath = \"../datasets/pima.csv\"\ntarget = \"y\"\nsplit = {{ every = 5, offset = 4 }}\n\n{methods}"
     );
     let plan = config::parse(&text, &root.join("experiments/properties.toml")).unwrap();
-    let data = bayeslab::data::load(plan.data.as_ref().unwrap()).unwrap();
+    let data = bayeslab_data::load(plan.data.as_ref().unwrap()).unwrap();
     (plan, data)
 }
 
 fn fit_rows(
     plan: &Plan,
     m: &MethodPlan,
-    data: &bayeslab::data::Dataset,
+    data: &bayeslab_data::Dataset,
     x: &Mat<f64>,
     y: &[f64],
     precision: f64,

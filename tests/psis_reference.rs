@@ -4,7 +4,7 @@
 //! posterior (`az.loo`) and as draws from an approximation with its ln p(y, w) - ln q(w)
 //! (`az.psislw` of the corrected ratios, as `loo::loo_approximate_posterior`).
 
-use bayeslab::metrics::loo::{psis_loo, Draws, LogLik, Loo};
+use bayeslab_core::metrics::loo::{psis_loo, Draws, LogLik, Loo};
 use serde_json::Value;
 
 const TOL: f64 = 1e-6;

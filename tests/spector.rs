@@ -3,9 +3,9 @@
 //! reproduced in statsmodels' Logit documentation: const -13.0213, GPA 2.8261, TUCE 0.0952,
 //! PSI 2.3787, log-likelihood -12.8896.
 
-use bayeslab::config::Optimizer;
-use bayeslab::model::logistic::{fit, FitSettings, LogisticObjective};
-use bayeslab::optim::Iterate;
+use bayeslab_core::model::logistic::{fit, FitSettings, LogisticObjective};
+use bayeslab_core::optim::Iterate;
+use bayeslab_engine::config::Optimizer;
 use faer::Mat;
 
 #[test]
@@ -27,7 +27,7 @@ fn spector_mle_matches_the_published_logit() {
         max_iter: 100,
         tolerance: 1e-9,
         laplace: false,
-        curvature: bayeslab::optim::Curvature::Chord,
+        curvature: bayeslab_core::optim::Curvature::Chord,
         warm_start: false,
     };
     let f = fit(

@@ -8,8 +8,8 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 
-use bayeslab::record::{ExperimentRecord, Outcome, PassPurpose, ReadFrom};
-use bayeslab::run::{run_plan, Event, Monitor};
+use bayeslab_core::record::{ExperimentRecord, Outcome, PassPurpose, ReadFrom};
+use bayeslab_engine::run::{run_plan, Event, Monitor};
 use streaming_support::{assert_equal, root};
 
 /// The shipped streaming experiment on `data`, with `extra` lines in `[data]`; streamed unless
@@ -75,8 +75,8 @@ fn run(
     out: &Path,
     hook: Arc<dyn Fn() + Send + Sync>,
     cancel: Option<&AtomicBool>,
-) -> (bayeslab::Result<ExperimentRecord>, Vec<PathBuf>) {
-    let plan = bayeslab::config::load(file).unwrap();
+) -> (bayeslab_core::Result<ExperimentRecord>, Vec<PathBuf>) {
+    let plan = bayeslab_engine::config::load(file).unwrap();
     let mut watch = Watch {
         dir: out.parent().unwrap().to_path_buf(),
         seen: Arc::default(),

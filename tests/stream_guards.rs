@@ -7,7 +7,7 @@ mod cli_support;
 
 use std::path::{Path, PathBuf};
 
-use bayeslab::data::{Part, StreamedData};
+use bayeslab_data::{Part, StreamedData};
 use cli_support::bin;
 
 /// 200 rows of a, b and y.
@@ -41,7 +41,7 @@ fn experiment(dir: &Path, data: &Path, cache: bool) -> PathBuf {
 fn open(dir: &Path, cache: bool) -> (PathBuf, StreamedData) {
     let data = dir.join("d.csv");
     std::fs::write(&data, format!("a,b,y\n{}", rows(200, 0))).unwrap();
-    let plan = bayeslab::config::load(&experiment(dir, &data, cache)).unwrap();
+    let plan = bayeslab_engine::config::load(&experiment(dir, &data, cache)).unwrap();
     let mut d = StreamedData::open(plan.data.as_ref().unwrap()).unwrap();
     if cache {
         d.keep_cache_in(dir);

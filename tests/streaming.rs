@@ -6,7 +6,7 @@ mod streaming_support;
 
 use std::path::{Path, PathBuf};
 
-use bayeslab::run::{self as experiment, Silent};
+use bayeslab_engine::run::{self as experiment, Silent};
 use streaming_support::{assert_equal, root, run, write_parquet};
 
 /// The shipped streaming experiment with its data path, chunk size and split replaced; without
@@ -62,7 +62,7 @@ fn streaming_equals_in_memory_on_pima_csv_and_parquet() {
         assert!(info
             .passes
             .iter()
-            .any(|p| p.purpose == bayeslab::record::PassPurpose::Predict));
+            .any(|p| p.purpose == bayeslab_core::record::PassPurpose::Predict));
         for r in &info.runs {
             assert!(r.passes >= 1 && r.seconds_per_pass > 0.0, "{r:?}");
             // Pima has 9 design columns: full Newton (fewer than CHORD_MIN_COLUMNS), every fit
@@ -136,7 +136,7 @@ fn a_collinear_or_constant_column_fails_streamed_with_the_in_memory_message() {
         );
         let file = dir.path().join(format!("e-{streaming}.toml"));
         std::fs::write(&file, text).unwrap();
-        let plan = bayeslab::config::load(&file).unwrap();
+        let plan = bayeslab_engine::config::load(&file).unwrap();
         let record = experiment::run(&plan, &mut Silent, None).unwrap();
         record.runs[0].error.clone().expect("the run fails")
     };

@@ -6,7 +6,7 @@ mod streaming_support;
 
 use std::path::{Path, PathBuf};
 
-use bayeslab::record::PassPurpose;
+use bayeslab_core::record::PassPurpose;
 
 use streaming_support::{assert_equal, root, run, write_parquet};
 
@@ -62,7 +62,7 @@ fn streaming_equals_in_memory_with_categorical_columns_and_mean_imputation() {
         assert!(info
             .passes
             .iter()
-            .any(|p| p.purpose == bayeslab::record::PassPurpose::EncodedStatistics));
+            .any(|p| p.purpose == bayeslab_core::record::PassPurpose::EncodedStatistics));
         assert_equal(&streamed, &memory);
     }
 }

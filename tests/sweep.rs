@@ -80,11 +80,11 @@ struct DeleteData {
     points: Vec<(usize, f64)>,
 }
 
-impl bayeslab::run::Monitor for DeleteData {
-    fn event(&mut self, event: bayeslab::run::Event) {
+impl bayeslab_engine::run::Monitor for DeleteData {
+    fn event(&mut self, event: bayeslab_engine::run::Event) {
         match event {
-            bayeslab::run::Event::SweepPoint(at) => self.points.push((at.index, at.value)),
-            bayeslab::run::Event::RunStarted { .. } => {
+            bayeslab_engine::run::Event::SweepPoint(at) => self.points.push((at.index, at.value)),
+            bayeslab_engine::run::Event::RunStarted { .. } => {
                 let _ = std::fs::remove_file(&self.file);
             }
             _ => {}
@@ -109,14 +109,14 @@ fn a_sweep_reads_its_data_file_once() {
     .replace("../datasets/pima.csv", "pima.csv");
     let exp = tmp.path().join("sweep.toml");
     std::fs::write(&exp, text).unwrap();
-    let plan = bayeslab::config::load(&exp).unwrap();
+    let plan = bayeslab_engine::config::load(&exp).unwrap();
     let mut monitor = DeleteData {
         file: data.clone(),
         points: Vec::new(),
     };
-    let outcome = bayeslab::run::run_plan(&plan, &mut monitor, None, None).unwrap();
+    let outcome = bayeslab_engine::run::run_plan(&plan, &mut monitor, None, None).unwrap();
     assert!(!data.exists(), "the monitor deleted the data file");
-    let bayeslab::record::Outcome::Sweep(sweep) = outcome else {
+    let bayeslab_core::record::Outcome::Sweep(sweep) = outcome else {
         panic!("a [sweep] experiment gives a sweep")
     };
     let values: Vec<f64> = sweep.points.iter().map(|p| p.value).collect();

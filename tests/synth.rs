@@ -6,7 +6,7 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use bayeslab::numeric::special::sigmoid;
+use bayeslab_core::numeric::special::sigmoid;
 
 fn synth(dir: &Path, args: &[&str], env: &[(&str, &str)]) -> PathBuf {
     let out = dir.join("train.parquet");
@@ -87,7 +87,7 @@ fn the_same_seed_writes_the_same_bytes_whatever_the_chunks_and_threads() {
 }
 
 /// Decode a C-order float64 .npy written by synth, checking its header byte for byte; the
-/// decoding is written here, independently of bayeslab::npy.
+/// decoding is written here, independently of bayeslab_data::npy.
 fn npy_f8(bytes: &[u8], shape: &str) -> Vec<f64> {
     assert_eq!(&bytes[..8], b"\x93NUMPY\x01\x00");
     let len = u16::from_le_bytes([bytes[8], bytes[9]]) as usize;
@@ -156,8 +156,8 @@ fn values_follow_the_stated_distributions_and_every_format_agrees() {
         .iter()
         .map(|v| v.as_f64().unwrap())
         .collect();
-    assert_eq!(w, bayeslab::synth::true_weights(11, d));
-    let many = bayeslab::synth::true_weights(11, 20_000);
+    assert_eq!(w, bayeslab_engine::synth::true_weights(11, d));
+    let many = bayeslab_engine::synth::true_weights(11, 20_000);
     let (m, v, cnt) = mean_var(many.iter().copied());
     assert!(m.abs() < 5.0 * 0.5 / cnt.sqrt(), "weights' mean {m}");
     assert!(
@@ -201,21 +201,21 @@ fn values_follow_the_stated_distributions_and_every_format_agrees() {
     // The model is identified: the Laplace posterior of the data covers the true weights
     // (|w_hat - w| < 5 posterior sd per weight, under a nearly flat prior).
     let xm = faer::Mat::<f64>::from_fn(n, d, |i, j| x[i * d + j]);
-    let fit = bayeslab::model::logistic::fit(
+    let fit = bayeslab_core::model::logistic::fit(
         xm.as_ref(),
         &y,
-        &bayeslab::model::logistic::FitSettings {
+        &bayeslab_core::model::logistic::FitSettings {
             precision: 1e-6,
-            optimizer: bayeslab::config::Optimizer::Newton,
+            optimizer: bayeslab_engine::config::Optimizer::Newton,
             max_iter: 100,
             tolerance: 1e-8,
             laplace: true,
-            curvature: bayeslab::optim::Curvature::Chord,
+            curvature: bayeslab_core::optim::Curvature::Chord,
             warm_start: false,
         },
         "synth",
         None,
-        &mut |_: &str, _: &bayeslab::optim::Iterate| {},
+        &mut |_: &str, _: &bayeslab_core::optim::Iterate| {},
     )
     .unwrap();
     let sd: Vec<f64> = fit
@@ -239,7 +239,7 @@ fn values_follow_the_stated_distributions_and_every_format_agrees() {
     for suffix in [".parquet", ".csv"] {
         let mut path = stem.as_os_str().to_owned();
         path.push(suffix);
-        let dense = bayeslab::data::dense::read_dense(Path::new(&path), "y").unwrap();
+        let dense = bayeslab_data::dense::read_dense(Path::new(&path), "y").unwrap();
         assert_eq!(dense.names, ["x1", "x2", "x3", "x4", "x5"]);
         assert_eq!(dense.y, y, "{suffix}");
         for i in 0..n {

@@ -6,9 +6,9 @@ mod tui_support;
 use std::sync::atomic::AtomicBool;
 use std::sync::mpsc;
 
-use bayeslab::tui::session::{JobState, RunState};
-use bayeslab::tui::worker::run_blocking;
-use bayeslab::tui::{App, Command, Event, Screen};
+use bayeslab_tui::session::{JobState, RunState};
+use bayeslab_tui::worker::run_blocking;
+use bayeslab_tui::{App, Command, Event, Screen};
 use ratatui::crossterm::event::KeyCode;
 use tui_support::{app_on, ch, finished, key};
 
@@ -18,7 +18,7 @@ fn selected_name(app: &App) -> String {
 
 #[test]
 fn starts_on_the_quickstart_and_selection_moves_within_bounds() {
-    let mut app = App::new(bayeslab::tui::catalog::Catalog::discover(
+    let mut app = App::new(bayeslab_tui::catalog::Catalog::discover(
         std::path::Path::new("experiments"),
         None,
     ));
@@ -102,7 +102,7 @@ fn rerun_after_finishing_starts_a_fresh_session() {
 #[test]
 fn invalid_experiment_shows_the_key_and_fix_and_does_not_run() {
     let bad = std::path::Path::new("tests/invalid_configs/unknown_key.toml");
-    let mut app = App::new(bayeslab::tui::catalog::Catalog::discover(
+    let mut app = App::new(bayeslab_tui::catalog::Catalog::discover(
         std::path::Path::new("experiments"),
         Some(bad),
     ));
@@ -298,7 +298,7 @@ fn chains_that_have_not_mixed_are_flagged_when_the_run_finishes() {
         app.status.text
     );
     let record = s.record.as_ref().unwrap();
-    let rows = bayeslab::tui::screen::result_rows(record, &app.picks);
+    let rows = bayeslab_tui::screen::result_rows(record, &app.picks);
     let flagged: Vec<&str> = rows
         .iter()
         .filter(|r| r.unmixed)

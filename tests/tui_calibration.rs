@@ -5,8 +5,8 @@
 
 mod tui_support;
 
-use bayeslab::optim::Termination;
-use bayeslab::tui::App;
+use bayeslab_core::optim::Termination;
+use bayeslab_tui::App;
 use ratatui::backend::TestBackend;
 use ratatui::Terminal;
 use tui_support::{ch, finished};

@@ -5,8 +5,8 @@
 
 mod tui_support;
 
-use bayeslab::tui::preview::{describe, PreviewState};
-use bayeslab::tui::{App, Command, Event};
+use bayeslab_tui::preview::{describe, PreviewState};
+use bayeslab_tui::{App, Command, Event};
 use ratatui::backend::TestBackend;
 use ratatui::crossterm::event::KeyCode;
 use ratatui::Terminal;
@@ -28,7 +28,7 @@ fn describe_now(app: &mut App, command: Option<Command>) {
 }
 
 fn on_file(path: &str) -> App {
-    App::new(bayeslab::tui::catalog::Catalog::discover(
+    App::new(bayeslab_tui::catalog::Catalog::discover(
         std::path::Path::new("experiments"),
         Some(std::path::Path::new(path)),
     ))
@@ -155,7 +155,7 @@ fn dropped_rows_are_counted_as_dropped_and_the_statistics_are_over_the_rows_used
     assert_eq!(train.len(), d.rows_train);
     let mean = train.iter().sum::<f64>() / train.len() as f64;
     assert!((d.summaries[0].mean - mean).abs() < 1e-12, "{mean}");
-    let report = bayeslab::output::markdown::report(&record, &[]);
+    let report = bayeslab_report::markdown::report(&record, &[]);
     assert!(
         report.contains("| feature | mean | sd | min | max | dropped |"),
         "{report}"

@@ -7,8 +7,8 @@
 
 mod tui_support;
 
-use bayeslab::record::DatasetInfo;
-use bayeslab::tui::{App, Command, Event};
+use bayeslab_core::record::DatasetInfo;
+use bayeslab_tui::{App, Command, Event};
 use ratatui::backend::TestBackend;
 use ratatui::Terminal;
 use tui_support::{app_on, ch};
@@ -23,9 +23,10 @@ fn screen(app: &App, w: u16, h: u16) -> String {
 /// delta_15n's gaps filled by the training mean with an indicator column): the record section
 /// the describer would send.
 fn penguins() -> DatasetInfo {
-    let plan = bayeslab::config::load(std::path::Path::new("experiments/penguins.toml")).unwrap();
-    let data = bayeslab::data::load(plan.data.as_ref().unwrap()).unwrap();
-    bayeslab::run::Source::Memory(&data).info(None)
+    let plan =
+        bayeslab_engine::config::load(std::path::Path::new("experiments/penguins.toml")).unwrap();
+    let data = bayeslab_data::load(plan.data.as_ref().unwrap()).unwrap();
+    bayeslab_engine::run::Source::Memory(&data).info(None)
 }
 
 /// The workbench with `dataset` as the selected experiment's described data, on Dataset.
@@ -67,7 +68,7 @@ fn at_80x24_the_levels_scroll_and_every_label_is_seen_whole() {
         first.contains("rows 1–"),
         "no position on the border:\n{first}"
     );
-    let labels: Vec<String> = bayeslab::tui::screen::encoding_rows(&penguins().encoding)
+    let labels: Vec<String> = bayeslab_tui::screen::encoding_rows(&penguins().encoding)
         .into_iter()
         .map(|r| r.label)
         .collect();

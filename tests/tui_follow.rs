@@ -4,9 +4,9 @@
 
 mod tui_support;
 
-use bayeslab::record::PassPurpose;
-use bayeslab::run::Event as Told;
-use bayeslab::tui::{Event, Screen};
+use bayeslab_core::record::PassPurpose;
+use bayeslab_engine::run::Event as Told;
+use bayeslab_tui::{Event, Screen};
 use tui_support::{app_on, ch, finished, run_events};
 
 #[test]
@@ -48,7 +48,7 @@ fn a_sweep_runs_every_point_says_which_and_shows_its_table() {
 
     // The other screens show one point: the last, which Live drew and names (one current
     // point everywhere, issue 28), then as [ and ] pick.
-    let shown = |app: &bayeslab::tui::App| {
+    let shown = |app: &bayeslab_tui::App| {
         let r = app.session.as_ref().unwrap().record.as_ref().unwrap();
         r.runs[0].predictives[0].metrics.log_loss
     };
@@ -106,7 +106,7 @@ fn exporting_a_sweep_writes_what_bayeslab_run_writes() {
         .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
         .collect();
     written.sort();
-    let expected = bayeslab::output::render_sweep(app.sweep().unwrap());
+    let expected = bayeslab_report::render_sweep(app.sweep().unwrap());
     for a in &expected {
         let got = std::fs::read(dir.join(&a.name)).unwrap();
         assert!(got == a.bytes, "{} differs", a.name);
@@ -172,8 +172,8 @@ fn a_streamed_run_reports_its_dataset_and_passes_and_ends_on_the_in_memory_resul
     // The same results as the same experiment in memory.
     let mut plan = s.plan.clone();
     plan.data.as_mut().unwrap().streaming = None;
-    let memory = bayeslab::run::run(&plan, &mut bayeslab::run::Silent, None).unwrap();
-    let rows = |r: &bayeslab::record::ExperimentRecord| -> Vec<(String, f64, f64)> {
+    let memory = bayeslab_engine::run::run(&plan, &mut bayeslab_engine::run::Silent, None).unwrap();
+    let rows = |r: &bayeslab_core::record::ExperimentRecord| -> Vec<(String, f64, f64)> {
         r.runs
             .iter()
             .flat_map(|run| {

@@ -8,8 +8,8 @@
 
 mod tui_support;
 
-use bayeslab::output::formulas::{self, Curve, MAX_VAR, MU_A};
-use bayeslab::tui::App;
+use bayeslab_report::formulas::{self, Curve, MAX_VAR, MU_A};
+use bayeslab_tui::App;
 use ratatui::backend::TestBackend;
 use ratatui::Terminal;
 use statrs::distribution::{ContinuousCDF, Normal};

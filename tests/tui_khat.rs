@@ -4,8 +4,8 @@
 #[allow(dead_code)]
 mod tui_support;
 
-use bayeslab::run::Event as Told;
-use bayeslab::tui::{App, Event};
+use bayeslab_engine::run::Event as Told;
+use bayeslab_tui::{App, Event};
 use ratatui::backend::TestBackend;
 use ratatui::Terminal;
 use tui_support::ch;

@@ -5,8 +5,8 @@
 
 mod tui_support;
 
-use bayeslab::tui::keys::BINDINGS;
-use bayeslab::tui::App;
+use bayeslab_tui::keys::BINDINGS;
+use bayeslab_tui::App;
 use ratatui::backend::TestBackend;
 use ratatui::crossterm::event::KeyCode;
 use ratatui::Terminal;

@@ -5,7 +5,7 @@
 
 mod tui_support;
 
-use bayeslab::tui::App;
+use bayeslab_tui::App;
 use ratatui::backend::TestBackend;
 use ratatui::Terminal;
 use tui_support::{ch, finished};
@@ -91,7 +91,7 @@ fn a_long_posterior_title_ends_in_a_mark() {
     app.update(ch('j'));
     app.update(ch('j'));
     let record = app.session.as_mut().unwrap().record.as_mut().unwrap();
-    record.runs[2].termination = Some(bayeslab::optim::Termination::MaxIterations);
+    record.runs[2].termination = Some(bayeslab_core::optim::Termination::MaxIterations);
     let s = screen(&app, 80, 24);
     let title = s.lines().nth(1).unwrap();
     assert!(

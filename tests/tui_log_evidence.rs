@@ -9,12 +9,12 @@ use std::path::Path;
 use std::sync::atomic::AtomicBool;
 use std::sync::mpsc;
 
-use bayeslab::catalog::Link;
-use bayeslab::record::EvidenceEstimate;
-use bayeslab::run::Event as Told;
-use bayeslab::tui::catalog::Catalog;
-use bayeslab::tui::worker::run_blocking;
-use bayeslab::tui::{App, Command, Event};
+use bayeslab_core::catalog::Link;
+use bayeslab_core::record::EvidenceEstimate;
+use bayeslab_engine::run::Event as Told;
+use bayeslab_tui::catalog::Catalog;
+use bayeslab_tui::worker::run_blocking;
+use bayeslab_tui::{App, Command, Event};
 use ratatui::backend::TestBackend;
 use ratatui::Terminal;
 use tui_support::ch;

@@ -5,7 +5,7 @@
 
 mod tui_support;
 
-use bayeslab::tui::App;
+use bayeslab_tui::App;
 use ratatui::backend::TestBackend;
 use ratatui::Terminal;
 use tui_support::{app_on, ch, finished};

@@ -5,7 +5,7 @@
 
 mod tui_support;
 
-use bayeslab::tui::App;
+use bayeslab_tui::App;
 use ratatui::backend::TestBackend;
 use ratatui::Terminal;
 use tui_support::{app_on, ch, finished};
@@ -63,7 +63,7 @@ fn before_any_run_and_on_a_bad_file() {
     let app = app_on("quickstart");
     snap(&app, "fresh");
     let bad = std::path::Path::new("tests/invalid_configs/unknown_key.toml");
-    let mut app = App::new(bayeslab::tui::catalog::Catalog::discover(
+    let mut app = App::new(bayeslab_tui::catalog::Catalog::discover(
         std::path::Path::new("experiments"),
         Some(bad),
     ));
@@ -79,12 +79,12 @@ fn results_sorted_by_log_loss_put_the_best_first() {
     app.update(ch('4'));
     app.update(ch('s'));
     let record = app.session.as_ref().unwrap().record.as_ref().unwrap();
-    let rows = bayeslab::tui::screen::result_rows(record, &app.picks);
+    let rows = bayeslab_tui::screen::result_rows(record, &app.picks);
     assert!(rows
         .windows(2)
         .all(|w| w[0].metrics.log_loss <= w[1].metrics.log_loss));
     // quickstart's log-losses tie within noise: none is marked best (issue 28)
-    assert_eq!(bayeslab::tui::screen::best_rows(record, &rows)[0], None);
+    assert_eq!(bayeslab_tui::screen::best_rows(record, &rows)[0], None);
     snap(&app, "results_sorted");
 }
 
@@ -169,20 +169,15 @@ fn sampler_traces_on_live() {
 /// events up to the start of `gibbs`, then its chains' real draws re-sent in batches of 100
 /// sweeps up to sweep `upto` (chain 3 lagging 100 behind), with chain 0's iterates.
 fn gibbs_mid_run(upto: usize) -> App {
-    use bayeslab::optim::DrawBatch;
-    use bayeslab::run::Event as Told;
-    use bayeslab::tui::{Command, Event};
+    use bayeslab_core::optim::DrawBatch;
+    use bayeslab_engine::run::Event as Told;
+    use bayeslab_tui::{Command, Event};
     let mut app = tui_support::app_on("gibbs_vs_laplace");
     let Some(Command::Start { job, plan }) = app.update(ch('r')) else {
         panic!("no start")
     };
     let (tx, rx) = std::sync::mpsc::channel();
-    bayeslab::tui::worker::run_blocking(
-        job,
-        &plan,
-        &tx,
-        &std::sync::atomic::AtomicBool::new(false),
-    );
+    bayeslab_tui::worker::run_blocking(job, &plan, &tx, &std::sync::atomic::AtomicBool::new(false));
     drop(tx);
     let (mut before, mut iterates, mut sweeps) = (Vec::new(), Vec::new(), vec![Vec::new(); 4]);
     let (mut weights, mut schedule, mut started) = (None, None, false);
@@ -368,8 +363,8 @@ fn a_sweep_shows_its_table_and_plot_on_results() {
 /// to the second pass of that fit, with each finished pass's seconds set to 0.125.
 #[test]
 fn a_streamed_run_shows_its_passes_on_live() {
-    use bayeslab::run::Event as Told;
-    use bayeslab::tui::Event;
+    use bayeslab_engine::run::Event as Told;
+    use bayeslab_tui::Event;
     let mut app = tui_support::app_on("streaming");
     let target = "fit probit-laplace: pass 2, 205 / 426 rows";
     for mut event in tui_support::run_events(&mut app) {

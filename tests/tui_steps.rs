@@ -6,7 +6,7 @@
 
 mod tui_support;
 
-use bayeslab::tui::App;
+use bayeslab_tui::App;
 use ratatui::backend::TestBackend;
 use ratatui::crossterm::event::KeyCode;
 use ratatui::Terminal;

@@ -5,8 +5,8 @@
 
 use std::path::Path;
 
-use bayeslab::record::ExperimentRecord;
-use bayeslab::run::{run, Silent};
+use bayeslab_core::record::ExperimentRecord;
+use bayeslab_engine::run::{run, Silent};
 
 fn record(data: &str, precision: f64, methods: &str) -> ExperimentRecord {
     let text = format!(
@@ -14,7 +14,7 @@ fn record(data: &str, precision: f64, methods: &str) -> ExperimentRecord {
          [prior]\nprecision = {precision}\n{methods}"
     );
     let file = Path::new(env!("CARGO_MANIFEST_DIR")).join("experiments/_test.toml");
-    let plan = bayeslab::config::parse(&text, &file).unwrap();
+    let plan = bayeslab_engine::config::parse(&text, &file).unwrap();
     run(&plan, &mut Silent, None).unwrap()
 }
 
@@ -80,7 +80,7 @@ fn the_guarded_fixed_point_converges_monotonically_where_the_plain_one_diverges(
 #[test]
 fn the_shipped_experiment_orders_the_bounds_and_puts_ep_and_kl_nearest_the_gold_posterior() {
     let file = Path::new(env!("CARGO_MANIFEST_DIR")).join("experiments/laplace_vb_ep_exact.toml");
-    let plan = bayeslab::config::load(&file).unwrap();
+    let plan = bayeslab_engine::config::load(&file).unwrap();
     let rec = run(&plan, &mut Silent, None).unwrap();
     let jj = *bounds(&rec, "jj").last().unwrap();
     let kl = *bounds(&rec, "kl").last().unwrap();
@@ -107,7 +107,7 @@ fn the_shipped_experiment_orders_the_bounds_and_puts_ep_and_kl_nearest_the_gold_
         let e = rec
             .approximation_error
             .iter()
-            .find(|e| e.run == id && e.predictive == bayeslab::catalog::PredictiveKind::Exact)
+            .find(|e| e.run == id && e.predictive == bayeslab_core::catalog::PredictiveKind::Exact)
             .unwrap_or_else(|| panic!("{id} has no approximation error"));
         (e.mean_err_sd_units.unwrap(), e.sd_ratio_max.unwrap())
     };
@@ -129,7 +129,7 @@ fn the_shipped_experiment_orders_the_bounds_and_puts_ep_and_kl_nearest_the_gold_
     }
     // Every new kind in every view of the record (issue 18 item 5): the approximation-error
     // and calibration tables of report.md, and the evidence table with its own label.
-    let md = bayeslab::output::markdown::report(&rec, &[]);
+    let md = bayeslab_report::markdown::report(&rec, &[]);
     for id in ["ep", "jj", "kl", "kl-mf", "probit-kl", "probit-kl-mf"] {
         assert!(
             md.contains(&format!("| {id} | exact | gibbs")),

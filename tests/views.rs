@@ -9,20 +9,20 @@ mod tui_support;
 
 use std::path::Path;
 
-use bayeslab::record::{ExperimentRecord, Standing};
-use bayeslab::run::{run, Silent};
+use bayeslab_core::record::{ExperimentRecord, Standing};
+use bayeslab_engine::run::{run, Silent};
 use ratatui::backend::TestBackend;
 use ratatui::Terminal;
 
 const FIXTURE: &str = "tests/fixtures/not_converged.toml";
 
 fn record() -> ExperimentRecord {
-    let plan = bayeslab::config::load(Path::new(FIXTURE)).unwrap();
+    let plan = bayeslab_engine::config::load(Path::new(FIXTURE)).unwrap();
     run(&plan, &mut Silent, None).unwrap()
 }
 
 fn artifact(r: &ExperimentRecord, name: &str) -> String {
-    let files = bayeslab::output::render(r);
+    let files = bayeslab_report::render(r);
     let a = files.iter().find(|a| a.name == name).unwrap();
     String::from_utf8(a.bytes.clone()).unwrap()
 }
@@ -196,7 +196,7 @@ fn weights_name_their_scale_and_reliability_overlays_a_runs_predictives() {
     let r = record();
     let md = artifact(&r, "report.md");
     assert!(md.contains("On the standardised scale"), "weights table");
-    let figures = bayeslab::output::plots::figures(&r);
+    let figures = bayeslab_report::plots::figures(&r);
     let weights = figures.iter().find(|f| f.stem == "weights").unwrap();
     assert!(weights.caption.contains("standardised scale"));
     // one reliability diagram per run, the predictives of laplace on one axes
@@ -246,7 +246,8 @@ fn weights_name_their_scale_and_reliability_overlays_a_runs_predictives() {
 
 #[test]
 fn both_reports_keep_one_section_order_with_the_comparison_first() {
-    let small_n = bayeslab::config::load(Path::new("experiments/pictures_small_n.toml")).unwrap();
+    let small_n =
+        bayeslab_engine::config::load(Path::new("experiments/pictures_small_n.toml")).unwrap();
     let records = [record(), run(&small_n, &mut Silent, None).unwrap()];
     for r in &records {
         let md = artifact(r, "report.md");

@@ -2,12 +2,12 @@
 //! answer equals the fit from w = 0 to 1e-10 with fewer Hessian passes, and the subsample is
 //! the same matrix whether the rows arrive in memory or in chunks of any size.
 
-use bayeslab::config::Optimizer;
-use bayeslab::error::Result;
-use bayeslab::model::logistic::{fit, FitSettings, LogisticFit};
-use bayeslab::model::streaming::{ChunkFn, Chunks, InMemory};
-use bayeslab::model::warm_start::{stride, Subsample};
-use bayeslab::optim::{Curvature, Iterate};
+use bayeslab_core::error::Result;
+use bayeslab_core::model::logistic::{fit, FitSettings, LogisticFit};
+use bayeslab_core::model::streaming::{ChunkFn, Chunks, InMemory};
+use bayeslab_core::model::warm_start::{stride, Subsample};
+use bayeslab_core::optim::{Curvature, Iterate};
+use bayeslab_engine::config::Optimizer;
 use faer::Mat;
 
 /// Seeded logistic data: an intercept and d - 1 features uniform on (-1.7, 1.7), labels from

@@ -4,8 +4,8 @@
 
 use std::path::PathBuf;
 
-use bayeslab::bench::{self, BenchRecord, FileSet, Settings, Task};
-use bayeslab::Error;
+use bayeslab_core::Error;
+use bayeslab_engine::bench::{self, BenchRecord, FileSet, Settings, Task};
 
 mod args;
 mod child;
@@ -16,7 +16,7 @@ use args::flag_error;
 use child::child;
 
 pub fn run(args: BenchArgs) -> Result<i32, Error> {
-    use bayeslab::config::limits;
+    use bayeslab_engine::config::limits;
     let threads = match args.threads {
         None => bench::cores(),
         Some(t) => limits::flag("--threads", t, 1, limits::bench_threads(bench::cores()))?,
@@ -62,7 +62,12 @@ pub fn run(args: BenchArgs) -> Result<i32, Error> {
     if let Some(out) = &args.out {
         // Before any task runs: the record may replace only an earlier record, never a data file.
         let inputs = input_files([Some(&train), test.as_ref()].into_iter().flatten());
-        bayeslab::files::check_file_out(out, "--out", &bayeslab::files::Own::Record, &inputs)?;
+        bayeslab_core::files::check_file_out(
+            out,
+            "--out",
+            &bayeslab_core::files::Own::Record,
+            &inputs,
+        )?;
     }
     let mut record = BenchRecord::new(&settings, &train, test.as_ref());
     let quiet = args.quiet;
@@ -122,7 +127,7 @@ pub fn run(args: BenchArgs) -> Result<i32, Error> {
     }
     let json = serde_json::to_string_pretty(&record).expect("the record serialises to JSON");
     if let Some(path) = &args.out {
-        bayeslab::output::write_file(path, json.as_bytes())?;
+        bayeslab_report::write_file(path, json.as_bytes())?;
     }
     if args.json {
         println!("{json}");

@@ -6,9 +6,10 @@
 
 use std::path::Path;
 
-use bayeslab::output::tables::{design_listing, DesignGroup};
-use bayeslab::record::EncodingInfo;
-use bayeslab::{config, Error};
+use bayeslab_core::record::EncodingInfo;
+use bayeslab_core::Error;
+use bayeslab_engine::config;
+use bayeslab_report::tables::{design_listing, DesignGroup};
 
 /// Plain numeric columns are packed onto lines of about this many characters.
 const LINE_CHARS: usize = 96;
@@ -18,7 +19,7 @@ pub fn check(path: &Path) -> Result<i32, Error> {
     if let (Some(data), false) = (&plan.data, plan.methods.is_empty()) {
         if data.streaming.is_some() {
             // One statistics pass in chunks, with the memory budget checked first.
-            let d = bayeslab::data::StreamedData::open(data)?;
+            let d = bayeslab_data::StreamedData::open(data)?;
             config::limits::check_design(&plan, d.columns.len(), d.rows_test)?;
             println!(
                 "{}: ok — {} method(s), streamed in chunks of {} rows ({}); {} training and {} test rows, {} design columns",
@@ -39,7 +40,7 @@ pub fn check(path: &Path) -> Result<i32, Error> {
             }
             print_design(&d.columns, &d.encoding);
         } else {
-            let data = bayeslab::data::load(data)?;
+            let data = bayeslab_data::load(data)?;
             config::limits::check_design(&plan, data.columns.len(), data.test.rows())?;
             println!(
                 "{}: ok — {} method(s); {} training and {} test rows, {} design columns",
@@ -56,7 +57,7 @@ pub fn check(path: &Path) -> Result<i32, Error> {
         }
     }
     for p in &plan.posteriors {
-        let obs = bayeslab::lab::observations::load(p)?;
+        let obs = bayeslab_engine::lab::observations::load(p)?;
         println!(
             "{}: ok — posterior \"{}\" ({}), {} data point(s)",
             path.display(),

@@ -3,8 +3,9 @@
 
 use std::path::PathBuf;
 
-use bayeslab::output::export::{self, Format};
-use bayeslab::{output, Error};
+use bayeslab_core::Error;
+use bayeslab_report as output;
+use bayeslab_report::export::{self, Format};
 
 /// The long help: what is written, at what size, and what is refused.
 pub const HELP: &str = "\

@@ -7,8 +7,8 @@
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
-use bayeslab::data::roles::{profile, ColumnProfile, IdentifierBy, Role};
-use bayeslab::Error;
+use bayeslab_core::Error;
+use bayeslab_data::roles::{profile, ColumnProfile, IdentifierBy, Role};
 
 /// The long help.
 pub const HELP: &str = "\
@@ -86,7 +86,7 @@ pub fn init(data: &Path, target: Option<&str>, out: Option<PathBuf>) -> Result<i
         None => guess_target(data, &columns)?,
     };
     let text = starter(data, &out, separator, &columns, target);
-    bayeslab::output::write_file(&out, text.as_bytes())?;
+    bayeslab_report::write_file(&out, text.as_bytes())?;
     eprintln!(
         "wrote {} (target \"{}\"); next: bayeslab run {}",
         out.display(),

@@ -4,7 +4,7 @@
 
 use std::path::PathBuf;
 
-use bayeslab::Error;
+use bayeslab_core::Error;
 
 #[derive(clap::Args)]
 pub struct CompletionsArgs {
@@ -65,7 +65,7 @@ fn write_page(dir: &std::path::Path, name: &str, cmd: &clap::Command) -> Result<
     let mut out = Vec::new();
     render(cmd, &mut out);
     let file = format!("{name}.1");
-    bayeslab::files::write_file(&dir.join(&file), &out)?;
+    bayeslab_core::files::write_file(&dir.join(&file), &out)?;
     Ok(file)
 }
 

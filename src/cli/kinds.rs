@@ -3,7 +3,7 @@
 
 use std::fmt::Write;
 
-use bayeslab::catalog::{COMMON_KEYS, ROWS};
+use bayeslab_core::catalog::{COMMON_KEYS, ROWS};
 
 /// The top-level help's pointer to [`help`]: the kind names, and where their keys are listed.
 pub fn pointer() -> String {
@@ -44,7 +44,7 @@ mod tests {
     #[test]
     fn the_top_level_help_names_every_kind_and_where_its_keys_are() {
         let p = super::pointer();
-        for row in &bayeslab::catalog::ROWS {
+        for row in &bayeslab_core::catalog::ROWS {
             assert!(p.contains(row.name), "{}", row.name);
         }
         assert!(p.contains(
@@ -55,7 +55,7 @@ mod tests {
     #[test]
     fn every_kind_is_listed_with_its_keys() {
         let h = super::help();
-        for row in &bayeslab::catalog::ROWS {
+        for row in &bayeslab_core::catalog::ROWS {
             assert!(h.contains(&format!("\n  {}  ", row.name)), "{}", row.name);
         }
         assert!(h.contains(

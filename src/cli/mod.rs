@@ -16,9 +16,11 @@ use std::path::{Path, PathBuf};
 
 use clap::{CommandFactory, Parser, Subcommand};
 
-use bayeslab::record::Outcome;
-use bayeslab::run::{self, Monitor, Silent};
-use bayeslab::{config, output, Error};
+use bayeslab_core::record::Outcome;
+use bayeslab_core::Error;
+use bayeslab_engine::config;
+use bayeslab_engine::run::{self, Monitor, Silent};
+use bayeslab_report as output;
 
 #[derive(Parser)]
 #[command(
@@ -81,8 +83,8 @@ enum Command {
         b: PathBuf,
         /// Compare only the column A_COLUMN of A with B_COLUMN of B, each `<run>/<predictive>`
         /// as in predictions.csv (repeatable). Without it, every column present in both.
-        #[arg(long = "pair", value_name = "A_COLUMN=B_COLUMN", value_parser = bayeslab::compare::Pair::parse)]
-        pairs: Vec<bayeslab::compare::Pair>,
+        #[arg(long = "pair", value_name = "A_COLUMN=B_COLUMN", value_parser = bayeslab_engine::compare::Pair::parse)]
+        pairs: Vec<bayeslab_engine::compare::Pair>,
         /// Where to write comparison.json and comparison.md [default: B].
         #[arg(long, short)]
         out: Option<PathBuf>,
@@ -252,38 +254,38 @@ fn plan_inputs(plan: &config::Plan) -> Vec<PathBuf> {
 fn compare(
     a: &Path,
     b: &Path,
-    pairs: &[bayeslab::compare::Pair],
+    pairs: &[bayeslab_engine::compare::Pair],
     out: Option<PathBuf>,
     resamples: usize,
     seed: u64,
 ) -> Result<i32, Error> {
     // Refused before anything is read or resampled.
     let dir = out.unwrap_or_else(|| b.to_path_buf());
-    bayeslab::compare::check_out(&dir)?;
-    let pa = bayeslab::compare::Predictions::from_dir(a)?;
-    let pb = bayeslab::compare::Predictions::from_dir(b)?;
-    let count = bayeslab::compare::Resamples {
+    bayeslab_engine::compare::check_out(&dir)?;
+    let pa = bayeslab_engine::compare::Predictions::from_dir(a)?;
+    let pb = bayeslab_engine::compare::Predictions::from_dir(b)?;
+    let count = bayeslab_engine::compare::Resamples {
         count: resamples,
         file: Path::new("--resamples"),
         key: "",
     };
     let rows = if pairs.is_empty() {
-        bayeslab::compare::compare(&pa, &pb, count, seed, a, b)?
+        bayeslab_engine::compare::compare(&pa, &pb, count, seed, a, b)?
     } else {
-        bayeslab::compare::compare_pairs(&pa, &pb, pairs, count, seed, a, b)?
+        bayeslab_engine::compare::compare_pairs(&pa, &pb, pairs, count, seed, a, b)?
     };
     let mut md = format!(
         "{}\n\nA = `{}`, B = `{}`; paired bootstrap over {} test rows ({resamples} resamples, seed {seed}); \
          lower is better, so a negative B − A is an improvement.\n\n",
-        bayeslab::compare::MD_HEADING,
+        bayeslab_engine::compare::MD_HEADING,
         a.display(),
         b.display(),
         pa.y.len()
     );
     output::markdown::table(&mut md, &output::tables::comparison(&rows));
-    let loo = bayeslab::compare::loo::differences(
-        &bayeslab::compare::loo::LooRuns::from_dir(a)?,
-        &bayeslab::compare::loo::LooRuns::from_dir(b)?,
+    let loo = bayeslab_engine::compare::loo::differences(
+        &bayeslab_engine::compare::loo::LooRuns::from_dir(a)?,
+        &bayeslab_engine::compare::loo::LooRuns::from_dir(b)?,
         pairs,
     );
     if !loo.is_empty() {
@@ -300,7 +302,7 @@ fn compare(
 }
 
 fn tui(experiment: Option<&Path>) -> Result<i32, Error> {
-    if !bayeslab::tui::has_terminal() {
+    if !bayeslab_tui::has_terminal() {
         eprintln!(
             "error: the workbench needs a terminal, and stdin or stdout is not one (cron, CI, \
              a pipe, setsid); without one, run an experiment headless with \
@@ -315,7 +317,7 @@ fn tui(experiment: Option<&Path>) -> Result<i32, Error> {
         );
         return Ok(2);
     }
-    match bayeslab::tui::run(experiment) {
+    match bayeslab_tui::run(experiment) {
         Ok(code) => Ok(code),
         Err(e) => {
             eprintln!("error: the terminal workbench stopped: {e}");

@@ -3,7 +3,8 @@
 
 use std::path::{Path, PathBuf};
 
-use bayeslab::{output, Error};
+use bayeslab_core::Error;
+use bayeslab_report as output;
 
 /// The long help: what is scored, how, and what comes out.
 pub const HELP: &str = "\
@@ -45,7 +46,7 @@ pub fn predict(run_dir: &Path, data: &Path, out: Option<PathBuf>) -> Result<i32,
             message: "no such file: DATA is the CSV or Parquet table to score".into(),
         });
     }
-    let scored = bayeslab::run::score::score(run_dir, data)?;
+    let scored = bayeslab_engine::run::score::score(run_dir, data)?;
     for s in &scored.skipped {
         eprintln!("note: not scored: {s}");
     }

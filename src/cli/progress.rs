@@ -5,12 +5,12 @@
 
 use std::time::{Duration, Instant};
 
-use bayeslab::catalog::thousands;
-use bayeslab::catalog::PredictiveKind;
-use bayeslab::config::MethodPlan;
-use bayeslab::optim::{Iterate, Schedule};
-use bayeslab::record::{Diagnostics, RunRecord};
-use bayeslab::run::{Event, Monitor, ScoringStep};
+use bayeslab_core::catalog::thousands;
+use bayeslab_core::catalog::PredictiveKind;
+use bayeslab_core::optim::{Iterate, Schedule};
+use bayeslab_core::record::{Diagnostics, RunRecord};
+use bayeslab_engine::config::MethodPlan;
+use bayeslab_engine::run::{Event, Monitor, ScoringStep};
 
 pub struct Printer {
     label: String,
@@ -132,7 +132,7 @@ impl Monitor for Printer {
                 rows,
             } => self.slicing(&run, done, total, rows),
             Event::SweepPoint(at) => {
-                let value = bayeslab::config::sweep::label(&toml::Value::Float(at.value));
+                let value = bayeslab_engine::config::sweep::label(&toml::Value::Float(at.value));
                 eprintln!("[sweep {}/{}] {} = {value}", at.index + 1, at.total, at.key);
             }
             Event::PassFinished(pass) => pass_finished(&pass),
@@ -159,7 +159,7 @@ impl Printer {
     }
 
     /// "[data] 800,000 training rows, 200,000 test rows, 51 design columns (read in 9.41 s)".
-    fn data_loaded(&mut self, d: &bayeslab::record::DatasetInfo) {
+    fn data_loaded(&mut self, d: &bayeslab_core::record::DatasetInfo) {
         let took = self
             .reading_since
             .take()
@@ -220,7 +220,7 @@ impl Printer {
         if let (Some(edge), Some(lambda)) = (run.prior_precision_edge, run.prior_precision) {
             eprintln!(
                 "    WARNING: lambda = {lambda:.4e} chosen by evidence is {}",
-                bayeslab::optim::log_grid::edge_words(edge)
+                bayeslab_core::optim::log_grid::edge_words(edge)
             );
         }
     }
@@ -235,7 +235,7 @@ impl Printer {
         match khat {
             Some(k) => eprintln!(
                 " {seconds:.2} s, k̂ = {k:.2} ({})",
-                bayeslab::model::importance::khat_verdict(k, self.khat_draws)
+                bayeslab_core::model::importance::khat_verdict(k, self.khat_draws)
             ),
             None => eprintln!(" {seconds:.2} s, no k̂ (the importance ratios have no tail to fit)"),
         }
@@ -268,7 +268,7 @@ impl Printer {
         );
     }
 
-    fn loo_finished(&mut self, loo: &bayeslab::record::LooRecord) {
+    fn loo_finished(&mut self, loo: &bayeslab_core::record::LooRecord) {
         eprintln!(
             "{}   leave-one-out: {:.2} s, elpd_loo = {:.2} ± {:.2}, p_loo = {:.1}, k: {}",
             self.label,
@@ -276,7 +276,7 @@ impl Printer {
             loo.elpd_loo,
             loo.se,
             loo.p_loo,
-            bayeslab::output::tables::loo::k_summary(loo)
+            bayeslab_report::tables::loo::k_summary(loo)
         );
         if !loo.reliable() {
             eprintln!(
@@ -316,7 +316,7 @@ impl Printer {
         let due = done == 0 || self.last.elapsed() >= SLICE_EVERY;
         if rows >= SCORING_LINES && done < total && due {
             self.last = Instant::now();
-            let points = bayeslab::run::exact_pairs::POINTS.pow(2);
+            let points = bayeslab_engine::run::exact_pairs::POINTS.pow(2);
             eprintln!(
                 "[pictures] exact slices around {run}'s mode: pair {} of {total} ({} training rows at {} grid points) …",
                 done + 1,
@@ -329,13 +329,13 @@ impl Printer {
 
 /// What the fit did, in the catalogue's words for its kind: "closed form", "one pass over the
 /// training rows", "converged after 9 iterations".
-fn outcome(run: &RunRecord, t: bayeslab::optim::Termination) -> String {
+fn outcome(run: &RunRecord, t: bayeslab_core::optim::Termination) -> String {
     run.kind.fitting().outcome(t.name(), run.iterations, None)
 }
 
 /// For a fit that ran out of iterations, what to change: the fit has not reached its answer.
 fn not_converged_advice(run: &RunRecord) -> String {
-    use bayeslab::optim::{Termination, STALL_WINDOW};
+    use bayeslab_core::optim::{Termination, STALL_WINDOW};
     if run.termination == Some(Termination::NoProgress) {
         return format!(
             "\n    NOT CONVERGED: {STALL_WINDOW} iterations in a row made no progress, so the tolerance cannot be \
@@ -360,11 +360,11 @@ fn not_converged_advice(run: &RunRecord) -> String {
 
 /// "… 0.31 s, ln p(y | X) = -323.419 ± 0.004, k̂ = 0.21 (good)" ends the line the start
 /// began, and a warning line follows when k̂ says not to trust it.
-fn evidence_finished(e: &bayeslab::record::EvidenceEstimate) {
+fn evidence_finished(e: &bayeslab_core::record::EvidenceEstimate) {
     let khat = match e.khat {
         Some(k) => format!(
             "k̂ = {k:.2} ({})",
-            bayeslab::model::importance::khat_verdict(k, e.draws)
+            bayeslab_core::model::importance::khat_verdict(k, e.draws)
         ),
         None => "no k̂".to_string(),
     };
@@ -380,7 +380,7 @@ fn evidence_finished(e: &bayeslab::record::EvidenceEstimate) {
     }
 }
 
-fn pass_finished(pass: &bayeslab::record::PassRecord) {
+fn pass_finished(pass: &bayeslab_core::record::PassRecord) {
     eprintln!(
         "  pass: {}{} — {} chunks, {} rows in {:.3} s (reading the {} {:.3} s{})",
         pass.purpose,

@@ -3,8 +3,8 @@
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
-use bayeslab::synth::{self, Part, Spec};
-use bayeslab::Error;
+use bayeslab_core::Error;
+use bayeslab_engine::synth::{self, Part, Spec};
 
 #[derive(clap::Args)]
 pub struct SynthArgs {

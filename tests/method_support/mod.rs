@@ -4,9 +4,9 @@
 
 use std::path::Path;
 
-pub fn plan(text: &str) -> bayeslab::config::Plan {
+pub fn plan(text: &str) -> bayeslab_engine::config::Plan {
     let file = Path::new(env!("CARGO_MANIFEST_DIR")).join("experiments/_test.toml");
-    bayeslab::config::parse(text, &file).unwrap()
+    bayeslab_engine::config::parse(text, &file).unwrap()
 }
 
 /// A small design (50 rows, 8 standard-normal features, strong true weights) whose posterior

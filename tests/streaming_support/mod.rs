@@ -4,9 +4,9 @@
 
 use std::path::{Path, PathBuf};
 
-use bayeslab::record::ExperimentRecord;
-use bayeslab::record::Scores;
-use bayeslab::run::{self as experiment, Silent};
+use bayeslab_core::record::ExperimentRecord;
+use bayeslab_core::record::Scores;
+use bayeslab_engine::run::{self as experiment, Silent};
 use polars::prelude::*;
 
 const TOL: f64 = 1e-10;
@@ -16,7 +16,7 @@ pub fn root() -> PathBuf {
 }
 
 pub fn run(file: &Path) -> ExperimentRecord {
-    let plan = bayeslab::config::load(file).unwrap();
+    let plan = bayeslab_engine::config::load(file).unwrap();
     assert_eq!(
         plan.data.as_ref().unwrap().streaming.is_some(),
         file.to_string_lossy().contains("streamed"),

@@ -5,9 +5,9 @@ use std::path::Path;
 use std::sync::atomic::AtomicBool;
 use std::sync::mpsc;
 
-use bayeslab::tui::catalog::Catalog;
-use bayeslab::tui::worker::run_blocking;
-use bayeslab::tui::{App, Command, Event};
+use bayeslab_tui::catalog::Catalog;
+use bayeslab_tui::worker::run_blocking;
+use bayeslab_tui::{App, Command, Event};
 use ratatui::crossterm::event::{KeyCode, KeyEvent};
 
 pub fn key(code: KeyCode) -> Event {

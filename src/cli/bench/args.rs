@@ -2,7 +2,7 @@
 
 use std::path::PathBuf;
 
-use bayeslab::Error;
+use bayeslab_core::Error;
 
 #[derive(clap::Args)]
 pub struct BenchArgs {

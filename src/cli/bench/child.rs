@@ -5,8 +5,8 @@ use std::path::PathBuf;
 use std::process::{Command, Stdio};
 
 use super::args::BenchArgs;
-use bayeslab::bench::{BenchRecord, Task};
-use bayeslab::Error;
+use bayeslab_core::Error;
+use bayeslab_engine::bench::{BenchRecord, Task};
 
 /// Run `task` in a child process; Err(exit code) when it failed (it printed why).
 pub(super) fn child(

@@ -6,9 +6,9 @@ use std::fmt::Write;
 
 use serde::de::DeserializeOwned;
 
-use bayeslab::catalog::{COMMON_KEYS, ROWS};
-use bayeslab::config::posterior::{RawColumn, RawPosterior};
-use bayeslab::config::raw::{
+use bayeslab_core::catalog::{COMMON_KEYS, ROWS};
+use bayeslab_engine::config::posterior::{RawColumn, RawPosterior};
+use bayeslab_engine::config::raw::{
     RawData, RawEvaluation, RawExperiment, RawFeatures, RawMethod, RawPrior, RawSplit,
 };
 

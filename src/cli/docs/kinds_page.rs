@@ -2,7 +2,7 @@
 
 use std::fmt::Write;
 
-use bayeslab::catalog::{Row, COMMON_KEYS, ROWS};
+use bayeslab_core::catalog::{Row, COMMON_KEYS, ROWS};
 
 use super::header;
 

@@ -10,7 +10,7 @@ mod kinds_page;
 
 use std::path::PathBuf;
 
-use bayeslab::Error;
+use bayeslab_core::Error;
 
 /// The pages, by file name, in the order they are written.
 pub fn pages(cli: &clap::Command) -> Vec<(&'static str, String)> {
@@ -22,13 +22,13 @@ pub fn pages(cli: &clap::Command) -> Vec<(&'static str, String)> {
     ]
 }
 
-/// The JSON Schema (draft 2020-12) of results.json, from [`bayeslab::record::ExperimentRecord`].
+/// The JSON Schema (draft 2020-12) of results.json, from [`bayeslab_core::record::ExperimentRecord`].
 pub fn results_schema() -> String {
     // What serialising writes: a field skipped when empty is not required.
     let schema = schemars::generate::SchemaSettings::draft2020_12()
         .for_serialize()
         .into_generator()
-        .into_root_schema_for::<bayeslab::record::ExperimentRecord>();
+        .into_root_schema_for::<bayeslab_core::record::ExperimentRecord>();
     let mut text = serde_json::to_string_pretty(&schema).expect("a schema serialises to JSON");
     text.push('\n');
     text
@@ -53,7 +53,7 @@ pub struct DocsArgs {
 /// Write every page into `args.out`, each atomically.
 pub fn run(args: DocsArgs, cli: &clap::Command) -> Result<i32, Error> {
     for (name, text) in pages(cli) {
-        bayeslab::files::write_file(&args.out.join(name), text.as_bytes())?;
+        bayeslab_core::files::write_file(&args.out.join(name), text.as_bytes())?;
     }
     eprintln!(
         "wrote cli.md, method-kinds.md, experiment-keys.md and results.schema.json to {}/",
