@@ -11,7 +11,7 @@ the MAP by Newton on it must equal the run's `logistic-map` weights to 1e-6. nut
 the PyMC model of that design (compiled before the clock starts). Both sides: C chains x DRAWS
 kept draws after TUNE warm-up draws; seconds of sampling (bayeslab: the run's `fit_seconds`,
 which also includes finding the Laplace mode; nutpie: its `sample` call, tuning included),
-bulk ESS of the worst weight (bayeslab's record, equal to ArviZ's to 1e-6 as tests/diagnostics.rs
+bulk ESS of the worst weight (bayeslab's record, equal to ArviZ's to 1e-6 as tests/it/diagnostics.rs
 checks; ArviZ for nutpie), the largest rank-normalised R-hat, and the posterior means. It prints
 bulk-ESS per second, the ratio bayeslab / nutpie, and whether the means agree within
 Monte-Carlo error: |mean_b - mean_n| / sqrt(mcse_b^2 + mcse_n^2) below 4 for every weight, with

@@ -202,7 +202,7 @@ fn run(path: &Path, out: Option<PathBuf>, quiet: bool) -> Result<i32, Error> {
     };
     let records = outcome.records();
     if std::env::var_os("BAYESLAB_FAULT").is_some_and(|v| v == "abort-before-write") {
-        // tests/output_safety.rs: a kill between the run and its output (no destructors run)
+        // tests/it/output_safety.rs: a kill between the run and its output (no destructors run)
         std::process::abort();
     }
     output::write_dir_with_files(&dir, &artifacts, &files, &inputs)?;

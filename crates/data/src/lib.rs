@@ -38,6 +38,7 @@ mod table;
 mod tests;
 
 pub use dataset::{Dataset, Design, INTERCEPT};
+pub use files::sha256_file;
 pub use load::{load, load_with};
 pub use loaded::{polars_read, ReadProbe};
 pub use prepare::is_constant;

@@ -8,6 +8,8 @@
 //! approximation lab's distances and distributions; [`bench`] times the methods; [`synth`] writes
 //! synthetic data sets.
 
+#![forbid(unsafe_code)]
+
 pub mod bench;
 pub mod compare;
 pub mod config;

@@ -1,6 +1,8 @@
 //! Writing a run record: every file is a view of the same [`ExperimentRecord`], and the
 //! whole directory is replaced atomically.
 
+#![forbid(unsafe_code)]
+
 mod blocks;
 pub mod coefficients;
 pub mod contour;

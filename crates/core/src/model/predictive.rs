@@ -166,7 +166,7 @@ pub fn logistic_normal(mean: f64, var: f64, gh: &GaussHermite) -> f64 {
             * h
     };
     // Both rules sum hundreds of terms: far in the tails they can overshoot [0, 1] by an ulp
-    // (found by tests/properties.rs), and a probability must not.
+    // (found by tests/it/properties.rs), and a probability must not.
     p.clamp(0.0, 1.0)
 }
 

@@ -15,7 +15,7 @@
 //! streamed fit and an in-memory fit of the same rows gather the same matrix, reach the same
 //! start bit for bit, and take the same path from there. The full-data fit is unchanged (the
 //! same stopping rule, the same step-halving guard), so its answer agrees with a fit from
-//! w = 0 to within the tolerance's reach (tests/warm_start.rs: 1e-10).
+//! w = 0 to within the tolerance's reach (tests/it/warm_start.rs: 1e-10).
 
 use faer::{Mat, MatRef};
 

@@ -17,7 +17,7 @@ pub(crate) use products::block_mat_vec;
 pub use products::{dot, mat_t_vec, mat_vec, mat_vec_sequential, norm2, weighted_gram};
 
 /// A `rows` x `cols` matrix with entry (i, j) = `f(i, j)`, for callers outside the numeric
-/// layers (faer stays behind its doors: tests/tui_boundaries.rs).
+/// layers (faer stays behind its doors: tests/it/tui_boundaries.rs).
 pub fn matrix(rows: usize, cols: usize, f: impl FnMut(usize, usize) -> f64) -> Mat<f64> {
     Mat::from_fn(rows, cols, f)
 }
@@ -203,12 +203,15 @@ impl SharedColumns {
             "column {j} of a matrix with room for {}",
             self.2
         );
-        self.0.offset(j as isize * self.1)
+        // SAFETY: j is within the room checked above, and the caller vouches that the room is
+        // the allocation's, so the offset stays inside it.
+        unsafe { self.0.offset(j as isize * self.1) }
     }
 }
 
 // SAFETY: the threads that share it write disjoint elements (see the type's documentation).
 unsafe impl Send for SharedColumns {}
+// SAFETY: as for Send: no two threads write the same element, and none reads another's.
 unsafe impl Sync for SharedColumns {}
 
 /// Ask the kernel to back the allocation of `x` (room for `cols` columns) with 2 MiB pages where

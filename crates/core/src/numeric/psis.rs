@@ -7,7 +7,7 @@
 //! smoothed weights are truncated at the largest raw weight and normalised. The fitted shape k
 //! says how far the estimate can be trusted ([`KClass`]). The steps follow ArviZ's `psislw`
 //! and R's `loo::psis` line by line (relative efficiency 1), so their numbers agree to
-//! rounding (tests/psis_reference.rs).
+//! rounding (tests/it/psis_reference.rs).
 
 pub use super::special::log_sum_exp;
 

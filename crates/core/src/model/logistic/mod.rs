@@ -53,7 +53,7 @@ impl LogisticObjective<'_> {
 /// no cancellation. Written as softplus(a) - y a, a well-classified row with a = 35, y = 1 gives
 /// 35 + 6e-16 - 35, whose rounding (eps |a| per row) swamps E itself on nearly separable data;
 /// the line search, which judges E's changes against E's rounding, then refused a Newton step
-/// that shrank ‖g‖ ten thousand times (tests/chord_newton.rs, the scaled digits).
+/// that shrank ‖g‖ ten thousand times (tests/it/chord_newton.rs, the scaled digits).
 pub fn row_terms(a: f64, y: f64) -> (f64, f64, f64) {
     let e = (-a.abs()).exp();
     let big = 1.0 / (1.0 + e);
