@@ -101,9 +101,12 @@ fn weights(r: &Value) -> Vec<f64> {
         .collect()
 }
 
+/// A header, the values of its column by row, and the reason the note must give.
+type Case = (&'static str, Box<dyn Fn(usize) -> String>, &'static str);
+
 /// The family: each header and values that make a column suspicious, and the reason the
 /// note must give.
-fn cases() -> Vec<(&'static str, Box<dyn Fn(usize) -> String>, &'static str)> {
+fn cases() -> Vec<Case> {
     vec![
         ("", Box::new(|i| i.to_string()), "an index"),
         ("Unnamed: 0", Box::new(|i| i.to_string()), "an index"),

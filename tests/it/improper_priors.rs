@@ -180,8 +180,7 @@ fn run_grad_norm(out: &Path, run: &str) -> f64 {
     );
     lines
         .map(|l| l.split(',').collect::<Vec<_>>())
-        .filter(|c| c[r] == run)
-        .last()
+        .rfind(|c| c[r] == run)
         .map(|c| c[g].parse().unwrap())
         .unwrap()
 }

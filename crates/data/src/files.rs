@@ -37,10 +37,10 @@ pub fn sha256_file(path: &Path) -> Result<String> {
         // A regular file is hashed from its pages mapped into memory: no copy of its bytes out
         // of the page cache (a third of the hashing's time on a 1 GB file, issue 32), and no
         // more memory than the pages the system caches anyway.
-        // SAFETY: the mapping is only read, and dropped before this returns; a file cut short
-        // by another program meanwhile would end the process (SIGBUS), as it would any mapped
-        // read of it (polars maps a Parquet file).
         Ok(true) => {
+            // SAFETY: the mapping is only read, and dropped before this returns; a file cut
+            // short by another program meanwhile would end the process (SIGBUS), as it would
+            // any mapped read of it (polars maps a Parquet file).
             let map = unsafe { memmap2::Mmap::map(&file) }.map_err(cannot)?;
             #[cfg(unix)]
             let _ = map.advise(memmap2::Advice::Sequential);

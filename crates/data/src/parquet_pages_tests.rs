@@ -183,6 +183,7 @@ fn dictionaries_other_encodings_and_codecs_are_handed_back() {
         let out = bayeslab_core::numeric::linalg::SharedColumns::of(&mut x, 1);
         // SAFETY: room for one column of 1000 rows, written here alone.
         unsafe { placeable.decode(&path, out, (0, 0), &mut |_| {}) }.unwrap();
+        // SAFETY: the decode above wrote every one of those 1000 rows.
         unsafe { x.set_dims(1000, 1) };
         assert_eq!(x.col_as_slice(0), &v[..], "{name}");
     }

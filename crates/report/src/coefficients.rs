@@ -80,13 +80,14 @@ pub fn has_odds(run: &RunRecord) -> bool {
     run.kind.likelihood(1.0) == Some(Likelihood::Logistic)
 }
 
+/// A run's posterior mean, its covariance when it has one, and its standard deviations when
+/// it has those alone.
+type Moments = (Vec<f64>, Option<Vec<Vec<f64>>>, Option<Vec<f64>>);
+
 /// The run's binary weights (one per design column): the posterior's mean and covariance, or
 /// the point estimate alone. `None` for a run without one weight per design column (softmax's
 /// class blocks, generative kinds, failed runs).
-fn moments(
-    r: &ExperimentRecord,
-    run: &RunRecord,
-) -> Option<(Vec<f64>, Option<Vec<Vec<f64>>>, Option<Vec<f64>>)> {
+fn moments(r: &ExperimentRecord, run: &RunRecord) -> Option<Moments> {
     let d = r.dataset.columns.len();
     match &run.posterior {
         Some(p) if p.mean.len() == d => {

@@ -147,9 +147,7 @@ impl App {
             // the loop ends on a signal before asking the app (tui/mod.rs)
             Event::Resize(..) | Event::Tick | Event::Signal(_) => None,
             Event::Progress { job, event } => {
-                let Some(s) = self.session.as_mut().filter(|s| s.job == job) else {
-                    return None;
-                };
+                let s = self.session.as_mut().filter(|s| s.job == job)?;
                 match event {
                     run::Event::Reading { file, rows, total } => {
                         let of = total.map(|t| format!(" of {}", thousands(t)));

@@ -222,7 +222,7 @@ mod tests {
             .unwrap_err()
             .to_string();
         assert!(e.contains("may be yours"), "{e}");
-        let e = check_file_out(&file, "--out", &Own::Record, &[file.clone()])
+        let e = check_file_out(&file, "--out", &Own::Record, std::slice::from_ref(&file))
             .unwrap_err()
             .to_string();
         assert!(e.contains("an input of this command"), "{e}");

@@ -43,8 +43,11 @@ fn polars_inferring(columns: Option<&[String]>, text: &str) -> Option<DataFrame>
         .ok()
 }
 
+/// A column's name and each value's bits (None for a null).
+type NamedBits = (String, Vec<Option<u64>>);
+
 /// Every column's name, type and each value's bits.
-fn typed_bits(df: &DataFrame) -> Vec<(DataType, (String, Vec<Option<u64>>))> {
+fn typed_bits(df: &DataFrame) -> Vec<(DataType, NamedBits)> {
     let types = df.columns().iter().map(|c| c.dtype().clone());
     types.zip(bits(df)).collect()
 }

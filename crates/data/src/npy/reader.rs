@@ -200,6 +200,7 @@ fn rows_in_parallel(path: &Path, h: &Header, n: usize, d: usize) -> Result<Mat<f
                 let col = unsafe { out.column(j).add(start) };
                 for (i, v) in bytes.chunks_exact(8 * d).enumerate() {
                     let b = &v[8 * j..8 * j + 8];
+                    // SAFETY: i < rows, so the element is inside column j's rows above.
                     unsafe { col.add(i).write(value(h.dtype, b)) };
                 }
             }

@@ -203,7 +203,7 @@ fn plane(fixed: &Fixed, [a, b]: [usize; 2]) -> InputSpace {
                 &runs[m],
                 [a, b],
                 intercept,
-                &means,
+                means,
                 scaling,
                 first,
             ),

@@ -83,12 +83,11 @@ pub fn render(r: &ExperimentRecord, pick: usize, area: Rect, buf: &mut Buffer) {
                 }
             }
             ctx.layer();
-            let mut k = 0;
-            for (_, ls) in lines.iter().enumerate().filter(|(i, _)| !is_truth(s, *i)) {
+            let approximations = lines.iter().enumerate().filter(|(i, _)| !is_truth(s, *i));
+            for (k, (_, ls)) in approximations.enumerate() {
                 for l in ls {
                     draw(ctx, l, COLOURS[k % COLOURS.len()]);
                 }
-                k += 1;
             }
             ctx.layer();
             for (_, ls) in lines.iter().enumerate().filter(|(i, _)| is_truth(s, *i)) {

@@ -101,7 +101,7 @@ fn resampled_ece_equals_the_ece_of_the_gathered_rows() {
         (Binning::EqualMass, &y),
         (Binning::EqualWidth, &soft),
     ] {
-        let mut r = Resampler::new(&p, &y, 15, binning);
+        let mut r = Resampler::new(&p, y, 15, binning);
         for _ in 0..20 {
             let idx: Vec<usize> = (0..p.len()).map(|_| rng.random_range(0..p.len())).collect();
             let ps: Vec<f64> = idx.iter().map(|&i| p[i]).collect();

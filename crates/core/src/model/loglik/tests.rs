@@ -27,8 +27,8 @@ impl Predictor for Gaussian {
 
 #[test]
 fn a_row_log_likelihood_is_the_log_of_its_probability() {
-    for (a, y) in [(0.7, 1.0), (0.7, 0.0), (-3.0, 1.0)] {
-        let p1 = 1.0 / (1.0 + (-a as f64).exp());
+    for (a, y) in [(0.7_f64, 1.0), (0.7, 0.0), (-3.0, 1.0)] {
+        let p1 = 1.0 / (1.0 + (-a).exp());
         let p = if y == 1.0 { p1 } else { 1.0 - p1 };
         assert!((row_log_lik(Likelihood::Logistic, a, y) - p.ln()).abs() < 1e-14);
         let q1 = norm_cdf(a / 2.0);

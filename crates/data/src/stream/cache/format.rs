@@ -179,6 +179,7 @@ pub(super) fn block_rows(
     // SAFETY: every bit pattern is a valid f64 and a valid usize (64-bit on a NATIVE target);
     // align_to puts any misaligned bytes in the prefix, refused below.
     let (before, words, _) = unsafe { values.align_to::<f64>() };
+    // SAFETY: as above, for the rows' sources.
     let (_, sources, _) = unsafe { values[8 * rows * (columns + 1)..].align_to::<usize>() };
     if !before.is_empty() || sources.len() != rows {
         return Err("its values are not aligned in memory".into());

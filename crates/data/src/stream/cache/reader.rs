@@ -83,9 +83,9 @@ pub(super) fn replay(
             ),
         )
     };
+    super::guard::install();
     // SAFETY: see the module's comment: a complete file private to this run, never written
     // again while mapped.
-    super::guard::install();
     let map = unsafe { Mmap::map(&file) }.map_err(|e| corrupt(format!("cannot map it: {e}")))?;
     if map.len() as u64 != footer.bytes + format::FOOTER_BYTES {
         return Err(corrupt("its length changed after it was opened".into()));

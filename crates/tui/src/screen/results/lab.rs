@@ -12,8 +12,11 @@ use ratatui::widgets::{Block, Paragraph, Row, Table, Widget, Wrap};
 use crate::widget::names::fit;
 use bayeslab_core::record::PosteriorResult;
 
+/// An approximation's name and its KL from the exact density.
+type NamedKl<'a> = (&'a str, f64);
+
 /// The closest and the farthest approximation of `p` by KL: (name, KL) each.
-pub(crate) fn extremes(p: &PosteriorResult) -> Option<((&str, f64), (&str, f64))> {
+pub(crate) fn extremes(p: &PosteriorResult) -> Option<(NamedKl<'_>, NamedKl<'_>)> {
     let by_kl = |a: &&bayeslab_core::record::ApproxResult,
                  b: &&bayeslab_core::record::ApproxResult| a.kl.total_cmp(&b.kl);
     let best = p.approximations.iter().min_by(by_kl)?;
