@@ -17,7 +17,7 @@ pub(crate) use products::block_mat_vec;
 pub use products::{dot, mat_t_vec, mat_vec, mat_vec_sequential, norm2, weighted_gram};
 
 /// A `rows` x `cols` matrix with entry (i, j) = `f(i, j)`, for callers outside the numeric
-/// layers (faer stays behind its doors: tests/it/tui_boundaries.rs).
+/// layers (faer stays behind its doors: tests/it/layers.rs).
 pub fn matrix(rows: usize, cols: usize, f: impl FnMut(usize, usize) -> f64) -> Mat<f64> {
     Mat::from_fn(rows, cols, f)
 }

@@ -4,8 +4,8 @@
 //! that `bayeslab docs` derives from these types (docs/reference/generated/results.schema.json);
 //! keep them stable.
 //!
-//! The record sits at the bottom of the house: it imports no module that builds it (`run/`)
-//! or shows it (`output/`, `tui/`), so every type a builder wants to store lives here.
+//! Every type a builder wants to store lives here, in the core crate, below everything that
+//! builds or shows a record (the layers: docs/development/architecture.md).
 
 use serde::Serialize;
 
