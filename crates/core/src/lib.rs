@@ -6,7 +6,10 @@
 //! predicts every family on a design matrix; [`metrics`] scores predictions; [`record`] is every
 //! type that results.json serialises; [`files`] writes outputs atomically without overwriting
 //! what the user owns. The crate builds without polars, ratatui, plotters, resvg or clap
-//! (docs/development/architecture.md draws the crate graph).
+//! (docs/development/architecture.md draws the crate graph). Its unsafe code is in one module,
+//! `unchecked`, behind safe functions; the rest of the crate denies it.
+
+#![deny(unsafe_code)]
 
 pub mod catalog;
 pub mod error;
@@ -18,5 +21,7 @@ pub mod optim;
 pub mod record;
 pub mod suggest;
 pub mod threads;
+#[allow(unsafe_code)]
+mod unchecked;
 
 pub use error::{Error, Result};

@@ -59,10 +59,7 @@ fn alive(pid: u32) -> bool {
     let Ok(id) = libc::pid_t::try_from(pid) else {
         return true;
     };
-    // SAFETY: signal 0 sends nothing; it only checks that the process exists.
-    pid == std::process::id()
-        || unsafe { libc::kill(id, 0) } == 0
-        || std::io::Error::last_os_error().raw_os_error() == Some(libc::EPERM)
+    pid == std::process::id() || crate::unchecked::process_exists(id)
 }
 
 /// Whether process `pid` may still be running: elsewhere (Windows) nobody can tell here, and

@@ -91,31 +91,24 @@ pub fn mc_rows(mean: &[f64], var: &[f64], samples: usize, base: u64, first_row: 
 
 /// [`mc_block_with`] on the widest vector instructions the CPU has.
 fn mc_block(mean: &[f64], var: &[f64], z: &[f64], out: &mut [f64]) {
-    #[cfg(target_arch = "x86_64")]
-    {
-        if std::arch::is_x86_feature_detected!("avx512f") {
-            // SAFETY: the CPU supports the features the function is compiled for.
-            return unsafe { mc_block_avx512(mean, var, z, out) };
-        }
-        if std::arch::is_x86_feature_detected!("avx2") && std::arch::is_x86_feature_detected!("fma")
-        {
-            // SAFETY: as above.
-            return unsafe { mc_block_avx2(mean, var, z, out) };
-        }
+    crate::unchecked::widest(McBlock { mean, var, z, out })
+}
+
+/// The arguments of [`mc_block_with`], for [`crate::unchecked::widest`].
+struct McBlock<'a> {
+    mean: &'a [f64],
+    var: &'a [f64],
+    z: &'a [f64],
+    out: &'a mut [f64],
+}
+
+impl crate::unchecked::Kernel for McBlock<'_> {
+    type Output = ();
+
+    #[inline(always)]
+    fn run<const FMA: bool>(self) {
+        mc_block_with::<FMA>(self.mean, self.var, self.z, self.out)
     }
-    mc_block_with::<false>(mean, var, z, out)
-}
-
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx512f,avx2,fma")]
-unsafe fn mc_block_avx512(mean: &[f64], var: &[f64], z: &[f64], out: &mut [f64]) {
-    mc_block_with::<true>(mean, var, z, out)
-}
-
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2,fma")]
-unsafe fn mc_block_avx2(mean: &[f64], var: &[f64], z: &[f64], out: &mut [f64]) {
-    mc_block_with::<true>(mean, var, z, out)
 }
 
 /// The mean of sigma(m + s z) over `z` for every row, with eight running sums per row so the

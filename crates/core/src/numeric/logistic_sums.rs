@@ -22,31 +22,23 @@ const LANES: usize = 8;
 pub fn value_and_gradient(x: &Mat<f64>, y: &[f64], w: &[f64]) -> (f64, Vec<f64>) {
     assert_eq!(x.nrows(), y.len(), "one label per row");
     assert_eq!(x.ncols(), w.len(), "one weight per column");
-    #[cfg(target_arch = "x86_64")]
-    {
-        if std::arch::is_x86_feature_detected!("avx512f") {
-            // SAFETY: the CPU supports the features the function is compiled for.
-            return unsafe { pass_avx512(x, y, w) };
-        }
-        if std::arch::is_x86_feature_detected!("avx2") && std::arch::is_x86_feature_detected!("fma")
-        {
-            // SAFETY: as above.
-            return unsafe { pass_avx2(x, y, w) };
-        }
+    crate::unchecked::widest(Pass { x, y, w })
+}
+
+/// The arguments of [`pass`], for [`crate::unchecked::widest`].
+struct Pass<'a> {
+    x: &'a Mat<f64>,
+    y: &'a [f64],
+    w: &'a [f64],
+}
+
+impl crate::unchecked::Kernel for Pass<'_> {
+    type Output = (f64, Vec<f64>);
+
+    #[inline(always)]
+    fn run<const FMA: bool>(self) -> (f64, Vec<f64>) {
+        pass::<FMA>(self.x, self.y, self.w)
     }
-    pass::<false>(x, y, w)
-}
-
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx512f,avx2,fma")]
-unsafe fn pass_avx512(x: &Mat<f64>, y: &[f64], w: &[f64]) -> (f64, Vec<f64>) {
-    pass::<true>(x, y, w)
-}
-
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2,fma")]
-unsafe fn pass_avx2(x: &Mat<f64>, y: &[f64], w: &[f64]) -> (f64, Vec<f64>) {
-    pass::<true>(x, y, w)
 }
 
 /// The whole pass; `FMA` selects fused multiply-adds in [`exp_poly`].

@@ -9,3 +9,6 @@ pub mod psis;
 pub mod quadrature;
 pub mod rng;
 pub mod special;
+
+/// One computation compiled for the CPU's vector instructions, chosen at run time.
+pub use crate::unchecked::{avx2_or_baseline, widest, Kernel};

@@ -8,6 +8,14 @@
 //! sweep over a. The order of the additions is fixed by the block's length alone (lanes by
 //! position, then a fixed tree), never by the data's address, so the bits are the same on any
 //! number of threads and for the same rows in memory or streamed.
+//!
+//! Both run compiled for AVX2 (four doubles a vector instead of SSE2's two), chosen at
+//! run time: a binary built for any x86-64 runs them where the CPU has AVX2. Only mul and add
+//! are enabled, not FMA, and Rust never fuses a * b + c by itself, so every sum is rounded as
+//! in the SSE2 loops: the same bits on any x86-64. Measured at 100,000 x 500 on one thread,
+//! a gradient pass (X_b w, then X_b^T r) took 0.079 s with SSE2, about six times what reading
+//! X from memory costs here (a 400 MB sum runs at 30 GB/s), and 0.049 s with AVX2 (AVX-512
+//! measured the same, so it is not used).
 
 use faer::MatRef;
 
@@ -17,12 +25,23 @@ const LANES: usize = 8;
 
 /// `a` = X_b w for the rows of `x` (one entry per row).
 pub(super) fn activations(x: MatRef<'_, f64>, w: &[f64], a: &mut [f64]) {
-    #[cfg(target_arch = "x86_64")]
-    if std::arch::is_x86_feature_detected!("avx2") {
-        // SAFETY: the CPU has AVX2, checked on the line above.
-        return unsafe { wide::activations(x, w, a) };
+    crate::unchecked::avx2_or_baseline(Activations { x, w, a })
+}
+
+/// The arguments of [`activations_in`], for [`crate::unchecked::avx2_or_baseline`].
+struct Activations<'a> {
+    x: MatRef<'a, f64>,
+    w: &'a [f64],
+    a: &'a mut [f64],
+}
+
+impl crate::unchecked::Kernel for Activations<'_> {
+    type Output = ();
+
+    #[inline(always)]
+    fn run<const FMA: bool>(self) {
+        activations_in(self.x, self.w, self.a)
     }
-    activations_in(x, w, a)
 }
 
 #[inline(always)]
@@ -53,12 +72,23 @@ fn activations_in(x: MatRef<'_, f64>, w: &[f64], a: &mut [f64]) {
 
 /// g += X_b^T r.
 pub(super) fn add_transposed(x: MatRef<'_, f64>, r: &[f64], g: &mut [f64]) {
-    #[cfg(target_arch = "x86_64")]
-    if std::arch::is_x86_feature_detected!("avx2") {
-        // SAFETY: the CPU has AVX2, checked on the line above.
-        return unsafe { wide::add_transposed(x, r, g) };
+    crate::unchecked::avx2_or_baseline(AddTransposed { x, r, g })
+}
+
+/// The arguments of [`add_transposed_in`], for [`crate::unchecked::avx2_or_baseline`].
+struct AddTransposed<'a> {
+    x: MatRef<'a, f64>,
+    r: &'a [f64],
+    g: &'a mut [f64],
+}
+
+impl crate::unchecked::Kernel for AddTransposed<'_> {
+    type Output = ();
+
+    #[inline(always)]
+    fn run<const FMA: bool>(self) {
+        add_transposed_in(self.x, self.r, self.g)
     }
-    add_transposed_in(x, r, g)
 }
 
 #[inline(always)]
@@ -75,28 +105,6 @@ fn column<'a>(x: MatRef<'a, f64>, j: usize) -> &'a [f64] {
         .try_as_col_major()
         .expect("the design's columns are contiguous")
         .as_slice()
-}
-
-/// The same loops compiled for AVX2 (four doubles a vector instead of SSE2's two), chosen at
-/// run time: a binary built for any x86-64 runs them where the CPU has AVX2. Only mul and add
-/// are enabled, not FMA, and Rust never fuses a * b + c by itself, so every sum is rounded as
-/// in the SSE2 loops: the same bits on any x86-64. Measured at 100,000 x 500 on one thread,
-/// a gradient pass (X_b w, then X_b^T r) took 0.079 s with SSE2, about six times what reading
-/// X from memory costs here (a 400 MB sum runs at 30 GB/s), and 0.049 s with AVX2 (AVX-512
-/// measured the same, so it is not used).
-#[cfg(target_arch = "x86_64")]
-mod wide {
-    use faer::MatRef;
-
-    #[target_feature(enable = "avx2")]
-    pub(super) fn activations(x: MatRef<'_, f64>, w: &[f64], a: &mut [f64]) {
-        super::activations_in(x, w, a)
-    }
-
-    #[target_feature(enable = "avx2")]
-    pub(super) fn add_transposed(x: MatRef<'_, f64>, r: &[f64], g: &mut [f64]) {
-        super::add_transposed_in(x, r, g)
-    }
 }
 
 /// sum_i x_i r_i with [`LANES`] partial sums, added in a fixed tree.
@@ -135,13 +143,11 @@ mod tests {
         let r: Vec<f64> = (0..3001).map(|i| (i as f64 * 0.11).sin() / 3.0).collect();
         let (mut a, mut b) = (vec![0.0; 3001], vec![0.0; 3001]);
         super::activations_in(x.as_ref(), &w, &mut a);
-        // SAFETY: AVX2 checked above.
-        unsafe { super::wide::activations(x.as_ref(), &w, &mut b) };
+        super::activations(x.as_ref(), &w, &mut b);
         assert!(a.iter().zip(&b).all(|(u, v)| u.to_bits() == v.to_bits()));
         let (mut g, mut h) = (vec![0.5; 37], vec![0.5; 37]);
         super::add_transposed_in(x.as_ref(), &r, &mut g);
-        // SAFETY: AVX2 checked above.
-        unsafe { super::wide::add_transposed(x.as_ref(), &r, &mut h) };
+        super::add_transposed(x.as_ref(), &r, &mut h);
         assert!(g.iter().zip(&h).all(|(u, v)| u.to_bits() == v.to_bits()));
     }
 }

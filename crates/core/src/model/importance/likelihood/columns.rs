@@ -10,31 +10,22 @@ const GROUP: usize = 16;
 
 /// [`logistic_column_with`] on the widest vector instructions the CPU has.
 pub fn logistic_column(a: &[f64], y: &[f64]) -> f64 {
-    #[cfg(target_arch = "x86_64")]
-    {
-        if std::arch::is_x86_feature_detected!("avx512f") {
-            // SAFETY: the CPU supports the features the function is compiled for.
-            return unsafe { logistic_column_avx512(a, y) };
-        }
-        if std::arch::is_x86_feature_detected!("avx2") && std::arch::is_x86_feature_detected!("fma")
-        {
-            // SAFETY: as above.
-            return unsafe { logistic_column_avx2(a, y) };
-        }
+    crate::unchecked::widest(LogisticColumn { a, y })
+}
+
+/// The arguments of [`logistic_column_with`], for [`crate::unchecked::widest`].
+struct LogisticColumn<'a> {
+    a: &'a [f64],
+    y: &'a [f64],
+}
+
+impl crate::unchecked::Kernel for LogisticColumn<'_> {
+    type Output = f64;
+
+    #[inline(always)]
+    fn run<const FMA: bool>(self) -> f64 {
+        logistic_column_with::<FMA>(self.a, self.y)
     }
-    logistic_column_with::<false>(a, y)
-}
-
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx512f,avx2,fma")]
-unsafe fn logistic_column_avx512(a: &[f64], y: &[f64]) -> f64 {
-    logistic_column_with::<true>(a, y)
-}
-
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2,fma")]
-unsafe fn logistic_column_avx2(a: &[f64], y: &[f64]) -> f64 {
-    logistic_column_with::<true>(a, y)
 }
 
 /// sum_n softplus(a_n) - y_n a_n, eight rows to a lane set; `FMA` selects fused
@@ -71,31 +62,22 @@ const PROBIT_PRODUCT_FLOOR: f64 = -8.0;
 
 /// [`probit_column_with`] on the widest vector instructions the CPU has.
 pub fn probit_column(a: &[f64], y: &[f64]) -> f64 {
-    #[cfg(target_arch = "x86_64")]
-    {
-        if std::arch::is_x86_feature_detected!("avx512f") {
-            // SAFETY: the CPU supports the features the function is compiled for.
-            return unsafe { probit_column_avx512(a, y) };
-        }
-        if std::arch::is_x86_feature_detected!("avx2") && std::arch::is_x86_feature_detected!("fma")
-        {
-            // SAFETY: as above.
-            return unsafe { probit_column_avx2(a, y) };
-        }
+    crate::unchecked::widest(ProbitColumn { a, y })
+}
+
+/// The arguments of [`probit_column_with`], for [`crate::unchecked::widest`].
+struct ProbitColumn<'a> {
+    a: &'a [f64],
+    y: &'a [f64],
+}
+
+impl crate::unchecked::Kernel for ProbitColumn<'_> {
+    type Output = f64;
+
+    #[inline(always)]
+    fn run<const FMA: bool>(self) -> f64 {
+        probit_column_with::<FMA>(self.a, self.y)
     }
-    probit_column_with::<false>(a, y)
-}
-
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx512f,avx2,fma")]
-unsafe fn probit_column_avx512(a: &[f64], y: &[f64]) -> f64 {
-    probit_column_with::<true>(a, y)
-}
-
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2,fma")]
-unsafe fn probit_column_avx2(a: &[f64], y: &[f64]) -> f64 {
-    probit_column_with::<true>(a, y)
 }
 
 /// sum_n -ln Phi((2 y_n - 1) a_n): Phi by the branch-free [`norm_cdf_poly`], the ln of 16
