@@ -4,14 +4,16 @@
 //! in a `.md` file must name a file or directory inside the repository (and, with a `#anchor`
 //! into a Markdown page, a heading that page has), and every "docs/maths.md §x" reference in the
 //! code and README must name a section the page has. The book itself is checked in
-//! tests/it/book.rs.
+//! tests/it/book.rs. Every back-ticked path of the README and docs/ (a code span such as
+//! `crates/data/src/read.rs`) must name a file or folder the repository holds, or one its
+//! .gitignore says a command makes.
 
 use std::path::{Path, PathBuf};
 
 use crate::util::docs::*;
 
 /// The documents and sources whose references are checked, as paths relative to the crate.
-const ROOTS: [&str; 4] = ["README.md", "src", "tests", "docs"];
+const ROOTS: [&str; 5] = ["README.md", "src", "crates", "tests", "docs"];
 
 fn checked_files() -> Vec<PathBuf> {
     let mut out = Vec::new();
@@ -203,4 +205,62 @@ fn heading_ids_are_those_mdbook_gives() {
         ]
     );
     assert_eq!(heading_id("1.2 Probit: λ > 0"), "12-probit-λ--0");
+}
+
+/// The repository's top-level entries: a code span starting with one of them is a path.
+fn top_level() -> Vec<String> {
+    let entries = std::fs::read_dir(".").unwrap().flatten();
+    let names = entries.map(|e| e.file_name().to_string_lossy().into_owned());
+    names.filter(|n| n != "target" && n != "runs").collect()
+}
+
+/// The back-ticked paths of the README and docs/ that the repository does not hold.
+fn missing_code_paths(files: &[PathBuf]) -> Vec<String> {
+    let top = top_level();
+    let gitignore = std::fs::read_to_string(".gitignore").unwrap_or_default();
+    let mut bad = Vec::new();
+    for f in files
+        .iter()
+        .filter(|f| f.extension().is_some_and(|e| e == "md"))
+    {
+        let text = std::fs::read_to_string(f).unwrap();
+        for (line, path) in code_span_paths(&text, &top) {
+            if !Path::new(&path).exists() && !ignored(&path, &gitignore) {
+                bad.push(format!("{}:{line}: `{path}`", display(f)));
+            }
+        }
+    }
+    bad
+}
+
+#[test]
+fn backticked_paths_in_the_docs_exist() {
+    let mut files = vec![PathBuf::from("README.md")];
+    crate::util::docs::files(Path::new("docs"), &mut files);
+    let bad = missing_code_paths(&files);
+    assert!(
+        bad.is_empty(),
+        "back-ticked paths that are not in the repository (write the whole path from the \
+         repository's root, as it is now):\n{}",
+        bad.join("\n")
+    );
+}
+
+#[test]
+fn the_path_checker_catches_what_it_should() {
+    let top = vec!["crates".to_string(), "docs".to_string()];
+    let text = "`crates/data/src/lib.rs` `docs/` `lib.rs` `a/b.rs:3` `results.json` \
+                `crates/*/src` `x y/z`\n```\n`crates/nope.rs`\n```\n";
+    let found: Vec<String> = code_span_paths(text, &top)
+        .into_iter()
+        .map(|(_, p)| p)
+        .collect();
+    assert_eq!(
+        found,
+        ["crates/data/src/lib.rs", "docs/", "lib.rs", "a/b.rs"]
+    );
+    let gitignore = "# made by a script\n/benches/data\n/benches/results*.md\n";
+    assert!(ignored("benches/data/", gitignore) && ignored("benches/data/x.npy", gitignore));
+    assert!(ignored("benches/results.loaded.md", gitignore));
+    assert!(!ignored("benches/compare.py", gitignore) && !ignored("benches", gitignore));
 }

@@ -1,6 +1,6 @@
 //! Numeric files as one dense matrix, for the benchmark harness (issue 8): every numeric
 //! column but the target becomes a column of X (file order), the target a 0/1 vector. Reading
-//! goes through [`super::table::read_frame`], the same polars reader `bayeslab run` uses, and
+//! goes through [`crate::read::table::read_frame`], the same polars reader `bayeslab run` uses, and
 //! the seconds spent inside polars are reported apart from the conversion.
 
 use std::path::Path;
@@ -23,7 +23,7 @@ pub struct Dense {
 /// Read `path` (CSV or Parquet) into X and y, with `target` as the 0/1 label column.
 pub fn read_dense(path: &Path, target: &str) -> Result<Dense> {
     let start = Instant::now();
-    let df = super::table::read_frame(path)?;
+    let df = crate::read::table::read_frame(path)?;
     let read_seconds = start.elapsed().as_secs_f64();
     let n = df.height();
     let names: Vec<String> = df

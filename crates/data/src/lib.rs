@@ -1,47 +1,44 @@
-//! Data: load a CSV or Parquet file (polars, in [`table`] only), parse the labels, split,
-//! handle missing values, encode categorical columns and fill gaps ([`encode`]), standardise and
-//! add the intercept.
+//! Data: a CSV, Parquet or .npy file into design matrices, by stage:
+//!
+//! - `read`: the file into polars frames and plain columns, whole or chunk by chunk (polars is
+//!   seen here and in the stages' column checks, nowhere above this crate);
+//! - `place`: a Parquet pair's number columns decoded straight into their place in the design
+//!   (the hand-written page decoder, behind the `parquet-in-place` feature);
+//! - `prepare`: labels, missing values, the split, the encoding of categorical columns and
+//!   filled gaps, standardisation, feature maps and the intercept, from the training rows;
+//! - `load` and `stream`: the two ways through them, the whole file in memory ([`load()`]) or
+//!   one chunk at a time ([`StreamedData`]).
+//!
+//! [`plan`] holds what the crate is asked to do, validated above it by the engine's config.
+//!
+//! Unsafe code is denied but in `unchecked` (mappings, the allocator, a signal handler, bytes as
+//! numbers, behind safe functions) and in the three modules that write a design's uninitialised
+//! columns from several threads: `place`, the .npy reader and the in-memory design fill.
 
-mod chunk_tables;
-mod chunks;
-mod classes;
-mod csv;
-mod dataset;
+#![deny(unsafe_code)]
+
 pub mod dense;
-mod encode;
-mod features;
-mod files;
-#[cfg(test)]
-mod format_tests;
-mod labels;
 mod load;
-mod loaded;
-mod missing;
-mod moments;
-pub mod npy;
-mod pair;
-mod parquet_columns;
-mod parquet_pages;
-pub(crate) mod parquet_place;
 pub mod parquet_sink;
-mod place_plan;
+#[allow(unsafe_code)]
+mod place;
 pub mod plan;
 mod prepare;
-mod release;
-pub mod roles;
-mod score;
+mod read;
 mod stream;
 #[cfg(test)]
 mod stream_tests;
-mod table;
 #[cfg(test)]
 mod tests;
+#[allow(unsafe_code)]
+mod unchecked;
 
-pub use dataset::{Dataset, Design, INTERCEPT};
-pub use files::sha256_file;
+pub use load::loaded::{polars_read, ReadProbe};
 pub use load::{load, load_with};
-pub use loaded::{polars_read, ReadProbe};
+pub use prepare::dataset::{Dataset, Design, INTERCEPT};
 pub use prepare::is_constant;
-pub use score::prepare_new;
+pub use prepare::score::prepare_new;
+pub use read::files::sha256_file;
+pub use read::table::{read_column, read_key};
+pub use read::{npy, roles};
 pub use stream::{DesignChunk, DesignRows, Part, PassStats, StreamedData};
-pub use table::{read_column, read_key};

@@ -1,23 +1,25 @@
 //! The in-memory loader: read the file(s), drop or refuse missing rows (or keep them to fill
 //! their gaps), split, encode categorical and filled columns from the training rows
-//! ([`super::encode`]), standardise, map the features and add the intercept.
+//! ([`crate::prepare::encode`]), standardise, map the features and add the intercept.
 
+#[allow(unsafe_code)]
 mod design;
-#[cfg(test)]
+#[cfg(all(test, feature = "parquet-in-place"))]
 mod in_place_tests;
+pub(crate) mod loaded;
 #[cfg(test)]
 mod tests;
 
 use std::path::{Path, PathBuf};
 
-use super::classes::check_training_classes;
-use super::dataset::{Dataset, Design, INTERCEPT};
-use super::encode::{learn, ColumnTally, Encoder};
-use super::loaded::{load_file, note_skipped, Loaded, ReadProbe};
-use super::missing::complete_rows;
-use super::table::{read_key, Cells};
-use super::{features, prepare};
+use crate::load::loaded::{load_file, note_skipped, Loaded, ReadProbe};
 use crate::plan::{DataPlan, DataSource, FeatureMap, Missing};
+use crate::prepare::classes::check_training_classes;
+use crate::prepare::dataset::{Dataset, Design, INTERCEPT};
+use crate::prepare::encode::{learn, ColumnTally, Encoder};
+use crate::prepare::missing::complete_rows;
+use crate::prepare::{self, features};
+use crate::read::table::{read_key, Cells};
 use bayeslab_core::error::{Error, Result};
 use design::{Layout, RawColumns};
 
@@ -160,7 +162,13 @@ fn read(plan: &DataPlan, probe: ReadProbe, notes: &mut Vec<String>) -> Result<Re
             let known = Some((train.as_path(), &lt.classes[..]));
             let fixed = lt.target_type.as_ref();
             let le = load_file(test, plan, Some(&lt.features), &cats, known, fixed, probe)?;
-            super::pair::check_same_kinds(train, test, &lt.features, &cats, &le.categorical())?;
+            crate::read::pair::check_same_kinds(
+                train,
+                test,
+                &lt.features,
+                &cats,
+                &le.categorical(),
+            )?;
             let rt = complete_rows(train, &lt, plan, notes)?;
             let re = complete_rows(test, &le, plan, notes)?;
             note_skipped(notes, train, &lt.skipped);

@@ -1,23 +1,34 @@
+//! The second stage, for a Parquet pair: its number columns decoded straight into their place in
+//! the design ([`placed`], by the page decoder of [`columns`] and `pages`) instead of through
+//! polars' frames. The decoder is the `parquet-in-place` feature (on by default); without it no
+//! column is placeable and polars reads every file ([`columns::Placeable`] is then empty).
+//!
 //! Whether a Parquet pair's features are decoded in their place in the design
-//! ([`crate::parquet_place`], issue 32), and which: before any row is read when the
+//! ([`crate::place::columns`], issue 32), and which: before any row is read when the
 //! schema settles it ([`from_schema`]), else from the first chunk's table
 //! ([`from_first_chunk`]). Either way the features and the notes are the plain read's.
+
+#[cfg(feature = "parquet-in-place")]
+pub(crate) mod columns;
+#[cfg(feature = "parquet-in-place")]
+mod pages;
+pub(crate) mod placed;
 
 use std::path::Path;
 
 use faer::Mat;
 use polars::prelude::{Column, DataFrame, DataType};
 
-use super::chunks::{selection, ChunkReader};
-use super::parquet_place::Placeable;
-use super::roles::{self, SEQUENCE_SAMPLE_ROWS};
-use super::table::{number_type, Cells, Table};
+use crate::place::columns::Placeable;
+use crate::read::chunks::{selection, ChunkReader};
+use crate::read::roles::{self, SEQUENCE_SAMPLE_ROWS};
+use crate::read::table::{number_type, Cells, Table};
 
 /// The features placed before any row is read, and whether they were defaulted (their first
 /// rows are then still to be checked for row numbers, [`numbered`]).
-pub(super) struct Early {
-    pub(super) placeable: Placeable,
-    pub(super) defaulted: bool,
+pub(crate) struct Early {
+    pub(crate) placeable: Placeable,
+    pub(crate) defaulted: bool,
 }
 
 /// The features of `reader`'s file decoded in place from its first row, when every candidate
@@ -27,7 +38,7 @@ pub(super) struct Early {
 /// them). A column of doubles is numbers in any chunk, so the first chunk's table would take
 /// it, unless its first rows are row numbers: judged once decoded ([`numbered`]). The chunks
 /// then read only the target.
-pub(super) fn from_schema(
+pub(crate) fn from_schema(
     path: &Path,
     reader: &mut ChunkReader,
     target: &str,
@@ -77,7 +88,7 @@ pub(super) fn from_schema(
 
 /// The first chunk's features, when every one is a number column and a plain column of doubles
 /// in the file ([`Placeable::of`]).
-pub(super) fn from_first_chunk(
+pub(crate) fn from_first_chunk(
     path: &Path,
     table: &Table,
     features: Option<&[String]>,
@@ -93,7 +104,7 @@ pub(super) fn from_first_chunk(
 /// Whether one of `names`, placed in `x` from column `offset` on, is a row number in its first
 /// rows ([`roles::sequences_of`], the sample the plain read judges): the plain read would have
 /// left it out.
-pub(super) fn numbered(x: &Mat<f64>, offset: usize, names: &[String]) -> bool {
+pub(crate) fn numbered(x: &Mat<f64>, offset: usize, names: &[String]) -> bool {
     let rows = x.nrows().min(SEQUENCE_SAMPLE_ROWS);
     let columns = names
         .iter()
@@ -101,4 +112,50 @@ pub(super) fn numbered(x: &Mat<f64>, offset: usize, names: &[String]) -> bool {
         .map(|(k, name)| Column::new(name.as_str().into(), &x.col_as_slice(offset + k)[..rows]));
     DataFrame::new(rows, columns.collect())
         .map_or(true, |sample| !roles::sequences_of(&sample).is_empty())
+}
+
+/// Without the `parquet-in-place` feature no column is placeable: polars reads every file.
+#[cfg(not(feature = "parquet-in-place"))]
+pub(crate) mod columns {
+    use std::path::Path;
+
+    use bayeslab_core::error::Result;
+    use bayeslab_core::numeric::linalg::SharedColumns;
+
+    /// Named columns of a file that can be placed: none in this build (a type without values).
+    #[derive(Clone, Debug)]
+    pub(crate) enum Placeable {}
+
+    /// What decoding one column found: its NaN cells and whether one is infinite.
+    pub(crate) struct Found {
+        pub(crate) missing: usize,
+        pub(crate) infinite: bool,
+    }
+
+    impl Placeable {
+        /// Never: this build has no decoder of its own.
+        pub(crate) fn of(_path: &Path, _names: &[String]) -> Option<Placeable> {
+            None
+        }
+
+        pub(crate) fn rows(&self) -> usize {
+            match *self {}
+        }
+
+        pub(crate) fn columns(&self) -> usize {
+            match *self {}
+        }
+
+        /// # Safety
+        /// Cannot be called: there is no `Placeable` to call it on.
+        pub(crate) unsafe fn decode(
+            &self,
+            _path: &Path,
+            _out: SharedColumns,
+            _at: (usize, usize),
+            _progress: &mut dyn FnMut(usize),
+        ) -> Result<Vec<Found>> {
+            match *self {}
+        }
+    }
 }

@@ -1,12 +1,25 @@
-//! From raw columns to design matrices: the train/test split, missing rows, standardisation
-//! with training statistics, and the intercept column.
+//! The third stage: raw columns into design matrices. The target's classes ([`labels`],
+//! [`classes`]), rows with missing values ([`missing`]), the encoding of categorical and filled
+//! columns ([`encode`]), each feature's training moments ([`moments`]), feature maps
+//! ([`features`]) and what loading makes ([`dataset`]); here, the train/test split,
+//! standardisation with training statistics and the intercept column. [`score`] prepares a new
+//! table as a run prepared its rows.
+
+pub(crate) mod classes;
+pub(crate) mod dataset;
+pub(crate) mod encode;
+pub(crate) mod features;
+pub(crate) mod labels;
+pub(crate) mod missing;
+pub(crate) mod moments;
+pub(crate) mod score;
 
 use faer::Mat;
 use rand::seq::SliceRandom;
 
 use crate::plan::Folds;
 use crate::plan::Split;
-use bayeslab_core::numeric::rng;
+use bayeslab_core::numeric::{avx2_or_baseline, rng, Kernel};
 
 /// Refuse a split of `rows` data rows that leaves no training rows, no test rows, or (a
 /// `split.every` longer than the data) a single held-out row, which no score can rest on.
@@ -165,11 +178,11 @@ pub fn check_not_all_missing(
 }
 
 /// Per-feature (mean, sd) on the training rows, as the loaders take them
-/// ([`super::moments::column_stats`]).
+/// ([`crate::prepare::moments::column_stats`]).
 #[cfg(test)]
 pub fn column_stats(x: &[Vec<f64>]) -> Vec<(f64, f64)> {
     let cols: Vec<&[f64]> = x.iter().map(Vec::as_slice).collect();
-    let stats = super::moments::column_stats(&cols);
+    let stats = crate::prepare::moments::column_stats(&cols);
     stats.iter().map(|s| (s.mean, s.sd)).collect()
 }
 
@@ -195,18 +208,23 @@ pub fn standardise(v: f64, mean: f64, sd: f64) -> f64 {
 /// block of values whose differences from the mean are all finite is divided straight
 /// through, any other block value by value.
 pub fn standardise_all(values: &mut [f64], mean: f64, sd: f64) {
-    #[cfg(target_arch = "x86_64")]
-    if std::is_x86_feature_detected!("avx2") {
-        // SAFETY: the processor has AVX2 (detected above).
-        return unsafe { standardise_all_avx2(values, mean, sd) };
-    }
-    standardise_blocks(values, mean, sd);
+    avx2_or_baseline(Standardise { values, mean, sd });
 }
 
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2")]
-unsafe fn standardise_all_avx2(values: &mut [f64], mean: f64, sd: f64) {
-    standardise_blocks(values, mean, sd);
+/// The arguments of [`standardise_blocks`], for [`avx2_or_baseline`].
+struct Standardise<'a> {
+    values: &'a mut [f64],
+    mean: f64,
+    sd: f64,
+}
+
+impl Kernel for Standardise<'_> {
+    type Output = ();
+
+    #[inline(always)]
+    fn run<const FMA: bool>(self) {
+        standardise_blocks(self.values, self.mean, self.sd)
+    }
 }
 
 #[inline(always)]

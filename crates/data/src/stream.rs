@@ -2,12 +2,12 @@
 //! statistics pass learns what the in-memory loader learns from the whole file (the columns,
 //! the classes, missing values, the split's row counts, each feature's training mean, sd, min
 //! and max), then every later pass turns each chunk into the same design rows
-//! [`super::load`] would make: the same split, standardisation, feature map and intercept.
+//! [`crate::load`] would make: the same split, standardisation, feature map and intercept.
 //!
 //! Passes before fitting: 1 over the data file (statistics), plus 1 over the test file when
 //! train and test are separate files (its labels and missing values), plus 1 over the training
 //! rows under `[features] map = "rbf"` with `centres = "sample"` (the sampled rows). Means and
-//! sds come from [`super::moments::Moments`], the in-memory loader's code, so they are equal to its values.
+//! sds come from [`crate::prepare::moments::Moments`], the in-memory loader's code, so they are equal to its values.
 
 mod budget;
 mod cache;
@@ -26,11 +26,11 @@ use serde::Serialize;
 
 use bayeslab_core::record::{EncodingInfo, PassPurpose, ReadFrom};
 
-use super::dataset::effective_scaling;
-use super::encode::Encoder;
-use super::features::FittedMap;
-use super::labels::LabelSet;
 use crate::plan::{DataPlan, Streaming};
+use crate::prepare::dataset::effective_scaling;
+use crate::prepare::encode::Encoder;
+use crate::prepare::features::FittedMap;
+use crate::prepare::labels::LabelSet;
 use bayeslab_core::error::Result;
 use bayeslab_core::record::FeatureSummary;
 
@@ -56,9 +56,9 @@ pub struct PassStats {
     pub reader_cpu_seconds: Option<f64>,
 }
 
-/// A pass over the data file: what [`super::chunk_tables::each_table`] counted.
-impl From<super::chunk_tables::ReadCount> for PassStats {
-    fn from(count: super::chunk_tables::ReadCount) -> PassStats {
+/// A pass over the data file: what [`crate::read::chunks::tables::each_table`] counted.
+impl From<crate::read::chunks::tables::ReadCount> for PassStats {
+    fn from(count: crate::read::chunks::tables::ReadCount) -> PassStats {
         PassStats {
             chunks: count.chunks,
             rows: count.rows,
@@ -70,7 +70,7 @@ impl From<super::chunk_tables::ReadCount> for PassStats {
     }
 }
 
-/// Design rows of one chunk: as [`super::Design`], for the rows of the chunk in the pass's part.
+/// Design rows of one chunk: as [`crate::Design`], for the rows of the chunk in the pass's part.
 #[derive(Debug, Clone)]
 pub struct DesignChunk {
     pub x: Mat<f64>,

@@ -5,9 +5,9 @@ use std::path::{Path, PathBuf};
 
 use polars::prelude::*;
 
-use super::chunks::ChunkReader;
-use super::*;
 use crate::plan::{Centres, DataPlan, DataSource, FeatureMap, Missing, Split, Streaming};
+use crate::read::chunks::ChunkReader;
+use crate::*;
 
 fn pima() -> PathBuf {
     Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../..")).join("datasets/pima.csv")
@@ -85,7 +85,7 @@ pub(super) fn assert_same(plan: &DataPlan) {
 }
 
 fn write_parquet(csv: &Path, to: &Path) {
-    let mut df = super::table::read_frame(csv).unwrap();
+    let mut df = crate::read::table::read_frame(csv).unwrap();
     ParquetWriter::new(std::fs::File::create(to).unwrap())
         .with_row_group_size(Some(100))
         .finish(&mut df)
@@ -156,7 +156,7 @@ fn feature_maps_and_separate_files_stream_as_in_memory() {
         assert_same(&p);
     }
     let dir = tempfile::tempdir().unwrap();
-    let df = super::table::read_frame(&pima()).unwrap();
+    let df = crate::read::table::read_frame(&pima()).unwrap();
     let (train, test) = (dir.path().join("train.csv"), dir.path().join("test.csv"));
     for (path, offset, len) in [(&train, 0, 200), (&test, 200, 332)] {
         let mut part = df.slice(offset, len);
@@ -212,7 +212,7 @@ fn csv_chunks_end_at_record_ends() {
         "x,label,y\r\n1,\"a\nb\",0\r\n\r\n2,\"say \"\"hi\"\"\",1\n3,c,0\n\n4,\"d,e\",1",
     )
     .unwrap();
-    let whole = super::table::read_frame(&path).unwrap();
+    let whole = crate::read::table::read_frame(&path).unwrap();
     for chunk_rows in [1, 2, 3, 10] {
         let mut reader = ChunkReader::open(&path, chunk_rows, b',', None, None).unwrap();
         let mut parts: Vec<DataFrame> = Vec::new();

@@ -4,8 +4,8 @@ use std::path::Path;
 
 use polars::prelude::*;
 
-use super::*;
 use crate::plan::{DataPlan, DataSource, Split};
+use crate::*;
 
 fn pima() -> std::path::PathBuf {
     Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../..")).join("datasets/pima.csv")

@@ -182,3 +182,62 @@ pub fn anchor_problem(path: &Path, target: &str) -> Option<String> {
         )
     })
 }
+
+/// The code spans of a Markdown text that name a file of the repository, with their line: a
+/// span whose first component is one of `top` (the repository's top-level entries) and holds a
+/// `/`, or any span naming a `.rs` file (a source file is named by its whole path). Spans that
+/// are patterns (`*`, `{`, `<`, `…`) or sit in fenced code blocks are left out; a `:line` after a
+/// file is dropped.
+pub fn code_span_paths(markdown: &str, top: &[String]) -> Vec<(usize, String)> {
+    let mut out = Vec::new();
+    let mut fenced = false;
+    for (n, line) in markdown.lines().enumerate() {
+        if line.trim_start().starts_with("```") {
+            fenced = !fenced;
+            continue;
+        }
+        if fenced {
+            continue;
+        }
+        for (k, span) in line.split('`').enumerate() {
+            let pattern = |c: char| c.is_whitespace() || "*{<…".contains(c);
+            if k % 2 == 0 || span.is_empty() || span.contains(pattern) {
+                continue;
+            }
+            let path = span.split(':').next().unwrap_or(span);
+            let first = path.split('/').next().unwrap_or(path);
+            let in_tree = path.contains('/') && top.iter().any(|t| t == first);
+            if in_tree || path.ends_with(".rs") {
+                out.push((n + 1, path.to_string()));
+            }
+        }
+    }
+    out
+}
+
+/// Whether `path` is one the repository's .gitignore keeps out (something a command makes,
+/// such as benches/data/): its anchored patterns (`/benches/results*.md`), `*` within a name.
+pub fn ignored(path: &str, gitignore: &str) -> bool {
+    let path = path.trim_end_matches('/');
+    gitignore
+        .lines()
+        .filter_map(|l| l.trim().strip_prefix('/'))
+        .any(|pattern| glob_prefix(pattern, path))
+}
+
+/// `pattern` (with `*` for any run of characters but `/`) matches `path` or a folder above it.
+fn glob_prefix(pattern: &str, path: &str) -> bool {
+    let parts: Vec<&str> = path.split('/').collect();
+    let want: Vec<&str> = pattern.split('/').collect();
+    want.len() <= parts.len() && want.iter().zip(&parts).all(|(w, p)| glob(w, p))
+}
+
+/// One path component against one pattern component, `*` matching any run.
+fn glob(pattern: &str, name: &str) -> bool {
+    match pattern.split_once('*') {
+        None => pattern == name,
+        Some((head, tail)) => {
+            name.len() >= head.len() + tail.len() && name.starts_with(head) && name.ends_with(tail)
+        }
+    }
+}

@@ -11,14 +11,14 @@ use std::sync::Mutex;
 use faer::Mat;
 use rayon::prelude::*;
 
-use crate::dataset::effective_scaling;
-use crate::encode::Encoder;
-use crate::moments::column_stats;
+use crate::prepare::dataset::effective_scaling;
+use crate::prepare::encode::Encoder;
+use crate::prepare::moments::column_stats;
 use crate::prepare::standardise_all;
-use crate::table::Cells;
+use crate::read::table::Cells;
 use bayeslab_core::record::FeatureSummary;
 
-use crate::release::Release;
+use crate::read::release::Release;
 use bayeslab_core::numeric::linalg::SharedColumns;
 
 /// The raw columns of the training file and, for a separate test file, of the test file; and
@@ -35,7 +35,7 @@ pub(super) struct RawColumns<'a> {
 /// identity encoding (each feature its own column, unchanged), and each cell column `j` of the
 /// matrix at `offset + j` (the intercept's column first when `offset` is 1).
 pub(super) fn in_place(
-    loaded: &mut crate::loaded::Loaded,
+    loaded: &mut crate::load::loaded::Loaded,
     rows: &[usize],
     encoder: &Encoder,
     offset: usize,
@@ -215,7 +215,7 @@ pub(super) fn fill(
 }
 
 /// Raw columns per task: their statistics are taken in lockstep ([`column_stats`]).
-const GROUP: usize = crate::moments::LOCKSTEP;
+const GROUP: usize = crate::prepare::moments::LOCKSTEP;
 
 /// How the raw columns are written, and where: the training and test matrices' columns (with
 /// the room each was allocated for), each design column written by the one thread that

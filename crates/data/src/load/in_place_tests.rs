@@ -8,8 +8,8 @@ use faer::Mat;
 use polars::prelude::*;
 
 use super::*;
-use crate::chunks::ChunkReader;
 use crate::plan::EncodingPlan;
+use crate::read::chunks::ChunkReader;
 
 /// `rows` rows: three columns of doubles (one with a wide range, one a whole number held as a
 /// double, or as an integer when `integers`) and a 0/1 target, in row groups of 64; `poison`
@@ -155,7 +155,7 @@ fn the_placed_files_features_are_decoded_in_place_and_the_others_are_not() {
         write(&dir.join("train.parquet"), 200, 1, integers);
         write(&dir.join("test.parquet"), 50, 2, integers);
         let p = plan(&dir, None, true, true);
-        let read = crate::loaded::read_whole(
+        let read = crate::load::loaded::read_whole(
             &dir.join("train.parquet"),
             &p,
             None,
@@ -287,7 +287,7 @@ fn a_schema_of_doubles_places_the_features_before_any_row_is_read() {
             true => vec!["b".to_string()],
             false => Vec::new(),
         };
-        let early = crate::place_plan::from_schema(
+        let early = crate::place::from_schema(
             &path,
             &mut reader,
             "y",

@@ -2,36 +2,35 @@
 
 use std::path::Path;
 
-use super::chunk_tables::{each_table, Cut};
-use super::classes::check_classes;
-use super::place_plan::numbered;
-use super::release::Release;
-use super::table::{Cells, Labels, Placed, Table};
-use super::{labels, table};
+use crate::place::numbered;
+use crate::place::placed;
 use crate::plan::DataPlan;
+use crate::prepare::classes::check_classes;
+use crate::prepare::labels;
+use crate::read::chunks::tables::{each_table, Cut};
+use crate::read::release::Release;
+use crate::read::size::read_size;
+use crate::read::table;
+use crate::read::table::{Cells, Labels, Placed, Table};
 use bayeslab_core::error::{Error, Result};
 use polars::prelude::DataType;
 use rayon::prelude::*;
-use read_size::read_size;
-
-mod placed;
-mod read_size;
 
 /// The rows of one file after label parsing: features column-wise, labels, and missing flags.
-pub(super) struct Loaded {
-    pub(super) classes: Vec<String>,
-    pub(super) features: Vec<String>,
-    pub(super) cols: Vec<Cells>,
-    pub(super) y: Vec<Option<f64>>,
-    pub(super) skipped: Vec<String>,
+pub(crate) struct Loaded {
+    pub(crate) classes: Vec<String>,
+    pub(crate) features: Vec<String>,
+    pub(crate) cols: Vec<Cells>,
+    pub(crate) y: Vec<Option<f64>>,
+    pub(crate) skipped: Vec<String>,
     /// What the read noticed, for the run's notes.
-    pub(super) notes: Vec<String>,
+    pub(crate) notes: Vec<String>,
     /// The target's type a CSV's chunks were parsed with, when its types were fixed: a test
     /// file is parsed with it from its first chunk.
-    pub(super) target_type: Option<DataType>,
+    pub(crate) target_type: Option<DataType>,
     /// The matrix the features were decoded into, in their place in the design
     /// ([`placed::in_place_offset`]), when they were.
-    pub(super) placed: Option<std::sync::Arc<super::table::Placed>>,
+    pub(crate) placed: Option<std::sync::Arc<crate::read::table::Placed>>,
 }
 
 /// Told after every chunk the in-memory read gathers: the file, its rows read so far, and its
@@ -40,7 +39,7 @@ pub type ReadProbe<'a> = &'a mut dyn FnMut(&Path, usize, Option<usize>);
 
 /// Read one file; `known` are the training file and its classes when this is the test file, and
 /// `categorical` the columns read as levels (the training file's, for the test file).
-pub(super) fn load_file(
+pub(crate) fn load_file(
     path: &Path,
     plan: &DataPlan,
     features: Option<&[String]>,
@@ -63,7 +62,7 @@ pub(super) fn load_file(
     let explain = |m: String| match known {
         Some((train, names)) => {
             let seen = labels::label_names(&t.target);
-            super::pair::label_mismatch(train, path, &plan.target, names, &seen)
+            crate::read::pair::label_mismatch(train, path, &plan.target, names, &seen)
                 .unwrap_or_else(|| Error::data(path, m))
         }
         None => Error::data(path, m),
@@ -91,7 +90,7 @@ pub(super) fn load_file(
 
 impl Loaded {
     /// The columns read as levels (the test file is read with these).
-    pub(super) fn categorical(&self) -> Vec<String> {
+    pub(crate) fn categorical(&self) -> Vec<String> {
         self.features
             .iter()
             .zip(&self.cols)
@@ -101,7 +100,7 @@ impl Loaded {
     }
 
     /// The class indices of `rows`.
-    pub(super) fn labels_of(&self, rows: &[usize]) -> Vec<f64> {
+    pub(crate) fn labels_of(&self, rows: &[usize]) -> Vec<f64> {
         rows.iter()
             .map(|&i| self.y[i].unwrap_or(f64::NAN))
             .collect()
@@ -113,7 +112,7 @@ impl Loaded {
 const READ_CHUNK_ROWS: usize = crate::plan::DEFAULT_CHUNK_ROWS;
 
 /// The selected columns of the whole file, read in chunks of at most `chunk_rows` rows: a
-/// number column keeps the chunks' pieces ([`super::table::Numbers`]), a level column is
+/// number column keeps the chunks' pieces ([`crate::read::table::Numbers`]), a level column is
 /// gathered into one (each chunk's memory handed back once gathered); and the target's
 /// type when the CSV's chunks were parsed with fixed types. `target_type`: the type another
 /// file of the run fixed, to parse this one with from its first chunk.
@@ -125,7 +124,7 @@ const READ_CHUNK_ROWS: usize = crate::plan::DEFAULT_CHUNK_ROWS;
 /// matrix comes back with the table, whose cells are its columns. Should that read find what
 /// the plain read would handle otherwise (a missing or infinite cell, a failed read), the file
 /// is read the plain way, so that every answer and every error is the plain read's.
-pub(super) fn read_whole(
+pub(crate) fn read_whole(
     path: &Path,
     plan: &DataPlan,
     features: Option<&[String]>,
@@ -138,7 +137,7 @@ pub(super) fn read_whole(
         let given = (features, categorical, target_type);
         read_once(path, plan, given, chunk_rows, place, probe)
     };
-    match placed::in_place_offset(plan).filter(|_| super::files::is_parquet(path)) {
+    match placed::in_place_offset(plan).filter(|_| crate::read::files::is_parquet(path)) {
         Some(offset) => match read(Some(offset), &mut *probe) {
             Ok((t, fixed, Some(placed))) => Ok((t, fixed, Some(placed))),
             _ => read(None, probe),
@@ -152,7 +151,7 @@ pub(super) fn read_whole(
 type Whole = (
     Table,
     Option<DataType>,
-    Option<std::sync::Arc<super::table::Placed>>,
+    Option<std::sync::Arc<crate::read::table::Placed>>,
 );
 
 /// [`read_whole`], its features decoded in place from column `place` on when they can be.
@@ -191,7 +190,7 @@ fn read_once(
         &mut features,
         &mut categorical,
         &mut skipped,
-        super::chunk_tables::ahead(),
+        crate::read::chunks::tables::ahead(),
         &mut |first, table| {
             // The chunk's frame is gone but for its number columns, which the table keeps.
             release.freed(frame_bytes(&table));
@@ -304,7 +303,7 @@ fn append(path: &Path, target: &str, whole: &mut Table, chunk: Table, first: usi
                 format!(
                     "target column \"{target}\" holds one kind of value (numbers, booleans or text) in the file's first rows and another from {}; \
                      make every label the same kind",
-                    super::csv::row_at(path, first)
+                    crate::read::csv::row_at(path, first)
                 ),
             ))
         }
@@ -313,8 +312,8 @@ fn append(path: &Path, target: &str, whole: &mut Table, chunk: Table, first: usi
 }
 
 /// The note naming the columns of `path` not taken as features, each with its reason (entries
-/// made by [`super::table::frame_table`] and [`super::roles::left_out_entry`]).
-pub(super) fn note_skipped(notes: &mut Vec<String>, path: &Path, skipped: &[String]) {
+/// made by [`crate::read::table::frame_table`] and [`crate::read::roles::left_out_entry`]).
+pub(crate) fn note_skipped(notes: &mut Vec<String>, path: &Path, skipped: &[String]) {
     if !skipped.is_empty() {
         notes.push(format!(
             "{}: columns left out of the features: {}; list a column in [data] features to use it",

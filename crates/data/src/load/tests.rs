@@ -10,7 +10,7 @@ use polars::prelude::*;
 
 use super::*;
 use crate::plan::{EncodingPlan, Split, Unseen};
-use crate::table::{read_frame, Cells};
+use crate::read::table::{read_frame, Cells};
 
 fn fixture() -> PathBuf {
     Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../..")).join("tests/fixtures/categorical.csv")
@@ -135,7 +135,7 @@ fn the_design_is_the_one_the_replaced_pipeline_made_bit_for_bit() {
 }
 
 /// Every column's bits (NaN, a missing cell, included) and the labels.
-fn table_bits(t: &crate::table::Table) -> (Vec<Vec<u64>>, String) {
+fn table_bits(t: &crate::read::table::Table) -> (Vec<Vec<u64>>, String) {
     let cols = t
         .features
         .iter()
@@ -155,7 +155,7 @@ fn table_bits(t: &crate::table::Table) -> (Vec<Vec<u64>>, String) {
 /// of a CSV; within each row group of a Parquet file, slices of `chunk_rows` rows until the
 /// rest of the group is at most twice that, then the rest.
 fn slice_ends(path: &Path, rows: usize, chunk_rows: usize) -> Vec<usize> {
-    if !crate::files::is_parquet(path) {
+    if !crate::read::files::is_parquet(path) {
         return (1..=rows.div_ceil(chunk_rows))
             .map(|k| (k * chunk_rows).min(rows))
             .collect();
@@ -197,7 +197,7 @@ fn chunks_decoded_in_parallel_gather_the_columns_of_a_sequential_read() {
         let read = |threads: usize, chunk_rows: usize| {
             bayeslab_core::threads::on_threads(threads, || {
                 let mut told = Vec::new();
-                let t = crate::loaded::read_whole(
+                let t = crate::load::loaded::read_whole(
                     &file,
                     &p,
                     p.features.as_deref(),
@@ -264,7 +264,7 @@ fn chunks_read_with_fixed_types_equal_chunks_whose_types_are_inferred() {
         let mut p = plan(&file, Missing::Mean, FeatureMap::Identity, false);
         p.features = Some(vec!["a".into(), "b".into()]);
         p.encoding.categorical.clear();
-        let t = crate::loaded::read_whole(
+        let t = crate::load::loaded::read_whole(
             &file,
             &p,
             p.features.as_deref(),

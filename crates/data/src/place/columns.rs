@@ -5,7 +5,7 @@
 //! plain columns of doubles qualify (no logical type, not repeated, nulls or not), in a codec this
 //! build decodes; anything else is read by polars as before. A null becomes NaN, the loader's
 //! missing cell, as polars' nulls do. A column chunk in the common case (no dictionary, no
-//! null, a codec it knows) is read page by page instead ([`crate::parquet_pages`]).
+//! null, a codec it knows) is read page by page instead ([`crate::place::pages`]).
 
 use std::fs::File;
 use std::io::Read;
@@ -21,8 +21,8 @@ use parquet::file::reader::{ChunkReader, Length, RowGroupReader};
 use parquet::file::serialized_reader::SerializedRowGroupReader;
 use rayon::prelude::*;
 
-use crate::parquet_pages::{Chunk, Pages};
-use crate::table::missing_and_infinite;
+use crate::place::pages::{Chunk, Pages};
+use crate::read::table::missing_and_infinite;
 use bayeslab_core::error::{Error, Result};
 use bayeslab_core::numeric::linalg::SharedColumns;
 
@@ -339,5 +339,5 @@ fn read_at(file: &File, buf: &mut [u8], at: u64) -> std::io::Result<usize> {
 }
 
 #[cfg(test)]
-#[path = "parquet_place_tests.rs"]
+#[path = "columns_tests.rs"]
 mod tests;

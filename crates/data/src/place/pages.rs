@@ -219,5 +219,5 @@ fn grow(buffer: &mut Vec<u8>, n: usize) {
 }
 
 #[cfg(all(test, unix))]
-#[path = "parquet_pages_tests.rs"]
+#[path = "pages_tests.rs"]
 mod tests;

@@ -177,7 +177,7 @@ fn dictionaries_other_encodings_and_codecs_are_handed_back() {
         writer.close().unwrap();
         assert_eq!(read(&path, 0, 0), None, "{name}");
         // The loader reads it all the same, by the crate's reader.
-        let placeable = crate::parquet_place::Placeable::of(&path, &["x".to_string()])
+        let placeable = crate::place::columns::Placeable::of(&path, &["x".to_string()])
             .expect("a column of doubles in a codec the crate decodes");
         let mut x = faer::Mat::<f64>::with_capacity(1000, 1);
         let out = bayeslab_core::numeric::linalg::SharedColumns::of(&mut x, 1);

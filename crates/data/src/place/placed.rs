@@ -1,9 +1,9 @@
 //! A Parquet file's features decoded in their place in the design (issue 32): the matrix is
 //! allocated from the file's row count with the intercept's column first, the first chunks'
 //! features are copied in when polars decoded them whole to decide the features (none when the
-//! schema decided them, [`crate::place_plan`]), the column reader writes the other row
+//! schema decided them, [`crate::place`]), the column reader writes the other row
 //! groups of each feature into its column
-//! ([`crate::parquet_place`]), and the design fill later standardises it where it lies
+//! ([`crate::place::columns`]), and the design fill later standardises it where it lies
 //! instead of copying it ([`crate::load`]).
 
 use std::path::Path;
@@ -11,18 +11,18 @@ use std::sync::Arc;
 
 use faer::Mat;
 
-use super::ReadProbe;
-use crate::parquet_place::Placeable;
+use crate::load::loaded::ReadProbe;
+use crate::place::columns::Placeable;
 use crate::plan::{DataPlan, DataSource, FeatureMap};
-use crate::release::keeping_freed_pages;
-use crate::table::{Cells, Numbers, Placed};
+use crate::read::release::keeping_freed_pages;
+use crate::read::table::{Cells, Numbers, Placed};
 use bayeslab_core::numeric::linalg::SharedColumns;
 
 /// The design column of the first feature when the features can be decoded in place: a
 /// training and test pair (each file's rows are its design's), the identity feature map (the
 /// design's columns are the features), and no `[data] id` (no column is taken out after the
 /// read). 1 with an intercept, else 0.
-pub(super) fn in_place_offset(plan: &DataPlan) -> Option<usize> {
+pub(crate) fn in_place_offset(plan: &DataPlan) -> Option<usize> {
     let pair = matches!(plan.source, DataSource::TrainTest { .. });
     let identity = matches!(plan.feature_map, FeatureMap::Identity);
     (pair && identity && plan.id.is_none()).then_some(usize::from(plan.intercept))
@@ -33,7 +33,7 @@ pub(super) fn in_place_offset(plan: &DataPlan) -> Option<usize> {
 /// `first` (the features of the first chunks, as their tables read them), which are copied;
 /// their cells and the matrix. `None` when the file's rows are not the target's, a column holds
 /// a missing or an infinite cell, or the decoding fails: the plain read then decides what to say.
-pub(super) fn decode(
+pub(crate) fn decode(
     path: &Path,
     placeable: &Placeable,
     (offset, rows): (usize, usize),

@@ -7,7 +7,7 @@ use crate::plan::DataPlan;
 use bayeslab_core::error::{Error, Result};
 
 /// A target needs two classes at least, and exactly two for binary methods.
-pub(super) fn check_classes(path: &Path, plan: &DataPlan, classes: &[String]) -> Result<()> {
+pub(crate) fn check_classes(path: &Path, plan: &DataPlan, classes: &[String]) -> Result<()> {
     if classes.len() < 2 {
         return Err(Error::data(
             path,
@@ -51,7 +51,7 @@ pub(super) fn check_classes(path: &Path, plan: &DataPlan, classes: &[String]) ->
 
 /// The training rows hold `classes` (their class indices, in any order, repeated): a
 /// classifier needs two of them. `rows` training rows in all, `names` the classes' names.
-pub(super) fn check_training_classes(
+pub(crate) fn check_training_classes(
     path: &Path,
     plan: &DataPlan,
     classes: impl IntoIterator<Item = f64>,

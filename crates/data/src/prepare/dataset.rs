@@ -70,11 +70,11 @@ pub struct Dataset {
 
 /// (centre, scale) of one design column standardised with the statistics `stats` ((mean, sd)
 /// after the encoder's choice for indicators, `None` when not standardising), as
-/// [`super::prepare::standardise`] applies them: a constant column is only centred.
+/// [`crate::prepare::standardise`] applies them: a constant column is only centred.
 pub fn effective_scaling(stats: Option<(f64, f64)>) -> (f64, f64) {
     match stats {
         None => (0.0, 1.0),
-        Some((mean, sd)) if super::prepare::is_constant(mean, sd) => (mean, 1.0),
+        Some((mean, sd)) if crate::prepare::is_constant(mean, sd) => (mean, 1.0),
         Some(s) => s,
     }
 }

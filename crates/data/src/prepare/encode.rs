@@ -14,7 +14,7 @@ mod tests;
 pub use learn::learn;
 pub use tally::ColumnTally;
 
-use super::table::Cells;
+use crate::read::table::Cells;
 use bayeslab_core::record::EncodingInfo;
 
 pub use bayeslab_core::record::ColumnCode;

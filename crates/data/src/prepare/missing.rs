@@ -4,15 +4,15 @@
 
 use std::path::Path;
 
-use super::loaded::Loaded;
-use super::prepare;
+use crate::load::loaded::Loaded;
 use crate::plan::{DataPlan, Missing};
+use crate::prepare;
 use bayeslab_core::error::{Error, Result};
 
 /// Rows (in file order) where the label and every feature are present (only the label when
 /// `missing` fills cells); the rest are missing. With `Missing::Error` any missing value is an
 /// error naming the column.
-pub(super) fn complete_rows(
+pub(crate) fn complete_rows(
     path: &Path,
     l: &Loaded,
     plan: &DataPlan,
@@ -56,7 +56,7 @@ pub(super) fn complete_rows(
 
 /// The error for rows with missing values under `missing = "error"`: how many, per column, and
 /// the first data row.
-pub(super) fn missing_message(
+pub(crate) fn missing_message(
     bad: usize,
     target: &str,
     target_missing: usize,
@@ -81,7 +81,7 @@ pub(super) fn missing_message(
 }
 
 /// The note for rows dropped: for missing values, or (when cells are filled) for a missing target.
-pub(super) fn drop_note(path: &Path, missing: Missing, bad: usize, n: usize) -> String {
+pub(crate) fn drop_note(path: &Path, missing: Missing, bad: usize, n: usize) -> String {
     if missing.fills() {
         format!(
             "{}: dropped {bad} of {n} rows whose target is missing (the target is never imputed)",

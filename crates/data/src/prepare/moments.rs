@@ -9,6 +9,8 @@
 //! two, which is exact, so the result is Welford's on x / (final scale) however the rows come
 //! in. Squaring the raw values instead overflows to an infinite sd once |x| passes about 1e154.
 
+use bayeslab_core::numeric::{avx2_or_baseline, Kernel};
+
 /// Running count, mean and sum of squared deviations of scaled values.
 #[derive(Debug, Clone)]
 pub struct Moments {
@@ -114,18 +116,19 @@ fn lockstep_group(group: &[&[f64]]) -> Vec<ColumnStats> {
 /// [`lockstep`] with the widest vectors the processor has: the lanes' arithmetic is the same
 /// IEEE operations in the same order at any width (no fused multiply-add), so the numbers are.
 fn lockstep_dispatch(cols: [&[f64]; LOCKSTEP]) -> [ColumnStats; LOCKSTEP] {
-    #[cfg(target_arch = "x86_64")]
-    if std::is_x86_feature_detected!("avx2") {
-        // SAFETY: the processor has AVX2 (detected above).
-        return unsafe { lockstep_avx2(cols) };
-    }
-    lockstep(cols)
+    avx2_or_baseline(Lockstep(cols))
 }
 
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2")]
-unsafe fn lockstep_avx2(cols: [&[f64]; LOCKSTEP]) -> [ColumnStats; LOCKSTEP] {
-    lockstep(cols)
+/// The columns of [`lockstep`], for [`avx2_or_baseline`].
+struct Lockstep<'a>([&'a [f64]; LOCKSTEP]);
+
+impl Kernel for Lockstep<'_> {
+    type Output = [ColumnStats; LOCKSTEP];
+
+    #[inline(always)]
+    fn run<const FMA: bool>(self) -> [ColumnStats; LOCKSTEP] {
+        lockstep(self.0)
+    }
 }
 
 /// The running sums of `K` columns pushed a row at a time ([`Moments`]' fields, one lane each;

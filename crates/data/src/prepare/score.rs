@@ -8,9 +8,9 @@ use std::path::Path;
 
 use faer::Mat;
 
-use super::encode::Encoder;
-use super::prepare::standardise;
-use super::table::{feature_cells, Cells};
+use crate::prepare::encode::Encoder;
+use crate::prepare::standardise;
+use crate::read::table::{feature_cells, Cells};
 use bayeslab_core::error::{Error, Result};
 use bayeslab_core::record::{ColumnCode, ColumnScaling, Preparation};
 
@@ -76,7 +76,7 @@ fn check_cells(
     cells: &Cells,
     refuse_unseen: bool,
 ) -> Result<()> {
-    let row = |i: usize| super::csv::row_at(path, i);
+    let row = |i: usize| crate::read::csv::row_at(path, i);
     match (code, cells) {
         (ColumnCode::Number { fill: None, .. }, Cells::Numbers(v)) => {
             if let Some(i) = v.position(f64::is_nan) {

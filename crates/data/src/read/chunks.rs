@@ -22,16 +22,17 @@ use bayeslab_core::error::{Error, Result};
 mod csv_parts;
 mod numeric;
 mod piece;
+pub(crate) mod tables;
 mod typed;
 
-pub(super) use piece::Piece;
+pub(crate) use piece::Piece;
 use piece::PieceKind;
-pub(super) use typed::Typed;
+pub(crate) use typed::Typed;
 
 /// Bytes of the CSV read buffer.
 const CSV_BUFFER: usize = 1 << 20;
 
-pub(super) struct ChunkReader {
+pub(crate) struct ChunkReader {
     path: PathBuf,
     chunk_rows: usize,
     /// The file row where the next Parquet slice is cut.
@@ -39,7 +40,7 @@ pub(super) struct ChunkReader {
     /// Only these columns are read, when set.
     columns: Option<Vec<String>>,
     /// Parquet columns of a type polars cannot read here, left out: (name, type).
-    unread: super::parquet_columns::Unread,
+    unread: crate::read::parquet_columns::Unread,
     separator: u8,
     format: Format,
     /// CSV only: parse each chunk in parts of this many records, and the target's name
@@ -73,7 +74,7 @@ impl ChunkReader {
     /// Open `path` (a CSV with fields separated by `separator`, or Parquet) for a pass in chunks
     /// of `chunk_rows` rows, reading `target` and `features` when both are given. Without
     /// features a Parquet file's readable columns are read and the rest left out (`unread`).
-    pub(super) fn open(
+    pub(crate) fn open(
         path: &Path,
         chunk_rows: usize,
         separator: u8,
@@ -83,12 +84,13 @@ impl ChunkReader {
         let open = || File::open(path).map_err(|e| Error::data(path, format!("cannot open: {e}")));
         let mut columns = features.map(|f| selection(target.unwrap_or_default(), f));
         let mut unread = Vec::new();
-        let format = if super::files::is_parquet(path) {
+        let format = if crate::read::files::is_parquet(path) {
             let bad = |e: PolarsError| Error::data(path, format!("cannot read as Parquet: {e}"));
             let mut reader = ParquetReader::new(open()?);
             let metadata = reader.get_metadata().map_err(bad)?.clone();
             let schema = reader.schema().map_err(bad)?;
-            let (read, left_out) = super::parquet_columns::select(path, &schema, target, features)?;
+            let (read, left_out) =
+                crate::read::parquet_columns::select(path, &schema, target, features)?;
             (columns, unread) = (Some(read), left_out);
             Format::Parquet {
                 rows: metadata.num_rows,
@@ -97,7 +99,7 @@ impl ChunkReader {
         } else {
             let mut reader = BufReader::with_capacity(CSV_BUFFER, open()?);
             let mut header = Vec::new();
-            super::csv::read_record(&mut reader, &mut header)
+            crate::read::csv::read_record(&mut reader, &mut header)
                 .map_err(|e| Error::data(path, format!("cannot read the header: {e}")))?;
             if header.iter().all(u8::is_ascii_whitespace) {
                 return Err(Error::data(
@@ -105,8 +107,8 @@ impl ChunkReader {
                     "the file is empty: a CSV needs a header row and data rows",
                 ));
             }
-            let names = super::csv::check_header_names(path, &header, separator)?;
-            super::csv::check_tail(path, separator)?;
+            let names = crate::read::csv::check_header_names(path, &header, separator)?;
+            crate::read::csv::check_tail(path, separator)?;
             if header.last() != Some(&b'\n') {
                 header.push(b'\n');
             }
@@ -137,7 +139,7 @@ impl ChunkReader {
     /// records (one part when `part_rows` covers the chunk) read back from the file, when
     /// that reads what the whole chunk reads ([`csv_parts`]); the chunks' bounds stay where
     /// they were.
-    pub(super) fn in_parts(&mut self, part_rows: usize, target: &str) {
+    pub(crate) fn in_parts(&mut self, part_rows: usize, target: &str) {
         self.parts = Some((part_rows.max(1), target.to_string()));
     }
 
@@ -147,12 +149,12 @@ impl ChunkReader {
     /// so a slice across two row groups, or a row group cut in two, decoded pages twice over
     /// (issue 32: a 100,000 x 500 file's row groups of 8,388 rows read in slices of 8,371). The
     /// column types come from the schema, so the cut does not change what is read.
-    pub(super) fn at_row_groups(&mut self) {
+    pub(crate) fn at_row_groups(&mut self) {
         self.at_row_groups = true;
     }
 
     /// The file's column names, from the Parquet schema or the CSV header, before any row is read.
-    pub(super) fn column_names(&self) -> Result<Vec<String>> {
+    pub(crate) fn column_names(&self) -> Result<Vec<String>> {
         match &self.format {
             Format::Parquet { .. } => Ok(self
                 .parquet_schema()?
@@ -165,7 +167,7 @@ impl ChunkReader {
 
     /// A Parquet file's schema, as polars reads it; an error for a CSV, whose types are known
     /// once read.
-    pub(super) fn parquet_schema(&self) -> Result<polars::prelude::ArrowSchema> {
+    pub(crate) fn parquet_schema(&self) -> Result<polars::prelude::ArrowSchema> {
         let Format::Parquet { metadata, .. } = &self.format else {
             return Err(Error::data(&self.path, "not a Parquet file"));
         };
@@ -174,7 +176,7 @@ impl ChunkReader {
     }
 
     /// The rows of a Parquet file, from its metadata (a CSV's are known only once it is read).
-    pub(super) fn rows(&self) -> Option<usize> {
+    pub(crate) fn rows(&self) -> Option<usize> {
         match &self.format {
             Format::Parquet { rows, .. } => Some(*rows),
             Format::Csv { .. } => None,
@@ -182,13 +184,13 @@ impl ChunkReader {
     }
 
     /// The columns every chunk reads, when they are chosen before the first (always for Parquet).
-    pub(super) fn width(&self) -> Option<usize> {
+    pub(crate) fn width(&self) -> Option<usize> {
         self.columns.as_ref().map(Vec::len)
     }
 
     /// Parse every later CSV chunk with the types `first` (the first chunk's frame) was read
     /// with, when they read what inference would ([`Typed`]); a Parquet file has its types.
-    pub(super) fn fix_types(&mut self, first: &DataFrame, target: &str, features: &[String]) {
+    pub(crate) fn fix_types(&mut self, first: &DataFrame, target: &str, features: &[String]) {
         if let Format::Csv { names, .. } = &self.format {
             self.typed = Typed::from_first(first, names, target, features);
         }
@@ -197,7 +199,7 @@ impl ChunkReader {
     /// Parse every CSV chunk from the first with the features as numbers and the target as
     /// `target_type` (another file's fixed types, [`Typed::with_target`]); a chunk that does
     /// not read as inference would is parsed again inferring, as without this.
-    pub(super) fn fix_types_as(
+    pub(crate) fn fix_types_as(
         &mut self,
         target_type: &DataType,
         target: &str,
@@ -209,30 +211,30 @@ impl ChunkReader {
     }
 
     /// Infer every later chunk's types from its cells.
-    pub(super) fn infer_types(&mut self) {
+    pub(crate) fn infer_types(&mut self) {
         self.typed = None;
     }
 
     /// The target's type the chunks after the first are parsed with, when they were fixed.
-    pub(super) fn fixed_target_type(&self, target: &str) -> Option<DataType> {
+    pub(crate) fn fixed_target_type(&self, target: &str) -> Option<DataType> {
         self.typed.as_ref().and_then(|t| t.target_type(target))
     }
 
     /// The columns every chunk reads, when they are chosen before the first (always for
     /// Parquet: the target and the features, or every readable column).
-    pub(super) fn columns(&self) -> Option<&[String]> {
+    pub(crate) fn columns(&self) -> Option<&[String]> {
         self.columns.as_deref()
     }
 
     /// The Parquet columns left out for their type, as a note's entries.
-    pub(super) fn unread_entries(&self) -> impl Iterator<Item = String> + '_ {
+    pub(crate) fn unread_entries(&self) -> impl Iterator<Item = String> + '_ {
         self.unread
             .iter()
             .map(|(n, t)| format!("\"{n}\" (the Parquet type {t}, which bayeslab cannot read)"))
     }
 
     /// Read only `columns` from the next chunk on.
-    pub(super) fn project(&mut self, columns: Vec<String>) {
+    pub(crate) fn project(&mut self, columns: Vec<String>) {
         self.columns = Some(columns);
     }
 
@@ -240,7 +242,7 @@ impl ChunkReader {
     /// bytes), to be decoded on any thread; `None` after the last. Chunks are cut in file order
     /// and their bounds do not depend on how they are decoded, so decoding them in parallel
     /// and taking the frames in cut order reads what a sequential read would.
-    pub(super) fn next_piece(&mut self) -> Result<Option<Piece>> {
+    pub(crate) fn next_piece(&mut self) -> Result<Option<Piece>> {
         let path = self.path.clone();
         let kind = match &mut self.format {
             Format::Parquet { metadata, rows } => {
@@ -287,7 +289,7 @@ impl ChunkReader {
                     }
                     _ => {
                         let mut bytes = header.clone();
-                        let rows = super::csv::take_records(
+                        let rows = crate::read::csv::take_records(
                             reader,
                             &mut bytes,
                             self.chunk_rows,
@@ -300,7 +302,7 @@ impl ChunkReader {
                 if rows < self.chunk_rows {
                     *done = true;
                     if *in_quotes {
-                        return Err(super::csv::unclosed_at_end(&path, self.separator));
+                        return Err(crate::read::csv::unclosed_at_end(&path, self.separator));
                     }
                 }
                 if rows == 0 {
@@ -343,7 +345,7 @@ fn slice_rows(
 }
 
 /// A column selection for [`ChunkReader::open`] in the form polars' readers take.
-pub(super) fn selection(target: &str, features: &[String]) -> Vec<String> {
+pub(crate) fn selection(target: &str, features: &[String]) -> Vec<String> {
     std::iter::once(target.to_string())
         .chain(features.iter().cloned())
         .collect()

@@ -1,6 +1,6 @@
 //! What kind of file a path names, and the error for a column it lacks: shared by the
-//! in-memory reader ([`super::table`]), the CSV details ([`super::csv`]), the Parquet column
-//! selection ([`super::parquet_columns`]) and the streamed chunks ([`super::chunks`]); and the
+//! in-memory reader ([`crate::read::table`]), the CSV details ([`crate::read::csv`]), the Parquet column
+//! selection ([`crate::read::parquet_columns`]) and the streamed chunks ([`crate::read::chunks`]); and the
 //! digest of a data file that a run's provenance records.
 
 use std::path::Path;
@@ -10,14 +10,14 @@ use sha2::{Digest, Sha256};
 use bayeslab_core::error::{Error, Result};
 
 /// Whether `path` names a Parquet file (by its extension); anything else is read as CSV.
-pub(super) fn is_parquet(path: &Path) -> bool {
+pub(crate) fn is_parquet(path: &Path) -> bool {
     path.extension()
         .and_then(|e| e.to_str())
         .is_some_and(|e| matches!(e.to_ascii_lowercase().as_str(), "parquet" | "pq"))
 }
 
 /// The error for a column the file lacks, with a suggestion and the columns it has.
-pub(super) fn no_column(path: &Path, role: &str, name: &str, names: &[String]) -> Error {
+pub(crate) fn no_column(path: &Path, role: &str, name: &str, names: &[String]) -> Error {
     Error::data(
         path,
         format!(
@@ -38,10 +38,8 @@ pub fn sha256_file(path: &Path) -> Result<String> {
         // of the page cache (a third of the hashing's time on a 1 GB file, issue 32), and no
         // more memory than the pages the system caches anyway.
         Ok(true) => {
-            // SAFETY: the mapping is only read, and dropped before this returns; a file cut
-            // short by another program meanwhile would end the process (SIGBUS), as it would
-            // any mapped read of it (polars maps a Parquet file).
-            let map = unsafe { memmap2::Mmap::map(&file) }.map_err(cannot)?;
+            // Only read, and dropped before this returns.
+            let map = crate::unchecked::map(&file).map_err(cannot)?;
             #[cfg(unix)]
             let _ = map.advise(memmap2::Advice::Sequential);
             hasher.update(&map[..]);

@@ -4,9 +4,9 @@
 
 use std::path::{Path, PathBuf};
 
-use super::stream_tests::assert_same;
-use super::*;
 use crate::plan::{DataPlan, DataSource, Split, Streaming};
+use crate::stream_tests::assert_same;
+use crate::*;
 
 fn fixture(name: &str) -> PathBuf {
     Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."))

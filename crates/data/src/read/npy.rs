@@ -9,6 +9,7 @@
 //! Little-endian float64 (`<f8`) and int64 (`<i8`) arrays are read; float64 is written.
 
 mod header;
+#[allow(unsafe_code)]
 mod reader;
 #[cfg(test)]
 mod tests;

@@ -11,7 +11,7 @@ use bayeslab_core::error::{Error, Result};
 /// Refuse a feature read as levels in exactly one of the two files: `train_levels` and
 /// `test_levels` are the columns each file's read took as levels (text, booleans, or listed in
 /// `[data] categorical`).
-pub(super) fn check_same_kinds(
+pub(crate) fn check_same_kinds(
     train: &Path,
     test: &Path,
     features: &[String],
@@ -43,7 +43,7 @@ pub(super) fn check_same_kinds(
 /// When the test file's labels cannot be resolved against the training file's classes because
 /// the two files spell them differently (`Yes` and `yes`), the error saying so; `None` when
 /// every test label is one of the training classes (the original error then stands).
-pub(super) fn label_mismatch(
+pub(crate) fn label_mismatch(
     train: &Path,
     test: &Path,
     target: &str,

@@ -13,7 +13,7 @@ use polars::prelude::{ArrowDataType, ArrowSchema};
 use bayeslab_core::error::{Error, Result};
 
 /// Columns left out because their type cannot be read: (name, type).
-pub(super) type Unread = Vec<(String, String)>;
+pub(crate) type Unread = Vec<(String, String)>;
 
 /// Whether polars can read a column of this Arrow type here.
 fn readable(dtype: &ArrowDataType) -> bool {
@@ -90,7 +90,7 @@ fn unreadable(path: &Path, role: &str, name: &str, dtype: &ArrowDataType) -> Err
 /// The columns to read: `target` and `features` when features are listed (a name the file
 /// lacks or an unreadable type is an error), else `target` (when given) and every readable
 /// column, with the unreadable ones left out as (name, type).
-pub(super) fn select(
+pub(crate) fn select(
     path: &Path,
     schema: &ArrowSchema,
     target: Option<&str>,
@@ -109,7 +109,7 @@ pub(super) fn select(
     for &(name, role) in &wanted {
         let Some(field) = schema.get(name) else {
             let names: Vec<String> = schema.iter().map(|(n, _)| n.to_string()).collect();
-            return Err(super::files::no_column(path, role, name, &names));
+            return Err(crate::read::files::no_column(path, role, name, &names));
         };
         if !readable(&field.dtype) {
             return Err(unreadable(path, role, name, &field.dtype));

@@ -12,13 +12,13 @@ use std::sync::{Arc, Mutex};
 const TRIM_BYTES: usize = 32 << 20;
 
 #[derive(Default)]
-pub(super) struct Release {
+pub(crate) struct Release {
     pending: usize,
 }
 
 impl Release {
     /// Count `bytes` just freed; trim when enough have gathered.
-    pub(super) fn freed(&mut self, bytes: usize) {
+    pub(crate) fn freed(&mut self, bytes: usize) {
         self.pending += bytes;
         if self.pending >= TRIM_BYTES {
             trim();
@@ -28,15 +28,7 @@ impl Release {
 }
 
 #[cfg(all(target_os = "linux", target_env = "gnu"))]
-fn trim() {
-    extern "C" {
-        fn malloc_trim(pad: usize) -> std::ffi::c_int;
-    }
-    // SAFETY: malloc_trim takes no pointer and only releases pages no allocation uses.
-    unsafe {
-        malloc_trim(0);
-    }
-}
+use crate::unchecked::trim_heap as trim;
 
 #[cfg(not(all(target_os = "linux", target_env = "gnu")))]
 fn trim() {}
@@ -86,18 +78,10 @@ impl<T> Recycled<T> {
 /// so the peak of what follows is as before; its thresholds no longer move with what is freed.
 pub(crate) fn keeping_freed_pages<T>(f: impl FnOnce() -> T) -> T {
     #[cfg(all(target_os = "linux", target_env = "gnu"))]
-    // SAFETY: mallopt changes only the allocator's thresholds; any value is allowed.
-    unsafe {
-        libc::mallopt(libc::M_MMAP_THRESHOLD, 32 << 20);
-        libc::mallopt(libc::M_TRIM_THRESHOLD, 128 << 20);
-    }
+    crate::unchecked::allocator_thresholds(32 << 20, 128 << 20);
     let out = f();
     #[cfg(all(target_os = "linux", target_env = "gnu"))]
-    // SAFETY: as above.
-    unsafe {
-        libc::mallopt(libc::M_TRIM_THRESHOLD, 128 << 10);
-        libc::mallopt(libc::M_MMAP_THRESHOLD, 128 << 10);
-    }
+    crate::unchecked::allocator_thresholds(128 << 10, 128 << 10);
     trim();
     out
 }

@@ -14,11 +14,11 @@ use std::path::Path;
 
 use polars::prelude::*;
 
-use super::table::frame::read_frame_with;
+use crate::read::table::frame::read_frame_with;
 use bayeslab_core::error::Result;
 
 pub use names::{identifier_name, index_header};
-pub(super) use values::all_dates;
+pub(crate) use values::all_dates;
 pub use values::{looks_like_date, MAX_LEVELS, MIN_SEQUENCE_ROWS};
 
 /// Why a column is an identifier.
@@ -119,7 +119,7 @@ pub fn profile(path: &Path, separator: u8) -> Result<Vec<ColumnProfile>> {
 /// The role that keeps the numeric or boolean column `col` out of defaulted features, if any:
 /// an index, an identifier or a date ([`Role::is_suspicious`]). `sequences` are the columns
 /// [`sequences`] found to be row numbers.
-pub(super) fn left_out(col: &Column, sequences: &[String]) -> Option<Role> {
+pub(crate) fn left_out(col: &Column, sequences: &[String]) -> Option<Role> {
     let name = col.name().as_str();
     left_out_by_name(name).or_else(|| {
         sequences
@@ -130,7 +130,7 @@ pub(super) fn left_out(col: &Column, sequences: &[String]) -> Option<Role> {
 }
 
 /// [`left_out`] by the column's name alone: an index, an identifier or a date by name.
-pub(super) fn left_out_by_name(name: &str) -> Option<Role> {
+pub(crate) fn left_out_by_name(name: &str) -> Option<Role> {
     if index_header(name) {
         return Some(Role::Index);
     }
@@ -147,8 +147,8 @@ pub const SEQUENCE_SAMPLE_ROWS: usize = 1000;
 /// [`SEQUENCE_SAMPLE_ROWS`] rows (whole numbers strictly increasing, in at least
 /// [`MIN_SEQUENCE_ROWS`] rows): read from one fixed sample, so that the in-memory and the
 /// streamed reads (whose first chunks differ in size) leave out the same columns.
-pub(super) fn sequences(path: &Path, separator: u8, target: &str) -> Result<Vec<String>> {
-    let mut reader = super::chunks::ChunkReader::open(
+pub(crate) fn sequences(path: &Path, separator: u8, target: &str) -> Result<Vec<String>> {
+    let mut reader = crate::read::chunks::ChunkReader::open(
         path,
         SEQUENCE_SAMPLE_ROWS,
         separator,
@@ -166,7 +166,7 @@ pub(super) fn sequences(path: &Path, separator: u8, target: &str) -> Result<Vec<
 /// when that holds the sample: a Parquet column's type is the schema's, so its first rows read
 /// the same in any slice, and the sample need not be decoded again (issue 32: it decoded the
 /// whole first row group a second time).
-pub(super) fn parquet_sequences(
+pub(crate) fn parquet_sequences(
     path: &Path,
     separator: u8,
     target: &str,
@@ -180,7 +180,7 @@ pub(super) fn parquet_sequences(
 }
 
 /// The columns of `sample` (a file's first [`SEQUENCE_SAMPLE_ROWS`] rows) that are row numbers.
-pub(super) fn sequences_of(sample: &polars::prelude::DataFrame) -> Vec<String> {
+pub(crate) fn sequences_of(sample: &polars::prelude::DataFrame) -> Vec<String> {
     sample
         .columns()
         .iter()
@@ -190,6 +190,6 @@ pub(super) fn sequences_of(sample: &polars::prelude::DataFrame) -> Vec<String> {
 }
 
 /// A column left out of defaulted features as a note names it: its name and why.
-pub(super) fn left_out_entry(name: &str, role: &Role) -> String {
+pub(crate) fn left_out_entry(name: &str, role: &Role) -> String {
     format!("\"{name}\" ({})", role.reason())
 }

@@ -18,9 +18,9 @@
 
 use std::path::Path;
 
-use crate::chunk_tables::ahead;
-use crate::chunks::ChunkReader;
-use crate::files::is_parquet;
+use crate::read::chunks::tables::ahead;
+use crate::read::chunks::ChunkReader;
+use crate::read::files::is_parquet;
 use bayeslab_core::error::Result;
 
 /// Bytes of f64 (one per selected column and row) the chunks decoded at once aim at
@@ -95,9 +95,9 @@ fn csv_rows_estimate(path: &Path) -> Option<usize> {
     let bytes = file.metadata().ok()?.len();
     let mut reader = BufReader::new(file);
     let mut in_quotes = false;
-    crate::csv::skip_records(&mut reader, 1, &mut in_quotes).ok()?;
+    crate::read::csv::skip_records(&mut reader, 1, &mut in_quotes).ok()?;
     let start = reader.stream_position().ok()?;
-    let rows = crate::csv::skip_records(&mut reader, SAMPLE_RECORDS, &mut in_quotes).ok()?;
+    let rows = crate::read::csv::skip_records(&mut reader, SAMPLE_RECORDS, &mut in_quotes).ok()?;
     let sampled = reader.stream_position().ok()? - start;
     if rows == 0 || sampled == 0 {
         return None;

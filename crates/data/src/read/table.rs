@@ -15,11 +15,13 @@ use polars::prelude::*;
 
 pub use cells::{not_a_number, Cells};
 pub use column::{feature_cells, read_column, read_key, Labels};
-pub(super) use frame::{read_frame, read_frame_with};
-pub use numbers::{missing_and_infinite, Numbers, Placed};
+pub(crate) use frame::{read_frame, read_frame_with};
+#[cfg(feature = "parquet-in-place")]
+pub use numbers::missing_and_infinite;
+pub use numbers::{Numbers, Placed};
 
-use crate::files::no_column;
-use crate::roles;
+use crate::read::files::no_column;
+use crate::read::roles;
 use bayeslab_core::error::{Error, Result};
 use column::{labels, numeric_values};
 
@@ -40,7 +42,7 @@ pub struct Table {
 /// those listed in `categorical`, are read as levels; a text column that is mostly numbers is
 /// an error even when the features are defaulted (it would otherwise be skipped unseen).
 /// A number column keeps polars' own memory where it can ([`Numbers`]).
-pub(super) fn frame_table(
+pub(crate) fn frame_table(
     path: &Path,
     df: &DataFrame,
     target: &str,
@@ -90,7 +92,7 @@ pub(super) fn frame_table(
 
 /// Whether a column of this type is numbers (or booleans) to the default features: such a
 /// column is a feature unless its name or its first rows leave it out ([`roles::left_out`]).
-pub(super) fn number_type(dtype: &DataType) -> bool {
+pub(crate) fn number_type(dtype: &DataType) -> bool {
     dtype.is_primitive_numeric() || dtype.is_bool()
 }
 

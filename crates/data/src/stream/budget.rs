@@ -116,7 +116,7 @@ pub fn cache_blocks_per_row(design: usize) -> u64 {
 /// and end windows count only the lines they hold whole.
 pub(super) fn csv_bytes_per_row(path: &Path) -> Result<Option<u64>> {
     use std::io::{Read, Seek, SeekFrom};
-    if crate::files::is_parquet(path) {
+    if crate::read::files::is_parquet(path) {
         return Ok(None);
     }
     const WINDOW: u64 = 1 << 16;
@@ -163,12 +163,12 @@ fn mean_line(window: &[u8], cut: bool) -> u64 {
     (whole - from) as u64 / lines
 }
 
-/// Chunks a streamed pass decodes at once ([`crate::chunk_tables::each_table`]): one per
+/// Chunks a streamed pass decodes at once ([`crate::read::chunks::tables::each_table`]): one per
 /// thread (at most four), and no more than fit in `max_memory` beside the D x D matrices when
 /// each costs the one-chunk `working_set` (counted whole, though a chunk waiting to be used
 /// holds only its frame and columns); at least one, which [`check_budget`] has made fit.
 pub(super) fn chunks_in_flight(streaming: &Streaming, working_set: u64, design: usize) -> usize {
-    let most = crate::chunk_tables::ahead();
+    let most = crate::read::chunks::tables::ahead();
     let Some(budget) = streaming.max_memory else {
         return most;
     };

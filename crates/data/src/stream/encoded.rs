@@ -4,7 +4,7 @@
 //! the in-memory summaries of the encoded columns exactly.
 
 use super::{Part, StreamedData};
-use crate::moments::Moments;
+use crate::prepare::moments::Moments;
 use bayeslab_core::error::Result;
 use bayeslab_core::record::{FeatureSummary, PassPurpose};
 

@@ -3,9 +3,9 @@
 use std::path::Path;
 
 use super::scan::FileScan;
-use crate::missing::{drop_note, missing_message};
 use crate::plan::{DataPlan, Missing};
 use crate::prepare;
+use crate::prepare::missing::{drop_note, missing_message};
 use bayeslab_core::error::{Error, Result};
 
 /// The in-memory loader's handling of rows with missing values, from the pass's counts.

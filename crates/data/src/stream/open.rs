@@ -8,13 +8,13 @@ use super::missing::check_missing;
 use super::scan::{scan, FileScan};
 use super::source::Source;
 use super::{Part, PassStats, StreamedData};
-use crate::chunks::ChunkReader;
-use crate::classes::{check_classes, check_training_classes};
-use crate::encode::{learn, ColumnTally};
-use crate::features::{check_names, check_width, mapped_width, FittedMap, TrainingRows};
-use crate::labels::LabelSet;
-use crate::loaded::note_skipped;
+use crate::load::loaded::note_skipped;
 use crate::plan::{DataPlan, DataSource, Streaming};
+use crate::prepare::classes::{check_classes, check_training_classes};
+use crate::prepare::encode::{learn, ColumnTally};
+use crate::prepare::features::{check_names, check_width, mapped_width, FittedMap, TrainingRows};
+use crate::prepare::labels::LabelSet;
+use crate::read::chunks::ChunkReader;
 use crate::INTERCEPT;
 use bayeslab_core::error::{Error, Result};
 use bayeslab_core::record::{FeatureSummary, PassPurpose};
@@ -263,7 +263,7 @@ impl Opening<'_> {
         let levels = |l: &[String]| -> Vec<String> {
             l.iter().filter(|c| features.contains(c)).cloned().collect()
         };
-        crate::pair::check_same_kinds(
+        crate::read::pair::check_same_kinds(
             known.train_file,
             test,
             features,
@@ -277,7 +277,7 @@ impl Opening<'_> {
             .labels
             .resolve(plan.positive.as_deref(), Some(known.classes))
             .map_err(|m| {
-                let pair = crate::pair::label_mismatch(
+                let pair = crate::read::pair::label_mismatch(
                     known.train_file,
                     test,
                     &plan.target,

@@ -6,11 +6,11 @@ use std::time::Instant;
 use super::scan::is_test;
 use super::source::Fingerprint;
 use super::{DesignChunk, Part, PassStats, RawRows, StreamedData};
-use crate::chunk_tables::{each_table, Cut};
-use crate::features::{sampled_rows, FittedMap, TrainingRows};
 use crate::plan::DataSource;
 use crate::prepare;
-use crate::table::Cells;
+use crate::prepare::features::{sampled_rows, FittedMap, TrainingRows};
+use crate::read::chunks::tables::{each_table, Cut};
+use crate::read::table::Cells;
 use bayeslab_core::error::{Error, Result};
 use bayeslab_core::record::PassPurpose;
 

@@ -4,11 +4,11 @@
 use std::path::Path;
 
 use super::{Part, PassStats};
-use crate::chunk_tables::{each_table, Cut};
-use crate::encode::ColumnTally;
-use crate::labels::LabelSet;
 use crate::plan::{DataPlan, DataSource};
 use crate::prepare;
+use crate::prepare::encode::ColumnTally;
+use crate::prepare::labels::LabelSet;
+use crate::read::chunks::tables::{each_table, Cut};
 use bayeslab_core::error::{Error, Result};
 
 /// What a file's statistics pass found.

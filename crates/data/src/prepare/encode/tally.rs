@@ -4,8 +4,8 @@
 
 use std::collections::BTreeMap;
 
-use crate::moments::Moments;
-use crate::table::Cells;
+use crate::prepare::moments::Moments;
+use crate::read::table::Cells;
 
 /// One raw column's counts and training statistics.
 #[derive(Debug, Clone, Default)]

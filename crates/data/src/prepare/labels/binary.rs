@@ -2,7 +2,7 @@
 //! understood.
 
 use super::values::*;
-use crate::table::Labels;
+use crate::read::table::Labels;
 
 /// 0/1 per row (`None` where the label is missing), or a message saying what to set.
 /// `weights` are the rows each entry stands for (see [`weight`]), for the counts in messages.

@@ -3,7 +3,7 @@
 
 use super::binary::binary;
 use super::values::*;
-use crate::table::Labels;
+use crate::read::table::Labels;
 
 /// Above this many distinct values the target is taken for a continuous column, not classes.
 pub const MAX_CLASSES: usize = 100;

@@ -2,7 +2,7 @@
 //! its class once the whole column has been seen.
 
 use super::{by_name, counted};
-use crate::table::Labels;
+use crate::read::table::Labels;
 
 /// The distinct target values of a file read in chunks, in order of first appearance, with
 /// how often each occurs on training and on test rows. [`classes`] and [`by_name`] run on the

@@ -3,7 +3,7 @@
 
 use super::binary::binary;
 use super::*;
-use crate::table::Labels;
+use crate::read::table::Labels;
 
 #[test]
 fn understands_the_usual_encodings() {

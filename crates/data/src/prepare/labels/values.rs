@@ -18,8 +18,8 @@ pub(super) fn number_name(x: f64) -> String {
 }
 
 /// Every distinct label of a column as its class would be named, in byte order.
-pub fn label_names(labels: &crate::table::Labels) -> Vec<String> {
-    use crate::table::Labels;
+pub fn label_names(labels: &crate::read::table::Labels) -> Vec<String> {
+    use crate::read::table::Labels;
     let mut names: Vec<String> = match labels {
         Labels::Numeric(v) => v.iter().flatten().map(|&x| number_name(x)).collect(),
         Labels::Text(v) => distinct_strings(v).into_iter().map(String::from).collect(),

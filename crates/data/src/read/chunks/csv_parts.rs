@@ -23,7 +23,7 @@ use std::path::Path;
 use polars::prelude::*;
 use rayon::prelude::*;
 
-use crate::csv;
+use crate::read::csv;
 use bayeslab_core::error::{Error, Result};
 
 /// Where a chunk's records lie in the file: its first byte and each part's bytes and rows.
@@ -34,7 +34,7 @@ pub(crate) struct Parts {
 
 /// The byte buffers chunks are read back into, kept from chunk to chunk of one read (a chunk
 /// of 65,536 rows is tens of megabytes of text).
-pub(crate) type Buffers = crate::release::Recycled<u8>;
+pub(crate) type Buffers = crate::read::release::Recycled<u8>;
 
 /// Scan the next chunk of at most `chunk_rows` records from `reader` in parts of `part_rows`,
 /// keeping their places, not their bytes; the records read in all.

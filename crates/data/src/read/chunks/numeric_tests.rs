@@ -24,7 +24,7 @@ fn schema(target: DataType) -> Schema {
 fn polars(schema: &Schema, columns: Option<&[String]>, text: &str) -> Option<DataFrame> {
     let columns: Option<Arc<[PlSmallStr]>> =
         columns.map(|c| c.iter().map(|n| PlSmallStr::from(n.as_str())).collect());
-    crate::csv::options(b',')
+    crate::read::csv::options(b',')
         .with_columns(columns)
         .with_schema(Some(Arc::new(schema.clone())))
         .into_reader_with_file_handle(Cursor::new(text.as_bytes()))
@@ -36,7 +36,7 @@ fn polars(schema: &Schema, columns: Option<&[String]>, text: &str) -> Option<Dat
 fn polars_inferring(columns: Option<&[String]>, text: &str) -> Option<DataFrame> {
     let columns: Option<Arc<[PlSmallStr]>> =
         columns.map(|c| c.iter().map(|n| PlSmallStr::from(n.as_str())).collect());
-    crate::csv::options(b',')
+    crate::read::csv::options(b',')
         .with_columns(columns)
         .into_reader_with_file_handle(Cursor::new(text.as_bytes()))
         .finish()

@@ -107,7 +107,7 @@ fn parse_csv(
 ) -> Result<DataFrame> {
     let projection: Option<Arc<[PlSmallStr]>> =
         columns.map(|c| c.iter().map(|n| PlSmallStr::from(n.as_str())).collect());
-    let options = || crate::csv::options(separator).with_columns(projection.clone());
+    let options = || crate::read::csv::options(separator).with_columns(projection.clone());
     if let Some(df) = typed.and_then(|t| t.parse(options(), columns, separator, bytes)) {
         return Ok(df);
     }
@@ -117,5 +117,5 @@ fn parse_csv(
     options()
         .into_reader_with_file_handle(Cursor::new(bytes))
         .finish()
-        .map_err(|e| crate::csv::read_error(path, separator, &e))
+        .map_err(|e| crate::read::csv::read_error(path, separator, &e))
 }

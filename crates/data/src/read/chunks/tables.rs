@@ -8,63 +8,63 @@ use std::time::Instant;
 use polars::prelude::DataFrame;
 use rayon::prelude::*;
 
-use super::chunks::{selection, ChunkReader, Piece};
-use super::files::no_column;
-use super::parquet_place::Placeable;
-use super::place_plan;
-use super::table::{frame_table, not_a_number, Cells, Table};
+use crate::place;
+use crate::place::columns::Placeable;
+use crate::read::chunks::{selection, ChunkReader, Piece};
+use crate::read::files::no_column;
+use crate::read::table::{frame_table, not_a_number, Cells, Table};
 use bayeslab_core::error::{Error, Result};
 
 /// Chunks decoded at once by the in-memory loader: one per thread, at most [`MAX_AHEAD`].
-pub(super) fn ahead() -> usize {
+pub(crate) fn ahead() -> usize {
     rayon::current_num_threads().clamp(1, MAX_AHEAD)
 }
 
 /// The most chunks decoded at once: beyond four the decoding is no longer the bottleneck on
 /// the machines measured, and each costs a chunk's frame and bytes.
-pub(super) const MAX_AHEAD: usize = 4;
+pub(crate) const MAX_AHEAD: usize = 4;
 
 /// What a read cost: chunks and rows read, seconds in all and seconds reading (the rest went
 /// to the consumer).
 #[derive(Debug, Clone, Default)]
-pub(super) struct ReadCount {
-    pub(super) chunks: usize,
-    pub(super) rows: usize,
-    pub(super) seconds: f64,
-    pub(super) read_seconds: f64,
+pub(crate) struct ReadCount {
+    pub(crate) chunks: usize,
+    pub(crate) rows: usize,
+    pub(crate) seconds: f64,
+    pub(crate) read_seconds: f64,
     /// What the read noticed (a column's padded levels), each once, in the order first met.
-    pub(super) notes: Vec<String>,
+    pub(crate) notes: Vec<String>,
     /// The target's type the chunks were parsed with, when the types were fixed.
-    pub(super) target_type: Option<polars::prelude::DataType>,
+    pub(crate) target_type: Option<polars::prelude::DataType>,
     /// The features left out of the tables (from the first row, or after the first batch), to
     /// be decoded in place ([`Cut::place`]).
-    pub(super) placed: Option<Placeable>,
+    pub(crate) placed: Option<Placeable>,
     /// Whether those features were defaulted before any row was read: their first rows are
-    /// still to be checked for row numbers ([`place_plan::numbered`]).
-    pub(super) check_sequences: bool,
+    /// still to be checked for row numbers ([`place::numbered`]).
+    pub(crate) check_sequences: bool,
 }
 
 /// How a file is cut: rows per chunk and, for a CSV, records per part of a chunk
 /// ([`ChunkReader::in_parts`]; the tables then come a part at a time), and the target's type
 /// when another file of the run fixed it (a CSV is then parsed with it from its first chunk,
 /// [`ChunkReader::fix_types_as`], once its features are known).
-pub(super) struct Cut {
-    pub(super) chunk_rows: usize,
-    pub(super) csv_part_rows: Option<usize>,
-    pub(super) target_type: Option<polars::prelude::DataType>,
+pub(crate) struct Cut {
+    pub(crate) chunk_rows: usize,
+    pub(crate) csv_part_rows: Option<usize>,
+    pub(crate) target_type: Option<polars::prelude::DataType>,
     /// A Parquet file is cut at its row groups ([`ChunkReader::at_row_groups`]).
-    pub(super) at_row_groups: bool,
+    pub(crate) at_row_groups: bool,
     /// Whether the features may be decoded in place rather than read into the tables: when
     /// they are all plain columns of doubles ([`Placeable`]), the chunks read only the target
-    /// (from the first when the schema settles the features, [`place_plan::from_schema`]; else
+    /// (from the first when the schema settles the features, [`place::from_schema`]; else
     /// after the first batch, whose tables keep them), and [`ReadCount::placed`] says which
     /// columns are left to decode.
-    pub(super) place: bool,
+    pub(crate) place: bool,
 }
 
 impl Cut {
     /// Chunks of `chunk_rows` rows, each parsed whole (the streamed passes).
-    pub(super) fn whole(chunk_rows: usize) -> Cut {
+    pub(crate) fn whole(chunk_rows: usize) -> Cut {
         Cut {
             chunk_rows,
             csv_part_rows: None,
@@ -77,7 +77,7 @@ impl Cut {
 
 /// Read `path` chunk by chunk, handing each chunk's columns to `f` with its first data row.
 /// `features` is filled from the first chunk when it is `None` (every numeric column, as
-/// [`super::table::frame_table`] chooses them), with the columns left out, each with its
+/// [`crate::read::table::frame_table`] chooses them), with the columns left out, each with its
 /// reason, in `skipped`. The columns read as levels in the first chunk are added to
 /// `categorical`, so that every later chunk reads them as levels too (polars infers each chunk's types on its own); a column of
 /// numbers in the first chunk that is text in a later one is an error naming the value.
@@ -87,7 +87,7 @@ impl Cut {
 /// frames and tables are in memory at once, and what `f` sees does not depend on `ahead` or on
 /// the threads.
 #[allow(clippy::too_many_arguments)]
-pub(super) fn each_table(
+pub(crate) fn each_table(
     path: &Path,
     cut: Cut,
     separator: u8,
@@ -105,7 +105,7 @@ pub(super) fn each_table(
     // the schema's, so the rows read the same in any slice).
     let parquet = reader.rows();
     let mut sequences = match (&features, parquet) {
-        (None, None) => super::roles::sequences(path, separator, target)?,
+        (None, None) => crate::read::roles::sequences(path, separator, target)?,
         _ => Vec::new(),
     };
     let mut count = ReadCount::default();
@@ -114,7 +114,7 @@ pub(super) fn each_table(
     // Features placed from the first row on, when the schema settles them: every batch is
     // then cut with the target alone.
     let early = (cut.place && parquet.is_some())
-        .then(|| place_plan::from_schema(path, &mut reader, target, features, categorical, skipped))
+        .then(|| place::from_schema(path, &mut reader, target, features, categorical, skipped))
         .flatten();
     count.check_sequences = early.as_ref().is_some_and(|e| e.defaulted);
     let mut placed = early.map(|e| e.placeable);
@@ -176,7 +176,8 @@ pub(super) fn each_table(
             let first = next_row;
             next_row += rows;
             if let (0, None, Some(all), Some(df)) = (count.chunks, &features, parquet, &df) {
-                sequences = super::roles::parquet_sequences(path, separator, target, df, all)?;
+                sequences =
+                    crate::read::roles::parquet_sequences(path, separator, target, df, all)?;
             }
             let table = match (table, &df) {
                 (Some(Ok(table)), _) => table,
@@ -207,7 +208,7 @@ pub(super) fn each_table(
             )?;
             drop(df);
             if count.chunks == 0 && cut.place && late {
-                placed = place_plan::from_first_chunk(path, &table, features.as_deref());
+                placed = place::from_first_chunk(path, &table, features.as_deref());
                 if placed.is_some() {
                     // The features are decoded in place: the chunks cut from now on read only
                     // the target.

@@ -18,7 +18,7 @@ use std::sync::Arc;
 
 use polars::prelude::*;
 
-use crate::table::number::{read_cell, TextCell};
+use crate::read::table::number::{read_cell, TextCell};
 
 /// The schema every later chunk is parsed with, and the target's name when it is text.
 #[derive(Clone)]

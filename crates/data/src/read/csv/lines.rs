@@ -35,7 +35,7 @@ pub(super) fn find_record<T>(
 /// The file line on which data row `row` (0-based, after the header) of a CSV starts, counting
 /// the newlines inside quoted fields; `None` for a Parquet file.
 pub(crate) fn row_line(path: &Path, row: usize) -> Option<usize> {
-    if crate::files::is_parquet(path) {
+    if crate::read::files::is_parquet(path) {
         return None;
     }
     find_record(path, |r, line, _| (r == row).then_some(line))
@@ -53,7 +53,7 @@ pub(crate) fn row_at(path: &Path, row: usize) -> String {
 /// about a value polars has already parsed (`1e999` read as infinity); `None` for Parquet. The
 /// separator is the one that splits the header into names holding `name`.
 pub(crate) fn raw_cell(path: &Path, row: usize, name: &str) -> Option<String> {
-    if crate::files::is_parquet(path) {
+    if crate::read::files::is_parquet(path) {
         return None;
     }
     let mut header = Vec::new();

@@ -6,7 +6,7 @@ use std::collections::HashMap;
 use polars::prelude::*;
 
 use super::{names, ColumnProfile, IdentifierBy, Role};
-use crate::table::number::{read_cell, TextCell};
+use crate::read::table::number::{read_cell, TextCell};
 
 /// The fewest rows for which whole numbers strictly increasing, or text all distinct, make an
 /// identifier: below it a short column of distinct values is as likely a feature.
@@ -109,7 +109,7 @@ pub(super) fn profile_column(col: &Column, position: usize) -> ColumnProfile {
     };
     let numeric = col.dtype().is_primitive_numeric()
         || (col.dtype().is_string()
-            && crate::table::number::all_numbers(text.iter().map(Option::as_deref)));
+            && crate::read::table::number::all_numbers(text.iter().map(Option::as_deref)));
     let mut counts: HashMap<String, usize> = HashMap::new();
     let mut missing = 0;
     for v in &text {

@@ -8,7 +8,7 @@ use polars::prelude::*;
 
 use super::number::{read_cell, TextCell};
 use super::Numbers;
-use crate::csv;
+use crate::read::csv;
 use bayeslab_core::error::{Error, Result};
 
 /// One feature column's values in file order.

@@ -9,8 +9,8 @@ use super::cells::Cells;
 use super::frame::read_frame_with;
 use super::number::{read_cell, TextCell};
 use super::numbers::Numbers;
-use crate::csv;
-use crate::files::no_column;
+use crate::read::csv;
+use crate::read::files::no_column;
 use bayeslab_core::error::{Error, Result};
 
 /// The target column's values, kept in their own type so that label parsing can be exact.

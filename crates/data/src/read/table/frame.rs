@@ -4,8 +4,8 @@ use std::path::Path;
 
 use polars::prelude::*;
 
-use crate::files::is_parquet;
-use crate::{csv, parquet_columns};
+use crate::read::files::is_parquet;
+use crate::read::{csv, parquet_columns};
 use bayeslab_core::error::{Error, Result};
 
 /// Every (readable) column of a comma-separated CSV or a Parquet file.
@@ -21,7 +21,7 @@ pub(crate) fn read_frame_with(
     separator: u8,
     target: Option<&str>,
     features: Option<&[String]>,
-) -> Result<(DataFrame, crate::parquet_columns::Unread)> {
+) -> Result<(DataFrame, crate::read::parquet_columns::Unread)> {
     let (df, unread) = if is_parquet(path) {
         let open = || {
             std::fs::File::open(path).map_err(|e| Error::data(path, format!("cannot open: {e}")))

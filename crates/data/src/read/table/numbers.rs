@@ -35,7 +35,7 @@ enum Piece {
 }
 
 /// A matrix of number columns decoded straight from a Parquet file into their place in the
-/// design (issue 32, `data::parquet_place`), shared by those columns' cells; the design fill
+/// design (issue 32, `place::columns`), shared by those columns' cells; the design fill
 /// takes it whole ([`Arc::try_unwrap`]) once the cells are dropped, when the design's rows and
 /// columns are the file's.
 #[derive(Debug)]

@@ -1,5 +1,7 @@
 //! The checksum of a cache block's bytes, and the little-endian word every number of a cache is.
 
+use bayeslab_core::numeric::{avx2_or_baseline, Kernel};
+
 /// The little-endian u64 in the first 8 bytes.
 pub(super) fn word(bytes: &[u8]) -> u64 {
     let mut w = [0u8; 8];
@@ -58,12 +60,12 @@ impl Checksum {
 
     /// Add whole groups.
     fn mix(&mut self, groups: &[u8]) {
-        #[cfg(target_arch = "x86_64")]
-        if std::arch::is_x86_feature_detected!("avx2") {
-            // SAFETY: the CPU has AVX2, checked on the line above.
-            return unsafe { mix_avx2(&mut self.first, &mut self.second, groups) };
-        }
-        mix_in(&mut self.first, &mut self.second, groups)
+        let (first, second) = (&mut self.first, &mut self.second);
+        avx2_or_baseline(Mix {
+            first,
+            second,
+            groups,
+        })
     }
 
     pub(super) fn finish(mut self) -> u64 {
@@ -90,11 +92,21 @@ fn mix_in(first: &mut [u64; 8], second: &mut [u64; 8], groups: &[u8]) {
     }
 }
 
-/// [`mix_in`] compiled for AVX2: integer adds, so the same sums on any x86-64.
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2")]
-fn mix_avx2(first: &mut [u64; 8], second: &mut [u64; 8], groups: &[u8]) {
-    mix_in(first, second, groups)
+/// The arguments of [`mix_in`], compiled for AVX2 where the CPU has it ([`avx2_or_baseline`]):
+/// integer adds, so the same sums on any x86-64.
+struct Mix<'a> {
+    first: &'a mut [u64; 8],
+    second: &'a mut [u64; 8],
+    groups: &'a [u8],
+}
+
+impl Kernel for Mix<'_> {
+    type Output = ();
+
+    #[inline(always)]
+    fn run<const FMA: bool>(self) {
+        mix_in(self.first, self.second, self.groups)
+    }
 }
 
 #[cfg(test)]

@@ -176,11 +176,9 @@ pub(super) fn block_rows(
         return Err("this target cannot read a design cache in place".into());
     }
     let values = &bytes[..8 * rows * (columns + 2)];
-    // SAFETY: every bit pattern is a valid f64 and a valid usize (64-bit on a NATIVE target);
-    // align_to puts any misaligned bytes in the prefix, refused below.
-    let (before, words, _) = unsafe { values.align_to::<f64>() };
-    // SAFETY: as above, for the rows' sources.
-    let (_, sources, _) = unsafe { values[8 * rows * (columns + 1)..].align_to::<usize>() };
+    // Misaligned bytes land in the prefix, refused below.
+    let (before, words, _) = crate::unchecked::as_f64s(values);
+    let (_, sources, _) = crate::unchecked::as_usizes(&values[8 * rows * (columns + 1)..]);
     if !before.is_empty() || sources.len() != rows {
         return Err("its values are not aligned in memory".into());
     }

@@ -13,41 +13,10 @@ pub(super) fn holds(file: &File, end: usize) -> bool {
     file.metadata().is_ok_and(|m| m.len() >= end as u64)
 }
 
-/// The message the SIGBUS handler writes: fixed bytes, as only `write` may run in a handler.
-const MESSAGE: &[u8] = b"error: a file bayeslab had mapped (the design cache of a streamed run, in the run's scratch \
-directory) was cut short while a pass read it, so the run stopped; nothing was written. Leave the run's \
-files alone while it runs and run again, or set [data] cache = false to read the data file on every pass\n";
-
 /// Install the SIGBUS handler once per process (Linux; elsewhere a cut file still stops the
 /// pass at the length checks).
 pub(super) fn install() {
-    #[cfg(target_os = "linux")]
-    {
-        static ONCE: std::sync::Once = std::sync::Once::new();
-        ONCE.call_once(|| {
-            extern "C" {
-                fn signal(signum: std::ffi::c_int, handler: usize) -> usize;
-            }
-            const SIGBUS: std::ffi::c_int = 7;
-            // SAFETY: `on_sigbus` only calls the async-signal-safe write(2) and _exit(2).
-            unsafe {
-                signal(SIGBUS, on_sigbus as extern "C" fn(std::ffi::c_int) as usize);
-            }
-        });
-    }
-}
-
-#[cfg(target_os = "linux")]
-extern "C" fn on_sigbus(_: std::ffi::c_int) {
-    extern "C" {
-        fn write(fd: std::ffi::c_int, buf: *const u8, count: usize) -> isize;
-        fn _exit(status: std::ffi::c_int) -> !;
-    }
-    // SAFETY: writing a static buffer to stderr and exiting: both async-signal-safe.
-    unsafe {
-        write(2, MESSAGE.as_ptr(), MESSAGE.len());
-        _exit(2);
-    }
+    crate::unchecked::exit_on_sigbus();
 }
 
 #[cfg(all(test, target_os = "linux"))]
@@ -74,8 +43,8 @@ mod tests {
                 .open(&path)
                 .unwrap();
             file.set_len(1 << 16).unwrap();
-            // SAFETY: the point of the test: the mapped file is cut while mapped.
-            let map = unsafe { memmap2::Mmap::map(&file) }.unwrap();
+            // The point of the test: the mapped file is cut while mapped.
+            let map = crate::unchecked::map(&file).unwrap();
             file.set_len(0).unwrap();
             let byte = std::hint::black_box(map[1 << 15]);
             panic!("read {byte} past the end of a cut file without a SIGBUS");

@@ -32,7 +32,7 @@ use memmap2::Mmap;
 // Paging hints exist on Unix only (memmap2 has no `advise` elsewhere): on Windows the cache is
 // read through the same mapping without them.
 #[cfg(unix)]
-use memmap2::{Advice, UncheckedAdvice};
+use memmap2::Advice;
 
 use super::format::{self, Footer, BLOCK_HEAD_BYTES, HEADER_BYTES};
 use crate::stream::DesignRows;
@@ -84,9 +84,9 @@ pub(super) fn replay(
         )
     };
     super::guard::install();
-    // SAFETY: see the module's comment: a complete file private to this run, never written
-    // again while mapped.
-    let map = unsafe { Mmap::map(&file) }.map_err(|e| corrupt(format!("cannot map it: {e}")))?;
+    // A complete file private to this run, never written again while mapped (the module's
+    // comment).
+    let map = crate::unchecked::map(&file).map_err(|e| corrupt(format!("cannot map it: {e}")))?;
     if map.len() as u64 != footer.bytes + format::FOOTER_BYTES {
         return Err(corrupt("its length changed after it was opened".into()));
     }
@@ -163,11 +163,8 @@ fn release(map: &Mmap, span: Span) {
 /// Release the pages of a block the fit is done with (see the Unix version above).
 #[cfg(unix)]
 fn release(map: &Mmap, span: Span) {
-    // SAFETY: a read-only mapping of a file: the next read of these pages maps them again
-    // from the page cache, with the same bytes, so no reference into the mapping can see
-    // anything else. The fit sent `span` back after its last reference into the block ended.
-    let _ =
-        unsafe { map.unchecked_advise_range(UncheckedAdvice::DontNeed, span.start, span.length) };
+    // The fit sent `span` back after its last reference into the block ended.
+    crate::unchecked::release_pages(map, span.start, span.length);
 }
 
 fn consume(

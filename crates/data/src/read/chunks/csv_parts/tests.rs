@@ -3,8 +3,8 @@
 
 use std::path::Path;
 
-use crate::chunk_tables::{each_table, Cut};
-use crate::table::{Cells, Labels};
+use crate::read::chunks::tables::{each_table, Cut};
+use crate::read::table::{Cells, Labels};
 
 /// Every column's cells (bits of numbers, text of levels) and the labels, in file order, and
 /// the tables handed over (a part's or a chunk's each).
@@ -19,7 +19,7 @@ fn read(path: &Path, features: Option<Vec<String>>, part_rows: Option<usize>) ->
         at_row_groups: false,
         place: false,
     };
-    let mut gather = |_first: usize, t: crate::table::Table| {
+    let mut gather = |_first: usize, t: crate::read::table::Table| {
         cols.resize(t.features.len(), Vec::new());
         for (col, (_, cells)) in cols.iter_mut().zip(&t.features) {
             match cells {
