@@ -22,7 +22,6 @@ mod source;
 use std::path::PathBuf;
 
 use faer::{Mat, MatRef};
-use serde::Serialize;
 
 use bayeslab_core::record::{EncodingInfo, PassPurpose, ReadFrom};
 
@@ -44,7 +43,7 @@ pub enum Part {
 /// What one pass over a file cost: chunks read, rows delivered, and the wall time, of which
 /// `read_seconds` went to reading: polars and turning its columns into design rows, or, for a
 /// pass over the cache, waiting for the reading thread's next block.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, schemars::JsonSchema)]
+#[derive(Debug, Clone, Default, PartialEq)]
 pub struct PassStats {
     pub chunks: usize,
     pub rows: usize,
