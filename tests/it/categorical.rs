@@ -185,7 +185,7 @@ fn results_json_records_the_levels_the_fills_and_the_named_classes() {
     let file = dir.path().join("penguins.toml");
     std::fs::write(&file, text).unwrap();
     let out = dir.path().join("run");
-    let status = std::process::Command::new(env!("CARGO_BIN_EXE_bayeslab"))
+    let status = crate::util::cli::bin()
         .args(["run", "--quiet", "--out"])
         .arg(&out)
         .arg(&file)

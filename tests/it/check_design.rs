@@ -4,11 +4,10 @@
 //! imputations) and, for plain numeric columns, the names packed onto lines.
 
 use std::path::PathBuf;
-use std::process::Command;
 
 fn check(experiment: &str) -> String {
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(experiment);
-    let out = Command::new(env!("CARGO_BIN_EXE_bayeslab"))
+    let out = crate::util::cli::bin()
         .arg("check")
         .arg(&path)
         .output()

@@ -2,7 +2,6 @@
 //! differ only in the prior precision, compared row by row.
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 use serde_json::Value;
 
@@ -10,9 +9,7 @@ mod pairs;
 
 mod verdicts;
 
-fn bin() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_bayeslab"))
-}
+use crate::util::cli::bin;
 
 fn experiment(dir: &Path, name: &str, precision: f64, baseline: Option<&Path>) -> PathBuf {
     let data = Path::new(env!("CARGO_MANIFEST_DIR")).join("datasets/pima.csv");

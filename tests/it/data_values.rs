@@ -2,7 +2,6 @@
 //! features near 1e300 standardise to the same design as the same features at 1e8.
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 use serde_json::Value;
 
@@ -26,7 +25,7 @@ fn run(dir: &Path, name: &str, data: &str, extra: &str, methods: &[&str]) -> Val
     );
     std::fs::write(&exp, text).unwrap();
     let out = dir.join(name);
-    let o = Command::new(env!("CARGO_BIN_EXE_bayeslab"))
+    let o = crate::util::cli::bin()
         .arg("run")
         .arg(&exp)
         .arg("--quiet")

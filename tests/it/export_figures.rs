@@ -4,12 +4,12 @@
 //! refused and left alone, and a width that shrinks text below 14 px is refused, all exit 2.
 
 use std::path::Path;
-use std::process::{Command, Output};
+use std::process::Output;
 
 use resvg::tiny_skia::Pixmap;
 
 fn bayeslab(args: &[&str], paths: &[&Path]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_bayeslab"))
+    crate::util::cli::bin()
         .args(args)
         .args(paths)
         .output()

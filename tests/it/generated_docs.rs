@@ -5,7 +5,6 @@
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -13,7 +12,7 @@ fn root() -> PathBuf {
 
 fn generate() -> tempfile::TempDir {
     let tmp = tempfile::tempdir().unwrap();
-    let o = Command::new(env!("CARGO_BIN_EXE_bayeslab"))
+    let o = crate::util::cli::bin()
         .args(["docs", "--out"])
         .arg(tmp.path())
         .output()

@@ -113,7 +113,7 @@ fn run_gibbs_vs_laplace() -> (tempfile::TempDir, serde_json::Value) {
         env!("CARGO_MANIFEST_DIR"),
         "/experiments/gibbs_vs_laplace.toml"
     );
-    let o = std::process::Command::new(env!("CARGO_BIN_EXE_bayeslab"))
+    let o = crate::util::cli::bin()
         .args(["run", exp, "--quiet", "--out"])
         .arg(&out)
         .output()

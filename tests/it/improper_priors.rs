@@ -5,7 +5,7 @@
 //! to `max_iter`, its record saying why (optim/driver.rs).
 
 use std::path::Path;
-use std::process::{Command, Output};
+use std::process::Output;
 use std::time::{Duration, Instant};
 
 use serde_json::Value;
@@ -23,7 +23,7 @@ fn run(dir: &Path, data: &str, body: &str) -> (Output, Option<Value>) {
     )
     .unwrap();
     let out = dir.join("out");
-    let o = Command::new(env!("CARGO_BIN_EXE_bayeslab"))
+    let o = crate::util::cli::bin()
         .args(["run", "--out"])
         .arg(&out)
         .arg(&exp)

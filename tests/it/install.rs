@@ -7,10 +7,7 @@ use std::path::PathBuf;
 use std::process::{Command, Output};
 
 fn bayeslab(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_bayeslab"))
-        .args(args)
-        .output()
-        .unwrap()
+    crate::util::cli::bin().args(args).output().unwrap()
 }
 
 fn stdout(o: &Output) -> String {
@@ -164,7 +161,7 @@ fn a_closed_pipe_ends_the_output_quietly() {
     use std::process::Stdio;
     let (reader, writer) = std::io::pipe().unwrap();
     drop(reader);
-    let child = Command::new(env!("CARGO_BIN_EXE_bayeslab"))
+    let child = crate::util::cli::bin()
         .arg("man")
         .stdout(writer)
         .stderr(Stdio::piped())

@@ -5,7 +5,6 @@
 //! data), which says `# exit: 3` and exits with 3.
 
 use std::path::Path;
-use std::process::Command;
 
 fn expectations(text: &str) -> (String, Vec<String>, i32) {
     let mut command = "check".to_string();
@@ -43,7 +42,7 @@ fn every_invalid_config_fails_with_its_message_and_exit_code() {
             file.display()
         );
         assert!(!expect.is_empty(), "{}: no # expect: line", file.display());
-        let mut cmd = Command::new(env!("CARGO_BIN_EXE_bayeslab"));
+        let mut cmd = crate::util::cli::bin();
         cmd.arg(&command).arg(&file);
         if command == "run" {
             cmd.arg("--quiet")

@@ -2,7 +2,6 @@
 //! against the results.json contract of issue 5 (docs/guide/approximation-lab.md).
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 use serde_json::Value;
 
@@ -11,7 +10,7 @@ fn root() -> PathBuf {
 }
 
 fn run(experiment: &Path, out: &Path) -> Value {
-    let output = Command::new(env!("CARGO_BIN_EXE_bayeslab"))
+    let output = crate::util::cli::bin()
         .arg("run")
         .arg(experiment)
         .arg("--out")
@@ -223,7 +222,7 @@ fn lab_reports_overlay_every_density() {
     let tmp = tempfile::tempdir().unwrap();
     let out = tmp.path().join("inc");
     let exp = concat!(env!("CARGO_MANIFEST_DIR"), "/experiments/lab_incomes.toml");
-    let o = std::process::Command::new(env!("CARGO_BIN_EXE_bayeslab"))
+    let o = crate::util::cli::bin()
         .args(["run", exp, "--quiet", "--out"])
         .arg(&out)
         .output()

@@ -6,11 +6,7 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 
-fn bin() -> Command {
-    let mut c = Command::new(env!("CARGO_BIN_EXE_bayeslab"));
-    c.stdin(Stdio::null());
-    c
-}
+use crate::util::cli::bin_without_stdin as bin;
 
 /// proj/exp.toml and proj/data.csv (the first 120 rows of the Pima data); `streaming` reads it
 /// in chunks.

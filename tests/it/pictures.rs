@@ -13,7 +13,7 @@ fn run_small_n() -> (tempfile::TempDir, std::path::PathBuf, Value) {
         env!("CARGO_MANIFEST_DIR"),
         "/experiments/pictures_small_n.toml"
     );
-    let o = std::process::Command::new(env!("CARGO_BIN_EXE_bayeslab"))
+    let o = crate::util::cli::bin()
         .args(["run", exp, "--quiet", "--out"])
         .arg(&out)
         .output()
@@ -138,7 +138,7 @@ fn the_input_space_is_computed_on_the_design_and_drawn() {
     let tmp = tempfile::tempdir().unwrap();
     let out = tmp.path().join("s");
     let exp = concat!(env!("CARGO_MANIFEST_DIR"), "/experiments/small_exact.toml");
-    let o = std::process::Command::new(env!("CARGO_BIN_EXE_bayeslab"))
+    let o = crate::util::cli::bin()
         .args(["run", exp, "--quiet", "--out"])
         .arg(&out)
         .output()
@@ -224,7 +224,7 @@ fn the_default_input_pair_is_the_two_largest_weights_and_neither_is_constant() {
     let tmp = tempfile::tempdir().unwrap();
     let out = tmp.path().join("d");
     let exp = concat!(env!("CARGO_MANIFEST_DIR"), "/experiments/digits_1v8.toml");
-    let o = std::process::Command::new(env!("CARGO_BIN_EXE_bayeslab"))
+    let o = crate::util::cli::bin()
         .args(["run", exp, "--quiet", "--out"])
         .arg(&out)
         .output()

@@ -12,7 +12,7 @@ fn run(toml: &str) -> (tempfile::TempDir, std::path::PathBuf, Value) {
     let exp = tmp.path().join("e.toml");
     std::fs::write(&exp, toml.replace("../datasets/penguins.csv", data)).unwrap();
     let out = tmp.path().join("p");
-    let o = std::process::Command::new(env!("CARGO_BIN_EXE_bayeslab"))
+    let o = crate::util::cli::bin()
         .args(["run", "--quiet", "--out"])
         .arg(&out)
         .arg(&exp)

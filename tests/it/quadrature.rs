@@ -8,7 +8,7 @@ fn run_small_exact() -> (tempfile::TempDir, Value) {
     let tmp = tempfile::tempdir().unwrap();
     let out = tmp.path().join("q");
     let exp = concat!(env!("CARGO_MANIFEST_DIR"), "/experiments/small_exact.toml");
-    let o = std::process::Command::new(env!("CARGO_BIN_EXE_bayeslab"))
+    let o = crate::util::cli::bin()
         .args(["run", exp, "--quiet", "--out"])
         .arg(&out)
         .output()

@@ -3,11 +3,10 @@
 //! parsed as XML.
 
 use std::path::Path;
-use std::process::Command;
 
 fn run(out: &Path) {
     let root = env!("CARGO_MANIFEST_DIR");
-    let o = Command::new(env!("CARGO_BIN_EXE_bayeslab"))
+    let o = crate::util::cli::bin()
         .current_dir(root)
         .args(["run", "experiments/quickstart.toml", "--quiet", "--out"])
         .arg(out)

@@ -2,7 +2,6 @@
 //! its verdict, the evidence-chosen lambda, every class's weights), and every figure draws.
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 use crate::util::method::small_design;
 use serde_json::Value;
@@ -23,7 +22,7 @@ struct Reports {
 fn run(experiment: &Path) -> Reports {
     let tmp = tempfile::tempdir().unwrap();
     let dir = tmp.path().join("out");
-    let o = Command::new(env!("CARGO_BIN_EXE_bayeslab"))
+    let o = crate::util::cli::bin()
         .args(["run", "--quiet", "--out"])
         .arg(&dir)
         .arg(experiment)

@@ -7,7 +7,6 @@
 //! too: the files and the schema must agree both ways.
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 use serde_json::Value;
 
@@ -293,7 +292,7 @@ fn every_shipped_experiments_results_json_matches_the_schema() {
     for exp in &experiments {
         let name = exp.file_stem().unwrap().to_string_lossy().to_string();
         let out = tmp.path().join(&name);
-        let o = Command::new(env!("CARGO_BIN_EXE_bayeslab"))
+        let o = crate::util::cli::bin()
             .args(["run", "--quiet", "--out"])
             .arg(&out)
             .arg(exp)

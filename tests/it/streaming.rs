@@ -74,7 +74,7 @@ fn streaming_equals_in_memory_on_pima_csv_and_parquet() {
 #[test]
 fn the_shipped_streaming_experiment_writes_its_predictions_into_the_run_directory() {
     let out = tempfile::tempdir().unwrap();
-    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_bayeslab"))
+    let mut child = crate::util::cli::bin()
         .args(["run", "experiments/streaming.toml", "--quiet", "--out"])
         .arg(out.path().join("run"))
         .current_dir(root())

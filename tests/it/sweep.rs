@@ -1,7 +1,5 @@
 //! `[sweep]` end to end: one run directory per value and one report over the values.
 
-use std::process::Command;
-
 use serde_json::Value;
 
 #[test]
@@ -9,7 +7,7 @@ fn prior_sweep_writes_one_report_over_every_value() {
     let tmp = tempfile::tempdir().unwrap();
     let out = tmp.path().join("sweep");
     let exp = concat!(env!("CARGO_MANIFEST_DIR"), "/experiments/prior_sweep.toml");
-    let o = Command::new(env!("CARGO_BIN_EXE_bayeslab"))
+    let o = crate::util::cli::bin()
         .args(["run", exp, "--quiet", "--out"])
         .arg(&out)
         .output()
@@ -148,7 +146,7 @@ fn sweep_run(toml: &str) -> (tempfile::TempDir, std::process::Output) {
         format!("name = \"s\"\n[data]\npath = \"spector.csv\"\ntarget = \"y\"\n\n{toml}"),
     )
     .unwrap();
-    let o = Command::new(env!("CARGO_BIN_EXE_bayeslab"))
+    let o = crate::util::cli::bin()
         .arg("run")
         .arg(&exp)
         .arg("--out")

@@ -4,13 +4,12 @@
 //! sample size used (a false alarm about once in 1.7 million runs per check).
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 use bayeslab_core::numeric::special::sigmoid;
 
 fn synth(dir: &Path, args: &[&str], env: &[(&str, &str)]) -> PathBuf {
     let out = dir.join("train.parquet");
-    let status = Command::new(env!("CARGO_BIN_EXE_bayeslab"))
+    let status = crate::util::cli::bin()
         .arg("synth")
         .args(args)
         .arg("--out")
@@ -258,7 +257,7 @@ fn values_follow_the_stated_distributions_and_every_format_agrees() {
 fn bad_arguments_end_with_exit_code_2_and_say_what_to_do() {
     let root = tempfile::tempdir().unwrap();
     let run = |args: &[&str]| {
-        let out = Command::new(env!("CARGO_BIN_EXE_bayeslab"))
+        let out = crate::util::cli::bin()
             .arg("synth")
             .args(args)
             .current_dir(root.path())
@@ -318,7 +317,7 @@ fn sizes_beyond_the_machine_are_refused_with_the_option_and_the_largest_value() 
         ),
     ];
     for (args, expect) in cases {
-        let output = Command::new(env!("CARGO_BIN_EXE_bayeslab"))
+        let output = crate::util::cli::bin()
             .arg("synth")
             .args(args)
             .arg("--out")

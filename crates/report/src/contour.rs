@@ -322,4 +322,5 @@ fn chain(segments: &[[Edge; 2]]) -> Vec<Vec<Edge>> {
 }
 
 #[cfg(test)]
+#[path = "contour_tests.rs"]
 mod tests;

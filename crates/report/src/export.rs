@@ -279,4 +279,5 @@ pub fn export(
 }
 
 #[cfg(test)]
+#[path = "export_tests.rs"]
 mod tests;

@@ -9,6 +9,13 @@ pub fn bin() -> Command {
     Command::new(env!("CARGO_BIN_EXE_bayeslab"))
 }
 
+/// The binary with its standard input closed: nothing for it to read or prompt on.
+pub fn bin_without_stdin() -> Command {
+    let mut c = bin();
+    c.stdin(std::process::Stdio::null());
+    c
+}
+
 pub fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }

@@ -124,4 +124,5 @@ fn swap_into_place(tmp: &Path, dir: &Path, inputs: &[PathBuf]) -> Result<(), Err
 }
 
 #[cfg(test)]
+#[path = "atomic_tests.rs"]
 mod tests;

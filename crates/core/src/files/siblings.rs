@@ -169,4 +169,5 @@ impl Drop for Scratch {
 }
 
 #[cfg(test)]
+#[path = "siblings_tests.rs"]
 mod tests;

@@ -194,4 +194,5 @@ pub fn elpd_difference(a: &[f64], b: &[f64]) -> (f64, f64) {
 }
 
 #[cfg(test)]
+#[path = "loo_tests.rs"]
 mod tests;

@@ -204,4 +204,5 @@ pub fn without_row(x: &Mat<f64>, y: &[f64], row: usize) -> Rows {
 }
 
 #[cfg(test)]
+#[path = "loglik_tests.rs"]
 mod tests;

@@ -174,4 +174,5 @@ pub fn mackay(mean: f64, var: f64) -> f64 {
 }
 
 #[cfg(test)]
+#[path = "predictive_tests.rs"]
 mod tests;

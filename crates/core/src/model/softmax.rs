@@ -255,4 +255,5 @@ pub fn fit_method(
 }
 
 #[cfg(test)]
+#[path = "softmax_tests.rs"]
 mod tests;

@@ -83,4 +83,5 @@ pub fn rows(m: &Mat<f64>) -> Vec<Vec<f64>> {
 }
 
 #[cfg(test)]
+#[path = "steps_tests.rs"]
 mod tests;

@@ -112,4 +112,5 @@ fn residual(a: f64, y: f64, e: f64) -> f64 {
 }
 
 #[cfg(test)]
+#[path = "logistic_sums_tests.rs"]
 mod tests;

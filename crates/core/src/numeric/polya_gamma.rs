@@ -216,4 +216,5 @@ pub fn variance(z: f64) -> f64 {
 }
 
 #[cfg(test)]
+#[path = "polya_gamma_tests.rs"]
 mod tests;

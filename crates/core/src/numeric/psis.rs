@@ -170,4 +170,5 @@ impl KClass {
 }
 
 #[cfg(test)]
+#[path = "psis_tests.rs"]
 mod tests;

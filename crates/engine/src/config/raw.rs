@@ -299,4 +299,5 @@ impl RawMethod {
 }
 
 #[cfg(test)]
+#[path = "raw_tests.rs"]
 mod tests;

@@ -203,4 +203,5 @@ impl Plan {
 }
 
 #[cfg(test)]
+#[path = "resolve_tests.rs"]
 mod tests;

@@ -173,4 +173,5 @@ pub fn quantile(a: f64, b: f64, p: f64) -> f64 {
 }
 
 #[cfg(test)]
+#[path = "beta_large_tests.rs"]
 mod tests;

@@ -94,4 +94,5 @@ pub fn start(a: f64, b: f64, p: f64) -> f64 {
 const STATRS_START: f64 = 1e6;
 
 #[cfg(test)]
+#[path = "beta_lopsided_tests.rs"]
 mod tests;

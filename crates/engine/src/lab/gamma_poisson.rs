@@ -112,4 +112,5 @@ pub fn build(
 }
 
 #[cfg(test)]
+#[path = "gamma_poisson_tests.rs"]
 mod tests;

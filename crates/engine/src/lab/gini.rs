@@ -154,4 +154,5 @@ pub fn build(
 }
 
 #[cfg(test)]
+#[path = "gini_tests.rs"]
 mod tests;

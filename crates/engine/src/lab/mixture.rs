@@ -122,4 +122,5 @@ pub fn build(
 }
 
 #[cfg(test)]
+#[path = "mixture_tests.rs"]
 mod tests;

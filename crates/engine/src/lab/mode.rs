@@ -198,4 +198,5 @@ pub fn find_mode(
 }
 
 #[cfg(test)]
+#[path = "mode_tests.rs"]
 mod tests;

@@ -259,4 +259,5 @@ impl Slice<'_> {
 }
 
 #[cfg(test)]
+#[path = "exact_pairs_tests.rs"]
 mod tests;

@@ -218,4 +218,5 @@ impl PartWriter {
 }
 
 #[cfg(test)]
+#[path = "sink_tests.rs"]
 mod tests;

@@ -1,7 +1,8 @@
 //! The convergence table and the samplers' diagnostics against the evidence fixture of
 //! tests.rs, whose runs' numbers are known.
 
-use super::tests::{column, evidence_record};
+use super::log_evidence::tests::evidence_record;
+use super::tests::column;
 use super::*;
 
 #[test]

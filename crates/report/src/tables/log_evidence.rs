@@ -5,6 +5,8 @@
 //! its kind's catalogue row ([`MethodKind::log_evidence`]), never from its name.
 
 mod sentence;
+#[cfg(test)]
+pub(super) mod tests;
 
 use super::khat::khat_text;
 use super::table::{Cell, Mark, Table};

@@ -125,4 +125,5 @@ impl ClassDensity for GaussianClasses {
 }
 
 #[cfg(test)]
+#[path = "normal_inverse_wishart_tests.rs"]
 mod tests;

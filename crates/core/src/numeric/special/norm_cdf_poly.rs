@@ -153,4 +153,5 @@ pub fn norm_cdf_poly<const FMA: bool>(z: f64) -> f64 {
 }
 
 #[cfg(test)]
+#[path = "norm_cdf_poly_tests.rs"]
 mod tests;

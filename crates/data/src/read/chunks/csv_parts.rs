@@ -149,4 +149,5 @@ fn same_as_whole(frames: &[DataFrame], target: &str) -> bool {
 }
 
 #[cfg(test)]
+#[path = "csv_parts_tests.rs"]
 mod tests;
