@@ -33,12 +33,12 @@ mod tests;
 #[allow(unsafe_code)]
 mod unchecked;
 
-pub use load::loaded::{polars_read, ReadProbe};
+pub use load::loaded::polars_read;
 pub use load::{load, load_with};
 pub use prepare::dataset::{Dataset, Design, INTERCEPT};
 pub use prepare::is_constant;
 pub use prepare::score::prepare_new;
 pub use read::files::sha256_file;
 pub use read::table::{read_column, read_key};
-pub use read::{npy, roles};
+pub use read::{npy, roles, ReadProbe};
 pub use stream::{DesignChunk, DesignRows, Part, PassStats, StreamedData};

@@ -12,7 +12,7 @@ mod tests;
 
 use std::path::{Path, PathBuf};
 
-use crate::load::loaded::{load_file, note_skipped, Loaded, ReadProbe};
+use crate::load::loaded::{load_file, note_skipped, Loaded};
 use crate::plan::{DataPlan, DataSource, FeatureMap, Missing};
 use crate::prepare::classes::check_training_classes;
 use crate::prepare::dataset::{Dataset, Design, INTERCEPT};
@@ -20,6 +20,7 @@ use crate::prepare::encode::{learn, ColumnTally, Encoder};
 use crate::prepare::missing::complete_rows;
 use crate::prepare::{self, features};
 use crate::read::table::{read_key, Cells};
+use crate::read::ReadProbe;
 use bayeslab_core::error::{Error, Result};
 use design::{Layout, RawColumns};
 

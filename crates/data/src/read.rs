@@ -5,6 +5,8 @@
 //! is for, [`pair`] holds a train/test pair to one reading, [`files`] names a file's kind, and
 //! [`release`] hands freed memory back between chunks.
 
+use std::path::Path;
+
 pub(crate) mod chunks;
 pub(crate) mod csv;
 pub(crate) mod files;
@@ -17,3 +19,7 @@ pub(crate) mod release;
 pub mod roles;
 pub(crate) mod size;
 pub(crate) mod table;
+
+/// Told after every chunk the in-memory read gathers: the file, its rows read so far, and its
+/// rows in all when the file says (a Parquet file's metadata; a CSV's count is known at its end).
+pub type ReadProbe<'a> = &'a mut dyn FnMut(&Path, usize, Option<usize>);

@@ -12,6 +12,7 @@ use crate::read::release::Release;
 use crate::read::size::read_size;
 use crate::read::table;
 use crate::read::table::{Cells, Labels, Placed, Table};
+use crate::read::ReadProbe;
 use bayeslab_core::error::{Error, Result};
 use polars::prelude::DataType;
 use rayon::prelude::*;
@@ -32,10 +33,6 @@ pub(crate) struct Loaded {
     /// ([`placed::in_place_offset`]), when they were.
     pub(crate) placed: Option<std::sync::Arc<crate::read::table::Placed>>,
 }
-
-/// Told after every chunk the in-memory read gathers: the file, its rows read so far, and its
-/// rows in all when the file says (a Parquet file's metadata; a CSV's count is known at its end).
-pub type ReadProbe<'a> = &'a mut dyn FnMut(&Path, usize, Option<usize>);
 
 /// Read one file; `known` are the training file and its classes when this is the test file, and
 /// `categorical` the columns read as levels (the training file's, for the test file).

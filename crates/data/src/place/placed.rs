@@ -11,11 +11,11 @@ use std::sync::Arc;
 
 use faer::Mat;
 
-use crate::load::loaded::ReadProbe;
 use crate::place::columns::Placeable;
 use crate::plan::{DataPlan, DataSource, FeatureMap};
 use crate::read::release::keeping_freed_pages;
 use crate::read::table::{Cells, Numbers, Placed};
+use crate::read::ReadProbe;
 use bayeslab_core::numeric::linalg::SharedColumns;
 
 /// The design column of the first feature when the features can be decoded in place: a
